@@ -1,0 +1,40 @@
+"""Sessions: tests, lint, types, content validation, build and benchmarks."""
+
+import nox
+
+nox.options.sessions = ["tests", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite (what CI runs)."""
+    session.install(".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    session.install("ruff", "mypy", "types-PyYAML", ".")
+    session.run("ruff", "check", "pnpgen", "tests", "noxfile.py")
+    session.run("mypy", "pnpgen")
+
+
+@nox.session
+def content(session: nox.Session) -> None:
+    """Validate every game in content/ (schema, examples, smoke simulation)."""
+    session.install(".")
+    session.run("pnpgen", "validate")
+
+
+@nox.session
+def build(session: nox.Session) -> None:
+    session.install(".")
+    session.run("pnpgen", "build")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Speed figures, as ratios against baselines measured in the same run."""
+    session.install(".")
+    session.run("python", "benchmarks/run.py", *session.posargs)

@@ -1,0 +1,3 @@
+from pnpgen.cli import main
+
+main()

@@ -1,0 +1,68 @@
+"""Build: every output of every game, written atomically under build/<game>/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnpgen.content.game import GameContent
+from pnpgen.engine.protocol import Rules
+from pnpgen.errors import BuildError
+from pnpgen.games import rules_for_content
+from pnpgen.render.paper import paper_mm
+
+LANGS = ("ja", "en")
+
+
+@dataclass
+class BuildOptions:
+    out: Path = Path("build")
+    langs: tuple[str, ...] = LANGS
+    paper: str = "A4"
+    guides: bool = False  # proof mode: safe-zone and trim guides drawn
+    print_shop: bool = False  # one card per page, CMYK, no annotations
+    content_root: Path = Path("content")
+
+    def game_dir(self, content: GameContent) -> Path:
+        return self.out / content.id
+
+
+@dataclass
+class BuiltFile:
+    game: str
+    path: Path
+    pages: int
+    kind: str
+    notes: list[str] = field(default_factory=list)
+
+
+Renderer = Callable[[GameContent, list[Rules[Any, Any]], BuildOptions], list[BuiltFile]]
+
+
+def renderers() -> list[Renderer]:
+    """Everything a build produces, in order: rulebooks, then print-kit components."""
+    from pnpgen.render.kit import render_components
+    from pnpgen.render.rulebook import render_rulebooks
+
+    return [render_rulebooks, render_components]
+
+
+def check_options(options: BuildOptions) -> None:
+    paper_mm(options.paper)
+    for lang in options.langs:
+        if lang not in LANGS:
+            raise BuildError(f"unknown language '{lang}'; languages: {', '.join(LANGS)}")
+    out = options.out.resolve()
+    content = options.content_root.resolve()
+    if out == content or out.is_relative_to(content):
+        raise BuildError(f"output folder {options.out} is inside the content folder; choose another")
+
+
+def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
+    rules = rules_for_content(content)
+    files: list[BuiltFile] = []
+    for render in renderers():
+        files += render(content, rules, options)
+    return files

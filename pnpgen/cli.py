@@ -1,0 +1,331 @@
+"""The pnpgen command line: list, build, validate, simulate, referee."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from pnpgen import __version__
+from pnpgen.content.game import content_root, load_games
+from pnpgen.content.schema import text_for
+from pnpgen.errors import PnpgenError
+
+app = typer.Typer(
+    help="pnpgen: describe a print-and-play game in YAML; build its printable release, "
+    "prove its rules, and settle disputes at the table.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+ContentOpt = Annotated[
+    Path | None,
+    typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
+]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show the full traceback on errors.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"pnpgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """pnpgen command line."""
+
+
+@app.command("list")
+def list_games(content: ContentOpt = None, debug: DebugOpt = False) -> None:
+    """List the games in the content folder: players, time, and what a build makes."""
+    from pnpgen.games import rules_for_content
+    from pnpgen.render.kit import component_names
+
+    table = Table(title="Games in " + str(content_root(content)))
+    for column in ("game", "title", "players", "time", "rules", "builds"):
+        table.add_column(column)
+    for game in load_games(content_root(content)):
+        players = game.data["players"]
+        count = f"{players['min']}" if players["min"] == players["max"] else (
+            f"{players['min']}–{players['max']}"
+        )
+        rules = rules_for_content(game)
+        names = ", ".join(r.id.split("/")[-1] for r in rules) if len(rules) > 1 else "1 game"
+        builds = ["rulebook (ja, en)", *component_names(game)]
+        table.add_row(
+            game.id,
+            f"{text_for(game.data['title'], 'en')}\n{text_for(game.data['title'], 'ja')}",
+            count,
+            f"~{game.data['time_minutes']} min",
+            names,
+            "\n".join(builds),
+        )
+    out.print(table)
+
+
+@app.command()
+def build(
+    games: Annotated[list[str] | None, typer.Argument(help="Games to build (default: all).")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="Languages, comma-separated.")] = "ja,en",
+    paper: Annotated[
+        str, typer.Option("--paper", help="Paper for rulebooks and sheets: A4, Letter, B5, A3, B4.")
+    ] = "A4",
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
+    guides: Annotated[
+        bool, typer.Option("--guides", help="Proof mode: draw trim and safe-zone guides.")
+    ] = False,
+    print_shop: Annotated[
+        bool,
+        typer.Option("--print-shop", help="Also write print-shop files: one card per page, CMYK."),
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Build the PDFs of the given games (all by default) into build/<game>/."""
+    from pnpgen.build import BuildOptions, build_game, check_options
+
+    root = content_root(content)
+    options = BuildOptions(
+        out=out_dir,
+        langs=tuple(x.strip() for x in lang.split(",") if x.strip()),
+        paper=paper,
+        guides=guides,
+        print_shop=print_shop,
+        content_root=root,
+    )
+    check_options(options)
+    selected = load_games(root, games or None)
+    table = Table(title=f"Built into {out_dir}")
+    for column in ("game", "file", "pages"):
+        table.add_column(column)
+    for game in selected:
+        if not quiet:
+            err.print(f"building {game.id} …")
+        for built in build_game(game, options):
+            table.add_row(built.game, str(built.path), str(built.pages))
+    out.print(table)
+
+
+@app.command()
+def validate(
+    games: Annotated[list[str] | None, typer.Argument(help="Games to check (default: all).")] = None,
+    smoke_games: Annotated[
+        int | None, typer.Option("--games", help="Simulated games in the smoke test.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the smoke test.")] = None,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Check schema and references, replay every worked example, and run a seeded smoke test.
+
+    Exits 1 if any check fails (naming the game, the check and what differed),
+    2 if a content file is malformed.
+    """
+    from pnpgen.validate import validate_game
+
+    root = content_root(content)
+    failures = 0
+    for game in load_games(root, games or None):
+        for check in validate_game(game, smoke_games=smoke_games, seed=seed):
+            mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
+            out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""))
+            for problem in check.problems:
+                out.print(f"       {problem}", markup=False, highlight=False)
+            failures += not check.ok
+    if failures:
+        out.print(f"[red]{failures} check(s) failed[/]")
+        raise typer.Exit(1)
+    out.print("[green]all checks passed[/]")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed when omitted).")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", help="Bot per seat, comma-separated (e.g. optimal,greedy,random)."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Play many seeded games with bots and print win rates, lengths and end conditions."""
+    import random
+
+    from pnpgen.engine.bots import available_bots
+    from pnpgen.engine.simulate import simulate as run
+    from pnpgen.games import find_rules
+
+    rules = find_rules(content_root(content), game)
+    if games < 1:
+        raise PnpgenError("--games must be at least 1")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    bot_names = _bot_list(rules, bots, players)
+    for name in bot_names:
+        if name not in available_bots(rules):
+            raise PnpgenError(
+                f"unknown bot '{name}' for {rules.id}; bots: {', '.join(available_bots(rules))}"
+            )
+    if not as_json:
+        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}")
+    progress = Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err, disable=quiet, transient=True,
+    )
+    with progress:
+        task = progress.add_task("games", total=games)
+        summary = run(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task))
+    if as_json:
+        print(json.dumps(summary.to_data(), indent=2, ensure_ascii=False))
+        return
+    _print_summary(summary, rules)
+
+
+def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
+    sim = rules.content.data.get("simulation", {}) or {}
+    names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
+    count = players or (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
+    if len(names) == 1:
+        names = names * count
+    if not rules.min_players <= len(names) <= rules.max_players:
+        raise PnpgenError(
+            f"{rules.id} takes {rules.min_players}–{rules.max_players} players, got {len(names)}"
+        )
+    return names
+
+
+def _print_summary(summary: Any, rules: Any) -> None:
+    n = summary.games
+    seats = Table(title=f"Win rate per seat ({n} games, seats rotated)")
+    for column in ("seat", "win rate", "95% interval"):
+        seats.add_column(column, justify="right")
+    for i, (wins, (low, high)) in enumerate(
+        zip(summary.seat_wins, summary.seat_intervals, strict=True)
+    ):
+        seats.add_row(str(i + 1), f"{wins / n:.1%}", f"{low:.1%} – {high:.1%}")
+    out.print(seats)
+    if len(set(summary.bots)) > 1:
+        by_bot = Table(title="Wins per bot")
+        by_bot.add_column("bot")
+        by_bot.add_column("win share", justify="right")
+        for bot, wins in sorted(summary.bot_wins.items()):
+            count = summary.bots.count(bot)
+            by_bot.add_row(f"{bot} ×{count}" if count > 1 else bot, f"{wins / n:.1%}")
+        out.print(by_bot)
+    figures = Table(title="Games")
+    figures.add_column("figure")
+    figures.add_column("value", justify="right")
+    low, high = summary.length_interval
+    figures.add_row("player moves per game", f"{summary.length_mean:.1f} ({low:.1f} – {high:.1f})")
+    labels = rules.end_conditions()
+    for end, count in sorted(summary.ends.items()):
+        figures.add_row(f"ended by: {labels.get(end, end)}", f"{count} ({count / n:.1%})")
+    for key, value in summary.stats.items():
+        figures.add_row(key.replace("_", " "), f"{value:.2f}")
+    out.print(figures)
+    for problem in summary.problems:
+        out.print(f"[red]problem:[/] {problem}")
+
+
+@app.command()
+def referee(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    state: Annotated[Path | None, typer.Option("--state", help="State file (YAML or JSON).")] = None,
+    move: Annotated[str | None, typer.Option("--move", help="The disputed move, in notation.")] = None,
+    legal: Annotated[bool, typer.Option("--legal", help="List every legal move.")] = False,
+    example_state: Annotated[
+        bool, typer.Option("--example-state", help="Print a documented sample state.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable verdict.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Judge a move: exit 0 legal (prints the new state and events), 1 illegal (rule and
+    reason), 2 malformed input."""
+    from pnpgen.games import find_rules
+    from pnpgen.referee import judge, legal_move_texts, load_state
+
+    rules = find_rules(content_root(content), game)
+    if example_state:
+        data = rules.to_data(rules.example_state())
+        print(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
+        return
+    if state is None:
+        raise PnpgenError("give --state FILE (try --example-state for a sample)")
+    current = load_state(rules, state)
+    if legal:
+        moves = legal_move_texts(rules, current)
+        if as_json:
+            print(json.dumps({"legal_moves": moves}, ensure_ascii=False))
+        else:
+            print("\n".join(moves) if moves else "(no legal moves)")
+        return
+    if move is None:
+        data = rules.to_data(current)
+        print(json.dumps({"state": data}, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
+        return
+    verdict = judge(rules, current, move)
+    if as_json:
+        print(json.dumps(verdict.to_data(), indent=2, ensure_ascii=False))
+    elif verdict.legal:
+        out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
+        for event in verdict.events:
+            out.print(f"  • {event.text}", markup=False, highlight=False)
+        out.print("resulting state:")
+        print(_yaml(verdict.state), end="")
+    else:
+        title = rules.rule_title(verdict.rule or "")
+        rule = f"{verdict.rule} ({title})" if title else verdict.rule
+        out.print(f"[red]ILLEGAL[/] {verdict.move}", highlight=False)
+        out.print(f"  rule {rule}: {verdict.reason}", markup=False, highlight=False)
+    raise typer.Exit(0 if verdict.legal else 1)
+
+
+def _yaml(data: Any) -> str:
+    return yaml.safe_dump(_plain(data), allow_unicode=True, sort_keys=False, width=100)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def main() -> None:
+    """Entry point: bad input becomes one line on stderr and exit code 2."""
+    debug = "--debug" in sys.argv
+    try:
+        app()
+    except PnpgenError as error:
+        if debug:
+            raise
+        err.print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

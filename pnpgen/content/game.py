@@ -1,0 +1,135 @@
+"""A game folder under content/: its main file, its parts, and the common schema."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pnpgen.content.schema import Any_, Each, OneOf, Text, check, text_for
+from pnpgen.content.yamlpos import YMap, load_yaml, where
+from pnpgen.errors import ContentError, UnknownGame
+
+MAIN_FILE = "game.yaml"
+
+# Keys every game.yaml shares. `rules` is checked by the game's module,
+# `components` by the print kit, `rulebook` by the rulebook renderer.
+COMMON_SCHEMA: dict[str, Any] = {
+    "id": str,
+    "engine": str,
+    "title": Text,
+    "subtitle?": Text,
+    "players": {"min": int, "max": int},
+    "time_minutes": int,
+    "ages?": str,
+    "version": OneOf(int, str),
+    "source?": str,
+    "credits?": Text,
+    "rule_ids?": {"*": Text},
+    "end_conditions?": {"*": Text},
+    "rules": Any_,
+    "components?": OneOf(str, Each(Any_)),
+    "rulebook?": OneOf(str, Any_),
+    "examples?": OneOf(str, Each(Any_)),
+    "simulation?": {
+        "seed?": int,
+        "smoke_games?": int,
+        "bots?": [str],
+        "max_steps?": int,
+        "*": Any_,
+    },
+    "variants?": {"*": Any_},
+}
+
+
+@dataclass
+class GameContent:
+    """One game folder, loaded and checked against the common schema."""
+
+    folder: Path
+    data: YMap
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    @property
+    def engine(self) -> str:
+        return str(self.data["engine"])
+
+    @property
+    def main_file(self) -> Path:
+        return self.folder / MAIN_FILE
+
+    def title(self, lang: str = "en") -> str:
+        return text_for(self.data["title"], lang)
+
+    def part(self, key: str, default: Any = None) -> Any:
+        """A top-level part, inline or in a sibling file named by the key's value."""
+        value = self.data.get(key, default)
+        if isinstance(value, str) and value.endswith((".yaml", ".yml")):
+            return load_yaml(self.folder / value)
+        return value
+
+    def path(self, relative: str) -> Path:
+        """A file the content refers to, checked to stay inside the game folder."""
+        target = (self.folder / relative).resolve()
+        if not target.is_relative_to(self.folder.resolve()):
+            raise ContentError(f"path '{relative}' leaves the game folder", self.main_file)
+        return target
+
+
+def load_game(folder: Path) -> GameContent:
+    main = folder / MAIN_FILE
+    data = load_yaml(main)
+    if not isinstance(data, YMap):
+        raise ContentError("expected a mapping at the top level", main, 1, 1)
+    check(data, COMMON_SCHEMA)
+    players = data["players"]
+    if not 1 <= players["min"] <= players["max"]:
+        raise ContentError(
+            f"players: min {players['min']} and max {players['max']} are not a valid range",
+            **where(players),
+        )
+    if data["id"] != folder.name:
+        raise ContentError(
+            f"id '{data['id']}' does not match the folder name '{folder.name}'",
+            **where(data, "id", value=True),
+        )
+    return GameContent(folder=folder, data=data)
+
+
+def content_root(explicit: Path | None = None) -> Path:
+    """The content folder: --content, then $PNPGEN_CONTENT, then ./content."""
+    root = explicit or Path(os.environ.get("PNPGEN_CONTENT", "content"))
+    if not root.is_dir():
+        raise ContentError(
+            "content folder not found (run from the project folder, or pass --content DIR)",
+            root,
+        )
+    return root
+
+
+def game_folders(root: Path) -> list[Path]:
+    return sorted(p for p in root.iterdir() if (p / MAIN_FILE).is_file())
+
+
+def load_games(root: Path, names: list[str] | None = None) -> list[GameContent]:
+    """Load the named games (all when `names` is empty), in name order."""
+    folders = {p.name: p for p in game_folders(root)}
+    if names:
+        wanted = []
+        for name in names:
+            base = name.split("/")[0]
+            if base not in folders:
+                import difflib
+
+                close = difflib.get_close_matches(base, list(folders), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                known = ", ".join(folders) or "none"
+                raise UnknownGame(f"unknown game '{name}'{hint}; games: {known}", root)
+            if folders[base] not in wanted:
+                wanted.append(folders[base])
+        return [load_game(p) for p in wanted]
+    return [load_game(p) for p in folders.values()]

@@ -1,0 +1,175 @@
+"""A small declarative schema for YAML content, with did-you-mean for unknown keys.
+
+A spec is one of:
+  - a Python type (`str`, `int`, `float`, `bool`); `float` accepts ints;
+  - a dict of key -> spec; a key ending in `?` is optional; the key `*` matches
+    any key (a map of user-chosen names);
+  - a one-item list `[spec]`: a list whose items all match `spec`;
+  - `Text`: a string, or a mapping of language code -> string;
+  - `OneOf(spec, ...)`, `Each(spec, min=..)`, `Any_`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from pnpgen.content.yamlpos import where
+from pnpgen.errors import ContentError
+
+
+class _AnyType:
+    def __repr__(self) -> str:
+        return "anything"
+
+
+Any_ = _AnyType()
+
+
+@dataclass(frozen=True)
+class OneOf:
+    options: tuple[Any, ...]
+
+    def __init__(self, *options: Any) -> None:
+        object.__setattr__(self, "options", options)
+
+
+@dataclass(frozen=True)
+class Each:
+    """A list whose items match `item`, with at least `min` items."""
+
+    item: Any
+    min: int = 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A string from a fixed set of words."""
+
+    words: tuple[str, ...]
+
+    def __init__(self, *words: str) -> None:
+        object.__setattr__(self, "words", words)
+
+
+LANGS = ("ja", "en")
+Text = OneOf(str, {"ja?": str, "en?": str})
+
+
+def _describe(spec: Any) -> str:
+    if isinstance(spec, type):
+        return {str: "text", int: "an integer", float: "a number", bool: "true/false"}.get(
+            spec, spec.__name__
+        )
+    if isinstance(spec, dict):
+        return "a mapping"
+    if isinstance(spec, list | Each):
+        return "a list"
+    if isinstance(spec, Choice):
+        return "one of " + ", ".join(spec.words)
+    if isinstance(spec, OneOf):
+        return " or ".join(_describe(o) for o in spec.options)
+    return repr(spec)
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}'"
+    return f"'{value}'"
+
+
+def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str = "") -> None:
+    """Raise ContentError at the first place `value` breaks `spec`."""
+    loc = where(parent, key, value=True) if parent is not None else where(value)
+    label = path or "document"
+
+    def fail(problem: str) -> None:
+        raise ContentError(f"{label}: {problem}", **loc)
+
+    if spec is Any_:
+        return
+    if isinstance(spec, OneOf):
+        errors: list[ContentError] = []
+        for option in spec.options:
+            try:
+                check(value, option, parent, key, path)
+                return
+            except ContentError as err:
+                errors.append(err)
+        # A mapping that failed against a mapping spec has the most telling error.
+        for option, err in zip(spec.options, errors, strict=True):
+            if isinstance(option, dict) and isinstance(value, dict):
+                raise err
+        fail(f"expected {_describe(spec)}, found {_type_name(value)}")
+    if isinstance(spec, Choice):
+        if not isinstance(value, str) or value not in spec.words:
+            hint = _did_you_mean(str(value), spec.words)
+            fail(f"expected {_describe(spec)}, found {_type_name(value)}{hint}")
+        return
+    if isinstance(spec, type):
+        ok = isinstance(value, spec) and not (spec is int and isinstance(value, bool))
+        if spec is float:
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok:
+            fail(f"expected {_describe(spec)}, found {_type_name(value)}")
+        return
+    if isinstance(spec, list):
+        spec = Each(spec[0])
+    if isinstance(spec, Each):
+        if not isinstance(value, list):
+            fail(f"expected a list, found {_type_name(value)}")
+        if len(value) < spec.min:
+            fail(f"needs at least {spec.min} item(s), found {len(value)}")
+        for index, item in enumerate(value):
+            check(item, spec.item, value, index, f"{path}[{index}]")
+        return
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            fail(f"expected a mapping, found {_type_name(value)}")
+        _check_mapping(value, spec, path)
+        return
+    raise TypeError(f"bad schema spec {spec!r}")
+
+
+def _did_you_mean(word: str, options: Any) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _check_mapping(value: dict[Any, Any], spec: dict[str, Any], path: str) -> None:
+    fields = {k.rstrip("?"): v for k, v in spec.items() if k != "*"}
+    required = [k for k in spec if not k.endswith("?") and k != "*"]
+    wildcard = spec.get("*")
+    for key, item in value.items():
+        child = f"{path}.{key}" if path else str(key)
+        if key in fields:
+            check(item, fields[key], value, key, child)
+        elif wildcard is not None:
+            check(item, wildcard, value, key, child)
+        else:
+            hint = _did_you_mean(str(key), fields)
+            raise ContentError(f"unknown key '{key}'{hint}", **where(value, key))
+    for key in required:
+        if key not in value:
+            loc = where(value)
+            raise ContentError(f"{path or 'document'}: missing key '{key}'", **loc)
+
+
+def text_for(value: Any, lang: str) -> str:
+    """A Text value in one language (falls back to the other language, then '')."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        if lang in value:
+            return str(value[lang])
+        for other in LANGS:
+            if other in value:
+                return str(value[other])
+    return ""

@@ -1,0 +1,55 @@
+"""Errors a user can act on: one line naming the file, line and problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PnpgenError(Exception):
+    """Bad input. The CLI prints `str(err)` on one line and exits with code 2."""
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        file: str | Path | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        return where + self.message.replace("\n", " ")
+
+
+class ContentError(PnpgenError):
+    """A content file is malformed or inconsistent."""
+
+
+class BadMove(PnpgenError):
+    """A move's text cannot be parsed."""
+
+
+class ImpossibleState(PnpgenError):
+    """A state file describes a state the game can never reach."""
+
+
+class UnknownGame(PnpgenError):
+    """No game of that name in the content folder."""
+
+
+class BuildError(PnpgenError):
+    """Rendering failed because of the content (e.g. overflowing text)."""

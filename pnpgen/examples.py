@@ -1,0 +1,149 @@
+"""Worked examples: every example in a game's YAML is replayed through its engine.
+
+An example is data:
+    id: ex-1
+    title: {ja: ..., en: ...}
+    text: {ja: ..., en: ...}        # what the rulebook prints around it
+    state: {...}                    # a referee state
+    moves: ["score 4-6"]            # applied in order
+    expect:
+      state: {...}                  # partial match against the resulting state data
+      events: [{kind: ..., data: {...}}]   # each must appear, in order
+      illegal: rule-id              # the last move must be refused under this rule
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Each, Text, check
+from pnpgen.content.yamlpos import YList
+from pnpgen.engine.protocol import Event, IllegalMove, Rules
+from pnpgen.errors import PnpgenError
+
+EXAMPLE_SCHEMA: dict[str, Any] = {
+    "id": str,
+    "game?": str,
+    "title": Text,
+    "text?": Text,
+    "rule?": str,
+    "state": dict,
+    "moves?": [str],
+    "expect": {"state?": dict, "events?": Each(dict), "illegal?": str},
+}
+
+
+@dataclass
+class ExampleResult:
+    game: str
+    example: str
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def load_examples(content: GameContent) -> list[dict[str, Any]]:
+    examples = content.part("examples", []) or []
+    check(examples, Each(EXAMPLE_SCHEMA), content.data, "examples", "examples")
+    assert isinstance(examples, list)
+    return examples
+
+
+def diff_partial(expected: Any, actual: Any, path: str) -> list[str]:
+    """Differences where `expected` (a partial structure) disagrees with `actual`."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{path}: expected a mapping, engine gives {actual!r}"]
+        problems: list[str] = []
+        for key, value in expected.items():
+            if key not in actual:
+                problems.append(f"{path}.{key}: missing in the engine's result")
+            else:
+                problems += diff_partial(value, actual[key], f"{path}.{key}")
+        return problems
+    if isinstance(expected, list):
+        if not isinstance(actual, list | tuple) or len(actual) != len(expected):
+            return [f"{path}: expected {_plain(expected)}, engine gives {_plain(actual)}"]
+        problems = []
+        for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            problems += diff_partial(e, a, f"{path}[{index}]")
+        return problems
+    if expected != actual and not (
+        isinstance(expected, int | float) and isinstance(actual, int | float) and
+        abs(expected - actual) < 1e-9
+    ):
+        return [f"{path}: expected {expected!r}, engine gives {actual!r}"]
+    return []
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | YList):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _events_match(expected: list[dict[str, Any]], events: list[Event]) -> list[str]:
+    problems: list[str] = []
+    remaining = [e.to_data() for e in events]
+    for index, want in enumerate(expected):
+        found = next((i for i, got in enumerate(remaining) if not diff_partial(want, got, "")), None)
+        if found is None:
+            kinds = ", ".join(e["kind"] for e in remaining) or "none"
+            problems.append(
+                f"events[{index}]: no event matches {_plain(want)} (remaining events: {kinds})"
+            )
+        else:
+            remaining = remaining[found + 1 :]
+    return problems
+
+
+def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
+    """Problems found replaying one example (empty when it holds)."""
+    expect = example["expect"]
+    try:
+        state = rules.from_data(example["state"])
+    except PnpgenError as err:
+        return [f"state is impossible: {err.message}"]
+    events: list[Event] = []
+    moves = list(example.get("moves") or [])
+    for index, text in enumerate(moves):
+        try:
+            move = rules.parse_move(text, state)
+            state, new_events = rules.apply(state, move)
+            events += new_events
+        except PnpgenError as err:
+            return [f"move {index + 1} '{text}': {err.message}"]
+        except IllegalMove as err:
+            if "illegal" in expect and index == len(moves) - 1:
+                if err.rule != expect["illegal"]:
+                    return [
+                        f"move '{text}' is refused under {err.rule}, "
+                        f"the example expects {expect['illegal']}"
+                    ]
+                return []
+            return [f"move {index + 1} '{text}' is illegal: {err.rule}: {err.reason}"]
+    if "illegal" in expect:
+        return [f"the example expects a refusal under {expect['illegal']}, the engine allows it"]
+    problems = diff_partial(expect.get("state", {}), rules.to_data(state), "state")
+    problems += _events_match(list(expect.get("events", [])), events)
+    return problems
+
+
+def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> list[ExampleResult]:
+    by_id = {r.id: r for r in all_rules}
+    results = []
+    for example in load_examples(content):
+        game = example.get("game", all_rules[0].id if len(all_rules) == 1 else "")
+        rules = by_id.get(game)
+        if rules is None:
+            problems = [f"names game '{game}', which this content does not define"]
+        else:
+            problems = replay(rules, example)
+        results.append(ExampleResult(game or content.id, example["id"], problems))
+    return results

@@ -1,0 +1,1 @@
+"""Rendering: fonts, paper, PDF plumbing, print-kit components and rulebooks."""

@@ -284,6 +284,10 @@ def referee(
             print("\n".join(moves) if moves else "(no legal moves)")
         return
     if move is None:
+        report = None if as_json else rules.describe(current)
+        if report is not None:
+            print(report)
+            return
         data = rules.to_data(current)
         print(json.dumps({"state": data}, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
         return

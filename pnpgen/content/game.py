@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.content.schema import Any_, Each, OneOf, Text, check, text_for
-from pnpgen.content.yamlpos import YMap, load_yaml, where
+from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.errors import ContentError, UnknownGame
 
 MAIN_FILE = "game.yaml"
@@ -31,7 +31,7 @@ COMMON_SCHEMA: dict[str, Any] = {
     "rules": Any_,
     "components?": OneOf(str, Each(Any_)),
     "rulebook?": OneOf(str, Any_),
-    "examples?": OneOf(str, Each(Any_)),
+    "examples?": OneOf(str, Each(str), Each(dict)),
     "simulation?": {
         "seed?": int,
         "smoke_games?": int,
@@ -66,10 +66,20 @@ class GameContent:
         return text_for(self.data["title"], lang)
 
     def part(self, key: str, default: Any = None) -> Any:
-        """A top-level part, inline or in a sibling file named by the key's value."""
+        """A top-level part: inline, in a sibling file named by the key's value, or a
+        list of such files whose lists are concatenated."""
         value = self.data.get(key, default)
         if isinstance(value, str) and value.endswith((".yaml", ".yml")):
-            return load_yaml(self.folder / value)
+            return load_yaml(self.path(value))
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            merged = YList()
+            for name in value:
+                loaded = load_yaml(self.path(name))
+                if not isinstance(loaded, list):
+                    raise ContentError(f"{key}: expected a list in this file", self.path(name), 1, 1)
+                merged.extend(loaded)
+                merged.item_positions.extend(getattr(loaded, "item_positions", []))
+            return merged
         return value
 
     def path(self, relative: str) -> Path:

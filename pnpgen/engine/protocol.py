@@ -145,6 +145,10 @@ class Rules(ABC, Generic[S, M]):
         """Per-game figures for the simulation summary (e.g. mean turn score)."""
         return {}
 
+    def describe(self, state: S) -> str | None:
+        """A human report of a state (the referee prints it when no move is given)."""
+        return None
+
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         """Values the rulebook's Jinja2 text may use ({{ threshold }}, computed figures, ...)."""
         return {}

@@ -101,12 +101,12 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
             try:
                 check(value, option, parent, key, path)
                 return
-            except ContentError as err:
-                errors.append(err)
+            except ContentError as error:
+                errors.append(error)
         # A mapping that failed against a mapping spec has the most telling error.
-        for option, err in zip(spec.options, errors, strict=True):
+        for option, failure in zip(spec.options, errors, strict=True):
             if isinstance(option, dict) and isinstance(value, dict):
-                raise err
+                raise failure
         fail(f"expected {_describe(spec)}, found {_type_name(value)}")
     if isinstance(spec, Choice):
         if not isinstance(value, str) or value not in spec.words:

@@ -35,21 +35,53 @@ def greedy_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     return choose
 
 
-GENERIC_BOTS: dict[str, Callable[[Rules[Any, Any]], Bot[Any, Any]]] = {
+def search_bot(rules: Rules[Any, Any], iterations: int | None = None) -> Bot[Any, Any]:
+    from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
+
+    return mcts_bot(rules, iterations or DEFAULT_ITERATIONS)
+
+
+# Generic bots; a bot taking a size is named "name:N" (e.g. "mcts:400" iterations).
+GENERIC_BOTS: dict[str, Callable[..., Bot[Any, Any]]] = {
     "random": random_bot,
     "greedy": greedy_bot,
+    "mcts": search_bot,
 }
+SIZED_BOTS = {"mcts"}
 
 
 def available_bots(rules: Rules[Any, Any]) -> list[str]:
     return sorted(set(GENERIC_BOTS) | set(rules.bots()))
 
 
+def parse_bot(rules: Rules[Any, Any], name: str) -> tuple[str, int | None]:
+    """Split "mcts:400" into ("mcts", 400), checking the name exists."""
+    base, _, size = name.partition(":")
+    if base not in rules.bots() and base not in GENERIC_BOTS:
+        raise PnpgenError(f"unknown bot '{name}' for {rules.id}; bots: {', '.join(available_bots(rules))}")
+    if not size:
+        return base, None
+    if base not in SIZED_BOTS or base in rules.bots() or not size.isdigit() or int(size) < 1:
+        raise PnpgenError(f"bot '{name}': only {', '.join(sorted(SIZED_BOTS))} take a size, as name:N with N ≥ 1")
+    return base, int(size)
+
+
+def scaled_bot(name: str, factor: int) -> str:
+    """The same bot with `factor` times the search ("mcts:100" -> "mcts:400")."""
+    from pnpgen.engine.mcts import DEFAULT_ITERATIONS
+
+    base, _, size = name.partition(":")
+    if base not in SIZED_BOTS:
+        raise PnpgenError(f"bot '{name}' has no search to scale; use mcts or mcts:N")
+    return f"{base}:{int(size or DEFAULT_ITERATIONS) * factor}"
+
+
 def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
     """A bot by name: the game's own bots take precedence over the generic ones."""
+    base, size = parse_bot(rules, name)
     own = rules.bots()
-    if name in own:
-        return own[name]()
-    if name in GENERIC_BOTS:
-        return GENERIC_BOTS[name](rules)
-    raise PnpgenError(f"unknown bot '{name}' for {rules.id}; bots: {', '.join(available_bots(rules))}")
+    if base in own:
+        return own[base]()
+    if size is not None:
+        return GENERIC_BOTS[base](rules, size)
+    return GENERIC_BOTS[base](rules)

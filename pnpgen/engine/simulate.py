@@ -7,15 +7,24 @@ game by game, so seat figures measure the seat, not the bot.
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.engine.bots import make_bot
-from pnpgen.engine.metrics import mean_interval, wilson_interval
+from pnpgen.engine.metrics import (
+    distribution,
+    first_player_advantage,
+    mean_interval,
+    seat_balance,
+    wilson_interval,
+)
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Outcome, Rules
+
+TIMEOUT = "timeout"
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -33,6 +42,10 @@ class GameRecord:
     stats: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def timeout(self) -> bool:
+        return self.outcome.end == TIMEOUT
+
 
 def play_game(
     rules: Rules[Any, Any],
@@ -45,26 +58,67 @@ def play_game(
     bots = [make_bot(rules, name) for name in bot_names]
     state = rules.initial_state(len(bot_names), rng)
     limit = max_steps or rules.max_steps
+    current_player, apply, sample_chance = rules.current_player, rules.apply, rules.sample_chance
     steps = moves = 0
     events: Counter[str] = Counter()
     problems: list[str] = []
-    while (player := rules.current_player(state)) != TERMINAL:
+    while (player := current_player(state)) != TERMINAL:
         if steps >= limit:
             scores = tuple(0.0 for _ in bot_names)
-            return GameRecord(seed, bot_names, Outcome((), scores, "timeout"), steps, moves,
+            return GameRecord(seed, bot_names, Outcome((), scores, TIMEOUT), steps, moves,
                               events, rules.game_stats(state), problems)
         if player == CHANCE:
-            move = rules.sample_chance(state, rng)
+            move = sample_chance(state, rng)
         else:
             move = bots[player](state, rng)
             moves += 1
-        state, new_events = rules.apply(state, move)
-        events.update(e.kind for e in new_events)
+        state, new_events = apply(state, move)
+        for event in new_events:
+            events[event.kind] += 1
         steps += 1
         if check_invariants:
-            problems += [f"step {steps}: {p}" for p in rules.check(state)]
+            problems += [f"seed {seed}, step {steps}: {p}" for p in rules.check(state)]
     return GameRecord(seed, bot_names, rules.outcome(state), steps, moves, events,
                       rules.game_stats(state), problems)
+
+
+def seating(bot_names: list[str], index: int) -> list[str]:
+    """Bots for game `index`: rotated one seat per game."""
+    shift = index % len(bot_names)
+    return bot_names[shift:] + bot_names[:shift]
+
+
+# --- parallel play -----------------------------------------------------------------
+# Workers are forked, so the Rules object is inherited rather than pickled; each task
+# is a contiguous block of game indices and records come back in index order.
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(rules: Rules[Any, Any], bot_names: list[str], seed: int, check: bool) -> None:
+    _worker.update(rules=rules, bots=bot_names, seed=seed, check=check)
+
+
+def _play_block(block: range) -> list[GameRecord]:
+    w = _worker
+    return [play_game(w["rules"], seating(w["bots"], i), derive_seed(w["seed"], i), w["check"])
+            for i in block]
+
+
+def play_many(
+    rules: Rules[Any, Any], games: int, seed: int, bot_names: list[str],
+    check_invariants: bool = False, workers: int = 1,
+) -> Iterator[GameRecord]:
+    """Records of games 0..games-1 in order, whatever the number of workers."""
+    if workers <= 1 or games < 2:
+        for index in range(games):
+            yield play_game(rules, seating(bot_names, index), derive_seed(seed, index), check_invariants)
+        return
+    size = max(1, min(64, games // (workers * 8)))
+    blocks = [range(start, min(games, start + size)) for start in range(0, games, size)]
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants)) as pool:
+        for records in pool.imap(_play_block, blocks):
+            yield from records
 
 
 @dataclass
@@ -82,25 +136,59 @@ class Summary:
     length_interval: tuple[float, float]
     stats: dict[str, float]
     problems: list[str]
+    lengths: list[int] = field(default_factory=list)  # player moves per game, in game order
+    draws: int = 0  # finished without a single winner (shared win or none), timeouts apart
+    timeouts: int = 0
+    events: dict[str, float] = field(default_factory=dict)  # mean count per game by event kind
+
+    @property
+    def decided(self) -> int:
+        return self.games - self.draws - self.timeouts
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    def win_rate(self, seat: int) -> float:
+        return self.seat_wins[seat] / self.games if self.games else 0.0
+
+    def metrics(self) -> dict[str, Any]:
+        """Balance figures: multi-player games only (solo games report the win rate)."""
+        if self.solo:
+            return {}
+        rates = [self.win_rate(s) for s in range(self.players)]
+        return {
+            "first_player_advantage": first_player_advantage(rates),
+            "balance": seat_balance(rates),
+            "decisiveness": self.decided / self.games if self.games else 0.0,
+        }
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "game": self.game,
             "games": self.games,
             "seed": self.seed,
             "bots": self.bots,
             "players": self.players,
             "seats": [
-                {"seat": i + 1, "win_rate": w / self.games if self.games else 0.0,
-                 "interval95": list(ci)}
-                for i, (w, ci) in enumerate(zip(self.seat_wins, self.seat_intervals, strict=True))
+                {"seat": i + 1, "win_rate": self.win_rate(i), "interval95": list(ci)}
+                for i, ci in enumerate(self.seat_intervals)
             ],
             "bot_wins": self.bot_wins,
+            "draws": self.draws,
+            "timeouts": self.timeouts,
             "ends": self.ends,
-            "length": {"mean_player_moves": self.length_mean, "interval95": list(self.length_interval)},
+            "length": {
+                "mean_player_moves": self.length_mean,
+                "interval95": list(self.length_interval),
+                **distribution(self.lengths),
+            },
             "stats": self.stats,
+            "events_per_game": self.events,
             "problems": self.problems,
         }
+        data.update(self.metrics())
+        return data
 
 
 def simulate(
@@ -110,13 +198,10 @@ def simulate(
     bot_names: list[str],
     check_invariants: bool = False,
     on_game: Callable[[GameRecord], None] | None = None,
+    workers: int = 1,
 ) -> Summary:
-    players = len(bot_names)
     records: list[GameRecord] = []
-    for index in range(games):
-        shift = index % players
-        seated = bot_names[shift:] + bot_names[:shift]
-        record = play_game(rules, seated, derive_seed(seed, index), check_invariants)
+    for record in play_many(rules, games, seed, bot_names, check_invariants, workers):
         records.append(record)
         if on_game:
             on_game(record)
@@ -127,18 +212,28 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
     players = len(bot_names)
     seat_wins = [0.0] * players
     bot_wins: Counter[str] = Counter()
+    draws = timeouts = 0
     for r in records:
-        for seat in r.outcome.winners:
-            share = 1.0 / len(r.outcome.winners)
+        winners = r.outcome.winners
+        if r.timeout:
+            timeouts += 1
+        elif players > 1 and len(winners) != 1:
+            draws += 1
+        for seat in winners:
+            share = 1.0 / len(winners)
             seat_wins[seat] += share
             bot_wins[r.bots[seat]] += share
     n = len(records)
-    mean, low, high = mean_interval([float(r.player_moves) for r in records])
+    lengths = [r.player_moves for r in records]
+    mean, low, high = mean_interval([float(x) for x in lengths])
     stat_keys = sorted({k for r in records for k in r.stats})
     stats = {
         k: sum(r.stats.get(k, 0.0) for r in records) / max(1, sum(k in r.stats for r in records))
         for k in stat_keys
     }
+    events: Counter[str] = Counter()
+    for r in records:
+        events.update(r.events)
     return Summary(
         game=game,
         games=n,
@@ -148,9 +243,65 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
         seat_wins=seat_wins,
         seat_intervals=[wilson_interval(w, n) for w in seat_wins],
         bot_wins=dict(bot_wins),
-        ends=dict(Counter(r.outcome.end for r in records)),
+        ends=dict(sorted(Counter(r.outcome.end for r in records).items())),
         length_mean=mean,
         length_interval=(low, high),
         stats=stats,
         problems=[p for r in records for p in r.problems][:20],
+        lengths=lengths,
+        draws=draws,
+        timeouts=timeouts,
+        events={k: v / n for k, v in sorted(events.items())} if n else {},
     )
+
+
+@dataclass
+class SkillCheck:
+    """The same bot with `factor` times the search against itself, seats rotated."""
+
+    weak: str
+    strong: str
+    games: int
+    seed: int
+    strong_wins: float
+    interval: tuple[float, float]
+    fair_share: float  # the strong bot's expected win share if skill did not matter
+
+    @property
+    def rate(self) -> float:
+        return self.strong_wins / self.games if self.games else 0.0
+
+    @property
+    def matters(self) -> bool:
+        """Skill matters when the interval lies wholly above the fair share."""
+        return self.interval[0] > self.fair_share
+
+    def to_data(self) -> dict[str, Any]:
+        return {"weak": self.weak, "strong": self.strong, "games": self.games, "seed": self.seed,
+                "strong_win_rate": self.rate, "interval95": list(self.interval),
+                "fair_share": self.fair_share, "skill_matters": self.matters}
+
+
+def skill_check(
+    rules: Rules[Any, Any], bot: str, players: int, games: int, seed: int,
+    factor: int = 4, workers: int = 1,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> SkillCheck:
+    """One seat plays `bot` with factor× search, the others plain `bot`.
+
+    Solo games compare two separate runs: the share is then the strong bot's win
+    rate, against the weak bot's win rate as the reference.
+    """
+    from pnpgen.engine.bots import scaled_bot
+
+    strong = scaled_bot(bot, factor)
+    if players == 1:
+        weak_summary = simulate(rules, games, seed, [bot], workers=workers, on_game=on_game)
+        strong_summary = simulate(rules, games, seed, [strong], workers=workers, on_game=on_game)
+        wins = strong_summary.seat_wins[0]
+        return SkillCheck(bot, strong, games, seed, wins, wilson_interval(wins, games),
+                          weak_summary.win_rate(0))
+    summary = simulate(rules, games, seed, [strong] + [bot] * (players - 1), workers=workers,
+                       on_game=on_game)
+    wins = summary.bot_wins.get(strong, 0.0)
+    return SkillCheck(bot, strong, games, seed, wins, wilson_interval(wins, games), 1.0 / players)

@@ -1,0 +1,129 @@
+"""Monte Carlo tree search for any game of the rules protocol.
+
+UCT (UCB1 applied to trees) with explicit chance: at a chance node an outcome is
+drawn with the game's own sampler and the tree branches on the drawn outcome, so
+each player node holds one exact state. Leaves are valued by a random playout;
+a playout that hits the step cap counts as a loss for every seat. Every seat
+maximises its own share of the win (max^n), so it works for 1 to N players.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Rules
+
+DEFAULT_ITERATIONS = 200
+EXPLORATION = 1.4
+
+
+class _Node:
+    __slots__ = ("state", "player", "moves", "untried", "children", "visits", "totals")
+
+    def __init__(self, rules: Rules[Any, Any], state: Any, seats: int) -> None:
+        self.state = state
+        self.player = rules.current_player(state)
+        self.moves: list[Any] = rules.legal_moves(state) if self.player >= 0 else []
+        self.untried = list(range(len(self.moves)))
+        self.children: dict[Any, _Node] = {}  # move index, or chance outcome key
+        self.visits = 0
+        self.totals = [0.0] * seats
+
+
+def _rewards(rules: Rules[Any, Any], state: Any, seats: int) -> list[float]:
+    rewards = [0.0] * seats
+    if rules.current_player(state) != TERMINAL:
+        return rewards
+    winners = rules.outcome(state).winners
+    for seat in winners:
+        rewards[seat] = 1.0 / len(winners)
+    return rewards
+
+
+def _key(rules: Rules[Any, Any], move: Any) -> Any:
+    try:
+        hash(move)
+        return move
+    except TypeError:
+        return rules.format_move(move)
+
+
+class MCTS:
+    """A search for one decision; `choose` is the bot function."""
+
+    def __init__(self, rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS,
+                 exploration: float = EXPLORATION) -> None:
+        self.rules = rules
+        self.iterations = iterations
+        self.exploration = exploration
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        rules = self.rules
+        seats = rules.max_players
+        root = _Node(rules, state, seats)
+        if len(root.moves) == 1:
+            return root.moves[0]
+        for _ in range(self.iterations):
+            self._iterate(root, rng, seats)
+        best = max(root.children.items(), key=lambda item: (item[1].visits, -item[0]))
+        return root.moves[best[0]]
+
+    def _iterate(self, root: _Node, rng: random.Random, seats: int) -> None:
+        rules = self.rules
+        node = root
+        path = [root]
+        while node.player != TERMINAL:
+            if node.player == CHANCE:
+                outcome = rules.sample_chance(node.state, rng)
+                key = _key(rules, outcome)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(rules, rules.apply(node.state, outcome)[0], seats)
+                node = child
+                path.append(node)
+                continue
+            if node.untried:
+                index = node.untried.pop(rng.randrange(len(node.untried)))
+                node.children[index] = node = _Node(rules, rules.apply(node.state, node.moves[index])[0], seats)
+                path.append(node)
+                break
+            node = self._select(node)
+            path.append(node)
+        rewards = self._playout(node.state, rng, seats)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(seats):
+                totals[seat] += rewards[seat]
+
+    def _select(self, node: _Node) -> _Node:
+        seat = node.player
+        log_n = math.log(node.visits)
+        c = self.exploration
+        best: _Node | None = None
+        best_value = -1.0
+        for child in node.children.values():
+            value = child.totals[seat] / child.visits + c * math.sqrt(log_n / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        assert best is not None
+        return best
+
+    def _playout(self, state: Any, rng: random.Random, seats: int) -> list[float]:
+        rules = self.rules
+        steps = 0
+        limit = rules.max_steps
+        while (player := rules.current_player(state)) != TERMINAL and steps < limit:
+            if player == CHANCE:
+                move = rules.sample_chance(state, rng)
+            else:
+                move = rng.choice(rules.legal_moves(state))
+            state = rules.apply(state, move)[0]
+            steps += 1
+        return _rewards(rules, state, seats)
+
+
+def mcts_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bot[Any, Any]:
+    return MCTS(rules, iterations).choose

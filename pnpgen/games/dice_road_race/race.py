@@ -9,6 +9,7 @@ start order, and the final classification.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +71,7 @@ class Race:
     leader_colour: bool = True
 
 
-def clockwise(seats: list[int] | tuple[int, ...], start: int, players: int) -> tuple[int, ...]:
+def clockwise(seats: Iterable[int], start: int, players: int) -> tuple[int, ...]:
     """Seats in clockwise order starting from `start`."""
     return tuple(sorted(seats, key=lambda s: (s - start) % players))
 

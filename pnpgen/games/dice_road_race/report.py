@@ -13,10 +13,11 @@ def signed(seconds: int, unit: str) -> str:
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return [
-        "  " + "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-        for r in rows
-    ]
+    lines = []
+    for row in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append(("  " + "  ".join(cells)).rstrip())
+    return lines
 
 
 def standings_lines(names: tuple[str, ...], standings: list[Standing], unit: str) -> list[str]:
@@ -37,7 +38,8 @@ def describe_race(cfg: RaceConfig, report: RaceReport) -> str:
         stage = sr.stage
         boards = ", ".join(f"{b} {text_for(cfg.board_sides[side], 'en')}" for b, side in stage.boards)
         out.append("")
-        out.append(f"Stage {stage.number} — {cfg.type_name(stage.type, 'en')} (boards {boards}; total cost {stage.total_cost})")
+        kind = cfg.type_name(stage.type, "en")
+        out.append(f"Stage {stage.number} — {kind} (boards {boards}; total cost {stage.total_cost})")
         rows = [["rider", "place", "added", "bonus", "stage", "why"]]
         for line in sr.riders:
             place = str(line.place) if line.place is not None else "-"

@@ -403,12 +403,29 @@ def test_simulated_race_file_round_trips(rules: StageRace) -> None:
     rng = random.Random(99)
     state = rules.initial_state(4, rng)
     while rules.current_player(state) != TERMINAL:
-        if rules.current_player(state) == CHANCE:
-            move = rules.sample_chance(state, rng)
-        else:
-            move = rules.legal_moves(state)[0]
+        chance = rules.current_player(state) == CHANCE
+        move = rules.sample_chance(state, rng) if chance else rules.legal_moves(state)[0]
         state, _ = rules.apply(state, move)
     data = rules.to_data(state)
     assert len(data["stages"]) == 5
     again = rules.from_data(json.loads(json.dumps(data)))
     assert rules.to_data(again) == data
+
+
+def test_model_time_trial_starts_every_other_round(rules: StageRace, tmp_path: Path) -> None:
+    state = race(rules, SOURCE_RACE, tmp_path)  # stage 3 is next: the time trial
+    names = state.race.players
+    assert rules.model_cells(3) == (3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3)
+    seen: list[tuple[int, str]] = []
+    for roll in ["dice 2 2 2 2", "dice 1 1 1 1", "dice 1", "dice 3 3 2 2"]:
+        assert state.live is not None
+        seen.append((state.live.tt_round, names[rules.current_player(state)]))
+        state, _ = rules.apply(state, rules.parse_move("roll"))
+        state, _ = rules.apply(state, rules.parse_move(roll))
+    assert seen == [(1, "P4"), (2, "P4"), (3, "P4"), (3, "P3")]
+    live = state.live
+    assert live is not None
+    # P4: 8 pips pay 3+2+3 (cell 3); 4 pips pay 2 (cell 4), four 1s leave one die; 1 pip pays nothing
+    assert (live.cell[3], live.dice[3], live.rolls[3]) == (4, 1, 3)
+    # P3's 10 pips would reach cell 4, where P4 stands: no stopping there, so P3 stops on cell 3
+    assert live.cell[2] == 3

@@ -126,6 +126,10 @@ class StageRace(Rules[State, Move]):
     def report(self, state: State) -> RaceReport:
         return compute(self.cfg, state.race)
 
+    def model_cells(self, stage: int) -> tuple[int, ...]:
+        """The stand-in model's cell costs for a stage number."""
+        return self.cfg.model.cells(self.cfg.course[stage - 1])
+
     def num_players(self, state: State) -> int:
         return len(state.race.players)
 
@@ -145,7 +149,8 @@ class StageRace(Rules[State, Move]):
                 order = tuple(s for s, _ in compute(self.cfg, race).stages[-1].tt_order) or tuple(range(n))
             else:
                 order = tuple(range(n))
-            return self._tt_next_round(replace(base, phase="time_trial", tt_order=order, tt_round=0))
+            live = self._tt_next_round(replace(base, phase="time_trial", tt_order=order, tt_round=0))
+            return replace(live, turn=live.queue[0])
         first = (number - 1) % n if self.cfg.model.stage_start == "rotate" else 0
         return replace(base, turn=first)
 
@@ -205,7 +210,7 @@ class StageRace(Rules[State, Move]):
         name = state.race.players[seat]
         model = self.cfg.model
         stage = self.cfg.course[live.stage - 1]
-        cells = model.cells(stage)
+        cells = self.model_cells(live.stage)
         pips = sum(faces)
         remaining = sum(cells[live.cell[seat]:])
         events = [Event("roll", f"{name} rolls {' '.join(map(str, faces))}", {"player": name, "pips": pips})]

@@ -129,10 +129,22 @@ def validate(
         int | None, typer.Option("--games", help="Simulated games in the smoke test.")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the smoke test.")] = None,
+    verify_games: Annotated[
+        int | None, typer.Option("--verify-games", help="Checked random playthroughs per game.")
+    ] = None,
+    golden: Annotated[
+        Path | None,
+        typer.Option("--golden", help="Golden playthrough folder (default: tests/golden beside content)."),
+    ] = None,
+    update_golden: Annotated[
+        bool, typer.Option("--update-golden", help="Rewrite the golden playthroughs instead of comparing.")
+    ] = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
 ) -> None:
-    """Check schema and references, replay every worked example, and run a seeded smoke test.
+    """Check schema and references, replay every worked example, verify the rules with
+    checked random playthroughs, run a seeded smoke test, check that every declared end
+    condition is reached, and compare the golden playthroughs.
 
     Exits 1 if any check fails (naming the game, the check and what differed),
     2 if a content file is malformed.
@@ -140,9 +152,11 @@ def validate(
     from pnpgen.validate import validate_game
 
     root = content_root(content)
+    golden_dir = golden or _default_golden(root, update_golden)
     failures = 0
     for game in load_games(root, games or None):
-        for check in validate_game(game, smoke_games=smoke_games, seed=seed):
+        for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
+                                   update_golden=update_golden, verify_games=verify_games):
             mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
             out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""))
             for problem in check.problems:
@@ -154,6 +168,12 @@ def validate(
     out.print("[green]all checks passed[/]")
 
 
+def _default_golden(root: Path, create: bool) -> Path | None:
+    """tests/golden beside the content folder, when the project has a tests folder."""
+    folder = root.resolve().parent / "tests" / "golden"
+    return folder if folder.is_dir() or (create and folder.parent.is_dir()) else None
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
@@ -161,50 +181,81 @@ def simulate(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed when omitted).")] = None,
     bots: Annotated[
         str | None,
-        typer.Option("--bots", help="Bot per seat, comma-separated (e.g. optimal,greedy,random)."),
+        typer.Option("--bots", help="Bot per seat, comma-separated (e.g. optimal,greedy,random; "
+                     "mcts:400 = MCTS with 400 iterations)."),
     ] = None,
     players: Annotated[
         int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
     ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Processes; results are the same for any number.")
+    ] = 1,
+    skill: Annotated[
+        str | None,
+        typer.Option("--skill", help="Also run a skill check: this bot with 4× the search against itself "
+                     "(e.g. mcts:50)."),
+    ] = None,
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games in the skill check.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
 ) -> None:
-    """Play many seeded games with bots and print win rates, lengths and end conditions."""
-    import random
-
-    from pnpgen.engine.bots import available_bots
+    """Play many seeded games with bots and print win rates (95% Wilson intervals, seats
+    rotated), balance, game lengths and end conditions."""
     from pnpgen.engine.simulate import simulate as run
+    from pnpgen.engine.simulate import skill_check
     from pnpgen.games import find_rules
 
     rules = find_rules(content_root(content), game)
+    seed = _checked_run(games, workers, seed)
+    bot_names = _bot_list(rules, bots, players)
+    if not as_json:
+        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, {workers} worker(s)")
+    with _progress(quiet) as progress:
+        task = progress.add_task("games", total=games)
+        summary = run(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
+    check = None
+    if skill:
+        from pnpgen.engine.bots import parse_bot, scaled_bot
+
+        parse_bot(rules, scaled_bot(skill, 4))
+        with _progress(quiet) as progress:
+            task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
+            check = skill_check(rules, skill, len(bot_names), skill_games, seed, workers=workers,
+                                on_game=lambda _: progress.advance(task))
+    if as_json:
+        data = summary.to_data()
+        if check:
+            data["skill_check"] = check.to_data()
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    _print_summary(summary, rules)
+    if check:
+        _print_skill(check)
+
+
+def _checked_run(games: int, workers: int, seed: int | None) -> int:
+    """Check the run options; the seed, drawn and printed when omitted."""
+    import random
+
     if games < 1:
         raise PnpgenError("--games must be at least 1")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1, 2**31)
-    bot_names = _bot_list(rules, bots, players)
-    for name in bot_names:
-        if name not in available_bots(rules):
-            raise PnpgenError(
-                f"unknown bot '{name}' for {rules.id}; bots: {', '.join(available_bots(rules))}"
-            )
-    if not as_json:
-        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}")
-    progress = Progress(
+    if workers < 1:
+        raise PnpgenError("--workers must be at least 1")
+    return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err, disable=quiet, transient=True,
     )
-    with progress:
-        task = progress.add_task("games", total=games)
-        summary = run(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task))
-    if as_json:
-        print(json.dumps(summary.to_data(), indent=2, ensure_ascii=False))
-        return
-    _print_summary(summary, rules)
 
 
 def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
+    from pnpgen.engine.bots import parse_bot
+
     sim = rules.content.data.get("simulation", {}) or {}
     names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
     count = players or (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
@@ -214,12 +265,15 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
         raise PnpgenError(
             f"{rules.id} takes {rules.min_players}–{rules.max_players} players, got {len(names)}"
         )
+    for name in names:
+        parse_bot(rules, name)
     return names
 
 
 def _print_summary(summary: Any, rules: Any) -> None:
     n = summary.games
-    seats = Table(title=f"Win rate per seat ({n} games, seats rotated)")
+    seats = Table(title=f"Win rate per seat ({n} games, seats rotated)" if not summary.solo
+                  else f"Win rate ({n} games)")
     for column in ("seat", "win rate", "95% interval"):
         seats.add_column(column, justify="right")
     for i, (wins, (low, high)) in enumerate(
@@ -238,16 +292,37 @@ def _print_summary(summary: Any, rules: Any) -> None:
     figures = Table(title="Games")
     figures.add_column("figure")
     figures.add_column("value", justify="right")
+    metrics = summary.metrics()
+    if metrics:
+        figures.add_row("first-player advantage (seat 1 − fair share)", f"{metrics['first_player_advantage']:+.1%}")
+        figures.add_row("balance (1 − best/worst seat spread)", f"{metrics['balance']:.3f}")
+        figures.add_row("decisiveness (single winner)", f"{metrics['decisiveness']:.1%}")
+        figures.add_row("draws (shared or no winner)", f"{summary.draws} ({summary.draws / n:.1%})")
+    figures.add_row("timeouts (step cap)", f"{summary.timeouts} ({summary.timeouts / n:.1%})")
     low, high = summary.length_interval
     figures.add_row("player moves per game", f"{summary.length_mean:.1f} ({low:.1f} – {high:.1f})")
+    dist = summary.to_data()["length"]
+    figures.add_row("  min / quartiles / max",
+                    f"{dist['min']} / {dist['p25']:g} / {dist['median']:g} / {dist['p75']:g} / {dist['max']}")
     labels = rules.end_conditions()
     for end, count in sorted(summary.ends.items()):
         figures.add_row(f"ended by: {labels.get(end, end)}", f"{count} ({count / n:.1%})")
     for key, value in summary.stats.items():
         figures.add_row(key.replace("_", " "), f"{value:.2f}")
+    for kind, value in summary.events.items():
+        figures.add_row(f"event {kind} per game", f"{value:.2f}")
     out.print(figures)
     for problem in summary.problems:
         out.print(f"[red]problem:[/] {problem}")
+
+
+def _print_skill(check: Any) -> None:
+    low, high = check.interval
+    verdict = "skill matters" if check.matters else "no significant effect of skill"
+    out.print(
+        f"skill check: {check.strong} vs {check.weak}, {check.games} games: {check.strong} wins "
+        f"{check.rate:.1%} ({low:.1%} – {high:.1%}) against a fair share of {check.fair_share:.1%}: {verdict}"
+    )
 
 
 @app.command()

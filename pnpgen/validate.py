@@ -1,18 +1,41 @@
-"""`pnpgen validate`: every check CI runs on a game's content."""
+"""`pnpgen validate`: every check CI runs on a game's content.
+
+Per game: schema, components, rulebook references, worked examples; then per
+playable game: checked random playthroughs (pnpgen.verify), a seeded smoke test
+with the game's own bots, end-condition coverage, and the golden playthrough.
+Budgets come from game.yaml `simulation:` (verify_games, verify_seconds,
+end_search_games, smoke_games) so CI stays within its time limit.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import simulate
+from pnpgen.engine.simulate import Summary, simulate
 from pnpgen.examples import check_examples
 from pnpgen.games import rules_for_content
+from pnpgen.verify import (
+    golden_diff,
+    golden_path,
+    load_golden,
+    record_golden,
+    search_ends,
+    unreached,
+    verify,
+    write_golden,
+)
 
 DEFAULT_SMOKE_GAMES = 20
 DEFAULT_SEED = 1
+DEFAULT_VERIFY_GAMES = 30
+DEFAULT_VERIFY_SECONDS = 20.0
+DEFAULT_END_SEARCH_GAMES = 300
+DEFAULT_END_SEARCH_SECONDS = 10.0
 
 
 @dataclass
@@ -26,26 +49,100 @@ class Check:
         return not self.problems
 
 
-def smoke_test(rules: Rules[Any, Any], games: int, seed: int) -> Check:
-    """Seeded games with invariants checked after every step; timeouts are failures."""
-    sim = rules.content.data.get("simulation", {}) or {}
-    bots = list(sim.get("bots", ["random"]))
+def settings(content: GameContent) -> dict[str, Any]:
+    return dict(content.data.get("simulation", {}) or {})
+
+
+def smoke_bots(rules: Rules[Any, Any]) -> list[str]:
+    bots = list(settings(rules.content).get("bots", ["random"]))
     players = max(rules.min_players, min(len(bots), rules.max_players))
-    seated = (bots * players)[:players]
+    return (bots * players)[:players]
+
+
+def run_smoke(rules: Rules[Any, Any], games: int, seed: int) -> tuple[Check, Summary]:
+    """Seeded games with the game's bots, invariants checked after every step;
+    timeouts are failures."""
+    seated = smoke_bots(rules)
     summary = simulate(rules, games, seed, seated, check_invariants=True)
     problems = list(summary.problems)
-    if summary.ends.get("timeout"):
-        problems.append(f"{summary.ends['timeout']} game(s) hit the step cap of {rules.max_steps}")
+    if summary.timeouts:
+        problems.append(f"{summary.timeouts} game(s) hit the step cap of {rules.max_steps}")
     ends = ", ".join(f"{k} {v}" for k, v in sorted(summary.ends.items()))
-    return Check(
-        f"smoke test {rules.id}",
-        problems,
-        f"{games} games, seed {seed}, bots {','.join(seated)}; ends: {ends}",
-    )
+    check = Check(f"smoke test {rules.id}", problems,
+                  f"{games} games, seed {seed}, bots {','.join(seated)}; ends: {ends}")
+    return check, summary
+
+
+def smoke_test(rules: Rules[Any, Any], games: int, seed: int) -> Check:
+    return run_smoke(rules, games, seed)[0]
+
+
+def verification_checks(rules: Rules[Any, Any], seed: int, smoke_games: int,
+                        verify_games: int | None = None) -> list[Check]:
+    """Checked playthroughs, smoke test and end-condition coverage for one game."""
+    sim = settings(rules.content)
+    games = verify_games if verify_games is not None else int(sim.get("verify_games", DEFAULT_VERIFY_GAMES))
+    checks: list[Check] = []
+    seen: Counter[str] = Counter()
+    if games > 0:
+        result = verify(rules, games, seed, float(sim.get("verify_seconds", DEFAULT_VERIFY_SECONDS)))
+        seen.update(result.ends)
+        budget = " (stopped by the time budget)" if result.stopped_by_budget else ""
+        players = f"{rules.min_players}–{rules.max_players}" if rules.max_players > rules.min_players else (
+            str(rules.min_players))
+        checks.append(Check(f"verification {rules.id}", result.problems,
+                            f"{result.games} checked playthroughs{budget}, {players} players, "
+                            f"{result.steps} steps, seed {seed}"))
+    if smoke_games > 0:
+        smoke, summary = run_smoke(rules, smoke_games, seed)
+        seen.update(summary.ends)
+        checks.append(smoke)
+    declared = rules.end_conditions()
+    if declared:
+        search_games = int(sim.get("end_search_games", DEFAULT_END_SEARCH_GAMES))
+        seen.update(search_ends(rules, set(seen), search_games, seed,
+                                float(sim.get("end_search_seconds", DEFAULT_END_SEARCH_SECONDS))))
+        missing = unreached(rules, set(seen))
+        problems = [f"end condition '{end}' ({declared[end]}) was never reached" for end in missing]
+        counts = ", ".join(f"{end} {seen[end]}" for end in declared if seen[end])
+        checks.append(Check(f"end conditions {rules.id}", problems, f"observed: {counts or 'none'}"))
+    return checks
+
+
+def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden_dir: Path | None,
+                  seed: int, update: bool) -> list[Check]:
+    """Compare (or, with update, rewrite) the golden playthroughs of a game folder."""
+    if golden_dir is None:
+        return []
+    path = golden_path(golden_dir, content.id)
+    if update:
+        runs = [record_golden(rules, seed) for rules in all_rules]
+        write_golden(path, content.id, content.data.get("version"), runs)
+        return [Check("golden playthroughs", detail=f"written to {path}")]
+    stored = load_golden(path)
+    if not stored:
+        return [Check("golden playthroughs",
+                      detail=f"none stored in {path} (pnpgen validate {content.id} --update-golden)")]
+    checks = []
+    for rules in all_rules:
+        if rules.id not in stored:
+            checks.append(Check(f"golden playthrough {rules.id}", [f"missing from {path}; run "
+                                f"pnpgen validate {content.id} --update-golden"]))
+            continue
+        golden = stored[rules.id]
+        problems = [f"{path.name}: {d}" for d in golden_diff(rules, golden)]
+        checks.append(Check(f"golden playthrough {rules.id}", problems,
+                            f"seed {golden['seed']}, {len(golden['steps'])} steps"))
+    return checks
 
 
 def validate_game(
-    content: GameContent, smoke_games: int | None = None, seed: int | None = None
+    content: GameContent,
+    smoke_games: int | None = None,
+    seed: int | None = None,
+    golden_dir: Path | None = None,
+    update_golden: bool = False,
+    verify_games: int | None = None,
 ) -> list[Check]:
     from pnpgen.render.kit import check_components
     from pnpgen.render.rulebook import check_rulebook
@@ -56,10 +153,10 @@ def validate_game(
     checks.append(Check("rulebook text and references", check_rulebook(content, all_rules)))
     for result in check_examples(content, all_rules):
         checks.append(Check(f"example {result.example}", result.problems))
-    sim = content.data.get("simulation", {}) or {}
+    sim = settings(content)
     games = smoke_games if smoke_games is not None else int(sim.get("smoke_games", DEFAULT_SMOKE_GAMES))
     start = seed if seed is not None else int(sim.get("seed", DEFAULT_SEED))
     for rules in all_rules:
-        if games > 0:
-            checks.append(smoke_test(rules, games, start))
+        checks += verification_checks(rules, start, games, verify_games)
+    checks += golden_checks(content, all_rules, golden_dir, start, update_golden)
     return checks

@@ -1,0 +1,295 @@
+"""`pnpgen report GAME`: a simulation report as PDF (vector charts) and JSON.
+
+The report states everything needed to reproduce it: seeds, bots and their
+settings, the number of games, and the content version (game.yaml `version` plus
+a hash of every file in the game folder).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen import __version__
+from pnpgen.engine.metrics import histogram
+from pnpgen.engine.protocol import Rules
+from pnpgen.engine.simulate import SkillCheck, Summary, simulate, skill_check
+from pnpgen.render.fonts import SANS
+from pnpgen.render.paper import paper_points
+from pnpgen.render.pdf import atomic_output, new_canvas
+
+INK = (0.1, 0.1, 0.12)
+BAR = (0.22, 0.42, 0.69)
+ACCENT = (0.85, 0.37, 0.05)
+GRID = (0.82, 0.82, 0.85)
+
+
+@dataclass
+class ReportOptions:
+    games: int = 500
+    seed: int = 1
+    bots: list[str] = field(default_factory=list)  # per seat; empty: the game's simulation bots
+    workers: int = 1
+    skill_bot: str | None = "mcts:25"  # None: no skill check
+    skill_games: int = 60
+    out: Path = Path("build")
+
+
+def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
+    """game.yaml `version` and a SHA-256 over every file of the game folder."""
+    digest = hashlib.sha256()
+    folder = rules.content.folder
+    files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+    for path in files:
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return {"version": str(rules.content.data.get("version", "")), "sha256": digest.hexdigest()[:16],
+            "files": str(len(files))}
+
+
+def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
+    name = rules.id.split("/")[-1] if "/" in rules.id else rules.id
+    folder = out / rules.content.id
+    return folder / f"{name}-report.pdf", folder / f"{name}-report.json"
+
+
+def analyse(rules: Rules[Any, Any], options: ReportOptions,
+            on_game: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+    from pnpgen.validate import smoke_bots
+
+    bots = options.bots or smoke_bots(rules)
+    summary = simulate(rules, options.games, options.seed, bots, workers=options.workers, on_game=on_game)
+    check = None
+    if options.skill_bot:
+        check = skill_check(rules, options.skill_bot, len(bots), options.skill_games, options.seed,
+                            workers=options.workers, on_game=on_game)
+    data = {
+        "game": rules.id,
+        "title": rules.content.title("en"),
+        "pnpgen": __version__,
+        "content": content_version(rules),
+        "settings": {"games": options.games, "seed": options.seed, "bots": bots,
+                     "seed_rule": "game i uses derive_seed(seed, i); bots rotate one seat per game",
+                     "skill_bot": options.skill_bot, "skill_games": options.skill_games},
+        "end_labels": rules.end_conditions(),
+        "summary": summary.to_data(),
+        "skill_check": check.to_data() if check else None,
+    }
+    return summary, check, data
+
+
+def write_report(rules: Rules[Any, Any], options: ReportOptions,
+                 on_game: Any = None) -> tuple[Path, Path]:
+    summary, check, data = analyse(rules, options, on_game)
+    pdf_path, json_path = report_paths(rules, options.out)
+    with atomic_output(json_path) as tmp:
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    with atomic_output(pdf_path) as tmp:
+        canvas = new_canvas(tmp, paper_points("A4"),
+                            f"{rules.content.title('en')} — simulation report")
+        _draw(canvas, rules, summary, check, data)
+        canvas.save()
+    return pdf_path, json_path
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck | None,
+          data: dict[str, Any]) -> None:
+    width, height = c._pagesize
+    left, top = 18 * mm, height - 18 * mm
+    c.setFillColorRGB(*INK)
+    c.setFont(SANS, 17)
+    c.drawString(left, top, f"{data['title']} — simulation report")
+    c.setFont(SANS, 9)
+    version = data["content"]
+    lines = [
+        f"Game {rules.id} · content version {version['version']} · content hash {version['sha256']} "
+        f"({version['files']} files) · pnpgen {data['pnpgen']}",
+        f"{summary.games} games, seed {summary.seed} (game i uses derive_seed(seed, i)), "
+        f"bots per seat {', '.join(summary.bots)}, rotated one seat per game",
+    ]
+    if check:
+        lines.append(f"Skill check: {check.strong} against {check.weak}, {check.games} games, seed {check.seed}")
+    y = top - 7 * mm
+    for line in lines:
+        c.drawString(left, y, line)
+        y -= 4.5 * mm
+    chart_w = (width - 2 * left - 10 * mm) / 2
+    chart_h = 62 * mm
+    y -= chart_h + 8 * mm
+    _win_chart(c, left, y, chart_w, chart_h, summary)
+    _length_chart(c, left + chart_w + 10 * mm, y, chart_w, chart_h, summary)
+    y -= 12 * mm
+    labels = data["end_labels"]
+    ends_h = 9 * mm * max(1, len(summary.ends)) + 10 * mm
+    y -= ends_h
+    _ends_chart(c, left, y, width - 2 * left, ends_h, summary, labels)
+    y -= 10 * mm
+    _figures(c, left, y, summary, check)
+    c.showPage()
+
+
+def _title(c: Canvas, x: float, y: float, text: str) -> None:
+    c.setFillColorRGB(*INK)
+    c.setFont(SANS, 10.5)
+    c.drawString(x, y, text)
+
+
+def _axis(c: Canvas, x: float, y: float, w: float, h: float, top: float, ticks: int, fmt: str) -> None:
+    """Horizontal grid lines with labels on the left, from 0 to `top`."""
+    c.setFont(SANS, 7)
+    for i in range(ticks + 1):
+        value = top * i / ticks
+        ty = y + h * i / ticks
+        c.setStrokeColorRGB(*GRID)
+        c.setLineWidth(0.4)
+        c.line(x, ty, x + w, ty)
+        c.setFillColorRGB(*INK)
+        c.drawRightString(x - 1.5 * mm, ty - 2.2, fmt.format(value))
+    c.setStrokeColorRGB(*INK)
+    c.setLineWidth(0.8)
+    c.line(x, y, x + w, y)
+    c.line(x, y, x, y + h)
+
+
+def _win_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) -> None:
+    _title(c, x, y + h + 4 * mm, "Win rate per seat, 95% Wilson intervals" if not s.solo
+           else "Win rate, 95% Wilson interval")
+    x0, w0 = x + 9 * mm, w - 9 * mm
+    _axis(c, x0, y, w0, h, 1.0, 4, "{:.0%}")
+    slot = w0 / s.players
+    for seat in range(s.players):
+        rate = s.win_rate(seat)
+        low, high = s.seat_intervals[seat]
+        cx = x0 + slot * (seat + 0.5)
+        bw = min(slot * 0.55, 18 * mm)
+        c.setFillColorRGB(*BAR)
+        c.rect(cx - bw / 2, y, bw, h * rate, stroke=0, fill=1)
+        c.setStrokeColorRGB(*INK)
+        c.setLineWidth(0.9)
+        c.line(cx, y + h * low, cx, y + h * high)
+        for v in (low, high):
+            c.line(cx - 2 * mm, y + h * v, cx + 2 * mm, y + h * v)
+        c.setFillColorRGB(*INK)
+        c.setFont(SANS, 7.5)
+        c.drawCentredString(cx, y - 3.5 * mm, f"seat {seat + 1}")
+        c.drawCentredString(cx, y + h * high + 1.5 * mm, f"{rate:.1%}")
+    if not s.solo:
+        fair = y + h / s.players
+        c.setStrokeColorRGB(*ACCENT)
+        c.setDash(3, 2)
+        c.line(x0, fair, x0 + w0, fair)
+        c.setDash()
+        c.setFillColorRGB(*ACCENT)
+        c.setFont(SANS, 7)
+        c.drawRightString(x0 + w0, fair + 1.2 * mm, "fair share")
+
+
+def _length_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) -> None:
+    _title(c, x, y + h + 4 * mm, "Game length (player moves per game)")
+    bins = histogram(s.lengths, 14)
+    x0, w0 = x + 9 * mm, w - 9 * mm
+    peak = max((n for _, _, n in bins), default=1) or 1
+    top = _nice(peak)
+    _axis(c, x0, y, w0, h, top, 4, "{:.0f}")
+    if not bins:
+        return
+    bw = w0 / len(bins)
+    c.setFont(SANS, 6.5)
+    for i, (low, high, n) in enumerate(bins):
+        c.setFillColorRGB(*BAR)
+        c.setStrokeColorRGB(1, 1, 1)
+        c.setLineWidth(0.5)
+        c.rect(x0 + i * bw, y, bw, h * n / top, stroke=1, fill=1)
+        if i % max(1, len(bins) // 7) == 0:
+            c.setFillColorRGB(*INK)
+            c.drawCentredString(x0 + (i + 0.5) * bw, y - 3.2 * mm, str(low) if low == high else f"{low}–{high}")
+    mean_x = x0 + w0 * (s.length_mean + 0.5 - bins[0][0]) / (bins[-1][1] + 1 - bins[0][0])
+    c.setStrokeColorRGB(*ACCENT)
+    c.setDash(3, 2)
+    c.line(mean_x, y, mean_x, y + h)
+    c.setDash()
+    c.setFillColorRGB(*ACCENT)
+    c.setFont(SANS, 7)
+    c.drawString(mean_x + 1 * mm, y + h - 3 * mm, f"mean {s.length_mean:.1f}")
+
+
+def _ends_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary, labels: dict[str, str]) -> None:
+    _title(c, x, y + h, "How games ended")
+    label_w = 70 * mm
+    row = 9 * mm
+    bar_w = w - label_w - 20 * mm
+    for i, (end, count) in enumerate(sorted(s.ends.items(), key=lambda kv: -kv[1])):
+        ry = y + h - (i + 1) * row - 1 * mm
+        share = count / s.games
+        c.setFillColorRGB(*INK)
+        c.setFont(SANS, 8)
+        text = labels.get(end, end)
+        c.drawString(x, ry + 1.5 * mm, (text[:46] + "…") if len(text) > 47 else text)
+        c.setFillColorRGB(*(ACCENT if end == "timeout" else BAR))
+        c.rect(x + label_w, ry, bar_w * share, 5 * mm, stroke=0, fill=1)
+        c.setStrokeColorRGB(*GRID)
+        c.rect(x + label_w, ry, bar_w, 5 * mm, stroke=1, fill=0)
+        c.setFillColorRGB(*INK)
+        c.drawString(x + label_w + bar_w + 2 * mm, ry + 1.5 * mm, f"{count} ({share:.1%})")
+
+
+def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None) -> None:
+    _title(c, x, y, "Figures")
+    rows: list[tuple[str, str]] = []
+    for seat in range(s.players):
+        low, high = s.seat_intervals[seat]
+        rows.append((f"seat {seat + 1} win rate", f"{s.win_rate(seat):.1%}  (95%: {low:.1%} – {high:.1%})"))
+    if len(set(s.bots)) > 1:
+        for bot, wins in sorted(s.bot_wins.items()):
+            rows.append((f"win share of {bot}", f"{wins / s.games:.1%}"))
+    metrics = s.metrics()
+    if metrics:
+        rows += [
+            ("first-player advantage (seat 1 − fair share)", f"{metrics['first_player_advantage']:+.1%}"),
+            ("balance (1 − spread of seat win rates)", f"{metrics['balance']:.3f}"),
+            ("decisiveness (games with a single winner)", f"{metrics['decisiveness']:.1%}"),
+            ("draws (shared win or no winner)", f"{s.draws}"),
+        ]
+    rows.append(("timeouts (step cap reached)", f"{s.timeouts}"))
+    low, high = s.length_interval
+    dist = s.to_data()["length"]
+    rows.append(("player moves per game", f"mean {s.length_mean:.1f} (95%: {low:.1f} – {high:.1f}); "
+                 f"min {dist.get('min', 0)}, median {dist.get('median', 0):g}, max {dist.get('max', 0)}"))
+    rows += [(k.replace("_", " "), f"{v:.2f}") for k, v in s.stats.items()]
+    rows += [(f"'{k}' events per game", f"{v:.2f}") for k, v in list(s.events.items())[:8]]
+    if check:
+        lo, hi = check.interval
+        verdict = "skill matters" if check.matters else "no clear effect"
+        rows.append((f"skill: {check.strong} vs {check.weak}",
+                     f"{check.rate:.1%} (95%: {lo:.1%} – {hi:.1%}) vs {check.fair_share:.1%}: {verdict}"))
+    c.setFont(SANS, 8.5)
+    ry = y - 6 * mm
+    for label, value in rows:
+        if ry < 15 * mm:
+            break
+        c.setFillColorRGB(*INK)
+        c.drawString(x, ry, label)
+        c.drawString(x + 78 * mm, ry, value)
+        c.setStrokeColorRGB(*GRID)
+        c.setLineWidth(0.3)
+        c.line(x, ry - 1.6 * mm, x + 174 * mm, ry - 1.6 * mm)
+        ry -= 5 * mm
+
+
+def _nice(value: float) -> float:
+    """A round axis maximum at or above `value`."""
+    step = 1.0
+    while step * 10 < value:
+        step *= 10
+    for m in (1, 2, 2.5, 5, 10):
+        if m * step >= value:
+            return m * step
+    return 10 * step

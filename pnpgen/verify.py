@@ -1,0 +1,317 @@
+"""Generic verification of any game of the rules protocol (after OpenSpiel's random
+simulation tests), end-condition coverage, and golden playthroughs.
+
+Seeded random playthroughs check at every step that the player to move has a legal
+move; that every legal move (and every chance outcome) applies cleanly without
+changing its input; that chance probabilities are exact and sum to 1; that the state
+round-trips through the referee's JSON/YAML form; that a copy equals the original;
+that the game's own invariants hold; and that the game ends within its declared
+maximum length.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pnpgen.engine.protocol import CHANCE, TERMINAL, IllegalMove, Rules
+from pnpgen.engine.simulate import TIMEOUT, derive_seed
+
+
+class Fault(Exception):
+    """A verification failure at one step of one playthrough."""
+
+
+@dataclass
+class Verification:
+    game: str
+    seed: int
+    games: int = 0  # playthroughs completed
+    steps: int = 0
+    problems: list[str] = field(default_factory=list)
+    ends: Counter[str] = field(default_factory=Counter)
+    stopped_by_budget: bool = False
+
+
+def _text(rules: Rules[Any, Any], move: Any) -> str:
+    return rules.format_move(move)
+
+
+def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
+    data = rules.to_data(state)
+    forms = [("JSON", json.loads(json.dumps(data)))]
+    if with_yaml:
+        forms.append(("YAML", yaml.safe_load(yaml.safe_dump(json.loads(json.dumps(data))))))
+    for form, loaded in forms:
+        back = rules.from_data(loaded)
+        if back != state:
+            raise Fault(f"the state does not survive its {form} state file (from_data(to_data(s)) != s)")
+    if copy.deepcopy(state) != state:
+        raise Fault("a copy of the state is not equal to it (states must support ==)")
+
+
+def _check_chance(rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+    outcomes = rules.chance_outcomes(state)
+    if not outcomes:
+        raise Fault("chance node without outcomes")
+    texts = [_text(rules, m) for m, _ in outcomes]
+    if len(set(texts)) != len(texts):
+        raise Fault(f"chance outcomes repeat: {', '.join(t for t, c in Counter(texts).items() if c > 1)}")
+    total = Fraction(0)
+    for text, (_, p) in zip(texts, outcomes, strict=True):
+        if not isinstance(p, Fraction | int):
+            raise Fault(f"chance outcome {text} has an inexact probability {p!r} (use Fraction)")
+        if p <= 0:
+            raise Fault(f"chance outcome {text} has probability {p}")
+        total += p
+    if total != 1:
+        raise Fault(f"chance probabilities sum to {total}, not 1 ({', '.join(texts)})")
+    if rules.legal_moves(state):
+        raise Fault("legal player moves listed at a chance node")
+    move = rules.sample_chance(state, rng)
+    if _text(rules, move) not in texts:
+        raise Fault(f"sample_chance drew {_text(rules, move)}, which is not a listed outcome")
+    _apply_all(rules, state, [m for m, _ in outcomes], "chance outcome")
+    return move
+
+
+def _apply_all(rules: Rules[Any, Any], state: Any, moves: list[Any], what: str) -> None:
+    before = copy.deepcopy(state)
+    for move in moves:
+        text = _text(rules, move)
+        try:
+            new_state, _ = rules.apply(state, move)
+        except IllegalMove as err:
+            raise Fault(f"listed {what} {text} is refused: {err}") from None
+        except Exception as err:  # any crash is a finding, reported with its step
+            raise Fault(f"{what} {text} crashes apply: {type(err).__name__}: {err}") from None
+        if state != before:
+            raise Fault(f"applying {text} changed the input state (apply must not mutate)")
+        if new_state is state:
+            raise Fault(f"applying {text} returned the input state itself")
+
+
+def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.Random) -> Any:
+    moves = rules.legal_moves(state)
+    if not moves:
+        raise Fault(f"seat {player + 1} is to move but has no legal move")
+    texts = [_text(rules, m) for m in moves]
+    if len(set(texts)) != len(texts):
+        raise Fault(f"legal moves repeat: {', '.join(t for t, c in Counter(texts).items() if c > 1)}")
+    for move, text in zip(moves, texts, strict=True):
+        try:
+            parsed = rules.parse_move(text, state)
+        except Exception as err:
+            raise Fault(f"notation {text!r} does not parse back: {err}") from None
+        if parsed != move:
+            raise Fault(f"notation {text!r} parses to a different move")
+    _apply_all(rules, state, moves, "legal move")
+    return rng.choice(moves)
+
+
+def _check_terminal(rules: Rules[Any, Any], state: Any, players: int) -> str:
+    if rules.legal_moves(state) or rules.chance_outcomes(state):
+        raise Fault("moves listed in a finished game")
+    outcome = rules.outcome(state)
+    declared = rules.end_conditions()
+    if declared and outcome.end not in declared:
+        raise Fault(f"ended by '{outcome.end}', which end_conditions: does not declare "
+                    f"({', '.join(declared)})")
+    if any(not 0 <= s < players for s in outcome.winners) or len(set(outcome.winners)) != len(outcome.winners):
+        raise Fault(f"winners {list(outcome.winners)} are not distinct seats of {players}")
+    if len(outcome.scores) != players:
+        raise Fault(f"{len(outcome.scores)} scores for {players} seats")
+    return outcome.end
+
+
+def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verification) -> None:
+    """One random game, every step checked; the first fault is recorded with its step."""
+    rng = random.Random(seed)
+    step = 0
+    try:
+        state = rules.initial_state(players, rng)
+        while True:
+            where = "the initial state" if step == 0 else f"step {step}"
+            try:
+                problems = rules.check(state)
+                if problems:
+                    raise Fault(f"invariant broken: {'; '.join(problems)}")
+                _roundtrip(rules, state, with_yaml=step == 0)
+                player = rules.current_player(state)
+                if player == TERMINAL:
+                    _roundtrip(rules, state, with_yaml=True)
+                    result.ends[_check_terminal(rules, state, players)] += 1
+                    break
+                if step >= rules.max_steps:
+                    raise Fault(f"no end within the declared maximum of {rules.max_steps} steps")
+                if player == CHANCE:
+                    move = _check_chance(rules, state, rng)
+                elif 0 <= player < players:
+                    move = _check_player(rules, state, player, rng)
+                else:
+                    raise Fault(f"current_player is {player}, not a seat of {players}, CHANCE or TERMINAL")
+            except Fault as fault:
+                raise Fault(f"{where}: {fault}") from None
+            state, _ = rules.apply(state, move)
+            step += 1
+    except Fault as fault:
+        result.problems.append(f"{rules.id}, {players} players, seed {seed}, {fault}")
+    except Exception as err:
+        result.problems.append(f"{rules.id}, {players} players, seed {seed}, step {step}: "
+                               f"{type(err).__name__}: {err}")
+    result.steps += step
+    result.games += 1
+
+
+def player_counts(rules: Rules[Any, Any]) -> list[int]:
+    return list(range(rules.min_players, rules.max_players + 1))
+
+
+def verify(rules: Rules[Any, Any], games: int, seed: int, budget: float | None = None,
+           max_problems: int = 5) -> Verification:
+    """`games` checked random playthroughs, cycling through every player count.
+
+    A time budget (seconds) may stop it early; it always plays at least one game
+    per player count.
+    """
+    result = Verification(rules.id, seed)
+    counts = player_counts(rules)
+    start = time.perf_counter()
+    for index in range(games):
+        if budget is not None and index >= len(counts) and time.perf_counter() - start > budget:
+            result.stopped_by_budget = True
+            break
+        playthrough(rules, counts[index % len(counts)], derive_seed(seed, index), result)
+        if len(result.problems) >= max_problems:
+            break
+    return result
+
+
+def search_ends(rules: Rules[Any, Any], seen: set[str], games: int, seed: int,
+                budget: float | None = None) -> Counter[str]:
+    """Fast unchecked random games until every declared end is seen (or out of games)."""
+    from pnpgen.engine.simulate import play_game
+
+    found: Counter[str] = Counter()
+    wanted = set(rules.end_conditions()) - seen
+    counts = player_counts(rules)
+    start = time.perf_counter()
+    for index in range(games):
+        if not wanted - set(found) or (budget is not None and time.perf_counter() - start > budget):
+            break
+        players = counts[index % len(counts)]
+        record = play_game(rules, ["random"] * players, derive_seed(seed + 1, index))
+        found[record.outcome.end] += 1
+    return found
+
+
+def unreached(rules: Rules[Any, Any], seen: set[str]) -> list[str]:
+    return [end for end in rules.end_conditions() if end not in seen and end != TIMEOUT]
+
+
+# --- golden playthroughs --------------------------------------------------------------
+
+def record_golden(rules: Rules[Any, Any], seed: int, players: int | None = None) -> dict[str, Any]:
+    """A seeded random playthrough: per step the mover, the number of options, the move."""
+    rng = random.Random(seed)
+    players = players or rules.min_players
+    state = rules.initial_state(players, rng)
+    steps: list[list[Any]] = []
+    while (player := rules.current_player(state)) != TERMINAL and len(steps) < rules.max_steps:
+        if player == CHANCE:
+            options = [m for m, _ in rules.chance_outcomes(state)]
+            move = rules.sample_chance(state, rng)
+        else:
+            options = rules.legal_moves(state)
+            move = rng.choice(options)
+        steps.append(["chance" if player == CHANCE else player + 1, len(options), rules.format_move(move)])
+        state, _ = rules.apply(state, move)
+    outcome = rules.outcome(state) if player == TERMINAL else None
+    return {
+        "rules": rules.id,
+        "seed": seed,
+        "players": players,
+        "steps": steps,
+        "end": outcome.end if outcome else TIMEOUT,
+        "winners": [s + 1 for s in outcome.winners] if outcome else [],
+    }
+
+
+def golden_diff(rules: Rules[Any, Any], golden: dict[str, Any]) -> list[str]:
+    """Replay a golden playthrough; the first difference names its step."""
+    rng = random.Random(int(golden["seed"]))
+    players = int(golden["players"])
+    state = rules.initial_state(players, rng)
+    steps = golden["steps"]
+    for number, (who, count, text) in enumerate(steps, 1):
+        player = rules.current_player(state)
+        if player == TERMINAL:
+            return [f"step {number}: the game now ends before this step "
+                    f"({rules.outcome(state).end}); the golden run went on with {text}"]
+        mover = "chance" if player == CHANCE else player + 1
+        if mover != who:
+            return [f"step {number}: {_who(mover)} is to move, the golden run had {_who(who)}"]
+        options = ([m for m, _ in rules.chance_outcomes(state)] if player == CHANCE
+                   else rules.legal_moves(state))
+        texts = [rules.format_move(m) for m in options]
+        if text not in texts:
+            return [f"step {number}: golden move {text} is no longer among the {len(texts)} options"]
+        if len(texts) != count:
+            return [f"step {number}: {len(texts)} options (legal moves or outcomes), the golden run had {count}"]
+        state, _ = rules.apply(state, options[texts.index(text)])
+    if rules.current_player(state) != TERMINAL:
+        return [f"step {len(steps) + 1}: the game no longer ends after {len(steps)} steps"]
+    outcome = rules.outcome(state)
+    got = {"end": outcome.end, "winners": [s + 1 for s in outcome.winners]}
+    want = {"end": golden["end"], "winners": list(golden["winners"])}
+    if got != want:
+        return [f"after step {len(steps)}: ends {got}, the golden run ended {want}"]
+    return []
+
+
+def _who(mover: Any) -> str:
+    return "chance" if mover == "chance" else f"seat {mover}"
+
+
+def golden_path(golden_dir: Path, game_id: str) -> Path:
+    return golden_dir / f"{game_id}.yaml"
+
+
+def load_golden(path: Path) -> dict[str, dict[str, Any]]:
+    """Golden playthroughs by rules id ({} when the file is missing)."""
+    if not path.is_file():
+        return {}
+    from pnpgen.content.yamlpos import load_yaml
+
+    data = load_yaml(path)
+    return {str(p["rules"]): dict(p) for p in (data or {}).get("playthroughs", [])}
+
+
+def write_golden(path: Path, game_id: str, version: Any, playthroughs: list[dict[str, Any]]) -> None:
+    """Write golden playthroughs (one step per line, so a diff names the step)."""
+    from pnpgen.render.pdf import atomic_output
+
+    lines = [
+        f"# Golden playthroughs of {game_id}: seeded random games, one step per line as",
+        "# [seat or chance, number of options, move]. A rules change shows up as a diff.",
+        f"# Regenerate with: pnpgen validate {game_id} --update-golden",
+        f"game: {json.dumps(game_id)}",
+        f"version: {json.dumps(version)}",
+        "playthroughs:",
+    ]
+    for p in playthroughs:
+        lines += [f"  - rules: {json.dumps(p['rules'])}", f"    seed: {p['seed']}",
+                  f"    players: {p['players']}", f"    end: {json.dumps(p['end'])}",
+                  f"    winners: {json.dumps(p['winners'])}", "    steps:"]
+        lines += [f"      - {json.dumps(step, ensure_ascii=False)}" for step in p["steps"]]
+    with atomic_output(path) as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -429,3 +429,13 @@ def test_model_time_trial_starts_every_other_round(rules: StageRace, tmp_path: P
     assert (live.cell[3], live.dice[3], live.rolls[3]) == (4, 1, 3)
     # P3's 10 pips would reach cell 4, where P4 stands: no stopping there, so P3 stops on cell 3
     assert live.cell[2] == 3
+
+
+def test_sample_race_file_final_classification(rules: StageRace) -> None:
+    data = rules.to_data(rules.example_state())["report"]
+    # P4 retired after the time trial: the stage-4 win (−10 s) counts for nothing but pushes P1 to 2nd
+    assert data["stages"][2]["retired"] == ["P4"]
+    assert data["stages"][2]["dice_after_recovery"] == {"P1": 4, "P2": 3, "P3": 4, "P4": 3}
+    assert data["stages"][3]["riders"]["P1"]["bonus"] == -5
+    assert table(data["final"]["classification"]) == [(1, "P3", 51, 0), (2, "P2", 72, 21), (3, "P1", 75, 24)]
+    assert data["final"]["winner"] == "P3"

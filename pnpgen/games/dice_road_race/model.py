@@ -45,6 +45,7 @@ Move = tuple[str, tuple[int, ...]]  # ("roll", ()), ("retire", ()), ("dice", fac
 ROLL: Move = ("roll", ())
 RETIRE: Move = ("retire", ())
 
+EXAMPLE_RACE = "race-example.yaml"  # in the game's content folder
 PHASES = ("race", "extra", "play_on", "time_trial")
 LIVE_SCHEMA: dict[str, Any] = {
     "stage": int,
@@ -439,15 +440,10 @@ class StageRace(Rules[State, Move]):
         )
 
     def example_state(self) -> State:
-        """The source's examples 1–4: two stages of a four-rider race."""
-        race = Race(
-            ("P1", "P2", "P3", "P4"),
-            (
-                StageResult(1, 0, (0, 2), (1,), (3,)),
-                StageResult(2, 1, (1,), (), (0, 2, 3)),
-            ),
-        )
-        return State(race, None)
+        """The sample race file shipped with the content (race-example.yaml)."""
+        from pnpgen.content.yamlpos import load_yaml
+
+        return self.from_data(load_yaml(self.content.path(EXAMPLE_RACE)))
 
     # --- checks and analysis -------------------------------------------------------------
     def check(self, state: State) -> list[str]:

@@ -439,3 +439,9 @@ def test_sample_race_file_final_classification(rules: StageRace) -> None:
     assert data["stages"][3]["riders"]["P1"]["bonus"] == -5
     assert table(data["final"]["classification"]) == [(1, "P3", 51, 0), (2, "P2", 72, 21), (3, "P1", 75, 24)]
     assert data["final"]["winner"] == "P3"
+
+
+def test_time_trial_where_everyone_retired_needs_no_rides(rules: StageRace, tmp_path: Path) -> None:
+    text = SOURCE_RACE + "  - {stage: 3, retired: [P3, P1, P2, P4]}\n"
+    stage = report(rules, text, tmp_path)["stages"][2]
+    assert stage["standings"] == [] and stage["retired"] == ["P3", "P1", "P2", "P4"]

@@ -212,6 +212,8 @@ class _Reader:
                     **where(data, key),
                 )
         rides_data = data.get("time_trial")
+        if rides_data is None and len(retired) == len(self.names):
+            return {}  # every rider retired during the stage
         if rides_data is None:
             raise ImpossibleState(
                 f"stage {number} is a time trial: time_trial with every rider's roll count "

@@ -1,4 +1,4 @@
-"""The pnpgen command line: list, build, validate, simulate, referee."""
+"""The pnpgen command line: list, build, validate, simulate, report, referee."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def validate(
             mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
             out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""))
             for problem in check.problems:
-                out.print(f"       {problem}", markup=False, highlight=False)
+                out.print(f"       {problem}", markup=False, highlight=False, soft_wrap=True)
             failures += not check.ok
     if failures:
         out.print(f"[red]{failures} check(s) failed[/]")
@@ -323,6 +323,48 @@ def _print_skill(check: Any) -> None:
         f"skill check: {check.strong} vs {check.weak}, {check.games} games: {check.strong} wins "
         f"{check.rate:.1%} ({low:.1%} – {high:.1%}) against a fair share of {check.fair_share:.1%}: {verdict}"
     )
+
+
+@app.command()
+def report(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 500,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation.")] = 1,
+    bots: Annotated[
+        str | None, typer.Option("--bots", help="Bot per seat, comma-separated (default: the game's).")
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
+    ] = None,
+    skill: Annotated[
+        str, typer.Option("--skill", help="Skill check bot, played against 4× its search ('none' to skip).")
+    ] = "mcts:25",
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games in the skill check.")] = 60,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Write a simulation report (PDF with charts, and JSON) into build/<game>/: win rates
+    with error bars, game lengths, end conditions, balance figures and a skill check."""
+    from pnpgen.engine.bots import parse_bot, scaled_bot
+    from pnpgen.games import find_rules
+    from pnpgen.report import ReportOptions, write_report
+
+    rules = find_rules(content_root(content), game)
+    _checked_run(games, workers, seed)
+    bot_names = _bot_list(rules, bots, players)
+    skill_bot = None if skill.lower() == "none" else skill
+    if skill_bot:
+        parse_bot(rules, scaled_bot(skill_bot, 4))
+    options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers,
+                            skill_bot=skill_bot, skill_games=skill_games, out=out_dir)
+    total = games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
+    with _progress(quiet) as progress:
+        task = progress.add_task("games", total=total)
+        pdf, data = write_report(rules, options, on_game=lambda _: progress.advance(task))
+    out.print(f"wrote {pdf} and {data}")
 
 
 @app.command()

@@ -1,0 +1,129 @@
+"""The report (PDF + JSON) and the harness commands, on toy games plugged in as engines."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+import yaml
+from pypdf import PdfReader
+from test_harness_toys import NIM_ENDS, NIM_RULES, Nim, nim
+from typer.testing import CliRunner
+
+from pnpgen.cli import app
+from pnpgen.content.schema import Any_
+from pnpgen.report import ReportOptions, content_version, write_report
+
+
+def test_report_pdf_and_json(tmp_path: Path) -> None:
+    rules = nim()
+    pdf, data_path = write_report(rules, ReportOptions(games=120, seed=9, skill_bot="mcts:4", skill_games=20,
+                                                       out=tmp_path))
+    assert pdf == tmp_path / "toy-nim" / "toy-nim-report.pdf"
+    data = json.loads(data_path.read_text())
+    assert data["settings"]["seed"] == 9 and data["settings"]["bots"] == ["random", "random"]
+    assert data["content"]["version"] == "3"
+    summary = data["summary"]
+    assert summary["games"] == 120 and sum(summary["ends"].values()) == 120
+    assert summary["draws"] == summary["ends"].get("wind", 0)
+    assert data["skill_check"]["strong"] == "mcts:16"
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1
+    width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
+    assert (round(width), round(height)) == (595, 842)
+    text = reader.pages[0].extract_text()
+    for expected in ("simulation report", "content version 3", "seed 9", "Win rate per seat",
+                     "Game length", "How games ended", "the wind took the last stone",
+                     f"{summary['ends']['last_stone']} (", "first-player advantage", "mcts:16"):
+        assert expected in text, expected
+    fonts = {str(f.get("/BaseFont")) for f in _fonts(reader)}
+    assert fonts and all("IPAex" in f for f in fonts)
+
+
+def _fonts(reader: PdfReader) -> list[dict[str, object]]:
+    resources = reader.pages[0]["/Resources"]["/Font"]
+    return [resources[k].get_object() for k in resources]
+
+
+def test_content_version_hashes_the_game_folder(tmp_path: Path) -> None:
+    folder = _toy_content(tmp_path)
+    from pnpgen.content.game import load_game
+
+    rules = Nim(load_game(folder / "toy-nim"))
+    first = content_version(rules)
+    assert first["version"] == "3" and first["files"] == "1"
+    (folder / "toy-nim" / "notes.yaml").write_text("a: 1\n")
+    assert content_version(rules)["sha256"] != first["sha256"]
+
+
+# --- commands, with the toy registered as an engine module ------------------------------
+
+def _toy_content(root: Path, rules: dict[str, object] | None = None) -> Path:
+    content = root / "content"
+    (content / "toy-nim").mkdir(parents=True, exist_ok=True)
+    game = {"id": "toy-nim", "engine": "toy_nim", "title": "Toy Nim", "version": 3,
+            "players": {"min": 2, "max": 2}, "time_minutes": 5, "end_conditions": NIM_ENDS,
+            "rules": {**NIM_RULES, "wind": {0: "2/3", 1: "1/3"}, **(rules or {})},
+            "simulation": {"verify_games": 6, "smoke_games": 4}}
+    (content / "toy-nim" / "game.yaml").write_text(yaml.safe_dump(game))
+    return content
+
+
+@pytest.fixture
+def toy_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("pnpgen.games.toy_nim")
+    module.RULES_SCHEMA = Any_  # type: ignore[attr-defined]
+    module.create = lambda content: [Nim(content)]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pnpgen.games.toy_nim", module)
+
+
+def test_simulate_command_json_and_workers(tmp_path: Path, toy_engine: None) -> None:
+    content = str(_toy_content(tmp_path))
+    runner = CliRunner()
+    base = ["simulate", "toy-nim", "-n", "40", "--seed", "3", "--bots", "greedy,random", "--json",
+            "--content", content]
+    one = runner.invoke(app, base)
+    two = runner.invoke(app, [*base, "--workers", "2"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    data = json.loads(one.stdout)
+    assert data["bots"] == ["greedy", "random"] and data["games"] == 40
+    assert set(data) >= {"first_player_advantage", "balance", "decisiveness", "draws", "timeouts"}
+    table = runner.invoke(app, ["simulate", "toy-nim", "-n", "30", "--seed", "3", "--skill", "mcts:4",
+                                "--skill-games", "10", "-q", "--content", content])
+    assert table.exit_code == 0, table.output
+    assert "skill check: mcts:16 vs mcts:4, 10 games" in table.stdout
+    assert "ended by: the wind took the last stone" in table.stdout
+
+
+def test_report_command(tmp_path: Path, toy_engine: None) -> None:
+    content = str(_toy_content(tmp_path))
+    result = CliRunner().invoke(app, ["report", "toy-nim", "-n", "30", "--skill", "none", "-q",
+                                      "--out", str(tmp_path / "build"), "--content", content])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "build" / "toy-nim" / "toy-nim-report.pdf").is_file()
+    assert json.loads((tmp_path / "build" / "toy-nim" / "toy-nim-report.json").read_text())["skill_check"] is None
+
+
+def test_validate_command_with_golden(tmp_path: Path, toy_engine: None) -> None:
+    content = _toy_content(tmp_path)
+    golden = tmp_path / "golden"
+    runner = CliRunner()
+    args = ["validate", "--content", str(content), "--golden", str(golden)]
+    updated = runner.invoke(app, [*args, "--update-golden"])
+    assert updated.exit_code == 0, updated.output
+    assert (golden / "toy-nim.yaml").is_file()
+    passed = runner.invoke(app, args)
+    assert passed.exit_code == 0, passed.output
+    for line in ("ok   toy-nim: verification toy-nim — 6 checked playthroughs",
+                 "ok   toy-nim: end conditions toy-nim — observed: last_stone",
+                 "ok   toy-nim: golden playthrough toy-nim"):
+        assert line in passed.stdout
+    _toy_content(tmp_path, {"max_take": 2})
+    failed = runner.invoke(app, args)
+    assert failed.exit_code == 1
+    assert "step 1: 2 options (legal moves or outcomes), the golden run had 3" in failed.stdout
+    assert "FAIL toy-nim: golden playthrough toy-nim" in failed.stdout

@@ -1,0 +1,86 @@
+"""Simulation harness: intervals, metrics, workers, bots and the skill check, on toy games."""
+
+from __future__ import annotations
+
+import pytest
+from test_harness_toys import EndlessNim, nim, pig
+
+from pnpgen.engine.bots import make_bot, parse_bot, scaled_bot
+from pnpgen.engine.metrics import distribution, histogram, wilson_interval
+from pnpgen.engine.simulate import simulate, skill_check
+from pnpgen.errors import PnpgenError
+
+
+def test_wilson_interval_values() -> None:
+    low, high = wilson_interval(8, 10)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    low, high = wilson_interval(0, 20)
+    assert (low, round(high, 4)) == (0.0, 0.1611)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_length_distribution() -> None:
+    assert histogram([1, 2, 2, 3, 10], bins=3) == [(1, 4, 4), (5, 8, 0), (9, 12, 1)]
+    dist = distribution([4, 1, 3, 2])
+    assert (dist["min"], dist["median"], dist["max"]) == (1, 2.5, 4)
+
+
+def test_first_player_advantage_balance_and_decisiveness() -> None:
+    # One stone: seat 1 always takes it and wins.
+    summary = simulate(nim(rules={"pile": 1}), 10, 1, ["random", "random"])
+    assert summary.seat_wins == [10.0, 0.0]
+    assert summary.metrics() == {"first_player_advantage": 0.5, "balance": 0.0, "decisiveness": 1.0}
+    assert summary.to_data()["seats"][0]["interval95"] == list(wilson_interval(10, 10))
+
+
+def test_draws_and_timeouts_counted_apart() -> None:
+    summary = simulate(nim(), 100, 4, ["random", "random"])
+    assert summary.draws == summary.ends["wind"] > 0
+    assert summary.timeouts == 0
+    assert summary.metrics()["decisiveness"] == (100 - summary.draws) / 100
+    assert sum(summary.seat_wins) == 100 - summary.draws
+    timed_out = simulate(nim(cls=EndlessNim), 6, 4, ["random", "random"])
+    assert (timed_out.timeouts, timed_out.draws, timed_out.ends) == (6, 0, {"timeout": 6})
+
+
+def test_results_identical_for_any_worker_count() -> None:
+    rules = nim()
+    bots = ["mcts:8", "greedy"]
+    one = simulate(rules, 48, 11, bots, workers=1).to_data()
+    two = simulate(rules, 48, 11, bots, workers=2).to_data()
+    assert one == two
+    assert one["games"] == 48 and sum(one["ends"].values()) == 48
+
+
+def test_mcts_beats_random() -> None:
+    summary = simulate(nim(), 60, 3, ["mcts:100", "random"])
+    wins = summary.bot_wins["mcts:100"]
+    low, _ = wilson_interval(wins, 60)
+    assert low > 0.6, f"MCTS won {wins} of 60"
+    assert summary.bot_wins.get("random", 0.0) < wins / 3
+
+
+def test_mcts_plays_solo_games_better_than_random() -> None:
+    rules = pig()
+    random_rate = simulate(rules, 60, 5, ["random"]).win_rate(0)
+    mcts = simulate(rules, 60, 5, ["mcts:40"])
+    assert mcts.win_rate(0) > random_rate + 0.2
+    assert mcts.stats["turns"] <= 5
+
+
+def test_skill_check_finds_that_search_matters() -> None:
+    check = skill_check(nim(), "mcts:4", players=2, games=80, seed=2)
+    assert (check.weak, check.strong, check.fair_share) == ("mcts:4", "mcts:16", 0.5)
+    assert check.interval[0] > 0.5 and check.matters
+
+
+def test_bot_names() -> None:
+    rules = nim()
+    assert parse_bot(rules, "mcts:400") == ("mcts", 400)
+    assert parse_bot(rules, "greedy") == ("greedy", None)
+    assert scaled_bot("mcts", 4) == "mcts:800" and scaled_bot("mcts:25", 4) == "mcts:100"
+    for bad, message in [("mcts:0", "take a size"), ("random:3", "take a size"), ("deep", "unknown bot 'deep'")]:
+        with pytest.raises(PnpgenError, match=message):
+            make_bot(rules, bad)
+    with pytest.raises(PnpgenError, match="no search to scale"):
+        scaled_bot("greedy", 4)

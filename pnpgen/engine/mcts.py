@@ -116,10 +116,7 @@ class MCTS:
         steps = 0
         limit = rules.max_steps
         while (player := rules.current_player(state)) != TERMINAL and steps < limit:
-            if player == CHANCE:
-                move = rules.sample_chance(state, rng)
-            else:
-                move = rng.choice(rules.legal_moves(state))
+            move = rules.sample_chance(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))
             state = rules.apply(state, move)[0]
             steps += 1
         return _rewards(rules, state, seats)

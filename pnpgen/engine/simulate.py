@@ -211,7 +211,7 @@ def simulate(
 def summarise(game: str, seed: int, bot_names: list[str], records: list[GameRecord]) -> Summary:
     players = len(bot_names)
     seat_wins = [0.0] * players
-    bot_wins: Counter[str] = Counter()
+    bot_wins: dict[str, float] = {}
     draws = timeouts = 0
     for r in records:
         winners = r.outcome.winners
@@ -222,7 +222,7 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
         for seat in winners:
             share = 1.0 / len(winners)
             seat_wins[seat] += share
-            bot_wins[r.bots[seat]] += share
+            bot_wins[r.bots[seat]] = bot_wins.get(r.bots[seat], 0.0) + share
     n = len(records)
     lengths = [r.player_moves for r in records]
     mean, low, high = mean_interval([float(x) for x in lengths])
@@ -231,9 +231,9 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
         k: sum(r.stats.get(k, 0.0) for r in records) / max(1, sum(k in r.stats for r in records))
         for k in stat_keys
     }
-    events: Counter[str] = Counter()
+    event_counts: Counter[str] = Counter()
     for r in records:
-        events.update(r.events)
+        event_counts.update(r.events)
     return Summary(
         game=game,
         games=n,
@@ -251,7 +251,7 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
         lengths=lengths,
         draws=draws,
         timeouts=timeouts,
-        events={k: v / n for k, v in sorted(events.items())} if n else {},
+        events={k: v / n for k, v in sorted(event_counts.items())} if n else {},
     )
 
 

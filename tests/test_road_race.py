@@ -221,6 +221,8 @@ def test_leader_colour_only_up_to_five_players(rules: StageRace, tmp_path: Path)
     six = "players: [A, B, C, D, E, F]\nstages:\n  - stage: 1\n    winners_turn: {turn: A, finished: [A]}\n" \
           "    not_finished: [B, C, D, E, F]\n"
     assert report(rules, six, tmp_path)["stages"][0]["leader_colour"] is None
+    described = rules.describe(race(rules, six, tmp_path))
+    assert described is not None and "Leader colour: not used with more than 5 riders" in described
     five = six.replace("A, B, C, D, E, F]", "A, B, C, D, E]").replace("E, F]", "E]")
     assert report(rules, five, tmp_path)["stages"][0]["leader_colour"] == "A"
 

@@ -56,6 +56,8 @@ def describe_race(cfg: RaceConfig, report: RaceReport) -> str:
             out.append("    (no rider keeps a total)")
         if sr.leader is not None:
             out.append(f"  Leader colour in stage {stage.number + 1}: {names[sr.leader]}")
+        elif stage.number < len(cfg.course) and len(names) > cfg.leader_max_players:
+            out.append(f"  Leader colour: not used with more than {cfg.leader_max_players} riders")
         if sr.dice_after is not None:
             dice = ", ".join(f"{names[s]} {d}" for s, d in sr.dice_after.items())
             out.append(f"  Dice after recovery: {dice}")

@@ -154,6 +154,7 @@ class Pig(Rules[PigState, str]):
         r = content.data["rules"]
         self.target, self.turns, self.max_rolls = int(r["target"]), int(r["turns"]), int(r["max_rolls"])
         self.max_steps = self.turns * (2 * self.max_rolls + 1)
+        self.die = [(f"d{k}", Fraction(1, 6)) for k in range(1, 7)]
 
     def initial_state(self, players: int, rng: random.Random) -> PigState:
         return PigState(1, 0, 0, 0, 0)
@@ -168,7 +169,7 @@ class Pig(Rules[PigState, str]):
         return moves + ["stop"] if state.rolls else moves
 
     def chance_outcomes(self, state: PigState) -> list[tuple[str, Fraction]]:
-        return [(f"d{k}", Fraction(1, 6)) for k in range(1, 7)] if state.to_move == CHANCE else []
+        return self.die if state.to_move == CHANCE else []
 
     def _next_turn(self, state: PigState, total: int) -> PigState:
         if total >= self.target:

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Rules
+from pnpgen.engine.simulate import chance_sampler
 
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 1.4
@@ -58,6 +59,7 @@ class MCTS:
         self.rules = rules
         self.iterations = iterations
         self.exploration = exploration
+        self.sample = chance_sampler(rules)
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         rules = self.rules
@@ -76,7 +78,7 @@ class MCTS:
         path = [root]
         while node.player != TERMINAL:
             if node.player == CHANCE:
-                outcome = rules.sample_chance(node.state, rng)
+                outcome = self.sample(node.state, rng)
                 key = _key(rules, outcome)
                 child = node.children.get(key)
                 if child is None:
@@ -113,10 +115,11 @@ class MCTS:
 
     def _playout(self, state: Any, rng: random.Random, seats: int) -> list[float]:
         rules = self.rules
+        sample = self.sample
         steps = 0
         limit = rules.max_steps
         while (player := rules.current_player(state)) != TERMINAL and steps < limit:
-            move = rules.sample_chance(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))
+            move = sample(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))
             state = rules.apply(state, move)[0]
             steps += 1
         return _rewards(rules, state, seats)

@@ -1,0 +1,123 @@
+"""Speed figures, Ludii-style: random playouts per second on one core, warmed up, fixed seed.
+
+For every game in content/ (and the harness's toy games), prints games/s and
+moves/s through the engine (pnpgen's play_game with random bots), the same for a
+minimal hand-written random loop of that game (benchmarks/loops, no engine), the
+ratio of the two, and the speed-up of `simulate --workers 2` over 1 worker. Then
+runs every benchmarks/bench_*.py script.
+
+    python benchmarks/run.py [--seconds 2] [--only GAME] [--no-toys] [--no-scripts]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from benchmarks.loops import all_loops  # noqa: E402
+from pnpgen.content.game import load_games  # noqa: E402
+from pnpgen.engine.protocol import Rules  # noqa: E402
+from pnpgen.engine.simulate import derive_seed, play_game, simulate  # noqa: E402
+from pnpgen.games import rules_for_content  # noqa: E402
+
+SEED = 20240601
+
+
+def measure(play: Callable[[int], tuple[int, int]], seconds: float) -> tuple[float, float, float]:
+    """(games/s, steps/s, player moves/s): warm up for a fifth of the time, then count."""
+    deadline = time.perf_counter() + seconds / 5
+    i = 0
+    while time.perf_counter() < deadline:
+        play(i)
+        i += 1
+    games = steps = moves = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        s, m = play(games)
+        games, steps, moves = games + 1, steps + s, moves + m
+    return games / elapsed, steps / elapsed, moves / elapsed
+
+
+def engine_play(rules: Rules[Any, Any], players: int) -> Callable[[int], tuple[int, int]]:
+    bots = ["random"] * players
+
+    def play(i: int) -> tuple[int, int]:
+        record = play_game(rules, bots, derive_seed(SEED, i))
+        return record.steps, record.player_moves
+
+    return play
+
+
+def worker_speedup(rules: Rules[Any, Any], players: int, games_per_second: float, seconds: float) -> float:
+    games = max(40, int(games_per_second * seconds))
+    times = []
+    for workers in (1, 2):
+        start = time.perf_counter()
+        simulate(rules, games, SEED, ["random"] * players, workers=workers)
+        times.append(time.perf_counter() - start)
+    return times[0] / times[1]
+
+
+def games_to_bench(only: str | None, toys: bool) -> list[Rules[Any, Any]]:
+    found: list[Rules[Any, Any]] = []
+    content = ROOT / "content"
+    for game in load_games(content) if content.is_dir() else []:
+        try:
+            found += rules_for_content(game)
+        except Exception as err:  # a game still being written must not stop the bench
+            print(f"{game.id}: skipped ({type(err).__name__}: {err})")
+    if toys:
+        try:
+            from test_harness_toys import nim, pig
+        except ImportError as err:  # the toys live in tests/ and need pytest
+            print(f"toy games skipped ({err})")
+        else:
+            found += [nim(), pig()]
+    return [r for r in found if not only or r.id == only or r.id.startswith(only + "/")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="measuring time per figure")
+    parser.add_argument("--only", help="one game id")
+    parser.add_argument("--no-toys", action="store_true", help="leave out the harness's toy games")
+    parser.add_argument("--no-workers", action="store_true", help="skip the 2-worker speed-up")
+    parser.add_argument("--no-scripts", action="store_true", help="skip benchmarks/bench_*.py")
+    args = parser.parse_args()
+    loops = all_loops()
+    header = (f"{'game':32} {'players':>7} {'engine games/s':>15} {'moves/s':>10} {'steps/s':>10} "
+              f"{'hand games/s':>13} {'hand/engine':>11} {'2 workers':>10}")
+    print(f"random playouts, one core, seed {SEED}, {args.seconds:g} s per figure after warm-up")
+    print(header)
+    print("-" * len(header))
+    for rules in games_to_bench(args.only, not args.no_toys):
+        players = rules.min_players if rules.min_players > 1 or rules.max_players == 1 else 2
+        games_s, steps_s, moves_s = measure(engine_play(rules, players), args.seconds)
+        hand, ratio = "—", "—"
+        if rules.id in loops:
+            loop = loops[rules.id](rules, players)
+            hand_games_s = measure(lambda i, loop=loop: loop(random.Random(derive_seed(SEED, i))),
+                                   args.seconds)[0]
+            hand, ratio = f"{hand_games_s:,.0f}", f"{hand_games_s / games_s:.2f}×"
+        speedup = "—" if args.no_workers else f"{worker_speedup(rules, players, games_s, args.seconds):.2f}×"
+        print(f"{rules.id:32} {players:>7} {games_s:>15,.1f} {moves_s:>10,.0f} {steps_s:>10,.0f} "
+              f"{hand:>13} {ratio:>11} {speedup:>10}", flush=True)
+    print("moves = player decisions; steps = moves plus chance outcomes; hand = benchmarks/loops; "
+          "2 workers = simulate --workers 2 speed-up over 1")
+    if not args.no_scripts:
+        for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+            print(f"\n== {script.name} ==", flush=True)
+            subprocess.run([sys.executable, str(script)], cwd=ROOT, check=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -158,7 +158,8 @@ def validate(
         for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
                                    update_golden=update_golden, verify_games=verify_games):
             mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
-            out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""))
+            out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
+                      soft_wrap=True)
             for problem in check.problems:
                 out.print(f"       {problem}", markup=False, highlight=False, soft_wrap=True)
             failures += not check.ok

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,10 @@ def _axis(c: Canvas, x: float, y: float, w: float, h: float, top: float, ticks: 
 def _win_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) -> None:
     _title(c, x, y + h + 4 * mm, "Win rate per seat, 95% Wilson intervals" if not s.solo
            else "Win rate, 95% Wilson interval")
+    if not s.solo:
+        c.setFont(SANS, 7)
+        c.setFillColorRGB(*ACCENT)
+        c.drawRightString(x + w, y - 7 * mm, "dashed line: fair share (1 / players)")
     x0, w0 = x + 9 * mm, w - 9 * mm
     _axis(c, x0, y, w0, h, 1.0, 4, "{:.0%}")
     slot = w0 / s.players
@@ -179,7 +184,7 @@ def _win_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) ->
             c.line(cx - 2 * mm, y + h * v, cx + 2 * mm, y + h * v)
         c.setFillColorRGB(*INK)
         c.setFont(SANS, 7.5)
-        c.drawCentredString(cx, y - 3.5 * mm, f"seat {seat + 1}")
+        c.drawCentredString(cx, y - 3.5 * mm, "solo player" if s.solo else f"seat {seat + 1}")
         c.drawCentredString(cx, y + h * high + 1.5 * mm, f"{rate:.1%}")
     if not s.solo:
         fair = y + h / s.players
@@ -187,9 +192,6 @@ def _win_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) ->
         c.setDash(3, 2)
         c.line(x0, fair, x0 + w0, fair)
         c.setDash()
-        c.setFillColorRGB(*ACCENT)
-        c.setFont(SANS, 7)
-        c.drawRightString(x0 + w0, fair + 1.2 * mm, "fair share")
 
 
 def _length_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) -> None:
@@ -198,19 +200,22 @@ def _length_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary)
     x0, w0 = x + 9 * mm, w - 9 * mm
     peak = max((n for _, _, n in bins), default=1) or 1
     top = _nice(peak)
-    _axis(c, x0, y, w0, h, top, 4, "{:.0f}")
+    _axis(c, x0, y, w0, h, top, 5 if top % 5 == 0 else 4, "{:g}")
     if not bins:
         return
     bw = w0 / len(bins)
     c.setFont(SANS, 6.5)
-    for i, (low, high, n) in enumerate(bins):
+    labels = [str(low) if low == high else f"{low}–{high}" for low, high, _ in bins]
+    widest = max(c.stringWidth(text, SANS, 6.5) for text in labels) + 2 * mm
+    stride = max(1, math.ceil(widest / bw))
+    for i, (_, _, n) in enumerate(bins):
         c.setFillColorRGB(*BAR)
         c.setStrokeColorRGB(1, 1, 1)
         c.setLineWidth(0.5)
         c.rect(x0 + i * bw, y, bw, h * n / top, stroke=1, fill=1)
-        if i % max(1, len(bins) // 7) == 0:
+        if i % stride == 0:
             c.setFillColorRGB(*INK)
-            c.drawCentredString(x0 + (i + 0.5) * bw, y - 3.2 * mm, str(low) if low == high else f"{low}–{high}")
+            c.drawCentredString(x0 + (i + 0.5) * bw, y - 3.2 * mm, labels[i])
     mean_x = x0 + w0 * (s.length_mean + 0.5 - bins[0][0]) / (bins[-1][1] + 1 - bins[0][0])
     c.setStrokeColorRGB(*ACCENT)
     c.setDash(3, 2)
@@ -246,7 +251,7 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
     rows: list[tuple[str, str]] = []
     for seat in range(s.players):
         low, high = s.seat_intervals[seat]
-        rows.append((f"seat {seat + 1} win rate", f"{s.win_rate(seat):.1%}  (95%: {low:.1%} – {high:.1%})"))
+        rows.append(("win rate" if s.solo else f"seat {seat + 1} win rate", f"{s.win_rate(seat):.1%}  (95%: {low:.1%} – {high:.1%})"))
     if len(set(s.bots)) > 1:
         for bot, wins in sorted(s.bot_wins.items()):
             rows.append((f"win share of {bot}", f"{wins / s.games:.1%}"))
@@ -270,11 +275,12 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
         verdict = "skill matters" if check.matters else "no clear effect"
         rows.append((f"skill: {check.strong} vs {check.weak}",
                      f"{check.rate:.1%} (95%: {lo:.1%} – {hi:.1%}) vs {check.fair_share:.1%}: {verdict}"))
-    c.setFont(SANS, 8.5)
     ry = y - 6 * mm
     for label, value in rows:
         if ry < 15 * mm:
-            break
+            c.showPage()
+            ry = c._pagesize[1] - 20 * mm
+        c.setFont(SANS, 8.5)
         c.setFillColorRGB(*INK)
         c.drawString(x, ry, label)
         c.drawString(x + 78 * mm, ry, value)

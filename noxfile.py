@@ -36,5 +36,5 @@ def build(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Speed figures, as ratios against baselines measured in the same run."""
-    session.install(".")
+    session.install(".[test]")  # the harness's toy games live in tests/
     session.run("python", "benchmarks/run.py", *session.posargs)

@@ -58,7 +58,7 @@ def engine_play(rules: Rules[Any, Any], players: int) -> Callable[[int], tuple[i
 
 
 def worker_speedup(rules: Rules[Any, Any], players: int, games_per_second: float, seconds: float) -> float:
-    games = max(40, int(games_per_second * seconds))
+    games = max(40, int(games_per_second * max(3.0, seconds)))  # enough work to hide pool start-up
     times = []
     for workers in (1, 2):
         start = time.perf_counter()

@@ -116,7 +116,7 @@ def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden
         return []
     path = golden_path(golden_dir, content.id)
     if update:
-        runs = [record_golden(rules, seed) for rules in all_rules]
+        runs = [record_golden(rules, seed, smoke_bots(rules)) for rules in all_rules]
         write_golden(path, content.id, content.data.get("version"), runs)
         return [Check("golden playthroughs", detail=f"written to {path}")]
     stored = load_golden(path)

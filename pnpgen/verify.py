@@ -220,10 +220,15 @@ def unreached(rules: Rules[Any, Any], seen: set[str]) -> list[str]:
 
 # --- golden playthroughs --------------------------------------------------------------
 
-def record_golden(rules: Rules[Any, Any], seed: int, players: int | None = None) -> dict[str, Any]:
-    """A seeded random playthrough: per step the mover, the number of options, the move."""
+def record_golden(rules: Rules[Any, Any], seed: int, bots: list[str] | None = None) -> dict[str, Any]:
+    """A seeded playthrough (random bots unless named): per step the mover, the number
+    of options, the move. Only the moves are replayed, so any bot may record it."""
+    from pnpgen.engine.bots import make_bot
+
     rng = random.Random(seed)
-    players = players or rules.min_players
+    names = bots or ["random"] * rules.min_players
+    players = len(names)
+    choose = [make_bot(rules, name) for name in names]
     state = rules.initial_state(players, rng)
     steps: list[list[Any]] = []
     while (player := rules.current_player(state)) != TERMINAL and len(steps) < rules.max_steps:
@@ -232,7 +237,7 @@ def record_golden(rules: Rules[Any, Any], seed: int, players: int | None = None)
             move = rules.sample_chance(state, rng)
         else:
             options = rules.legal_moves(state)
-            move = rng.choice(options)
+            move = choose[player](state, rng)
         steps.append(["chance" if player == CHANCE else player + 1, len(options), rules.format_move(move)])
         state, _ = rules.apply(state, move)
     outcome = rules.outcome(state) if player == TERMINAL else None
@@ -240,6 +245,7 @@ def record_golden(rules: Rules[Any, Any], seed: int, players: int | None = None)
         "rules": rules.id,
         "seed": seed,
         "players": players,
+        "bots": names,
         "steps": steps,
         "end": outcome.end if outcome else TIMEOUT,
         "winners": [s + 1 for s in outcome.winners] if outcome else [],
@@ -310,7 +316,8 @@ def write_golden(path: Path, game_id: str, version: Any, playthroughs: list[dict
     ]
     for p in playthroughs:
         lines += [f"  - rules: {json.dumps(p['rules'])}", f"    seed: {p['seed']}",
-                  f"    players: {p['players']}", f"    end: {json.dumps(p['end'])}",
+                  f"    players: {p['players']}", f"    bots: {json.dumps(p['bots'])}",
+                  f"    end: {json.dumps(p['end'])}",
                   f"    winners: {json.dumps(p['winners'])}", "    steps:"]
         lines += [f"      - {json.dumps(step, ensure_ascii=False)}" for step in p["steps"]]
     with atomic_output(path) as tmp:

@@ -251,7 +251,8 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
     rows: list[tuple[str, str]] = []
     for seat in range(s.players):
         low, high = s.seat_intervals[seat]
-        rows.append(("win rate" if s.solo else f"seat {seat + 1} win rate", f"{s.win_rate(seat):.1%}  (95%: {low:.1%} – {high:.1%})"))
+        label = "win rate" if s.solo else f"seat {seat + 1} win rate"
+        rows.append((label, f"{s.win_rate(seat):.1%}  (95%: {low:.1%} – {high:.1%})"))
     if len(set(s.bots)) > 1:
         for bot, wins in sorted(s.bot_wins.items()):
             rows.append((f"win share of {bot}", f"{wins / s.games:.1%}"))

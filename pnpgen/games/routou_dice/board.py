@@ -1,0 +1,91 @@
+"""Board geometry: cells, neighbours, lines and routes. A board is a tuple of ints,
+one per cell: 0 empty, +v a first-player die of value v, -v a second-player die."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from pnpgen.games.routou_dice.config import Config
+
+Board = tuple[int, ...]
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))  # row, column, two diagonals
+
+
+def owner(cell_value: int) -> int:
+    """Seat owning a die (0 first, 1 second); only call on occupied cells."""
+    return 0 if cell_value > 0 else 1
+
+
+def signed(seat: int, value: int) -> int:
+    return value if seat == 0 else -value
+
+
+class Geometry:
+    """Cell indices, neighbourhoods and the winning-line windows of one board size."""
+
+    def __init__(self, config: Config) -> None:
+        self.x0, self.x1 = config.columns
+        self.y0, self.y1 = config.rows
+        self.width, self.height = config.width, config.height
+        self.size = self.width * self.height
+        self.cells = range(self.size)
+        self.orth: list[tuple[int, ...]] = []
+        self.ring: list[tuple[int, ...]] = []
+        for i in self.cells:
+            x, y = self.xy(i)
+            self.orth.append(tuple(self.index(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                                   if self.on_board(x + dx, y + dy)))
+            self.ring.append(tuple(self.index(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                                   if (dx or dy) and self.on_board(x + dx, y + dy)))
+        self.line = config.line
+        self.windows: list[tuple[int, ...]] = []
+        for i in self.cells:
+            x, y = self.xy(i)
+            for dx, dy in DIRECTIONS:
+                if self.on_board(x + dx * (self.line - 1), y + dy * (self.line - 1)):
+                    self.windows.append(tuple(self.index(x + dx * k, y + dy * k) for k in range(self.line)))
+        self.windows_at: list[list[tuple[int, ...]]] = [[] for _ in self.cells]
+        for window in self.windows:
+            for i in window:
+                self.windows_at[i].append(window)
+
+    def on_board(self, x: int, y: int) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+    def index(self, x: int, y: int) -> int:
+        return (x - self.x0) + (y - self.y0) * self.width
+
+    def xy(self, i: int) -> tuple[int, int]:
+        return self.x0 + i % self.width, self.y0 + i // self.width
+
+    def name(self, i: int) -> str:
+        """A cell in notation: its X digit then its Y digit ('34' is X=3, Y=4)."""
+        x, y = self.xy(i)
+        return f"{x}{y}"
+
+    def distances(self, board: Board, start: int, limit: int, blocked: int | None = None) -> dict[int, int]:
+        """Steps to every empty cell reachable from `start` in at most `limit` orthogonal
+        steps without passing any die (`blocked` is one more occupied cell)."""
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            i = queue.popleft()
+            d = dist[i]
+            if d == limit:
+                continue
+            for j in self.orth[i]:
+                if j not in dist and board[j] == 0 and j != blocked:
+                    dist[j] = d + 1
+                    queue.append(j)
+        return dist
+
+    def line_through(self, board: Board, cells: list[int], seat: int) -> tuple[int, ...] | None:
+        """A winning window of `seat` through one of `cells`, if any."""
+        for i in cells:
+            for window in self.windows_at[i]:
+                if all(board[j] != 0 and owner(board[j]) == seat for j in window):
+                    return window
+        return None
+
+    def any_line(self, board: Board, seat: int) -> tuple[int, ...] | None:
+        return self.line_through(board, list(self.cells), seat)

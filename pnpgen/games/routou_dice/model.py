@@ -1,0 +1,615 @@
+"""ROUTOU DICE rules engine: turns of two phases, six actions, explicit dice rolls.
+
+Rule ids (titles in game.yaml `rule_ids:`) are cited by every refusal. Engine
+readings the source leaves open are listed in game.yaml `rulebook` designer notes:
+a triple is placed in the order written (a later triple naming a cell an earlier one
+just filled is declined); zero currency is spent after the dice are placed; a move
+or slash given only by its end cell takes a shortest route (an explicit path may be
+longer); the first part of a shadow clone moves first and blocks the second.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
+from functools import cache
+from itertools import combinations, combinations_with_replacement, permutations
+from math import factorial
+from typing import Any
+
+from pnpgen.content.game import GameContent
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.games.routou_dice import notation
+from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
+from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
+from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
+
+LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
+
+
+class RoutouDice(Rules[State, Move]):
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, content: GameContent) -> None:
+        self.content = content
+        self.id = content.id
+        self.cfg = load_config(content.data["rules"])
+        self.geo = Geometry(self.cfg)
+        sim = content.data.get("simulation", {}) or {}
+        self.max_steps = int(sim.get("max_steps", self.max_steps))
+        self.sim: dict[str, Any] = dict(sim)
+
+    # --- lifecycle ----------------------------------------------------------------------
+    def initial_state(self, players: int, rng: random.Random) -> State:
+        n = self.cfg.dice
+        return State(board=(0,) * self.geo.size, supply=(n, n), kills=(0, 0), stock=(0, 0))
+
+    def current_player(self, state: State) -> int:
+        if state.result is not None:
+            return TERMINAL
+        if state.roll is not None and state.roll.dice is None:
+            return CHANCE
+        return state.turn
+
+    def num_players(self, state: State) -> int:
+        return 2
+
+    # --- chance ------------------------------------------------------------------------
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
+        if self.current_player(state) != CHANCE:
+            return []
+        assert state.roll is not None
+        return [(Move("roll", dice=d), p) for d, p in _multisets(self.cfg.roll_dice[state.roll.action],
+                                                                  self.cfg.faces)]
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        assert state.roll is not None
+        n = self.cfg.roll_dice[state.roll.action]
+        return Move("roll", dice=tuple(sorted(rng.randrange(self.cfg.faces) for _ in range(n))))
+
+    # --- legal moves -------------------------------------------------------------------
+    def legal_moves(self, state: State) -> list[Move]:
+        if self.current_player(state) not in (0, 1):
+            return []
+        if state.roll is not None:
+            return self.placements(state)
+        return [m for kind in self.kinds(state) for m in self.moves_of(state, kind)]
+
+    def kinds(self, state: State) -> list[str]:
+        """Action kinds open now (a kind may still have no move, e.g. nothing can move)."""
+        open_kinds = [k for k in ACTION_KINDS[:-1] if self._phase_problem(state, k) is None]
+        if state.phase == 0:
+            open_kinds.append("pass")
+        return open_kinds
+
+    def moves_of(self, state: State, kind: str) -> list[Move]:
+        """Every legal move of one kind (at a player decision outside placement)."""
+        if kind in ("large", "small", "pass"):
+            return [Move(kind)]
+        if kind == "contract":
+            if state.stock[state.turn] < 1:
+                return []
+            return [Move("contract", cell=i) for i in self.geo.cells if self._guard_problem(state, i) is None]
+        gen = {"move": self._steps, "slash": self._slashes, "clone": self._clones}[kind]
+        return list(gen(state))
+
+    def _own_movers(self, state: State) -> Iterator[tuple[int, int]]:
+        seat = state.turn
+        for i, v in enumerate(state.board):
+            if v and owner(v) == seat and abs(v) >= 2 and i not in state.waiting:
+                yield i, abs(v)
+
+    def _steps(self, state: State) -> Iterator[Move]:
+        for i, v in self._own_movers(state):
+            for j in self.geo.distances(state.board, i, v - 1):
+                if j != i:
+                    yield Move("move", path=(i, j))
+
+    def _slashes(self, state: State) -> Iterator[Move]:
+        board, seat = state.board, state.turn
+        for i, v in self._own_movers(state):
+            dist = self.geo.distances(board, i, v - 2)
+            best: dict[int, int] = {}
+            for j, d in dist.items():
+                for t in self.geo.orth[j]:
+                    if board[t] and owner(board[t]) != seat and d + 1 < best.get(t, 99):
+                        best[t] = d + 1
+            for t, k in sorted(best.items()):
+                if v - k >= abs(board[t]):
+                    yield Move("slash", path=(i, t))
+
+    def _clones(self, state: State) -> Iterator[Move]:
+        low = self.cfg.clone_min_part
+        for i, v in self._own_movers(state):
+            empty = _put(state.board, i, 0)
+            seen: set[frozenset[tuple[int, int]]] = set()
+            for a in range(low, v - low + 1):
+                b = v - a
+                for e1, d1 in self.geo.distances(empty, i, a - 1).items():
+                    for e2, d2 in self.geo.distances(empty, i, b - 1, blocked=e1).items():
+                        if e2 == e1:
+                            continue
+                        key = frozenset(((e1, a - d1), (e2, b - d2)))
+                        if key not in seen:
+                            seen.add(key)
+                            yield Move("clone", cell=i, parts=((a, e1), (b, e2)))
+
+    def placements(self, state: State) -> list[Move]:
+        """Every distinct result of grouping the rolled dice, zero currency included."""
+        assert state.roll is not None and state.roll.dice is not None
+        seat, dice = state.turn, state.roll.dice
+        zeros = dice.count(0)
+        moves: list[Move] = []
+        seen: set[Any] = set()
+        for order in sorted(set(permutations(dice))):
+            triples = tuple(tuple(order[k:k + 3]) for k in range(0, len(order), 3))
+            board, supply, placed, short = self._place_triples(state, triples)  # type: ignore[arg-type]
+            if short:
+                key: Any = ("short", placed)
+                if key not in seen:
+                    seen.add(key)
+                    moves.append(Move("place", triples=triples, declined=(False,) * len(triples)))  # type: ignore[arg-type]
+                continue
+            dice_cells = [i for i, v in enumerate(board) if v]
+            for stocks in range(zeros // self.cfg.zeros_stock + 1):
+                left = zeros - stocks * self.cfg.zeros_stock
+                gain = min(stocks, self.cfg.stock_cap - state.stock[seat])
+                for d in range(left // self.cfg.zeros_destroy + 1):
+                    for targets in combinations(dice_cells, d):
+                        key = (placed, gain, targets)
+                        if key not in seen:
+                            seen.add(key)
+                            moves.append(Move("place", triples=triples, declined=(False,) * len(triples),  # type: ignore[arg-type]
+                                              stocks=stocks, destroys=targets))
+        return moves
+
+    # --- applying moves ----------------------------------------------------------------
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        if state.result is not None:
+            raise IllegalMove("RD-END", "the game is already over")
+        kind = move.kind
+        if state.roll is not None:
+            if state.roll.dice is None:
+                if kind != "roll":
+                    raise IllegalMove("RD-ROLL", f"the dice for the {state.roll.action} action must be "
+                                                 "rolled first (a roll, e.g. r012345)")
+                return self._apply_roll(state, move)
+            if kind != "place":
+                raise IllegalMove("RD-PLACE", "the rolled dice must be grouped and placed first "
+                                              "(a place move, e.g. p123/456)")
+            return self._apply_place(state, move)
+        if kind in ("roll", "place"):
+            raise IllegalMove("RD-TURN", f"no dice are waiting to be {'rolled' if kind == 'roll' else 'placed'}; "
+                                         "choose an action first")
+        problem = self._phase_problem(state, kind)
+        if problem is not None:
+            raise IllegalMove(*problem)
+        seat = state.turn
+        counted = replace(state, passes=0 if kind != "pass" else state.passes,
+                          actions=_bump(state.actions, ACTION_KINDS.index(kind)))
+        if kind == "pass":
+            return self._apply_pass(counted)
+        if kind in ("large", "small"):
+            n = self.cfg.roll_dice[kind]
+            return replace(counted, roll=Roll(kind)), [Event(kind, f"{SEATS[seat]} rolls {n} dice to place",
+                                                              {"player": SEATS[seat]})]
+        if kind == "move":
+            return self._apply_move(counted, move)
+        if kind == "slash":
+            return self._apply_slash(counted, move)
+        if kind == "clone":
+            return self._apply_clone(counted, move)
+        return self._apply_contract(counted, move)
+
+    def _phase_problem(self, state: State, kind: str) -> tuple[str, str] | None:
+        if kind == "pass":
+            if state.phase != 0:
+                return "RD-PASS", "a pass gives up a whole turn, so it can only be the turn's first action"
+            return None
+        phase = state.phase + 1
+        cost = self.cfg.cost[kind]
+        allowed = self.cfg.allowed_phases[kind]
+        if phase not in allowed or state.phase + cost > self.cfg.phases:
+            rule = {"large": "RD-LARGE", "small": "RD-SMALL", "slash": "RD-SLASH"}.get(kind, "RD-TURN")
+            when = " or ".join(str(p) for p in allowed)
+            return rule, (f"{kind} costs {cost} phase(s) and may only start in phase {when}; "
+                          f"this is phase {phase}")
+        return None
+
+    def _apply_pass(self, state: State) -> tuple[State, list[Event]]:
+        seat = state.turn
+        passes = state.passes + 1
+        events = [Event("pass", f"{SEATS[seat]} passes the turn", {"player": SEATS[seat]})]
+        if passes >= 2:
+            return self._end(replace(state, passes=passes), PASSES, events)
+        return replace(state, passes=passes, turn=1 - seat, phase=0, waiting=frozenset()), events
+
+    def _apply_roll(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        assert state.roll is not None
+        roll, seat = state.roll, state.turn
+        n = self.cfg.roll_dice[roll.action]
+        if len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice):
+            raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
+        faces = "".join(str(d) for d in move.dice)
+        if roll.action != "contract":
+            event = Event("roll", f"{SEATS[seat]} rolls {faces}", {"dice": faces})
+            return replace(state, roll=replace(roll, dice=move.dice)), [event]
+        assert roll.cell is not None
+        face, cell = move.dice[0], roll.cell
+        name = self.geo.name(cell)
+        if face == self.cfg.fail_face:
+            kills = _bump(state.kills, 1 - seat)
+            events = [Event("contract-failed", f"the bodyguard die for {name} rolls {face}: destroyed, "
+                            f"a kill for {SEATS[1 - seat]}", {"cell": name, "value": face})]
+            return self._finish(replace(state, kills=kills), seat, [], "contract", events)
+        board = _put(state.board, cell, signed(seat, face))
+        events = [Event("contract", f"the bodyguard die lands on {name} with value {face}; "
+                        "it may act from its owner's next turn", {"cell": name, "value": face})]
+        new = replace(state, board=board, waiting=state.waiting | {cell})
+        return self._finish(new, seat, [cell], "contract", events)
+
+    def _triple_problem(self, board: Board, triple: tuple[int, int, int]) -> str | None:
+        x, y, v = triple
+        geo = self.geo
+        if not geo.x0 <= x <= geo.x1:
+            return f"X={x} is not a column (columns are {geo.x0}–{geo.x1})"
+        if not geo.y0 <= y <= geo.y1:
+            return f"Y={y} is not a row (rows are {geo.y0}–{geo.y1})"
+        if v < 1:
+            return f"{v} is not a die value (values are 1–{self.cfg.faces - 1})"
+        if board[geo.index(x, y)]:
+            return f"cell {x}{y} is occupied"
+        return None
+
+    def _place_triples(self, state: State, triples: tuple[tuple[int, int, int], ...],
+                       declined: tuple[bool, ...] | None = None,
+                       events: list[Event] | None = None) -> tuple[Board, tuple[int, int], tuple[Any, ...], bool]:
+        """Place the triples in order: (board, supply, placed (cell, value), supply ran out)."""
+        seat = state.turn
+        board, supply = state.board, state.supply
+        placed: list[tuple[int, int]] = []
+        for n, triple in enumerate(triples):
+            problem = self._triple_problem(board, triple)
+            text = "".join(str(d) for d in triple)
+            if problem is None:
+                if declined and declined[n]:
+                    raise IllegalMove("RD-PLACE", f"triple {text} names the empty cell {text[:2]} with value "
+                                                  f"{text[2]}, so it must be placed")
+                if supply[seat] == 0:
+                    return board, supply, tuple(placed), True
+                cell = self.geo.index(triple[0], triple[1])
+                board = _put(board, cell, signed(seat, triple[2]))
+                supply = _bump(supply, seat, -1)
+                placed.append((cell, triple[2]))
+                if events is not None:
+                    events.append(Event("placed", f"triple {text}: value {triple[2]} placed on {text[:2]}",
+                                        {"triple": text, "cell": text[:2], "value": triple[2]}))
+            elif events is not None:
+                events.append(Event("not-placed", f"triple {text} is not placed: {problem}",
+                                    {"triple": text, "reason": problem}))
+        return board, supply, tuple(placed), False
+
+    def _apply_place(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        assert state.roll is not None and state.roll.dice is not None
+        seat, dice, action = state.turn, state.roll.dice, state.roll.action
+        used = tuple(sorted(d for t in move.triples for d in t))
+        if used != dice or any(len(t) != 3 for t in move.triples):
+            shown = "".join(str(d) for d in dice)
+            raise IllegalMove("RD-PLACE", f"the triples must use exactly the rolled dice {shown}, "
+                                          f"{len(dice) // 3} triple(s) of X, Y, value")
+        zeros = dice.count(0)
+        spent = move.stocks * self.cfg.zeros_stock + len(move.destroys) * self.cfg.zeros_destroy
+        if spent > zeros:
+            raise IllegalMove("RD-ZERO", f"the roll has {zeros} zero(s); {move.stocks} stock(s) and "
+                                         f"{len(move.destroys)} destroy(s) cost {spent}")
+        if len(set(move.destroys)) != len(move.destroys):
+            raise IllegalMove("RD-ZERO", "each destroy must name a different die")
+        events: list[Event] = []
+        board, supply, _, short = self._place_triples(state, move.triples, move.declined, events)
+        new = replace(state, board=board, supply=supply)
+        touched = [i for i in self.geo.cells if board[i] != state.board[i]]
+        if short:
+            return self._finish(new, seat, touched, action, events, short=True)
+        if move.stocks:
+            stock = min(self.cfg.stock_cap, state.stock[seat] + move.stocks)
+            lost = state.stock[seat] + move.stocks - stock
+            note = f" ({lost} lost over the cap of {self.cfg.stock_cap})" if lost else ""
+            events.append(Event("stock", f"{SEATS[seat]} gains bodyguard stock: now {stock}{note}",
+                                {"stock": stock, "lost": lost}))
+            new = replace(new, stock=_put2(new.stock, seat, stock))
+        for cell in move.destroys:
+            new = self._zero_destroy(new, seat, cell, events)
+        return self._finish(new, seat, touched, action, events)
+
+    def _zero_destroy(self, state: State, seat: int, cell: int, events: list[Event]) -> State:
+        value = state.board[cell]
+        name = self.geo.name(cell)
+        if not value:
+            raise IllegalMove("RD-ZERO", f"there is no die on {name} to destroy")
+        board = _put(state.board, cell, 0)
+        waiting = state.waiting - {cell}
+        if owner(value) != seat:
+            events.append(Event("destroy", f"zeros destroy {SEATS[1 - seat]}'s die on {name}: a kill",
+                                {"cell": name, "kill": True}))
+            return replace(state, board=board, waiting=waiting, kills=_bump(state.kills, seat))
+        events.append(Event("remove", f"zeros remove {SEATS[seat]}'s own die on {name}: back to supply",
+                            {"cell": name, "kill": False}))
+        return replace(state, board=board, waiting=waiting, supply=_bump(state.supply, seat))
+
+    def _mover(self, state: State, cell: int, rule: str) -> int:
+        """The value of the mover's own die on `cell`, checked able to act."""
+        value = state.board[cell]
+        name = self.geo.name(cell)
+        if not value or owner(value) != state.turn:
+            raise IllegalMove(rule, f"there is no die of {SEATS[state.turn]} on {name}")
+        if cell in state.waiting:
+            raise IllegalMove("RD-WAIT", f"the bodyguard die on {name} may not act until its owner's next turn")
+        if abs(value) < 2:
+            raise IllegalMove("RD-MOVE", f"the die on {name} has value 1 and can no longer move")
+        return abs(value)
+
+    def _route(self, board: Board, path: tuple[int, ...], limit: int, rule: str, last_enemy: bool = False) -> int:
+        """Steps a die takes along `path` (start, end: shortest route; or every step)."""
+        geo = self.geo
+        start, end = path[0], path[-1]
+        name = geo.name
+        if len(path) == 2 and end not in geo.orth[start]:
+            if last_enemy:
+                dist = geo.distances(board, start, geo.size)
+                options = [dist[j] for j in geo.orth[end] if j in dist]
+                steps = min(options) + 1 if options else None
+            else:
+                steps = geo.distances(board, start, geo.size).get(end) if not board[end] else None
+            if steps is None:
+                raise IllegalMove(rule, f"no route of free orthogonal steps leads from {name(start)} to {name(end)}")
+        else:
+            for a, b in zip(path, path[1:], strict=False):
+                if b not in geo.orth[a]:
+                    raise IllegalMove(rule, f"{name(a)} to {name(b)} is not one orthogonal step")
+            if len(set(path)) != len(path):
+                raise IllegalMove(rule, "a route may not visit a cell twice")
+            for b in path[1:-1] if last_enemy else path[1:]:
+                if board[b]:
+                    raise IllegalMove(rule, f"{name(b)} is occupied; dice cannot pass or jump other dice")
+            steps = len(path) - 1
+        if steps > limit:
+            raise IllegalMove(rule, f"{name(start)} to {name(end)} takes {steps} steps; the die's value "
+                                    f"allows at most {limit}")
+        return steps
+
+    def _apply_move(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        start, end = move.path[0], move.path[-1]
+        value = self._mover(state, start, "RD-MOVE")
+        if state.board[end] and owner(state.board[end]) != state.turn:
+            raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} holds an enemy die: entering it is a slash (x…)")
+        if end == start or state.board[end]:
+            raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} is not an empty cell to move to")
+        steps = self._route(state.board, move.path, value - 1, "RD-MOVE")
+        board = _put(_put(state.board, start, 0), end, signed(state.turn, value - steps))
+        text = f"the die on {self.geo.name(start)} moves {steps} step(s) to {self.geo.name(end)}, value {value - steps}"
+        events = [Event("move", text, {"from": self.geo.name(start), "to": self.geo.name(end),
+                                       "value": value - steps})]
+        return self._finish(replace(state, board=board), state.turn, [end], "move", events)
+
+    def _apply_slash(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        seat, start, target = state.turn, move.path[0], move.path[-1]
+        value = self._mover(state, start, "RD-SLASH")
+        enemy = state.board[target]
+        if not enemy or owner(enemy) == seat:
+            raise IllegalMove("RD-SLASH", f"a slash must end on an enemy die; {self.geo.name(target)} holds none")
+        steps = self._route(state.board, move.path, value - 1, "RD-SLASH", last_enemy=True)
+        arrive, e = value - steps, abs(enemy)
+        where = self.geo.name(target)
+        if arrive < e:
+            raise IllegalMove("RD-SLASH", f"the die arrives on {where} with value {arrive}, below the enemy's {e}: "
+                                          "a slash needs at least an equal value")
+        board = _put(state.board, start, 0)
+        kills = _bump(state.kills, seat)
+        waiting = state.waiting - {target}
+        if arrive == e:
+            board = _put(board, target, 0)
+            events = [Event("trade", f"slash on {where}: both dice value {e}, a trade; the enemy die is a kill "
+                                     "and the attacker goes back to supply", {"cell": where, "value": e})]
+            new = replace(state, board=board, kills=kills, waiting=waiting, supply=_bump(state.supply, seat))
+            return self._finish(new, seat, [], "slash", events)
+        board = _put(board, target, signed(seat, arrive - e))
+        events = [Event("slash", f"slash on {where}: {arrive} beats {e}; the enemy die is a kill and the attacker "
+                                 f"stays with value {arrive - e}", {"cell": where, "value": arrive - e})]
+        return self._finish(replace(state, board=board, kills=kills, waiting=waiting), seat, [target], "slash",
+                            events)
+
+    def _apply_clone(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        assert move.cell is not None
+        seat, origin = state.turn, move.cell
+        value = self._mover(state, origin, "RD-CLONE")
+        (a, e1), (b, e2) = move.parts
+        low = self.cfg.clone_min_part
+        if a + b != value or min(a, b) < low:
+            raise IllegalMove("RD-CLONE", f"the parts must be at least {low} each and add up to the die's "
+                                          f"value {value}")
+        if e1 == e2:
+            raise IllegalMove("RD-CLONE", "the two parts may not end on the same cell")
+        empty = _put(state.board, origin, 0)
+        d1 = self._part_route(empty, origin, e1, a)
+        d2 = self._part_route(_put(empty, e1, 1), origin, e2, b)
+        if state.supply[seat] == 0:
+            events = [Event("clone", "the clone needs a die from an empty supply")]
+            return self._finish(state, seat, [], "clone", events, short=True)
+        board = _put(_put(empty, e1, signed(seat, a - d1)), e2, signed(seat, b - d2))
+        name = self.geo.name
+        events = [Event("clone", f"the die on {name(origin)} splits into {a - d1} on {name(e1)} and "
+                                 f"{b - d2} on {name(e2)}", {"from": name(origin), "parts": [
+                                     [name(e1), a - d1], [name(e2), b - d2]]})]
+        new = replace(state, board=board, supply=_bump(state.supply, seat, -1))
+        return self._finish(new, seat, [e1, e2], "clone", events)
+
+    def _part_route(self, board: Board, origin: int, end: int, value: int) -> int:
+        if end == origin:
+            return 0
+        if board[end]:
+            raise IllegalMove("RD-CLONE", f"{self.geo.name(end)} is occupied")
+        steps = self.geo.distances(board, origin, value - 1).get(end)
+        if steps is None:
+            raise IllegalMove("RD-CLONE", f"a part of value {value} cannot reach {self.geo.name(end)} from "
+                                          f"{self.geo.name(origin)} (at most {value - 1} free steps)")
+        return steps
+
+    def _guard_problem(self, state: State, cell: int) -> str | None:
+        board, seat = state.board, state.turn
+        if board[cell]:
+            return f"{self.geo.name(cell)} is occupied"
+        ring = [board[j] for j in self.geo.ring[cell] if board[j]]
+        if not any(owner(v) != seat for v in ring):
+            return f"{self.geo.name(cell)} touches no enemy die (8 neighbours)"
+        if any(owner(v) == seat for v in ring):
+            return f"{self.geo.name(cell)} touches a die of your own (8 neighbours)"
+        return None
+
+    def _apply_contract(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        assert move.cell is not None
+        seat = state.turn
+        if state.stock[seat] < 1:
+            raise IllegalMove("RD-GUARD", "a bodyguard contract needs one stock, and there is none")
+        problem = self._guard_problem(state, move.cell)
+        if problem is not None:
+            raise IllegalMove("RD-GUARD", problem)
+        stock = _bump(state.stock, seat, -1)
+        if state.supply[seat] == 0:
+            events = [Event("contract", "the bodyguard die must come from an empty supply")]
+            return self._finish(replace(state, stock=stock), seat, [], "contract", events, short=True)
+        new = replace(state, stock=stock, supply=_bump(state.supply, seat, -1), roll=Roll("contract", cell=move.cell))
+        return new, [Event("contract-roll", f"{SEATS[seat]} contracts a bodyguard for "
+                                            f"{self.geo.name(move.cell)} and rolls one die",
+                           {"cell": self.geo.name(move.cell)})]
+
+    # --- ends --------------------------------------------------------------------------
+    def _finish(self, state: State, seat: int, touched: list[int], action: str, events: list[Event],
+                short: bool = False) -> tuple[State, list[Event]]:
+        """After an action: instant wins, then the supply end, then the next phase or turn."""
+        window = self.geo.line_through(state.board, touched, seat) if touched else None
+        kills = self.cfg.kills_to_win
+        if window is not None:
+            cells = "-".join(self.geo.name(i) for i in window)
+            events.append(Event("win", f"{SEATS[seat]} has {self.cfg.line} in a row ({cells}) and wins",
+                                {"end": LINE, "winner": SEATS[seat]}))
+            return replace(state, roll=None, result=(LINE, (seat,))), events
+        for who in (seat, 1 - seat):
+            if state.kills[who] >= kills:
+                events.append(Event("win", f"{SEATS[who]} has {kills} kills and wins",
+                                    {"end": KILLS, "winner": SEATS[who]}))
+                return replace(state, roll=None, result=(KILLS, (who,))), events
+        if short:
+            return self._end(replace(state, roll=None), SUPPLY, events)
+        phase = state.phase + self.cfg.cost[action]
+        if phase >= self.cfg.phases:
+            return replace(state, roll=None, turn=1 - seat, phase=0, waiting=frozenset()), events
+        return replace(state, roll=None, phase=phase), events
+
+    def tie_break(self, state: State) -> tuple[int, str]:
+        """The winner of a game ended without an instant win, and the deciding criterion."""
+        totals = [sum(abs(v) for v in state.board if v and owner(v) == s) for s in (0, 1)]
+        for rule in self.cfg.tie_breaks:
+            if rule == "second_player":
+                return 1, rule
+            a, b = {"kills": state.kills, "stock": state.stock, "board_total": totals}[rule]
+            if a != b:
+                return (0 if a > b else 1), rule
+        return 1, "second_player"
+
+    def _end(self, state: State, end: str, events: list[Event]) -> tuple[State, list[Event]]:
+        winner, rule = self.tie_break(state)
+        why = {"supply": "a player must take a die from an empty supply", "passes": "both players passed"}[end]
+        events.append(Event("end", f"game over: {why}; {SEATS[winner]} wins on {rule.replace('_', ' ')}",
+                            {"end": end, "winner": SEATS[winner], "decided_by": rule}))
+        return replace(state, roll=None, result=(end, (winner,))), events
+
+    def outcome(self, state: State) -> Outcome:
+        assert state.result is not None
+        end, winners = state.result
+        return Outcome(winners, (float(state.kills[0]), float(state.kills[1])), end)
+
+    # --- notation, state files, checks: see files.py -------------------------------------
+    def parse_move(self, text: str, state: State | None = None) -> Move:
+        return notation.parse(self.geo, text)
+
+    def format_move(self, move: Move) -> str:
+        return notation.format_move(self.geo, move)
+
+    def to_data(self, state: State) -> dict[str, Any]:
+        from pnpgen.games.routou_dice.files import state_to_data
+
+        return state_to_data(self, state)
+
+    def from_data(self, data: Any) -> State:
+        from pnpgen.games.routou_dice.files import state_from_data
+
+        return state_from_data(self, data)
+
+    def example_state(self) -> State:
+        from pnpgen.games.routou_dice.files import state_from_data
+
+        return state_from_data(self, self.content.data["referee_example"])
+
+    def describe(self, state: State) -> str:
+        from pnpgen.games.routou_dice.files import describe
+
+        return describe(self, state)
+
+    def check(self, state: State) -> list[str]:
+        from pnpgen.games.routou_dice.files import invariants
+
+        return invariants(self, state)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from pnpgen.games.routou_dice.bots import evaluate
+
+        return evaluate(self, state, seat)
+
+    def bots(self) -> dict[str, Any]:
+        from pnpgen.games.routou_dice.bots import greedy_bot, random_bot
+
+        return {"random": lambda: random_bot(self), "greedy": lambda: greedy_bot(self)}
+
+    def game_stats(self, state: State) -> dict[str, float]:
+        total = sum(state.actions) or 1
+        stats = {f"share_{k}": n / total for k, n in zip(ACTION_KINDS, state.actions, strict=True)}
+        stats["actions"] = float(sum(state.actions))
+        stats["kills_total"] = float(sum(state.kills))
+        stats["dice_on_board"] = float(sum(1 for v in state.board if v))
+        return stats
+
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        cfg = self.cfg
+        return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,
+                "line_to_win": cfg.line, "columns": f"{cfg.columns[0]}–{cfg.columns[1]}",
+                "rows": f"{cfg.rows[0]}–{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
+                "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
+                "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}
+
+
+def _put(board: Board, i: int, value: int) -> Board:
+    return board[:i] + (value,) + board[i + 1:]
+
+
+def _put2(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _bump(values: tuple[int, ...], i: int, by: int = 1) -> Any:
+    return values[:i] + (values[i] + by,) + values[i + 1:]
+
+
+@cache
+def _multisets(n: int, faces: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every sorted roll of n dice with its exact probability."""
+    total = faces ** n
+    out = []
+    for roll in combinations_with_replacement(range(faces), n):
+        ways = factorial(n)
+        for face in set(roll):
+            ways //= factorial(roll.count(face))
+        out.append((roll, Fraction(ways, total)))
+    return tuple(out)

@@ -1,0 +1,611 @@
+"""Burning Desire as a playable game: turns, final round, tie-breaks (D-BD-1..3).
+
+Phases of a turn: `roll` (chance: the main dice not kept, and the bonus die unless
+kept), `choose` (keep some dice and reroll, or score one combination), `gamble`
+(roll the multiplier dice, or stop and bank), `multiply` (chance: the multiplier
+dice). Every number comes from game.yaml via Config.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from itertools import combinations_with_replacement, product
+from typing import Any
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Choice, Each, check
+from pnpgen.content.yamlpos import where
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.games.burning_desire.config import Config, load_config
+from pnpgen.games.burning_desire.scoring import Breakdown, score
+from pnpgen.games.burning_desire.solver import TurnSolver
+
+ROLL, CHOOSE, GAMBLE, MULTIPLY, OVER = "roll", "choose", "gamble", "multiply", "over"
+PHASES = (ROLL, CHOOSE, GAMBLE, MULTIPLY, OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    kind: str  # roll, keep, score, gamble, stop, mult
+    dice: tuple[int, ...] = ()  # roll: new main dice; keep: kept dice; mult: faces
+    bonus: int = 0  # roll: the bonus die's new face (0: not rolled); keep: 1 = bonus die kept
+    combination: str = ""  # score
+
+
+GAMBLE_MOVE = Move("gamble")
+STOP_MOVE = Move("stop")
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    scores: tuple[int, ...]
+    turn: int  # seat on turn (0-based)
+    phase: str
+    rolls: int = 0  # rolls made this turn
+    dice: tuple[int, ...] = ()  # main dice showing; while a roll is due: the dice kept
+    bonus: int = 0  # bonus die face; while a roll is due: kept face, or 0 when rerolled
+    combination: str = ""  # gamble/multiply: the combination scored
+    points: int = 0  # gamble/multiply: the turn's points at stake
+    trigger: int = -1  # seat that reached the threshold (-1: no final round yet)
+    to_play: tuple[int, ...] = ()  # final round / tie-break: seats still to play after this one
+    tie_round: int = 0  # tie-break round in progress (0: none)
+    winners: tuple[int, ...] = ()
+    end: str = ""
+    turns: int = 0  # turns completed in the game (for statistics)
+
+
+STATE_SCHEMA: dict[str, Any] = {
+    "scores": Each(int, min=1),
+    "turn": int,
+    "phase": Choice(*PHASES),
+    "rolls?": int,
+    "dice?": [int],
+    "bonus?": int,
+    "combination?": str,
+    "points?": int,
+    "final_round?": {"trigger": int, "to_play?": [int]},
+    "tie_break?": {"round": int},
+    "winners?": [int],
+    "end?": str,
+    "turns_played?": int,
+}
+
+
+@lru_cache(maxsize=64)
+def roll_outcomes(dice: int, faces: int, bonus_faces: int) -> tuple[tuple[Move, Fraction], ...]:
+    """Every roll of `dice` main dice (as a multiset), times every bonus face when
+    `bonus_faces` > 0, with exact probabilities."""
+    result = []
+    total = faces**dice
+    bonus = range(1, bonus_faces + 1) if bonus_faces else (0,)
+    for rolled in combinations_with_replacement(range(1, faces + 1), dice):
+        ways = math.factorial(dice)
+        for face in set(rolled):
+            ways //= math.factorial(rolled.count(face))
+        for b in bonus:
+            result.append((Move("roll", rolled, b), Fraction(ways, total * (bonus_faces or 1))))
+    return tuple(result)
+
+
+def _clockwise(seats: list[int] | tuple[int, ...], start: int, n: int) -> tuple[int, ...]:
+    """`seats` in seat order beginning at seat `start`."""
+    return tuple(sorted(seats, key=lambda s: (s - start) % n))
+
+
+class BurningDesire(Rules[State, Move]):
+    def __init__(self, content: GameContent) -> None:
+        self.content = content
+        self.id = content.id
+        self.cfg: Config = load_config(content.data["rules"])
+        self.min_players = int(content.data["players"]["min"])
+        self.max_players = int(content.data["players"]["max"])
+        sim = content.data.get("simulation", {}) or {}
+        check(sim.get("tie_break_rounds", 10), int, sim, "tie_break_rounds", "simulation.tie_break_rounds")
+        check(sim.get("gamble_margin", 0), int, sim, "gamble_margin", "simulation.gamble_margin")
+        self.tie_break_cap = int(sim.get("tie_break_rounds", 10))
+        self.gamble_margin = int(sim.get("gamble_margin", 0))
+        self.max_steps = int(sim.get("max_steps", 50_000))
+        self._faces = range(1, self.cfg.faces + 1)
+
+    @cached_property
+    def solver(self) -> TurnSolver:
+        """The exact optimal turn policy (solved once, on first use)."""
+        return TurnSolver(self.cfg)
+
+    def num_players(self, state: State) -> int:
+        return len(state.scores)
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def initial_state(self, players: int, rng: random.Random) -> State:
+        return State((0,) * players, 0, ROLL)
+
+    def current_player(self, state: State) -> int:
+        phase = state.phase
+        if phase in (CHOOSE, GAMBLE):
+            return state.turn
+        return TERMINAL if phase == OVER else CHANCE
+
+    def legal_moves(self, state: State) -> list[Move]:
+        if state.phase == GAMBLE:
+            return [GAMBLE_MOVE, STOP_MOVE] if self.gamble_allowed(state) else [STOP_MOVE]
+        if state.phase != CHOOSE:
+            return []
+        return list(self._choices(state.dice, state.rolls < self.cfg.rolls))
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - one Rules per content, kept for the process
+    def _choices(self, dice: tuple[int, ...], can_reroll: bool) -> tuple[Move, ...]:
+        """Score moves, then every keep (sub-multiset of the dice, with or without the bonus die)."""
+        moves = [Move("score", combination=c.id) for c in self.cfg.combinations]
+        if can_reroll:
+            counts = [(f, dice.count(f)) for f in self._faces if f in dice]
+            for picks in product(*(range(c + 1) for _, c in counts)):
+                kept = tuple(f for (f, _), k in zip(counts, picks, strict=True) for _ in range(k))
+                moves.append(Move("keep", kept, 0))
+                if len(kept) < self.cfg.dice:
+                    moves.append(Move("keep", kept, 1))
+        return tuple(moves)
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
+        if state.phase == ROLL:
+            rolled = self.cfg.dice - len(state.dice)
+            return list(roll_outcomes(rolled, self.cfg.faces, 0 if state.bonus else self.cfg.bonus_faces))
+        if state.phase == MULTIPLY:
+            return self._mult_outcomes()
+        return []
+
+    @lru_cache(maxsize=1)  # noqa: B019 - one Rules per content, kept for the process
+    def _mult_outcomes(self) -> list[tuple[Move, Fraction]]:
+        """Distinct face combinations of the multiplier dice, with exact probabilities."""
+        dice = self.cfg.multipliers
+        result = []
+        for faces in product(*(sorted(set(d.faces)) for d in dice)):
+            p = Fraction(1)
+            for die, face in zip(dice, faces, strict=True):
+                p *= Fraction(die.faces.count(face), len(die.faces))
+            result.append((Move("mult", faces), p))
+        return result
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        cfg = self.cfg
+        if state.phase == ROLL:
+            rolled = tuple(sorted(rng.randint(1, cfg.faces) for _ in range(cfg.dice - len(state.dice))))
+            return Move("roll", rolled, 0 if state.bonus else rng.randint(1, cfg.bonus_faces))
+        return Move("mult", tuple(rng.choice(d.faces) for d in cfg.multipliers))
+
+    def gamble_allowed(self, state: State) -> bool:
+        """BD-4.1: in the final round (and tie-breaks), or when banking would reach the threshold."""
+        if state.points <= 0:
+            return False
+        if state.trigger >= 0 and self.cfg.gamble_in_final:
+            return True
+        reach = state.scores[state.turn] + state.points >= self.cfg.threshold
+        return self.cfg.gamble_on_reaching and reach
+
+    # --- moves ---------------------------------------------------------------------------
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        phase, kind = state.phase, move.kind
+        if phase == OVER:
+            raise IllegalMove("BD-6.1", "the game is over")
+        if phase == ROLL:
+            if kind != "roll":
+                raise IllegalMove("BD-1", "the dice are being rolled: the next move is the roll's outcome")
+            return self._roll(state, move)
+        if phase == MULTIPLY:
+            if kind != "mult":
+                raise IllegalMove("BD-1", "the multiplier dice are being rolled: the next move is their outcome")
+            return self._multiply(state, move)
+        if phase == CHOOSE:
+            if kind == "keep":
+                return self._keep(state, move)
+            if kind == "score":
+                return self._score(state, move)
+            if kind in ("gamble", "stop"):
+                raise IllegalMove("BD-4.1", "the multiplier dice come after a combination is chosen")
+            raise IllegalMove("BD-1", f"seat {state.turn + 1} must keep and reroll, or score a combination")
+        if kind == "stop":
+            return self._bank(state, state.points, [])
+        if kind == "gamble":
+            if not self.gamble_allowed(state):
+                total = state.scores[state.turn] + state.points
+                raise IllegalMove("BD-4.1", f"multiplier dice are rolled only in the final round or when "
+                                  f"the turn reaches {self.cfg.threshold}, and "
+                                  f"{state.scores[state.turn]} + {state.points} = {total} does not")
+            return replace(state, phase=MULTIPLY), [
+                Event("gamble", f"seat {state.turn + 1} rolls the multiplier dice on {state.points}",
+                      {"player": state.turn + 1, "points": state.points})]
+        raise IllegalMove("BD-1", f"seat {state.turn + 1} has scored {state.points}: gamble or stop")
+
+    def _roll(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        cfg = self.cfg
+        need = cfg.dice - len(state.dice)
+        bonus_rolled = state.bonus == 0
+        if len(move.dice) != need or (move.bonus != 0) != bonus_rolled:
+            what = f"{need} main dice" + (" and the bonus die" if bonus_rolled else " (the bonus die is kept)")
+            raise IllegalMove("BD-2.3", f"this roll is {what}; the outcome does not match")
+        if any(not 1 <= d <= cfg.faces for d in move.dice) or not 0 <= move.bonus <= cfg.bonus_faces:
+            raise IllegalMove("BD-2.3", f"a main die shows 1–{cfg.faces} and the bonus die 1–{cfg.bonus_faces}")
+        dice = tuple(sorted(state.dice + move.dice))
+        bonus = state.bonus or move.bonus
+        new = replace(state, phase=CHOOSE, rolls=state.rolls + 1, dice=dice, bonus=bonus)
+        text = f"seat {state.turn + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
+        return new, [Event("roll", text, {"player": state.turn + 1, "roll": new.rolls,
+                                          "dice": list(dice), "bonus": bonus})]
+
+    def _keep(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        cfg = self.cfg
+        if state.rolls >= cfg.rolls:
+            raise IllegalMove("BD-2.1", f"all {cfg.rolls} rolls of this turn are used; choose a combination")
+        for face in set(move.dice):
+            if move.dice.count(face) > state.dice.count(face):
+                raise IllegalMove("BD-2.2", f"keeps {move.dice.count(face)} × {face} but "
+                                  f"{state.dice.count(face)} main dice show {face}")
+        if len(move.dice) == cfg.dice and move.bonus:
+            raise IllegalMove("BD-2.2", "keeping every die rerolls nothing; reroll at least one die or score")
+        kept = tuple(sorted(move.dice))
+        new = replace(state, phase=ROLL, dice=kept, bonus=state.bonus if move.bonus else 0)
+        rerolled = cfg.dice - len(kept)
+        text = (f"seat {state.turn + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
+                f"{' and the bonus die' if move.bonus else ''}, rerolls {rerolled} main dice"
+                f"{'' if move.bonus else ' and the bonus die'}")
+        return new, [Event("keep", text, {"player": state.turn + 1, "kept": list(kept),
+                                          "kept_bonus": bool(move.bonus)})]
+
+    def breakdown(self, state: State, combination: str) -> Breakdown:
+        combo = self.cfg.combination(combination)
+        if combo is None:
+            raise IllegalMove("BD-3.1", f"there is no combination '{combination}'")
+        return score(self.cfg, combo, state.dice, state.bonus)
+
+    def _score(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        br = self.breakdown(state, move.combination)
+        new = replace(state, phase=GAMBLE, rolls=0, dice=(), bonus=0, combination=br.combination,
+                      points=br.points)
+        allowed = self.gamble_allowed(new)
+        parts = [f"{br.base} for {br.count} dice"]
+        if br.bonus:
+            parts.append(f"+{br.bonus} bonus")
+        if br.doubled:
+            parts.append(f"×{self.cfg.double_factor} (bonus die)")
+        text = (f"seat {state.turn + 1} scores \"{br.combination}\": {', '.join(parts)} = {br.points}; "
+                f"multiplier dice {'allowed' if allowed else 'not allowed'}")
+        events = [Event("score", text, {"player": state.turn + 1, **br.to_data(), "gamble_allowed": allowed})]
+        if br.points == 0:  # nothing to multiply: the turn ends
+            return self._bank(state, 0, events)
+        return new, events
+
+    def _multiply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        dice = self.cfg.multipliers
+        if len(move.dice) != len(dice) or any(
+                f not in d.faces for f, d in zip(move.dice, dice, strict=False)):
+            faces = "; ".join(f"{d.name}: {', '.join(map(str, sorted(set(d.faces))))}" for d in dice)
+            raise IllegalMove("BD-4.2", f"the multiplier dice show one face each ({faces})")
+        seat = state.turn + 1
+        if 0 in move.dice:
+            events = [Event("bust", f"seat {seat} rolls {' and '.join(map(str, move.dice))}: a zero, "
+                            "the turn scores 0", {"player": seat, "faces": list(move.dice)})]
+            return self._bank(state, 0, events)
+        points = state.points * math.prod(move.dice)
+        text = f"seat {seat} rolls {' and '.join(map(str, move.dice))}: {state.points} becomes {points}"
+        return replace(state, phase=GAMBLE, points=points), [
+            Event("multiply", text, {"player": seat, "faces": list(move.dice), "points": points})]
+
+    def _bank(self, state: State, gained: int, events: list[Event]) -> tuple[State, list[Event]]:
+        """End the turn: add the points, start or run the final round, pass the turn on."""
+        n = len(state.scores)
+        seat = state.turn
+        scores = state.scores[:seat] + (state.scores[seat] + gained,) + state.scores[seat + 1:]
+        events = events + [Event("bank", f"seat {seat + 1} banks {gained}: total {scores[seat]}",
+                                 {"player": seat + 1, "points": gained, "total": scores[seat]})]
+        base = State(scores, seat, ROLL, turns=state.turns + 1, trigger=state.trigger,
+                     to_play=state.to_play, tie_round=state.tie_round)
+        if state.trigger < 0:
+            if scores[seat] < self.cfg.threshold:
+                return replace(base, turn=(seat + 1) % n), events
+            order = _clockwise([s for s in range(n) if s != seat], seat + 1, n)
+            events.append(Event("final_round", f"seat {seat + 1} reaches {scores[seat]}: final round",
+                                {"trigger": seat + 1, "to_play": [s + 1 for s in order]}))
+            return replace(base, trigger=seat, turn=order[0], to_play=order[1:]), events
+        if state.to_play:
+            return replace(base, turn=state.to_play[0], to_play=state.to_play[1:]), events
+        top = max(scores)
+        leaders = [s for s in range(n) if scores[s] == top]
+        if len(leaders) == 1:
+            end = "tie_break" if state.tie_round else "final_round"
+            events.append(Event("game_end", f"seat {leaders[0] + 1} wins with {top}",
+                                {"winners": [leaders[0] + 1], "end": end}))
+            return replace(base, phase=OVER, winners=(leaders[0],), end=end, to_play=()), events
+        if state.tie_round >= self.tie_break_cap:
+            events.append(Event("game_end", f"still tied after {state.tie_round} tie-break round(s): "
+                                f"shared win", {"winners": [s + 1 for s in leaders], "end": "shared_win"}))
+            return replace(base, phase=OVER, winners=tuple(leaders), end="shared_win", to_play=()), events
+        order = _clockwise(leaders, seat + 1, n)
+        events.append(Event("tie_break", f"seats {', '.join(str(s + 1) for s in order)} tied on {top}: "
+                            f"tie-break round {state.tie_round + 1}",
+                            {"tied": [s + 1 for s in leaders], "round": state.tie_round + 1}))
+        return replace(base, turn=order[0], to_play=order[1:], tie_round=state.tie_round + 1), events
+
+    def outcome(self, state: State) -> Outcome:
+        return Outcome(state.winners, tuple(float(s) for s in state.scores), state.end)
+
+    # --- notation ------------------------------------------------------------------------
+    def parse_move(self, text: str, state: State | None = None) -> Move:
+        words = text.replace(",", " ").split()
+        if not words:
+            raise BadMove("empty move: expected roll, keep, reroll, score, gamble, stop or mult")
+        head, args = words[0].lower(), words[1:]
+        if head in ("gamble", "stop") and not args:
+            return Move(head)
+        if head == "score" and len(args) == 1:
+            cid = args[0].strip("\"'「」").replace("–", "-").replace("〜", "-")
+            if self.cfg.combination(cid) is None:
+                known = ", ".join(c.id for c in self.cfg.combinations)
+                raise BadMove(f"cannot read move '{text}': unknown combination '{args[0]}' (combinations: {known})")
+            return Move("score", combination=cid)
+        if head == "roll" and args:
+            bonus = 0
+            if args[-1].lower().startswith("b"):
+                bonus = self._face(text, args[-1][1:], self.cfg.bonus_faces)
+                args = args[:-1]
+            dice = tuple(sorted(self._face(text, a, self.cfg.faces) for a in args))
+            if len(dice) > self.cfg.dice:
+                raise BadMove(f"cannot read move '{text}': {len(dice)} main dice, there are {self.cfg.dice}")
+            return Move("roll", dice, bonus)
+        if head == "keep" and args:
+            keep_bonus = args[-1].lower() == "b"
+            if keep_bonus:
+                args = args[:-1]
+            if args == ["none"]:
+                args = []
+            return Move("keep", self._dice(text, args), int(keep_bonus))
+        if head == "reroll" and args:
+            if state is None or state.phase != CHOOSE:
+                raise BadMove(f"cannot read move '{text}': 'reroll' needs a state with dice showing; use 'keep'")
+            reroll_bonus = args[-1].lower() == "b"
+            if reroll_bonus:
+                args = args[:-1]
+            if args == ["all"]:
+                args, reroll_bonus = [str(d) for d in state.dice], True
+            kept = list(state.dice)
+            for face in self._dice(text, args):
+                if face not in kept:
+                    raise BadMove(f"cannot read move '{text}': no main die shows {face} to reroll")
+                kept.remove(face)
+            return Move("keep", tuple(kept), int(not reroll_bonus))
+        if head == "mult" and len(args) == len(self.cfg.multipliers):
+            if not all(a.isdigit() for a in args):
+                raise BadMove(f"cannot read move '{text}': multiplier faces are numbers")
+            return Move("mult", tuple(int(a) for a in args))
+        forms = ("'roll 1 4 4 5 6 6 b5', 'keep 1 1 b', 'reroll 4 5', 'score 4-6', 'gamble', 'stop' "
+                 f"or 'mult {' '.join(['0'] * len(self.cfg.multipliers))}'")
+        raise BadMove(f"cannot read move '{text}': expected {forms}")
+
+    def _face(self, text: str, word: str, faces: int) -> int:
+        if not word.isdigit() or not 1 <= int(word) <= faces:
+            raise BadMove(f"cannot read move '{text}': '{word}' is not a die face 1–{faces}")
+        return int(word)
+
+    def _dice(self, text: str, words: list[str]) -> tuple[int, ...]:
+        return tuple(sorted(self._face(text, w, self.cfg.faces) for w in words))
+
+    def format_move(self, move: Move) -> str:
+        kind = move.kind
+        if kind == "roll":
+            return " ".join(["roll", *map(str, move.dice)] + ([f"b{move.bonus}"] if move.bonus else []))
+        if kind == "keep":
+            return " ".join(["keep", *(map(str, move.dice) if move.dice else ["none"])] + (["b"] if move.bonus else []))
+        if kind == "score":
+            return f"score {move.combination}"
+        if kind == "mult":
+            return " ".join(["mult", *map(str, move.dice)])
+        return kind
+
+    # --- state files ---------------------------------------------------------------------
+    def to_data(self, state: State) -> dict[str, Any]:
+        data: dict[str, Any] = {"scores": list(state.scores), "turn": state.turn + 1, "phase": state.phase}
+        if state.phase in (ROLL, CHOOSE):
+            data["rolls"] = state.rolls
+            data["dice"] = list(state.dice)
+            if state.bonus:
+                data["bonus"] = state.bonus
+        if state.phase in (GAMBLE, MULTIPLY):
+            data["combination"] = state.combination
+            data["points"] = state.points
+        if state.trigger >= 0:
+            data["final_round"] = {"trigger": state.trigger + 1, "to_play": [s + 1 for s in state.to_play]}
+        if state.tie_round:
+            data["tie_break"] = {"round": state.tie_round}
+        if state.phase == OVER:
+            data["winners"] = [s + 1 for s in state.winners]
+            data["end"] = state.end
+        if state.turns:
+            data["turns_played"] = state.turns
+        return data
+
+    def from_data(self, data: Any) -> State:
+        check(data, STATE_SCHEMA)
+        cfg = self.cfg
+        scores = data["scores"]
+        n = len(scores)
+
+        def bad(message: str, container: Any, key: Any = None) -> ImpossibleState:
+            return ImpossibleState(message, **where(container, key, value=True))
+
+        if not self.min_players <= n <= self.max_players:
+            raise bad(f"scores: {n} players; the game takes {self.min_players}–{self.max_players}", data, "scores")
+        for i, value in enumerate(scores):
+            if value < 0:
+                raise bad(f"scores[{i}]: a total cannot be negative ({value})", scores, i)
+
+        def seat(container: Any, key: Any) -> int:
+            value = container[key]
+            if not 1 <= value <= n:
+                raise bad(f"seat {value} is out of range: seats are 1–{n}", container, key)
+            return int(value) - 1
+
+        phase = data["phase"]
+        dice = data.get("dice", [])
+        for i, face in enumerate(dice):
+            if not 1 <= face <= cfg.faces:
+                raise bad(f"dice[{i}]: {face} is not a face of a d{cfg.faces} (1–{cfg.faces})", dice, i)
+        if len(dice) > cfg.dice:
+            raise bad(f"dice: {len(dice)} main dice, the game has {cfg.dice}", data, "dice")
+        bonus = data.get("bonus", 0)
+        if "bonus" in data and not 1 <= bonus <= cfg.bonus_faces:
+            raise bad(f"bonus: {bonus} is not a face of the bonus die (1–{cfg.bonus_faces})", data, "bonus")
+        rolls = data.get("rolls", 0)
+        if not 0 <= rolls <= cfg.rolls:
+            raise bad(f"rolls: {rolls} rolls made, a turn has {cfg.rolls}", data, "rolls")
+        if phase == CHOOSE:
+            if len(dice) != cfg.dice or not bonus:
+                raise bad(f"phase choose needs all {cfg.dice} main dice and the bonus die showing", data, "phase")
+            if rolls < 1:
+                raise bad("rolls: the dice show, so at least 1 roll was made", data, "phase")
+        if phase == ROLL and rolls >= cfg.rolls:
+            raise bad(f"rolls: a roll is due but all {cfg.rolls} rolls are used", data, "rolls")
+        combination = data.get("combination", "")
+        points = data.get("points", 0)
+        if phase in (GAMBLE, MULTIPLY):
+            if cfg.combination(combination) is None:
+                known = ", ".join(c.id for c in cfg.combinations)
+                raise bad(f"combination: '{combination}' is not a combination ({known})", data,
+                          "combination" if "combination" in data else None)
+            if points <= 0:
+                raise bad(f"points: {points}; a turn with nothing to multiply has already ended", data,
+                          "points" if "points" in data else None)
+        trigger = -1
+        to_play: tuple[int, ...] = ()
+        final = data.get("final_round")
+        if final is not None:
+            trigger = seat(final, "trigger")
+            items = final.get("to_play", [])
+            to_play = tuple(seat(items, i) for i in range(len(items)))
+        tie_round = data["tie_break"]["round"] if "tie_break" in data else 0
+        if tie_round and trigger < 0:
+            raise bad("tie_break: tie-break rounds need final_round", data, "tie_break")
+        winners: tuple[int, ...] = ()
+        if phase == OVER:
+            items = data.get("winners", [])
+            winners = tuple(seat(items, i) for i in range(len(items)))
+            if data.get("end") not in self.end_conditions():
+                raise bad(f"end: expected one of {', '.join(self.end_conditions())}", data,
+                          "end" if "end" in data else None)
+        state = State(
+            scores=tuple(scores), turn=seat(data, "turn"), phase=phase, rolls=rolls,
+            dice=tuple(sorted(dice)), bonus=bonus, combination=combination if phase in (GAMBLE, MULTIPLY) else "",
+            points=points if phase in (GAMBLE, MULTIPLY) else 0, trigger=trigger, to_play=to_play,
+            tie_round=tie_round, winners=winners, end=str(data.get("end", "")) if phase == OVER else "",
+            turns=data.get("turns_played", 0),
+        )
+        problems = self.check(state)
+        if problems:
+            raise ImpossibleState(problems[0], **where(data))
+        return state
+
+    def example_state(self) -> State:
+        """Three players; seat 2 (on 960) has rolled once and may keep or score."""
+        return State((420, 960, 610), 1, CHOOSE, rolls=1, dice=(1, 4, 4, 5, 6, 6), bonus=5, turns=10)
+
+    # --- checks and analysis -------------------------------------------------------------
+    def check(self, state: State) -> list[str]:
+        cfg = self.cfg
+        n = len(state.scores)
+        problems = []
+        if any(s < 0 for s in state.scores):
+            problems.append("a total is negative")
+        if not 0 <= state.turn < n:
+            problems.append(f"seat {state.turn + 1} on turn is not a seat of {n}")
+        if state.phase == OVER:
+            if not state.winners or any(state.scores[w] != max(state.scores) for w in state.winners):
+                problems.append("the game is over but the winners are not the leaders")
+            return problems
+        if state.trigger < 0:
+            over = [s + 1 for s in range(n) if state.scores[s] >= cfg.threshold]
+            if over:
+                problems.append(f"seat {over[0]} has {cfg.threshold} or more but no final round is recorded")
+            if state.to_play:
+                problems.append("final_round.to_play without a final round")
+        else:
+            if state.scores[state.trigger] < cfg.threshold:
+                problems.append(f"the final round was started by seat {state.trigger + 1}, "
+                                f"who has less than {cfg.threshold}")
+            if state.turn in state.to_play or len(set(state.to_play)) != len(state.to_play):
+                problems.append("a seat appears twice among the seats to play")
+            if not state.tie_round and (state.turn == state.trigger or state.trigger in state.to_play):
+                problems.append(f"seat {state.trigger + 1} started the final round and takes no more turns")
+        if state.tie_round > self.tie_break_cap:
+            problems.append(f"tie-break round {state.tie_round} is past the cap of {self.tie_break_cap}")
+        if state.phase == GAMBLE and state.points <= 0:
+            problems.append("a turn with nothing to multiply has already ended")
+        if state.phase == MULTIPLY and not self.gamble_allowed(state):
+            problems.append("the multiplier dice are rolling although they are not allowed (BD-4.1)")
+        if state.phase == CHOOSE and (len(state.dice) != cfg.dice or not 1 <= state.rolls <= cfg.rolls):
+            problems.append("choosing needs every main die showing after 1 to "
+                            f"{cfg.rolls} rolls")
+        if state.phase == ROLL and (len(state.dice) >= cfg.dice and state.bonus):
+            problems.append("a roll is due but every die is kept")
+        return problems
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if state.phase == OVER:
+            return super().evaluate(state, seat)
+        pending = state.points if state.turn == seat and state.phase in (GAMBLE, MULTIPLY) else 0
+        return float(state.scores[seat] + pending - max(state.scores))
+
+    def bots(self) -> dict[str, Any]:
+        from pnpgen.games.burning_desire.bots import greedy_bot, optimal_bot
+
+        return {"greedy": lambda: greedy_bot(self), "optimal": lambda: optimal_bot(self)}
+
+    def game_stats(self, state: State) -> dict[str, float]:
+        if not state.turns:
+            return {}
+        return {
+            "mean turn score": sum(state.scores) / state.turns,
+            "turns per player": state.turns / len(state.scores),
+            "tie-break rounds": float(state.tie_round),
+        }
+
+    def describe(self, state: State) -> str | None:
+        return None
+
+    # --- rulebook ------------------------------------------------------------------------
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        cfg = self.cfg
+        ev = self.solver.ev
+        return {
+            "threshold": cfg.threshold,
+            "rolls_per_turn": cfg.rolls,
+            "rerolls": cfg.rolls - 1,
+            "main_dice": cfg.dice,
+            "main_faces": cfg.faces,
+            "bonus_faces": cfg.bonus_faces,
+            "bonus_per_die": cfg.per_die,
+            "bonus_all_counted": cfg.per_die_all,
+            "double_factor": cfg.double_factor,
+            "multiplier_dice": [{"name": d.name, "faces": list(d.faces)} for d in cfg.multipliers],
+            "multiplier_faces": [", ".join(map(str, d.faces)) for d in cfg.multipliers],
+            "combinations": [c.title(lang) for c in cfg.combinations],
+            "tie_break_rounds": self.tie_break_cap,
+            "players_min": self.min_players,
+            "players_max": self.max_players,
+            "optimal_turn_ev": ev,
+            "optimal_turn_ev_float": float(ev),
+            "optimal_turn_ev_text": f"{float(ev):.2f}",
+        }
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        cfg = self.cfg
+        ja = lang == "ja"
+        if name == "scores":
+            head = ["役/個数" if ja else "Combination"] + [
+                f"{k}個" if ja else f"{k} {'die' if k == 1 else 'dice'}" for k in range(1, cfg.dice + 1)]
+            return [head] + [[c.title(lang), *map(str, c.points)] for c in cfg.combinations]
+        if name == "multipliers":
+            head = ["倍率ダイス", "出目"] if ja else ["Multiplier die", "Faces"]
+            return [head] + [[d.name, ", ".join(map(str, d.faces))] for d in cfg.multipliers]
+        raise KeyError(name)

@@ -551,7 +551,13 @@ class RoutouDice(Rules[State, Move]):
     def example_state(self) -> State:
         from pnpgen.games.routou_dice.files import state_from_data
 
-        return state_from_data(self, self.content.data["referee_example"])
+        from pnpgen.examples import load_examples
+
+        examples = load_examples(self.content)
+        for example in examples:  # the first example with dice on the board
+            if example["state"].get("board"):
+                return state_from_data(self, example["state"])
+        return self.initial_state(2, random.Random(0))
 
     def describe(self, state: State) -> str:
         from pnpgen.games.routou_dice.files import describe

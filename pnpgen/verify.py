@@ -43,16 +43,29 @@ class Verification:
 
 
 def _text(rules: Rules[Any, Any], move: Any) -> str:
-    return rules.format_move(move)
+    return str(_call("format_move", rules.format_move, move))
+
+
+def _call(what: str, function: Any, *args: Any) -> Any:
+    """Call a game method; a crash becomes a fault naming the method."""
+    try:
+        return function(*args)
+    except Fault:
+        raise
+    except Exception as err:
+        raise Fault(f"{what} crashes: {type(err).__name__}: {err}") from None
 
 
 def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
-    data = rules.to_data(state)
-    forms = [("JSON", json.loads(json.dumps(data)))]
-    if with_yaml:
-        forms.append(("YAML", yaml.safe_load(yaml.safe_dump(json.loads(json.dumps(data))))))
+    data = _call("to_data", rules.to_data, state)
+    try:
+        forms = [("JSON", json.loads(json.dumps(data)))]
+        if with_yaml:
+            forms.append(("YAML", yaml.safe_load(yaml.safe_dump(json.loads(json.dumps(data))))))
+    except (TypeError, ValueError, yaml.YAMLError) as err:
+        raise Fault(f"to_data gives data that is not plain JSON/YAML: {err}") from None
     for form, loaded in forms:
-        back = rules.from_data(loaded)
+        back = _call(f"from_data on its own {form} state file", rules.from_data, loaded)
         if back != state:
             raise Fault(f"the state does not survive its {form} state file (from_data(to_data(s)) != s)")
     if copy.deepcopy(state) != state:
@@ -60,7 +73,7 @@ def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
 
 
 def _check_chance(rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-    outcomes = rules.chance_outcomes(state)
+    outcomes = _call("chance_outcomes", rules.chance_outcomes, state)
     if not outcomes:
         raise Fault("chance node without outcomes")
     texts = [_text(rules, m) for m, _ in outcomes]
@@ -75,9 +88,9 @@ def _check_chance(rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any
         total += p
     if total != 1:
         raise Fault(f"chance probabilities sum to {total}, not 1 ({', '.join(texts)})")
-    if rules.legal_moves(state):
+    if _call("legal_moves", rules.legal_moves, state):
         raise Fault("legal player moves listed at a chance node")
-    move = rules.sample_chance(state, rng)
+    move = _call("sample_chance", rules.sample_chance, state, rng)
     if _text(rules, move) not in texts:
         raise Fault(f"sample_chance drew {_text(rules, move)}, which is not a listed outcome")
     _apply_all(rules, state, [m for m, _ in outcomes], "chance outcome")
@@ -101,7 +114,7 @@ def _apply_all(rules: Rules[Any, Any], state: Any, moves: list[Any], what: str) 
 
 
 def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.Random) -> Any:
-    moves = rules.legal_moves(state)
+    moves = _call("legal_moves", rules.legal_moves, state)
     if not moves:
         raise Fault(f"seat {player + 1} is to move but has no legal move")
     texts = [_text(rules, m) for m in moves]
@@ -119,9 +132,9 @@ def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.R
 
 
 def _check_terminal(rules: Rules[Any, Any], state: Any, players: int) -> str:
-    if rules.legal_moves(state) or rules.chance_outcomes(state):
+    if _call("legal_moves", rules.legal_moves, state) or _call("chance_outcomes", rules.chance_outcomes, state):
         raise Fault("moves listed in a finished game")
-    outcome = rules.outcome(state)
+    outcome = _call("outcome", rules.outcome, state)
     declared = rules.end_conditions()
     if declared and outcome.end not in declared:
         raise Fault(f"ended by '{outcome.end}', which end_conditions: does not declare "
@@ -142,11 +155,11 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
         while True:
             where = "the initial state" if step == 0 else f"step {step}"
             try:
-                problems = rules.check(state)
+                problems = _call("check", rules.check, state)
                 if problems:
                     raise Fault(f"invariant broken: {'; '.join(problems)}")
                 _roundtrip(rules, state, with_yaml=step == 0)
-                player = rules.current_player(state)
+                player = _call("current_player", rules.current_player, state)
                 if player == TERMINAL:
                     _roundtrip(rules, state, with_yaml=True)
                     result.ends[_check_terminal(rules, state, players)] += 1
@@ -159,9 +172,9 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
                     move = _check_player(rules, state, player, rng)
                 else:
                     raise Fault(f"current_player is {player}, not a seat of {players}, CHANCE or TERMINAL")
+                state, _ = _call(f"applying {_text(rules, move)}", rules.apply, state, move)
             except Fault as fault:
                 raise Fault(f"{where}: {fault}") from None
-            state, _ = rules.apply(state, move)
             step += 1
     except Fault as fault:
         result.problems.append(f"{rules.id}, {players} players, seed {seed}, {fault}")

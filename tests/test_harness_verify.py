@@ -10,6 +10,7 @@ from test_harness_toys import (
     EndlessNim,
     ForgetfulNim,
     MutatingNim,
+    NimState,
     OverdrawNim,
     nim,
     pig,
@@ -97,3 +98,23 @@ def test_golden_checks_update_then_compare(tmp_path: Path) -> None:
     changed = nim(rules={"max_take": 2})
     (check,) = golden_checks(changed.content, [changed], tmp_path, seed=2, update=False)
     assert check.problems == ["toy-nim.yaml: step 1: 2 options (legal moves or outcomes), the golden run had 3"]
+
+
+def test_a_crashing_method_is_named() -> None:
+    class CrashingNim(nim().__class__):
+        def to_data(self, state: NimState) -> dict[str, object]:
+            if state.pile < 10:
+                raise KeyError("pile")
+            return super().to_data(state)
+
+    problems = verify(nim(cls=CrashingNim), 1, seed=1).problems
+    assert len(problems) == 1
+    assert problems[0].endswith(": to_data crashes: KeyError: 'pile'")
+    assert ", step " in problems[0]
+
+
+def test_rare_ends_may_be_declared_unreachable() -> None:
+    rules = nim(ends={**NIM_ENDS, "resign": "a player resigned"}, simulation={"unreached_ok": ["resign"]})
+    checks = {c.name: c for c in verification_checks(rules, seed=1, smoke_games=0, verify_games=5)}
+    ends = checks["end conditions toy-nim"]
+    assert ends.ok and ends.detail.endswith("; not reached, declared rare: resign")

@@ -1,0 +1,64 @@
+"""Rulebooks: one PDF per language from the game's rulebook YAML (docs/rulebook.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reportlab.platypus.doctemplate import LayoutError
+
+from pnpgen.content.schema import LANGS
+from pnpgen.errors import BuildError, ContentError
+from pnpgen.render.paper import paper_points
+from pnpgen.render.pdf import atomic_output
+from pnpgen.render.rulebook.model import Book, Resolver, load_book
+
+if TYPE_CHECKING:
+    from pnpgen.build import BuildOptions, BuiltFile
+    from pnpgen.content.game import GameContent
+    from pnpgen.engine.protocol import Rules
+
+__all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book"]
+
+
+def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> list[str]:
+    """Every problem in the rulebook text and its references, as `file:line:col: problem`."""
+    from pnpgen.render.rulebook.layout import Writer
+
+    try:
+        book = load_book(content)
+    except ContentError as err:
+        return [str(err)]
+    if book is None:
+        return []
+    problems: list[str] = []
+    for lang in LANGS:
+        res = Resolver(content, rules_list, lang, collect=True)
+        try:
+            Writer(book, res, 500.0, 700.0).story()
+        except ContentError as err:  # pragma: no cover - collect mode reports, not raises
+            res.problems.append(str(err))
+        problems += [p for p in res.problems if p not in problems]
+    return problems
+
+
+def render_rulebooks(
+    content: GameContent, rules_list: list[Rules[Any, Any]], options: BuildOptions
+) -> list[BuiltFile]:
+    """rulebook-<lang>.pdf for each language in the options, on the options' paper."""
+    from pnpgen.build import BuiltFile
+    from pnpgen.render.rulebook.layout import write_pdf
+
+    book = load_book(content)
+    if book is None:
+        return []
+    built = []
+    for lang in options.langs:
+        path = options.game_dir(content) / f"rulebook-{lang}.pdf"
+        res = Resolver(content, rules_list, lang, collect=False)
+        with atomic_output(path) as tmp:
+            try:
+                pages = write_pdf(tmp, content, book, res, paper_points(options.paper))
+            except LayoutError as err:
+                raise BuildError(f"rulebook layout failed: {err}", content.main_file) from None
+        built.append(BuiltFile(content.id, path, pages, "rulebook"))
+    return built

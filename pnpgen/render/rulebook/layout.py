@@ -1,0 +1,404 @@
+"""Rulebook layout with ReportLab platypus: title page, contents, sections, footer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepInFrame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.yamlpos import YMap
+from pnpgen.engine.protocol import Rules
+from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.rulebook.model import Book, Resolver, Section
+
+MARGIN = 18 * mm
+FOOTER = 10 * mm
+ACCENT = colors.HexColor("#8a2b0e")
+RULE_GREY = colors.HexColor("#555555")
+SHADE = colors.HexColor("#f1ece6")
+HEADER_SHADE = colors.HexColor("#e2d8cc")
+
+# Words the renderer itself prints (not game content).
+LABELS: dict[str, dict[str, str]] = {
+    "contents": {"ja": "目次", "en": "Contents"},
+    "players": {"ja": "プレイ人数", "en": "Players"},
+    "players_value": {"ja": "{a}〜{b}人", "en": "{a}–{b}"},
+    "players_one": {"ja": "{a}人", "en": "{a}"},
+    "time": {"ja": "プレイ時間", "en": "Playing time"},
+    "time_value": {"ja": "約{m}分", "en": "about {m} minutes"},
+    "ages": {"ja": "対象年齢", "en": "Ages"},
+    "version": {"ja": "版", "en": "Version"},
+    "moves": {"ja": "手順", "en": "Moves"},
+    "source": {"ja": "原文との違い", "en": "Source"},
+    "rule": {"ja": "ルール", "en": "Rule"},
+}
+
+
+def label(name: str, lang: str, **values: Any) -> str:
+    return LABELS[name][lang].format(**values)
+
+
+def markup(text: str, lang: str) -> str:
+    """Plain text to Paragraph markup: escape, `**x**` in the Gothic face, keep line breaks."""
+    out = escape(text.strip())
+    out = re.sub(r"\*\*(.+?)\*\*", rf'<font name="{SANS}" color="#000000">\1</font>', out)
+    return out.replace("\n", "<br/>")
+
+
+class Styles:
+    """Paragraph styles for one language (CJK wrapping for Japanese)."""
+
+    def __init__(self, lang: str) -> None:
+        wrap = "CJK" if lang == "ja" else None
+        size = 9.5 if lang == "ja" else 10
+
+        def style(name: str, **kw: Any) -> ParagraphStyle:
+            if "parent" in kw:
+                return ParagraphStyle(name, **kw)
+            base: dict[str, Any] = {"fontName": SERIF, "fontSize": size, "leading": size * 1.6,
+                                    "wordWrap": wrap, "bulletFontName": SANS}
+            base.update(kw)
+            return ParagraphStyle(name, **base)
+
+        self.body = style("body", spaceAfter=4)
+        self.bullet = style("bullet", leftIndent=14, bulletIndent=3, spaceAfter=2)
+        self.cell = style("cell", fontName=SANS, fontSize=size - 1, leading=(size - 1) * 1.35)
+        self.cell_head = style("cell_head", parent=self.cell, textColor=colors.black)
+        self.caption = style("caption", fontName=SANS, fontSize=size - 1, textColor=RULE_GREY,
+                             spaceBefore=4, spaceAfter=2, keepWithNext=1)
+        self.example_title = style("example_title", fontName=SANS, textColor=ACCENT,
+                                   spaceAfter=2)
+        self.small = style("small", fontName=SANS, fontSize=size - 1.5,
+                           leading=(size - 1.5) * 1.4, textColor=RULE_GREY)
+        self.h = [
+            style("h0", fontName=SANS, fontSize=20, leading=26, spaceBefore=0, spaceAfter=12,
+                  textColor=ACCENT, keepWithNext=1),
+            style("h1", fontName=SANS, fontSize=14, leading=19, spaceBefore=12, spaceAfter=5,
+                  textColor=colors.black, keepWithNext=1),
+            style("h2", fontName=SANS, fontSize=11.5, leading=16, spaceBefore=8, spaceAfter=3,
+                  textColor=colors.black, keepWithNext=1),
+        ]
+        self.title = style("title", fontName=SANS, fontSize=32, leading=42, alignment=TA_CENTER,
+                           textColor=ACCENT)
+        self.subtitle = style("subtitle", fontName=SANS, fontSize=14, leading=20,
+                              alignment=TA_CENTER)
+        self.centered = style("centered", alignment=TA_CENTER)
+        self.toc_head = style("toc_head", parent=self.h[1], spaceBefore=0)
+        self.toc = [
+            style("toc0", fontName=SANS, fontSize=11, leading=16, leftIndent=0, spaceBefore=5),
+            style("toc1", fontName=SANS, fontSize=10, leading=14, leftIndent=14),
+            style("toc2", fontName=SANS, fontSize=9, leading=12.5, leftIndent=28,
+                  textColor=RULE_GREY),
+        ]
+
+
+class Heading(Paragraph):
+    """A heading that becomes a contents line and a PDF bookmark."""
+
+    def __init__(self, text: str, style: ParagraphStyle, toc: tuple[int, str, str] | None):
+        super().__init__(text, style)
+        self.toc_entry = toc  # (outline level, plain text, bookmark key)
+
+
+class RulebookDoc(BaseDocTemplate):
+    def __init__(self, filename: str, pagesize: tuple[float, float], title: str, lang: str,
+                 footer: str) -> None:
+        super().__init__(filename, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
+                         topMargin=MARGIN, bottomMargin=MARGIN + FOOTER, title=title,
+                         author="pnpgen", creator="pnpgen", lang=lang, invariant=1)
+        self.footer = footer
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        self.addPageTemplates([
+            PageTemplate("title", [frame]),
+            PageTemplate("body", [frame], onPage=self._footer),
+        ])
+
+    def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        canvas.saveState()
+        canvas.setFont(SANS, 8)
+        canvas.setFillColor(RULE_GREY)
+        y = MARGIN
+        width = self.pagesize[0]
+        canvas.setStrokeColor(colors.lightgrey)
+        canvas.setLineWidth(0.4)
+        canvas.line(MARGIN, y + 10, width - MARGIN, y + 10)
+        canvas.drawString(MARGIN, y, self.footer)
+        canvas.drawRightString(width - MARGIN, y, str(doc.page))
+        canvas.restoreState()
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        entry = getattr(flowable, "toc_entry", None)
+        if entry is None:
+            return
+        level, text, key = entry
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
+        self.notify("TOCEntry", (level, escape(text), self.page, key))
+
+
+class Writer:
+    """Builds the story (list of flowables) of one language's rulebook."""
+
+    def __init__(self, book: Book, res: Resolver, width: float, height: float) -> None:
+        setup_fonts()
+        self.book, self.res, self.lang = book, res, res.lang
+        self.st = Styles(res.lang)
+        self.width, self.height = width, height
+        self.keys = 0
+        self.last_level = -1
+        self.shift = min((s.level for s in book.sections), default=0)
+
+    # --- top level -------------------------------------------------------------------
+    def story(self) -> list[Flowable]:
+        story = self.title_page()
+        story += [NextPageTemplate("body"), PageBreak()]
+        toc = TableOfContents(levelStyles=self.st.toc, dotsMinLevel=0)
+        story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
+        for index, section in enumerate(self.book.sections):
+            story += self.section(section, first=index == 0)
+        return story
+
+    def title_page(self) -> list[Flowable]:
+        content, res, st = self.res.content, self.res, self.st
+        data = content.data
+        out: list[Flowable] = [Spacer(1, self.height * 0.22),
+                               Paragraph(markup(content.title(self.lang), self.lang), st.title)]
+        if "subtitle" in data:
+            out += [Spacer(1, 10), Paragraph(markup(res.plain(data["subtitle"]), self.lang),
+                                             st.subtitle)]
+        lo, hi = data["players"]["min"], data["players"]["max"]
+        players = label("players_one" if lo == hi else "players_value", self.lang, a=lo, b=hi)
+        rows = [[label("players", self.lang), players],
+                [label("time", self.lang), label("time_value", self.lang,
+                                                 m=data["time_minutes"])]]
+        if "ages" in data:
+            rows.append([label("ages", self.lang), str(data["ages"])])
+        rows.append([label("version", self.lang), str(data["version"])])
+        cells = [[Paragraph(markup(a, self.lang), st.cell), Paragraph(markup(b, self.lang),
+                                                                     st.cell)]
+                 for a, b in rows]
+        info = Table(cells, colWidths=[40 * mm, 60 * mm])
+        info.setStyle(TableStyle([
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
+            ("TEXTCOLOR", (0, 0), (0, -1), RULE_GREY),
+        ]))
+        out += [Spacer(1, 30), info]
+        if self.book.intro is not None:
+            intro = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
+            out += [Spacer(1, 24), Paragraph(markup(intro, self.lang), st.centered)]
+        if "credits" in data:
+            out += [Spacer(1, 40), Paragraph(markup(res.plain(data["credits"]), self.lang),
+                                             st.small)]
+        return out
+
+    # --- sections --------------------------------------------------------------------
+    def heading(self, section: Section) -> Heading:
+        node, res = section.node, self.res
+        rule = node.get("rule")
+        rules = res.game(section.game, node) if section.game else res.game(None, node)
+        if "title" in node:
+            title = res.text(node["title"], node, "title", rules)
+        else:
+            title = res.rule_title(str(rule), node) or ""
+        if rule is not None and "title" in node:
+            res.rule_title(str(rule), node)  # report unknown ids
+        plain = f"{rule}  {title}" if rule else title
+        text = markup(title, self.lang)
+        if rule:
+            text = f'<font color="#8a2b0e">{escape(str(rule))}</font>&nbsp;&nbsp;{text}'
+        level = section.level
+        entry = None
+        if node.get("toc", True):
+            outline = max(0, level - self.shift)
+            outline = min(outline, self.last_level + 1)
+            self.last_level = outline
+            self.keys += 1
+            entry = (outline, plain, f"s{self.keys}")
+        return Heading(text, self.st.h[level], entry)
+
+    def section(self, section: Section, first: bool) -> list[Flowable]:
+        node = section.node
+        heading = self.heading(section)
+        rules = self.res.game(section.game, node) if section.game else self.res.game(None, node)
+        body: list[Flowable] = []
+        for block in section.blocks:
+            body += self.block(block, rules)
+        out: list[Flowable] = []
+        new_page = section.level == 0 or node.get("page_break") or node.get("quick_reference")
+        if new_page and not first:
+            out.append(PageBreak())
+        if node.get("quick_reference"):
+            heading.style = ParagraphStyle("hq", parent=heading.style, keepWithNext=0)
+            out += [heading, KeepInFrame(0, 0, body, mode="shrink"), PageBreak()]
+            return out
+        return out + [heading, *body]
+
+    # --- blocks ----------------------------------------------------------------------
+    def block(self, block: YMap, default: Rules[Any, Any] | None) -> list[Flowable]:
+        res, st, lang = self.res, self.st, self.lang
+        rules = res.game(block["game"], block) if "game" in block else default
+        if "text" in block:
+            return [Paragraph(markup(res.text(block["text"], block, "text", rules), lang),
+                              st.body)]
+        if "list" in block or "steps" in block:
+            key = "list" if "list" in block else "steps"
+            items = block[key]
+            out: list[Flowable] = []
+            for i, item in enumerate(items):
+                bullet = "•" if key == "list" else f"{i + 1}."
+                text = markup(res.text(item, items, i, rules), lang)
+                out.append(Paragraph(text, st.bullet, bulletText=bullet))
+            return out + [Spacer(1, 3)]
+        if "table" in block:
+            return self.table(block, rules)
+        if "examples" in block:
+            return [self.example(e) for e in res.select_examples(block, rules)]
+        if "decisions" in block:
+            return self.decisions(block["decisions"], rules)
+        if "components" in block:
+            return self.components(block["components"], rules)
+        if "callout" in block:
+            text = markup(res.text(block["callout"], block, "callout", rules), lang)
+            return [self.boxed([Paragraph(text, st.body)], border=True)]
+        if block.get("page_break"):
+            return [PageBreak()]
+        return []
+
+    def boxed(self, flowables: list[Flowable], border: bool = False) -> Table:
+        box = Table([[flowables]], colWidths=[self.width])
+        commands: list[tuple[Any, ...]] = [
+            ("BACKGROUND", (0, 0), (-1, -1), SHADE),
+            ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+            ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+        ]
+        if border:
+            commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
+        box.setStyle(TableStyle(commands))
+        box.spaceBefore, box.spaceAfter = 4, 6
+        return box
+
+    def col_widths(self, rows: list[list[str]], style: ParagraphStyle,
+                   weights: list[float] | None) -> list[float]:
+        columns = max(len(r) for r in rows)
+        if weights and len(weights) == columns:
+            total = sum(weights)
+            return [self.width * w / total for w in weights]
+        natural = [
+            max(stringWidth(r[c], style.fontName, style.fontSize) if c < len(r) else 0
+                for r in rows) + 14
+            for c in range(columns)
+        ]
+        if sum(natural) <= self.width:
+            return natural
+        floor = self.width / columns / 2
+        spare = self.width - floor * columns
+        extra = [max(n - floor, 0) for n in natural]
+        return [floor + spare * e / (sum(extra) or 1) for e in extra]
+
+    def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
+        st = self.st
+        rows = self.res.table(str(block["table"]), rules, block)
+        if not rows:
+            return []
+        widths = self.col_widths(rows, st.cell, block.get("widths"))
+        if "widths" in block and len(block["widths"]) != len(widths):
+            self.res.problem(f"widths: {len(block['widths'])} given for {len(widths)} columns",
+                             block, "widths")
+        centred = ParagraphStyle("cc", parent=st.cell, alignment=TA_CENTER)
+        data = [[Paragraph(markup(cell, self.lang), st.cell if c == 0 else centred)
+                 for c, cell in enumerate(row)] for row in rows]
+        table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
+            ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ]))
+        table.spaceBefore, table.spaceAfter = 2, 8
+        out: list[Flowable] = []
+        if "caption" in block:
+            text = self.res.text(block["caption"], block, "caption", rules)
+            out.append(Paragraph(markup(text, self.lang), st.caption))
+        return out + [table]
+
+    def example(self, example: dict[str, Any]) -> Flowable:
+        res, st, lang = self.res, self.st, self.lang
+        rules = res.example_rules(example)
+        title = markup(res.plain(example["title"]), lang)
+        if "rule" in example:
+            title += f'&nbsp;&nbsp;<font color="#555555">({escape(str(example["rule"]))})</font>'
+        parts: list[Flowable] = [Paragraph(title, st.example_title)]
+        if "text" in example:
+            text = res.text(example["text"], example, "text", rules)
+            parts.append(Paragraph(markup(text, lang), st.body))
+        moves = example.get("moves") or []
+        if moves:
+            line = " · ".join(escape(str(m)) for m in moves)
+            parts.append(Paragraph(f"{label('moves', lang)}: {line}", st.small))
+        return self.boxed(parts)
+
+    def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
+        res, st, lang = self.res, self.st, self.lang
+        out: list[Flowable] = []
+        for item in items:
+            text = markup(res.text(item["text"], item, "text", rules), lang)
+            out.append(Paragraph(f'<font name="{SANS}" color="#8a2b0e">{escape(item["id"])}'
+                                 f'</font>&nbsp;&nbsp;{text}', st.body))
+            if "source" in item:
+                src = markup(res.text(item["source"], item, "source", rules), lang)
+                out.append(Paragraph(f"{label('source', lang)}: {src}",
+                                     ParagraphStyle("src", parent=st.small, leftIndent=14,
+                                                    spaceAfter=4)))
+        return out
+
+    def components(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
+        res, st, lang = self.res, self.st, self.lang
+        rows = []
+        for item in items:
+            name = markup(res.text(item["name"], item, "name", rules), lang)
+            note = markup(res.text(item["note"], item, "note", rules), lang) if "note" in item \
+                else ""
+            rows.append([Paragraph(f"{item['count']} ×", st.cell), Paragraph(name, st.cell),
+                         Paragraph(note, st.cell)])
+        table = Table(rows, colWidths=[16 * mm, 0.38 * (self.width - 16 * mm),
+                                       0.62 * (self.width - 16 * mm)], hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]))
+        table.spaceAfter = 8
+        return [table]
+
+
+def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,
+              pagesize: tuple[float, float]) -> int:
+    """Write the PDF; returns its page count."""
+    setup_fonts()
+    title = content.title(res.lang)
+    doc = RulebookDoc(str(path), pagesize, title, res.lang, title)
+    story = Writer(book, res, doc.width, doc.height).story()
+    doc.multiBuild(story)
+    return int(doc.page)

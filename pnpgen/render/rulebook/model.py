@@ -1,0 +1,254 @@
+"""Rulebook YAML: loading, schema, and the text resolver (Jinja2, rules, examples).
+
+The format is documented in docs/rulebook.md. Everything here is generic: a game
+supplies numbers through `Rules.rulebook_context` and tables through
+`Rules.rulebook_table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import jinja2.meta
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
+from pnpgen.content.yamlpos import YMap, load_yaml, where
+from pnpgen.engine.protocol import Rules
+from pnpgen.errors import ContentError
+
+BLOCK_SPECS: dict[str, dict[str, Any]] = {
+    "text": {"text": Text},
+    "list": {"list": Each(Text, 1)},
+    "steps": {"steps": Each(Text, 1)},
+    "table": {"table": str, "game?": str, "caption?": Text, "widths?": [float]},
+    "examples": {"examples": OneOf(Choice("all"), Each(str, 1)), "game?": str},
+    "decisions": {"decisions": Each({"id": str, "text": Text, "source?": Text}, 1)},
+    "components": {"components": Each({"count": int, "name": Text, "note?": Text}, 1)},
+    "callout": {"callout": Text},
+    "page_break": {"page_break": bool},
+}
+
+SECTION_SPEC: dict[str, Any] = {
+    "title?": Text,
+    "rule?": str,
+    "level?": int,
+    "game?": str,
+    "page_break?": bool,
+    "quick_reference?": bool,
+    "toc?": bool,
+    "blocks?": Each(dict),
+}
+
+FILE_SPEC: dict[str, Any] = {"game?": str, "intro?": Text, "sections": Each(dict, 1)}
+
+
+@dataclass
+class Section:
+    node: YMap
+    game: str | None  # the section's own `game:` or its file's
+
+    @property
+    def level(self) -> int:
+        return int(self.node.get("level", 1))
+
+    @property
+    def blocks(self) -> list[YMap]:
+        return list(self.node.get("blocks") or [])
+
+
+@dataclass
+class Book:
+    intro: Any = None
+    intro_parent: Any = None
+    sections: list[Section] = field(default_factory=list)
+
+
+def _load_file(value: Any, book: Book, first: bool) -> None:
+    check(value, FILE_SPEC)
+    if first and "intro" in value:
+        book.intro, book.intro_parent = value["intro"], value
+    sections = value["sections"]
+    for index, node in enumerate(sections):
+        check(node, SECTION_SPEC, sections, index, f"sections[{index}]")
+        if node.get("level", 1) not in (0, 1, 2):
+            raise ContentError("level: expected 0, 1 or 2", **where(node, "level", value=True))
+        if "title" not in node and "rule" not in node:
+            raise ContentError("a section needs a 'title' or a 'rule'", **where(node))
+        for b, block in enumerate(node.get("blocks") or []):
+            kinds = [k for k in block if k in BLOCK_SPECS]
+            if len(kinds) != 1:
+                names = ", ".join(BLOCK_SPECS)
+                raise ContentError(
+                    f"a block needs exactly one of: {names}", **where(node["blocks"], b)
+                )
+            check(block, BLOCK_SPECS[kinds[0]], node["blocks"], b, f"blocks[{b}]")
+        book.sections.append(Section(node, node.get("game", value.get("game"))))
+
+
+def load_book(content: GameContent) -> Book | None:
+    """The rulebook named by game.yaml `rulebook:` (None when the game has none)."""
+    spec = content.data.get("rulebook")
+    if spec is None:
+        return None
+    book = Book()
+    if isinstance(spec, dict):
+        _load_file(spec, book, True)
+        return book
+    names = [spec] if isinstance(spec, str) else list(spec)
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise ContentError(
+                "rulebook: expected a file name", **where(content.data["rulebook"], index)
+            )
+        data = load_yaml(content.path(name))
+        if not isinstance(data, YMap):
+            raise ContentError("expected a mapping with 'sections:'", content.path(name), 1, 1)
+        _load_file(data, book, index == 0)
+    return book
+
+
+class Resolver:
+    """Texts, tables, rules and examples for one language.
+
+    With `collect=True` problems are gathered in `problems` (for `check_rulebook`);
+    otherwise the first problem raises ContentError.
+    """
+
+    def __init__(
+        self, content: GameContent, rules: list[Rules[Any, Any]], lang: str, collect: bool
+    ) -> None:
+        self.content, self.rules, self.lang, self.collect = content, rules, lang, collect
+        self.problems: list[str] = []
+        self.env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+        self._contexts: dict[str, dict[str, Any]] = {}
+        self._examples: list[dict[str, Any]] | None = None
+
+    # --- problems --------------------------------------------------------------------
+    def problem(self, message: str, parent: Any, key: Any = None, value: bool = False) -> None:
+        err = ContentError(message, **where(parent, key, value=value))
+        if not self.collect:
+            raise err
+        if str(err) not in self.problems:
+            self.problems.append(str(err))
+
+    # --- games -----------------------------------------------------------------------
+    def game(self, name: str | None, parent: Any, key: Any = "game") -> Rules[Any, Any] | None:
+        if name is None:
+            return self.rules[0] if self.rules else None
+        for rules in self.rules:
+            if rules.id in (name, f"{self.content.id}/{name}"):
+                return rules
+        known = ", ".join(r.id for r in self.rules) or "none"
+        self.problem(f"unknown game '{name}'; games: {known}", parent, key, value=True)
+        return None
+
+    def context(self, rules: Rules[Any, Any] | None) -> dict[str, Any]:
+        key = rules.id if rules else ""
+        if key not in self._contexts:
+            data = self.content.data
+            ctx: dict[str, Any] = {
+                "game_title": self.content.title(self.lang),
+                "players_min": data["players"]["min"],
+                "players_max": data["players"]["max"],
+                "time_minutes": data["time_minutes"],
+                "lang": self.lang,
+            }
+            if rules is not None:
+                ctx.update(rules.rulebook_context(self.lang))
+            self._contexts[key] = ctx
+        return self._contexts[key]
+
+    # --- text ------------------------------------------------------------------------
+    def text(self, value: Any, parent: Any, key: Any, rules: Rules[Any, Any] | None) -> str:
+        """One Text in this language, rendered as a Jinja2 template."""
+        if isinstance(value, dict):
+            if self.lang not in value:
+                self.problem(f"missing '{self.lang}' text", parent, key)
+                return ""
+            source, loc_parent, loc_key = value[self.lang], value, self.lang
+        else:
+            source, loc_parent, loc_key = value, parent, key
+        return self.template(str(source), rules, loc_parent, loc_key)
+
+    def template(self, source: str, rules: Rules[Any, Any] | None, parent: Any, key: Any) -> str:
+        ctx = self.context(rules)
+        try:
+            ast = self.env.parse(source)
+        except jinja2.TemplateSyntaxError as err:
+            self.problem(f"template error: {err.message}", parent, key, value=True)
+            return source
+        missing = sorted(jinja2.meta.find_undeclared_variables(ast) - set(ctx))
+        if missing:
+            known = ", ".join(sorted(ctx))
+            self.problem(
+                f"undefined template variable '{missing[0]}' (known: {known})",
+                parent, key, value=True,
+            )
+            return source
+        try:
+            return self.env.from_string(source).render(ctx)
+        except jinja2.TemplateError as err:
+            self.problem(f"template error: {err}", parent, key, value=True)
+            return source
+
+    def plain(self, value: Any) -> str:
+        """A Text from game.yaml (titles, credits): no templating."""
+        return text_for(value, self.lang)
+
+    # --- rules, tables, examples -----------------------------------------------------
+    def rule_title(self, rule: str, parent: Any) -> str | None:
+        ids = self.content.data.get("rule_ids") or {}
+        if rule not in ids:
+            self.problem(f"unknown rule id '{rule}' (not in game.yaml rule_ids)", parent, "rule",
+                         value=True)
+            return None
+        return text_for(ids[rule], self.lang)
+
+    def table(self, name: str, rules: Rules[Any, Any] | None, block: YMap) -> list[list[str]]:
+        if rules is None:
+            return []
+        try:
+            rows = rules.rulebook_table(name, self.lang)
+        except KeyError:
+            self.problem(f"unknown table '{name}' for game '{rules.id}'", block, "table",
+                         value=True)
+            return []
+        return [[str(cell) for cell in row] for row in rows]
+
+    def examples(self) -> list[dict[str, Any]]:
+        if self._examples is None:
+            from pnpgen.examples import load_examples
+
+            try:
+                self._examples = load_examples(self.content)
+            except ContentError as err:
+                if not self.collect:
+                    raise
+                self.problems.append(str(err))
+                self._examples = []
+        return self._examples
+
+    def select_examples(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+        examples = self.examples()
+        wanted = block["examples"]
+        if wanted == "all":
+            picked = [e for e in examples if "text" in e]
+            if "game" in block and rules is not None:
+                picked = [e for e in picked if self.example_rules(e) is rules]
+            return picked
+        by_id = {e["id"]: e for e in examples}
+        found = []
+        for index, name in enumerate(wanted):
+            if name in by_id:
+                found.append(by_id[name])
+            else:
+                self.problem(f"unknown example id '{name}'", wanted, index)
+        return found
+
+    def example_rules(self, example: dict[str, Any]) -> Rules[Any, Any] | None:
+        if "game" not in example:
+            return self.rules[0] if self.rules else None
+        return self.game(str(example["game"]), example)

@@ -138,33 +138,51 @@ class RoutouDice(Rules[State, Move]):
                             yield Move("clone", cell=i, parts=((a, e1), (b, e2)))
 
     def placements(self, state: State) -> list[Move]:
-        """Every distinct result of grouping the rolled dice, zero currency included."""
+        """Every distinct result of grouping the rolled dice, zero currency included.
+        Groupings that put the same dice on the same cells are one move (the first
+        grouping in sorted order stands for them)."""
         assert state.roll is not None and state.roll.dice is not None
-        seat, dice = state.turn, state.roll.dice
-        zeros = dice.count(0)
+        seat, dice, board, geo = state.turn, state.roll.dice, state.board, self.geo
+        zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
         seen: set[Any] = set()
-        for order in sorted(set(permutations(dice))):
-            triples = tuple(tuple(order[k:k + 3]) for k in range(0, len(order), 3))
-            board, supply, placed, short = self._place_triples(state, triples)  # type: ignore[arg-type]
-            if short:
-                key: Any = ("short", placed)
-                if key not in seen:
-                    seen.add(key)
-                    moves.append(Move("place", triples=triples, declined=(False,) * len(triples)))  # type: ignore[arg-type]
+        for triples in _groupings(dice):
+            placed: list[tuple[int, int]] = []
+            for x, y, v in triples:
+                if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1:
+                    cell = geo.index(x, y)
+                    if not board[cell] and all(cell != c for c, _ in placed):
+                        placed.append((cell, v))
+            short = len(placed) > supply
+            result = frozenset(placed[:supply])
+            if short or zeros < self.cfg.zeros_stock:
+                if (result, short) not in seen:
+                    seen.add((result, short))
+                    moves.append(Move("place", triples=triples, declined=(False,) * len(triples)))
                 continue
-            dice_cells = [i for i, v in enumerate(board) if v]
+            after = [i for i, v in enumerate(board) if v] + [c for c, _ in placed]
             for stocks in range(zeros // self.cfg.zeros_stock + 1):
                 left = zeros - stocks * self.cfg.zeros_stock
                 gain = min(stocks, self.cfg.stock_cap - state.stock[seat])
                 for d in range(left // self.cfg.zeros_destroy + 1):
-                    for targets in combinations(dice_cells, d):
-                        key = (placed, gain, targets)
+                    for targets in combinations(sorted(after), d):
+                        key = (result, gain, targets)
                         if key not in seen:
                             seen.add(key)
-                            moves.append(Move("place", triples=triples, declined=(False,) * len(triples),  # type: ignore[arg-type]
+                            moves.append(Move("place", triples=triples, declined=(False,) * len(triples),
                                               stocks=stocks, destroys=targets))
         return moves
+
+    def random_placement(self, state: State, rng: random.Random) -> Move:
+        """A uniformly random grouping (no zero currency unless the roll allows it,
+        then a random legal choice): cheaper than listing every placement."""
+        assert state.roll is not None and state.roll.dice is not None
+        if state.roll.dice.count(0) >= self.cfg.zeros_stock:
+            return rng.choice(self.placements(state))
+        dice = list(state.roll.dice)
+        rng.shuffle(dice)
+        triples = tuple((dice[k], dice[k + 1], dice[k + 2]) for k in range(0, len(dice), 3))
+        return Move("place", triples=triples, declined=(False,) * len(triples))
 
     # --- applying moves ----------------------------------------------------------------
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
@@ -606,6 +624,13 @@ def _put2(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
 
 def _bump(values: tuple[int, ...], i: int, by: int = 1) -> Any:
     return values[:i] + (values[i] + by,) + values[i + 1:]
+
+
+@cache
+def _groupings(dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Every distinct ordered grouping of the dice into triples, in sorted order."""
+    return tuple(tuple((o[k], o[k + 1], o[k + 2]) for k in range(0, len(o), 3))
+                 for o in sorted(set(permutations(dice))))
 
 
 @cache

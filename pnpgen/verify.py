@@ -26,6 +26,8 @@ import yaml
 from pnpgen.engine.protocol import CHANCE, TERMINAL, IllegalMove, Rules
 from pnpgen.engine.simulate import TIMEOUT, derive_seed
 
+APPLY_LIMIT = 48  # per step, apply every option up to this many, else a seeded sample of it
+
 
 class Fault(Exception):
     """A verification failure at one step of one playthrough."""
@@ -72,54 +74,73 @@ def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
         raise Fault("a copy of the state is not equal to it (states must support ==)")
 
 
+def _distinct(rules: Rules[Any, Any], moves: list[Any], what: str) -> None:
+    try:
+        if len(set(moves)) == len(moves):
+            return
+    except TypeError:  # unhashable moves: compare their notation
+        pass
+    texts = [_text(rules, m) for m in moves]
+    if len(set(texts)) != len(texts):
+        raise Fault(f"{what} repeat: {', '.join(t for t, c in Counter(texts).items() if c > 1)}")
+
+
 def _check_chance(rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
     outcomes = _call("chance_outcomes", rules.chance_outcomes, state)
     if not outcomes:
         raise Fault("chance node without outcomes")
-    texts = [_text(rules, m) for m, _ in outcomes]
-    if len(set(texts)) != len(texts):
-        raise Fault(f"chance outcomes repeat: {', '.join(t for t, c in Counter(texts).items() if c > 1)}")
-    total = Fraction(0)
-    for text, (_, p) in zip(texts, outcomes, strict=True):
-        if not isinstance(p, Fraction | int):
-            raise Fault(f"chance outcome {text} has an inexact probability {p!r} (use Fraction)")
-        if p <= 0:
-            raise Fault(f"chance outcome {text} has probability {p}")
-        total += p
+    moves = [m for m, _ in outcomes]
+    _distinct(rules, moves, "chance outcomes")
+    numerators: dict[int, int] = {}  # exact sum, grouped by denominator (fast for many outcomes)
+    for move, p in outcomes:
+        if type(p) is not Fraction:
+            if not isinstance(p, Fraction | int):
+                raise Fault(f"chance outcome {_text(rules, move)} has an inexact probability {p!r} "
+                            "(use Fraction)")
+            p = Fraction(p)
+        if p.numerator <= 0:
+            raise Fault(f"chance outcome {_text(rules, move)} has probability {p}")
+        numerators[p.denominator] = numerators.get(p.denominator, 0) + p.numerator
+    total = sum((Fraction(n, d) for d, n in numerators.items()), Fraction(0))
     if total != 1:
-        raise Fault(f"chance probabilities sum to {total}, not 1 ({', '.join(texts)})")
+        shown = ", ".join(_text(rules, m) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
+        raise Fault(f"chance probabilities sum to {total}, not 1 ({shown})")
     if _call("legal_moves", rules.legal_moves, state):
         raise Fault("legal player moves listed at a chance node")
     move = _call("sample_chance", rules.sample_chance, state, rng)
-    if _text(rules, move) not in texts:
+    if move not in moves:
         raise Fault(f"sample_chance drew {_text(rules, move)}, which is not a listed outcome")
-    _apply_all(rules, state, [m for m, _ in outcomes], "chance outcome")
+    _apply_all(rules, state, moves, "chance outcome", rng)
     return move
 
 
-def _apply_all(rules: Rules[Any, Any], state: Any, moves: list[Any], what: str) -> None:
+def _apply_all(rules: Rules[Any, Any], state: Any, moves: list[Any], what: str, rng: random.Random) -> None:
+    """Apply every move (a seeded sample of APPLY_LIMIT when there are more) to a
+    copy-checked state: each must apply cleanly and leave its input unchanged."""
     before = copy.deepcopy(state)
-    for move in moves:
-        text = _text(rules, move)
+    indices: Any = range(len(moves))
+    if len(moves) > APPLY_LIMIT:
+        indices = random.Random(rng.random()).sample(indices, APPLY_LIMIT)
+    for i in indices:
+        move = moves[i]
         try:
             new_state, _ = rules.apply(state, move)
         except IllegalMove as err:
-            raise Fault(f"listed {what} {text} is refused: {err}") from None
+            raise Fault(f"listed {what} {_text(rules, move)} is refused: {err}") from None
         except Exception as err:  # any crash is a finding, reported with its step
-            raise Fault(f"{what} {text} crashes apply: {type(err).__name__}: {err}") from None
+            raise Fault(f"{what} {_text(rules, move)} crashes apply: {type(err).__name__}: {err}") from None
         if state != before:
-            raise Fault(f"applying {text} changed the input state (apply must not mutate)")
+            raise Fault(f"applying {_text(rules, move)} changed the input state (apply must not mutate)")
         if new_state is state:
-            raise Fault(f"applying {text} returned the input state itself")
+            raise Fault(f"applying {_text(rules, move)} returned the input state itself")
 
 
 def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.Random) -> Any:
     moves = _call("legal_moves", rules.legal_moves, state)
     if not moves:
         raise Fault(f"seat {player + 1} is to move but has no legal move")
+    _distinct(rules, moves, "legal moves")
     texts = [_text(rules, m) for m in moves]
-    if len(set(texts)) != len(texts):
-        raise Fault(f"legal moves repeat: {', '.join(t for t, c in Counter(texts).items() if c > 1)}")
     for move, text in zip(moves, texts, strict=True):
         try:
             parsed = rules.parse_move(text, state)
@@ -127,7 +148,7 @@ def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.R
             raise Fault(f"notation {text!r} does not parse back: {err}") from None
         if parsed != move:
             raise Fault(f"notation {text!r} parses to a different move")
-    _apply_all(rules, state, moves, "legal move")
+    _apply_all(rules, state, moves, "legal move", rng)
     return rng.choice(moves)
 
 

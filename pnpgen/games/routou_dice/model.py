@@ -567,9 +567,8 @@ class RoutouDice(Rules[State, Move]):
         return state_from_data(self, data)
 
     def example_state(self) -> State:
-        from pnpgen.games.routou_dice.files import state_from_data
-
         from pnpgen.examples import load_examples
+        from pnpgen.games.routou_dice.files import state_from_data
 
         examples = load_examples(self.content)
         for example in examples:  # the first example with dice on the board

@@ -64,6 +64,8 @@ def label(name: str, lang: str, **values: Any) -> str:
 def markup(text: str, lang: str) -> str:
     """Plain text to Paragraph markup: escape, `**x**` in the Gothic face, keep line breaks."""
     out = escape(text.strip())
+    if lang == "ja":  # YAML folding puts spaces between Japanese lines; drop them
+        out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
     out = re.sub(r"\*\*(.+?)\*\*", rf'<font name="{SANS}" color="#000000">\1</font>', out)
     return out.replace("\n", "<br/>")
 
@@ -381,7 +383,8 @@ class Writer:
             name = markup(res.text(item["name"], item, "name", rules), lang)
             note = markup(res.text(item["note"], item, "note", rules), lang) if "note" in item \
                 else ""
-            rows.append([Paragraph(f"{item['count']} ×", st.cell), Paragraph(name, st.cell),
+            count = res.text(item["count"], item, "count", rules)
+            rows.append([Paragraph(f"{escape(count)} ×", st.cell), Paragraph(name, st.cell),
                          Paragraph(note, st.cell)])
         table = Table(rows, colWidths=[16 * mm, 0.38 * (self.width - 16 * mm),
                                        0.62 * (self.width - 16 * mm)], hAlign="LEFT")

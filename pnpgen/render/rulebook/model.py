@@ -26,7 +26,7 @@ BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "table": {"table": str, "game?": str, "caption?": Text, "widths?": [float]},
     "examples": {"examples": OneOf(Choice("all"), Each(str, 1)), "game?": str},
     "decisions": {"decisions": Each({"id": str, "text": Text, "source?": Text}, 1)},
-    "components": {"components": Each({"count": int, "name": Text, "note?": Text}, 1)},
+    "components": {"components": Each({"count": OneOf(int, str), "name": Text, "note?": Text}, 1)},
     "callout": {"callout": Text},
     "page_break": {"page_break": bool},
 }

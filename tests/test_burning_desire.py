@@ -242,8 +242,8 @@ def test_tie_break_then_decided(rules: BurningDesire) -> None:
 
 
 def test_tie_break_cap_is_a_shared_win(rules: BurningDesire) -> None:
-    assert rules.tie_break_cap == 1
-    state = State((1150, 1050, 1100), 2, GAMBLE, combination="4-6", points=50, trigger=1, tie_round=1)
+    assert rules.tie_break_cap == 5
+    state = State((1150, 1050, 1100), 2, GAMBLE, combination="4-6", points=50, trigger=1, tie_round=5)
     state, events = rules.apply(state, Move("stop"))
     outcome = rules.outcome(state)
     assert (outcome.winners, outcome.end, outcome.shared) == ((0, 2), "shared_win", True)

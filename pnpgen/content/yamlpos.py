@@ -92,6 +92,9 @@ def load_yaml(path: str | Path, text: str | None = None) -> Any:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "malformed YAML"
+        opened = err.context_mark
+        if err.problem and err.context and opened and mark and opened.line != mark.line:
+            problem += f" ({err.context} that starts on line {opened.line + 1})"
         if mark is None:
             raise ContentError(problem, name) from None
         raise ContentError(problem, name, mark.line + 1, mark.column + 1) from None

@@ -340,6 +340,12 @@ class BurningDesire(Rules[State, Move]):
         head, args = words[0].lower(), words[1:]
         if head in ("gamble", "stop") and not args:
             return Move(head)
+        if head in ("score", "roll", "keep", "reroll") and not args:
+            need = {"score": "a combination: 'score " + self.cfg.combinations[0].id + "'",
+                    "roll": "the dice rolled: 'roll 1 4 4 5 6 6 b5'",
+                    "keep": "the dice kept: 'keep 1 1 b', or 'keep none'",
+                    "reroll": "the dice rerolled: 'reroll 4 5', or 'reroll all'"}[head]
+            raise BadMove(f"cannot read move '{text}': {head} needs {need}")
         if head == "score" and len(args) == 1:
             cid = args[0].strip("\"'「」").replace("–", "-").replace("〜", "-")
             if self.cfg.combination(cid) is None:
@@ -441,10 +447,10 @@ class BurningDesire(Rules[State, Move]):
             if value < 0:
                 raise bad(f"scores[{i}]: a total cannot be negative ({value})", scores, i)
 
-        def seat(container: Any, key: Any) -> int:
+        def seat(container: Any, key: Any, label: str) -> int:
             value = container[key]
             if not 1 <= value <= n:
-                raise bad(f"seat {value} is out of range: seats are 1–{n}", container, key)
+                raise bad(f"{label}: seat {value} is out of range, seats are 1–{n}", container, key)
             return int(value) - 1
 
         phase = data["phase"]
@@ -481,21 +487,21 @@ class BurningDesire(Rules[State, Move]):
         to_play: tuple[int, ...] = ()
         final = data.get("final_round")
         if final is not None:
-            trigger = seat(final, "trigger")
+            trigger = seat(final, "trigger", "final_round.trigger")
             items = final.get("to_play", [])
-            to_play = tuple(seat(items, i) for i in range(len(items)))
+            to_play = tuple(seat(items, i, f"final_round.to_play[{i}]") for i in range(len(items)))
         tie_round = data["tie_break"]["round"] if "tie_break" in data else 0
         if tie_round and trigger < 0:
             raise bad("tie_break: tie-break rounds need final_round", data, "tie_break")
         winners: tuple[int, ...] = ()
         if phase == OVER:
             items = data.get("winners", [])
-            winners = tuple(seat(items, i) for i in range(len(items)))
+            winners = tuple(seat(items, i, f"winners[{i}]") for i in range(len(items)))
             if data.get("end") not in self.end_conditions():
                 raise bad(f"end: expected one of {', '.join(self.end_conditions())}", data,
                           "end" if "end" in data else None)
         state = State(
-            scores=tuple(scores), turn=seat(data, "turn"), phase=phase, rolls=rolls,
+            scores=tuple(scores), turn=seat(data, "turn", "turn"), phase=phase, rolls=rolls,
             dice=tuple(sorted(dice)), bonus=bonus, combination=combination if phase in (GAMBLE, MULTIPLY) else "",
             points=points if phase in (GAMBLE, MULTIPLY) else 0, trigger=trigger, to_play=to_play,
             tie_round=tie_round, winners=winners, end=str(data.get("end", "")) if phase == OVER else "",

@@ -17,7 +17,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
-    KeepInFrame,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -66,6 +65,7 @@ def markup(text: str, lang: str) -> str:
     out = escape(text.strip())
     if lang == "ja":  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
+        out = re.sub(r"(?<=[、。（「]) +| +(?=[、。）」])", "", out)
     out = re.sub(r"\*\*(.+?)\*\*", rf'<font name="{SANS}" color="#000000">\1</font>', out)
     return out.replace("\n", "<br/>")
 
@@ -123,6 +123,54 @@ class Heading(Paragraph):
     def __init__(self, text: str, style: ParagraphStyle, toc: tuple[int, str, str] | None):
         super().__init__(text, style)
         self.toc_entry = toc  # (outline level, plain text, bookmark key)
+
+
+class FitPage(Flowable):
+    """Flowables scaled as one block to fill the space left on the page (shrinking when
+    too long, enlarging up to `max_scale` when short): the one-page quick reference."""
+
+    def __init__(self, content: list[Flowable], max_scale: float = 1.35) -> None:
+        super().__init__()
+        self.content, self.max_scale, self.scale = content, max_scale, 1.0
+
+    def _measure(self, width: float) -> list[tuple[Flowable, float, float]]:
+        """(flowable, space above, height) for each flowable wrapped at `width`."""
+        out = []
+        previous_after = 0.0
+        for index, flowable in enumerate(self.content):
+            _, height = flowable.wrap(width, 1e6)
+            before = flowable.getSpaceBefore() if index else 0.0
+            out.append((flowable, max(before, previous_after), height))
+            previous_after = flowable.getSpaceAfter()
+        return out
+
+    def _height(self, width: float, scale: float) -> float:
+        return scale * sum(gap + h for _, gap, h in self._measure(width / scale))
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        low, high = 0.2, self.max_scale
+        if self._height(availWidth, high) <= availHeight:
+            low = high
+        else:
+            for _ in range(12):  # bisection on the scale factor
+                mid = (low + high) / 2
+                if self._height(availWidth, mid) <= availHeight:
+                    low = mid
+                else:
+                    high = mid
+        self.scale, self.width = low, availWidth
+        self.height = self._height(availWidth, low)
+        return availWidth, self.height
+
+    def draw(self) -> None:
+        canvas, scale = self.canv, self.scale
+        canvas.saveState()
+        canvas.scale(scale, scale)
+        y = self.height / scale
+        for flowable, gap, height in self._measure(self.width / scale):
+            y -= gap + height
+            flowable.drawOn(canvas, 0, y)
+        canvas.restoreState()
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -213,7 +261,8 @@ class Writer:
             out += [Spacer(1, 24), Paragraph(markup(intro, self.lang), st.centered)]
         if "credits" in data:
             out += [Spacer(1, 40), Paragraph(markup(res.plain(data["credits"]), self.lang),
-                                             st.small)]
+                                             ParagraphStyle("credits", parent=st.small,
+                                                            alignment=TA_CENTER))]
         return out
 
     # --- sections --------------------------------------------------------------------
@@ -254,7 +303,7 @@ class Writer:
             out.append(PageBreak())
         if node.get("quick_reference"):
             heading.style = ParagraphStyle("hq", parent=heading.style, keepWithNext=0)
-            out += [heading, KeepInFrame(0, 0, body, mode="shrink"), PageBreak()]
+            out += [heading, FitPage(body), PageBreak()]
             return out
         return out + [heading, *body]
 

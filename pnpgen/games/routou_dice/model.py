@@ -604,6 +604,21 @@ class RoutouDice(Rules[State, Move]):
         stats["dice_on_board"] = float(sum(1 for v in state.board if v))
         return stats
 
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        """'actions': the quick-reference table of costs, phases and dice, from rules:."""
+        if name != "actions":
+            raise KeyError(name)
+        ja = lang == "ja"
+        rows = [["アクション", "フェーズ", "選べるフェーズ", "振るダイス", "表記"] if ja else
+                ["Action", "Phases", "May start in phase", "Dice rolled", "Notation"]]
+        for action, rule in ACTION_RULES.items():
+            dice = self.cfg.roll_dice.get(action)
+            phases = "・".join(str(p) for p in self.cfg.allowed_phases[action]) if ja else (
+                " or ".join(str(p) for p in self.cfg.allowed_phases[action]))
+            rows.append([self.rule_title(rule, lang), str(self.cfg.cost[action]), phases,
+                         str(dice) if dice else "—", NOTATION[action]])
+        return rows
+
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg
         return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,
@@ -611,6 +626,12 @@ class RoutouDice(Rules[State, Move]):
                 "rows": f"{cfg.rows[0]}–{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
                 "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
                 "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}
+
+
+ACTION_RULES = {"large": "RD-LARGE", "small": "RD-SMALL", "move": "RD-MOVE", "slash": "RD-SLASH",
+                "clone": "RD-CLONE", "contract": "RD-GUARD"}
+NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
+            "contract": "b56"}
 
 
 def _put(board: Board, i: int, value: int) -> Board:

@@ -476,3 +476,11 @@ def test_yaml_drives_simulation_referee_and_rulebook(tmp_path: Path, run_pnpgen:
     assert changed.rulebook_table("scores", "en")[1][1] == "15"
     assert changed.rulebook_context("en")["threshold"] == 300
     assert changed.solver.ev > original.solver.ev
+
+
+def test_referee_report_without_a_move(run_pnpgen: CliRun) -> None:
+    code, out, _ = run_pnpgen("referee", "burning-desire", "--state", str(REFEREE / "final-roll.yaml"))
+    assert code == 0
+    assert "score 4-6: 40 (base 30, bonus 10)" in out and "score 1: 10 (base 10, bonus 0)" in out
+    code, out, _ = run_pnpgen("referee", "burning-desire", "--state", str(REFEREE / "final-round-behind.yaml"))
+    assert "100 points at stake on \"4-6\"; multiplier dice allowed" in out

@@ -231,7 +231,8 @@ class BurningDesire(Rules[State, Move]):
             raise IllegalMove("BD-2.3", f"a main die shows 1–{cfg.faces} and the bonus die 1–{cfg.bonus_faces}")
         dice = tuple(sorted(state.dice + move.dice))
         bonus = state.bonus or move.bonus
-        new = replace(state, phase=CHOOSE, rolls=state.rolls + 1, dice=dice, bonus=bonus)
+        new = State(state.scores, state.turn, CHOOSE, state.rolls + 1, dice, bonus, "", 0, state.trigger,
+                    state.to_play, state.tie_round, (), "", state.turns)  # hot path: no replace()
         text = f"seat {state.turn + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
         return new, [Event("roll", text, {"player": state.turn + 1, "roll": new.rolls,
                                           "dice": list(dice), "bonus": bonus})]
@@ -247,7 +248,8 @@ class BurningDesire(Rules[State, Move]):
         if len(move.dice) == cfg.dice and move.bonus:
             raise IllegalMove("BD-2.2", "keeping every die rerolls nothing; reroll at least one die or score")
         kept = tuple(sorted(move.dice))
-        new = replace(state, phase=ROLL, dice=kept, bonus=state.bonus if move.bonus else 0)
+        new = State(state.scores, state.turn, ROLL, state.rolls, kept, state.bonus if move.bonus else 0, "", 0,
+                    state.trigger, state.to_play, state.tie_round, (), "", state.turns)
         rerolled = cfg.dice - len(kept)
         text = (f"seat {state.turn + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
                 f"{' and the bonus die' if move.bonus else ''}, rerolls {rerolled} main dice"
@@ -577,7 +579,28 @@ class BurningDesire(Rules[State, Move]):
         }
 
     def describe(self, state: State) -> str | None:
-        return None
+        """The referee's report: totals, the phase, and what each combination would score now."""
+        lines = ["Totals: " + ", ".join(f"seat {i + 1} {v}" for i, v in enumerate(state.scores))]
+        if state.trigger >= 0:
+            rest = ", ".join(str(s + 1) for s in state.to_play) or "none"
+            kind = f"tie-break round {state.tie_round}" if state.tie_round else "final round"
+            lines.append(f"{kind.capitalize()} (started by seat {state.trigger + 1}); still to play after "
+                         f"this turn: {rest}")
+        if state.phase == OVER:
+            winners = ", ".join(str(w + 1) for w in state.winners)
+            return "\n".join(lines + [f"Game over ({state.end}): seat {winners} wins"])
+        lines.append(f"Seat {state.turn + 1} to play, phase {state.phase}")
+        if state.phase == CHOOSE:
+            lines.append(f"Roll {state.rolls} of {self.cfg.rolls}: {' '.join(map(str, state.dice))}, "
+                         f"bonus die {state.bonus}")
+            for combo in self.cfg.combinations:
+                br = self.breakdown(state, combo.id)
+                lines.append(f"  score {combo.id}: {br.points} (base {br.base}, bonus {br.bonus}"
+                             f"{', doubled' if br.doubled else ''})")
+        if state.phase in (GAMBLE, MULTIPLY):
+            allowed = "allowed" if self.gamble_allowed(state) else "not allowed"
+            lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
+        return "\n".join(lines)
 
     # --- rulebook ------------------------------------------------------------------------
     def rulebook_context(self, lang: str) -> dict[str, Any]:

@@ -556,6 +556,8 @@ class BurningDesire(Rules[State, Move]):
                             f"{cfg.rolls} rolls")
         if state.phase == ROLL and (len(state.dice) >= cfg.dice and state.bonus):
             problems.append("a roll is due but every die is kept")
+        if state.phase == ROLL and state.rolls == 0 and (state.dice or state.bonus):
+            problems.append("dice are kept before the turn's first roll")
         return problems
 
     def evaluate(self, state: State, seat: int) -> float:

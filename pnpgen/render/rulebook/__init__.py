@@ -46,11 +46,13 @@ def render_rulebooks(
 ) -> list[BuiltFile]:
     """rulebook-<lang>.pdf for each language in the options, on the options' paper."""
     from pnpgen.build import BuiltFile
-    from pnpgen.render.rulebook.layout import write_pdf
+    from pnpgen.render.rulebook.layout import Writer, write_pdf
 
     book = load_book(content)
     if book is None:
         return []
+    for lang in options.langs:  # every language checked before any file is written
+        Writer(book, Resolver(content, rules_list, lang, collect=False), 500.0, 700.0).story()
     built = []
     for lang in options.langs:
         path = options.game_dir(content) / f"rulebook-{lang}.pdf"

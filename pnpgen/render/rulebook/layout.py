@@ -117,6 +117,11 @@ class Styles:
         ]
 
 
+def grid_style(commands: list[tuple[Any, ...]]) -> TableStyle:
+    """A TableStyle whose cells use the bundled font (ReportLab's default is Helvetica)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), SANS), *commands])
+
+
 class Heading(Paragraph):
     """A heading that becomes a contents line and a PDF bookmark."""
 
@@ -225,7 +230,10 @@ class Writer:
     def story(self) -> list[Flowable]:
         story = self.title_page()
         story += [NextPageTemplate("body"), PageBreak()]
-        toc = TableOfContents(levelStyles=self.st.toc, dotsMinLevel=0)
+        toc = TableOfContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ]))
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
         for index, section in enumerate(self.book.sections):
             story += self.section(section, first=index == 0)
@@ -251,7 +259,7 @@ class Writer:
                                                                      st.cell)]
                  for a, b in rows]
         info = Table(cells, colWidths=[40 * mm, 60 * mm])
-        info.setStyle(TableStyle([
+        info.setStyle(grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("TEXTCOLOR", (0, 0), (0, -1), RULE_GREY),
         ]))
@@ -347,7 +355,7 @@ class Writer:
         ]
         if border:
             commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
-        box.setStyle(TableStyle(commands))
+        box.setStyle(grid_style(commands))
         box.spaceBefore, box.spaceAfter = 4, 6
         return box
 
@@ -382,7 +390,7 @@ class Writer:
         data = [[Paragraph(markup(cell, self.lang), st.cell if c == 0 else centred)
                  for c, cell in enumerate(row)] for row in rows]
         table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-        table.setStyle(TableStyle([
+        table.setStyle(grid_style([
             ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -437,7 +445,7 @@ class Writer:
                          Paragraph(note, st.cell)])
         table = Table(rows, colWidths=[16 * mm, 0.38 * (self.width - 16 * mm),
                                        0.62 * (self.width - 16 * mm)], hAlign="LEFT")
-        table.setStyle(TableStyle([
+        table.setStyle(grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ]))

@@ -167,6 +167,7 @@ def test_passes_end_and_last_tie_break(rules: RoutouDice) -> None:
     done = play(rules, s, "pass")
     assert rules.outcome(done).end == "passes"
     assert rules.outcome(done).winners == (1,)  # all level: the second player wins
+    assert rules.from_data(rules.to_data(done)) == done  # a finished game's state file reads back
     with pytest.raises(IllegalMove) as info:
         play(rules, state(rules, {"11": "A3"}), "m11-12", "pass")
     assert info.value.rule == "RD-PASS"

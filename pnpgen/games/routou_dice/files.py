@@ -158,7 +158,7 @@ def state_from_data(rules: RoutouDice, data: Any) -> State:
         if name not in ACTION_KINDS:
             raise fail(f"actions: '{name}' is not one of {', '.join(ACTION_KINDS)}", actions, name)
     passes = data.get("passes", 0)
-    if not 0 <= passes < 2:
+    if not 0 <= passes < (3 if "result" in data else 2):
         raise fail("passes: 0 or 1 (two passes in a row end the game)", data, "passes")
     result = None
     if "result" in data:

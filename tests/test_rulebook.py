@@ -328,3 +328,8 @@ def test_burning_desire_text_and_figures(burning_desire: Any) -> None:
     assert "BD-3.2  ボーナスダイスのボーナス" in titles and titles[-1] == "クイックリファレンス"
     for path in pdfs.values():
         assert font_problems(path) == []
+
+
+def test_example_with_unknown_rule_is_reported(tmp_path: Path) -> None:
+    problems, line = broken(tmp_path, "    rule: T-2\n    text:", "    rule: T-7\n    text:", "game.yaml")
+    assert any(f"game.yaml:{line}:" in p and "unknown rule id 'T-7'" in p for p in problems), problems

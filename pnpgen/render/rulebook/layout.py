@@ -50,8 +50,8 @@ LABELS: dict[str, dict[str, str]] = {
     "time_value": {"ja": "約{m}分", "en": "about {m} minutes"},
     "ages": {"ja": "対象年齢", "en": "Ages"},
     "version": {"ja": "版", "en": "Version"},
-    "moves": {"ja": "手順", "en": "Moves"},
-    "source": {"ja": "原文との違い", "en": "Source"},
+    "moves": {"ja": "手順：", "en": "Moves: "},
+    "source": {"ja": "原案との違い：", "en": "Departure from the source: "},
     "rule": {"ja": "ルール", "en": "Rule"},
 }
 
@@ -266,7 +266,9 @@ class Writer:
         out += [Spacer(1, 30), info]
         if self.book.intro is not None:
             intro = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
-            out += [Spacer(1, 24), Paragraph(markup(intro, self.lang), st.centered)]
+            style = ParagraphStyle("intro", parent=st.centered, leftIndent=20 * mm,
+                                   rightIndent=20 * mm)
+            out += [Spacer(1, 24), Paragraph(markup(intro, self.lang), style)]
         if "credits" in data:
             out += [Spacer(1, 40), Paragraph(markup(res.plain(data["credits"]), self.lang),
                                              ParagraphStyle("credits", parent=st.small,
@@ -408,6 +410,7 @@ class Writer:
         rules = res.example_rules(example)
         title = markup(res.plain(example["title"]), lang)
         if "rule" in example:
+            res.rule_title(str(example["rule"]), example)  # reports an unknown id
             title += f'&nbsp;&nbsp;<font color="#555555">({escape(str(example["rule"]))})</font>'
         parts: list[Flowable] = [Paragraph(title, st.example_title)]
         if "text" in example:
@@ -416,7 +419,7 @@ class Writer:
         moves = example.get("moves") or []
         if moves:
             line = " · ".join(escape(str(m)) for m in moves)
-            parts.append(Paragraph(f"{label('moves', lang)}: {line}", st.small))
+            parts.append(Paragraph(f"{label('moves', lang)}{line}", st.small))
         return self.boxed(parts)
 
     def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
@@ -428,7 +431,7 @@ class Writer:
                                  f'</font>&nbsp;&nbsp;{text}', st.body))
             if "source" in item:
                 src = markup(res.text(item["source"], item, "source", rules), lang)
-                out.append(Paragraph(f"{label('source', lang)}: {src}",
+                out.append(Paragraph(f"{label('source', lang)}{src}",
                                      ParagraphStyle("src", parent=st.small, leftIndent=14,
                                                     spaceAfter=4)))
         return out

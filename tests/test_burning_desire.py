@@ -437,6 +437,8 @@ def test_rulebook_tables(rules: BurningDesire) -> None:
     assert rules.rulebook_table("multipliers", "en")[1:] == [["A", "0, 0, 1, 1, 1, 2"], ["B", "0, 0, 0, 2, 2, 3"]]
     context = rules.rulebook_context("ja")
     assert (context["threshold"], context["rolls_per_turn"], context["rerolls"]) == (1000, 3, 2)
+    # P(no zero) = 4/6 × 3/6; E[A·B] = E[A]·E[B] = (5/6)·(7/6)
+    assert (context["multiplier_survive"], context["multiplier_expected_factor"]) == (Fraction(1, 3), Fraction(35, 36))
     with pytest.raises(KeyError):
         rules.rulebook_table("nothing", "en")
 

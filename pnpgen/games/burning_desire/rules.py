@@ -608,6 +608,9 @@ class BurningDesire(Rules[State, Move]):
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg
         ev = self.solver.ev
+        outcomes = self._mult_outcomes()
+        survive = sum((p for m, p in outcomes if 0 not in m.dice), Fraction(0))
+        factor = sum((p * math.prod(m.dice) for m, p in outcomes), Fraction(0))
         return {
             "threshold": cfg.threshold,
             "rolls_per_turn": cfg.rolls,
@@ -624,6 +627,10 @@ class BurningDesire(Rules[State, Move]):
             "tie_break_rounds": self.tie_break_cap,
             "players_min": self.min_players,
             "players_max": self.max_players,
+            "multiplier_survive": survive,
+            "multiplier_survive_text": f"{survive.numerator}/{survive.denominator}",
+            "multiplier_expected_factor": factor,  # expected multiplier of one gamble (zeros included)
+            "multiplier_expected_factor_text": f"{float(factor):.2f}",
             "optimal_turn_ev": ev,
             "optimal_turn_ev_float": float(ev),
             "optimal_turn_ev_text": f"{float(ev):.2f}",

@@ -333,3 +333,21 @@ def test_burning_desire_text_and_figures(burning_desire: Any) -> None:
 def test_example_with_unknown_rule_is_reported(tmp_path: Path) -> None:
     problems, line = broken(tmp_path, "    rule: T-2\n    text:", "    rule: T-7\n    text:", "game.yaml")
     assert any(f"game.yaml:{line}:" in p and "unknown rule id 'T-7'" in p for p in problems), problems
+
+
+def test_table_widths_must_match_the_columns(tmp_path: Path) -> None:
+    problems, line = broken(tmp_path, "        caption: {ja: 出目と得点",
+                            "        widths: [2, 1]\n        caption: {ja: 出目と得点")
+    assert any(f"rulebook.yaml:{line}:" in p and "widths: 2 given for 7 columns" in p for p in problems), problems
+
+
+def test_sections_inherit_their_chapters_game(tmp_path: Path) -> None:
+    folder = copy_toy(tmp_path)
+    book = folder / "chapter2.yaml"
+    book.write_text(book.read_text().replace("    level: 0\n", "    level: 0\n    game: b\n", 1))
+    content = load_game(folder)
+    rules: list[Rules[Any, Any]] = [ToyRules(content, "/a", 20), ToyRules(content, "/b", 40)]
+    built = render_rulebooks(content, rules, BuildOptions(out=tmp_path / "out", langs=("en",)))
+    text = pdf_text(built[0].path)
+    assert "120" in PdfReader(built[0].path).pages[-1].extract_text()  # quick reference: game b
+    assert "Faces and points" in text and "reach 20 points" in text  # chapter 1: first game

@@ -51,6 +51,7 @@ LABELS: dict[str, dict[str, str]] = {
     "ages": {"ja": "対象年齢", "en": "Ages"},
     "version": {"ja": "版", "en": "Version"},
     "moves": {"ja": "手順：", "en": "Moves: "},
+    "refused": {"ja": "（最後の手は {rule} により不可）", "en": " (the last move is refused under {rule})"},
     "source": {"ja": "原案との違い：", "en": "Departure from the source: "},
     "rule": {"ja": "ルール", "en": "Rule"},
 }
@@ -419,6 +420,9 @@ class Writer:
         moves = example.get("moves") or []
         if moves:
             line = " · ".join(escape(str(m)) for m in moves)
+            refused = example.get("expect", {}).get("illegal")
+            if refused:
+                line += escape(label("refused", lang, rule=refused))
             parts.append(Paragraph(f"{label('moves', lang)}{line}", st.small))
         return self.boxed(parts)
 

@@ -71,6 +71,7 @@ def _load_file(value: Any, book: Book, first: bool) -> None:
     if first and "intro" in value:
         book.intro, book.intro_parent = value["intro"], value
     sections = value["sections"]
+    inherited = value.get("game")  # a chapter's `game:` carries over to its sections
     for index, node in enumerate(sections):
         check(node, SECTION_SPEC, sections, index, f"sections[{index}]")
         if node.get("level", 1) not in (0, 1, 2):
@@ -85,7 +86,9 @@ def _load_file(value: Any, book: Book, first: bool) -> None:
                     f"a block needs exactly one of: {names}", **where(node["blocks"], b)
                 )
             check(block, BLOCK_SPECS[kinds[0]], node["blocks"], b, f"blocks[{b}]")
-        book.sections.append(Section(node, node.get("game", value.get("game"))))
+        if node.get("level", 1) == 0:
+            inherited = node.get("game", value.get("game"))
+        book.sections.append(Section(node, node.get("game", inherited)))
 
 
 def load_book(content: GameContent) -> Book | None:

@@ -338,9 +338,13 @@ def report(
         int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
     ] = None,
     skill: Annotated[
-        str, typer.Option("--skill", help="Skill check bot, played against 4× its search ('none' to skip).")
-    ] = "mcts:25",
-    skill_games: Annotated[int, typer.Option("--skill-games", help="Games in the skill check.")] = 60,
+        str | None,
+        typer.Option("--skill", help="Skill check bot, played against 4× its search ('none' to skip; "
+                     "default: game.yaml simulation.skill_bot, else mcts:25)."),
+    ] = None,
+    skill_games: Annotated[
+        int | None, typer.Option("--skill-games", help="Games in the skill check (default 60).")
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -351,12 +355,14 @@ def report(
     with error bars, game lengths, end conditions, balance figures and a skill check."""
     from pnpgen.engine.bots import parse_bot, scaled_bot
     from pnpgen.games import find_rules
-    from pnpgen.report import ReportOptions, write_report
+    from pnpgen.report import ReportOptions, skill_defaults, write_report
 
     rules = find_rules(content_root(content), game)
     _checked_run(games, workers, seed)
     bot_names = _bot_list(rules, bots, players)
-    skill_bot = None if skill.lower() == "none" else skill
+    default_bot, default_games = skill_defaults(rules)
+    skill_bot = default_bot if skill is None else (None if skill.lower() == "none" else skill)
+    skill_games = default_games if skill_games is None else skill_games
     if skill_bot:
         parse_bot(rules, scaled_bot(skill_bot, 4))
     options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers,

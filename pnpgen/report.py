@@ -31,14 +31,26 @@ ACCENT = (0.85, 0.37, 0.05)
 GRID = (0.82, 0.82, 0.85)
 
 
+DEFAULT_SKILL_BOT = "mcts:25"
+DEFAULT_SKILL_GAMES = 60
+
+
+def skill_defaults(rules: Rules[Any, Any]) -> tuple[str | None, int]:
+    """The skill check a game asks for (game.yaml `simulation: skill_bot`, `skill_games`;
+    skill_bot "none" skips it), else the defaults."""
+    sim = rules.content.data.get("simulation", {}) or {}
+    bot = str(sim.get("skill_bot", DEFAULT_SKILL_BOT))
+    return (None if bot.lower() == "none" else bot), int(sim.get("skill_games", DEFAULT_SKILL_GAMES))
+
+
 @dataclass
 class ReportOptions:
     games: int = 500
     seed: int = 1
     bots: list[str] = field(default_factory=list)  # per seat; empty: the game's simulation bots
     workers: int = 1
-    skill_bot: str | None = "mcts:25"  # None: no skill check
-    skill_games: int = 60
+    skill_bot: str | None = DEFAULT_SKILL_BOT  # None: no skill check
+    skill_games: int = DEFAULT_SKILL_GAMES
     out: Path = Path("build")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_harness_toys import EndlessNim, nim, pig
+from test_harness_toys import EndlessNim, NimState, nim, pig
 
 from pnpgen.engine.bots import make_bot, parse_bot, scaled_bot
 from pnpgen.engine.metrics import distribution, histogram, wilson_interval
@@ -84,3 +84,19 @@ def test_bot_names() -> None:
             make_bot(rules, bad)
     with pytest.raises(PnpgenError, match="no search to scale"):
         scaled_bot("greedy", 4)
+
+
+def test_cut_playouts_are_judged_by_the_evaluation() -> None:
+    import random
+
+    from pnpgen.engine.mcts import MCTS
+
+    rules = nim(simulation={"mcts_playout": 2})
+    search = MCTS(rules, 50)
+    assert search.playout_limit == 2
+    start = rules.initial_state(2, random.Random(1))
+    # The toy rates every unfinished state 0.5 for both seats: a cut playout is a shared win.
+    assert search._playout(start, random.Random(1), 2) == [0.5, 0.5]
+    assert search._playout(NimState(1, 0, 1), random.Random(1), 2) == [1.0, 0.0]  # seat 1 takes the last stone
+    summary = simulate(rules, 40, 6, ["mcts:60", "random"])
+    assert summary.bot_wins["mcts:60"] > 24

@@ -2,9 +2,11 @@
 
 UCT (UCB1 applied to trees) with explicit chance: at a chance node an outcome is
 drawn with the game's own sampler and the tree branches on the drawn outcome, so
-each player node holds one exact state. Leaves are valued by a random playout;
-a playout that hits the step cap counts as a loss for every seat. Every seat
-maximises its own share of the win (max^n), so it works for 1 to N players.
+each player node holds one exact state. Leaves are valued by a random playout.
+Long multi-player games may cut playouts short (game.yaml `simulation: mcts_playout: N`):
+the cut state is then valued by the game's evaluate(), the best seat(s) sharing
+the win. A playout that hits the step cap counts as a loss for every seat. Every
+seat maximises its own share of the win (max^n), so it works for 1 to N players.
 """
 
 from __future__ import annotations
@@ -55,9 +57,11 @@ class MCTS:
     """A search for one decision; `choose` is the bot function."""
 
     def __init__(self, rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS,
-                 exploration: float = EXPLORATION) -> None:
+                 exploration: float = EXPLORATION, playout_limit: int | None = None) -> None:
         self.rules = rules
         self.iterations = iterations
+        sim = rules.content.data.get("simulation", {}) or {}
+        self.playout_limit = playout_limit or int(sim.get("mcts_playout", 0)) or rules.max_steps
         self.exploration = exploration
         self.sample = chance_sampler(rules)
 
@@ -117,12 +121,24 @@ class MCTS:
         rules = self.rules
         sample = self.sample
         steps = 0
-        limit = rules.max_steps
+        limit = self.playout_limit if seats > 1 else rules.max_steps  # solo: no evaluation to compare
         while (player := rules.current_player(state)) != TERMINAL and steps < limit:
             move = sample(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))
             state = rules.apply(state, move)[0]
             steps += 1
+        if player != TERMINAL and limit < rules.max_steps:
+            return self._judge(state, seats)
         return _rewards(rules, state, seats)
+
+    def _judge(self, state: Any, seats: int) -> list[float]:
+        """A cut playout: the seats the game's evaluation rates best share the win."""
+        values = [self.rules.evaluate(state, seat) for seat in range(self.rules.num_players(state))]
+        top = max(values)
+        best = [seat for seat, v in enumerate(values) if v >= top - 1e-12]
+        rewards = [0.0] * seats
+        for seat in best:
+            rewards[seat] = 1.0 / len(best)
+        return rewards
 
 
 def mcts_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bot[Any, Any]:

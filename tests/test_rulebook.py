@@ -320,6 +320,7 @@ def test_burning_desire_text_and_figures(burning_desire: Any) -> None:
     en = " ".join(pdf_text(pdfs["en"]).split())
     ja = pdf_text(pdfs["ja"]).replace("\n", "")
     assert f"{ctx['optimal_turn_ev_text']} points" in en
+    assert f"probability {ctx['multiplier_survive_text']}" in en
     assert f"reaches {content.data['rules']['threshold']} or more" in en
     for decision in ("D-BD-1", "D-BD-2", "D-BD-3"):
         assert decision in en and decision in ja

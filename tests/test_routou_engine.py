@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
+from pnpgen.cli import app
 from pnpgen.content.game import load_game
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.engine.protocol import CHANCE, TERMINAL, IllegalMove
@@ -350,12 +352,23 @@ SOURCE_EXAMPLE = """
 def test_the_checker_rejects_the_source_example(tmp_path: Path) -> None:
     folder = tmp_path / "routou-dice"
     folder.mkdir()
-    shutil.copy(CONTENT / "routou-dice" / "game.yaml", folder / "game.yaml")
+    for name in ("game.yaml", "rulebook.yaml"):
+        shutil.copy(CONTENT / "routou-dice" / name, folder / name)
     data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     data["examples"] = "source-example.yaml"
+    data.pop("components")
+    data["rulebook"] = None
+    data["simulation"]["end_search_games"] = 0
     (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     (folder / "source-example.yaml").write_text(SOURCE_EXAMPLE, encoding="utf-8")
     content = load_game(folder)
     (result,) = check_examples(content, rules_for_content(content))
     assert not result.ok
     assert result.problems == ["state.board.01: missing in the engine's result"]
+
+    # and through `pnpgen validate`: exit 1, the example named with what differed
+    args = ["validate", "routou-dice", "--content", str(tmp_path), "--games", "0", "--verify-games", "0"]
+    run = CliRunner().invoke(app, args)
+    said = " ".join(run.output.split())
+    assert run.exit_code == 1, run.output
+    assert "FAIL routou-dice: example source-placement-as-written state.board.01: missing in the engine's result" in said

@@ -146,6 +146,7 @@ class RoutouDice(Rules[State, Move]):
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
         seen: set[Any] = set()
+        occupied = [i for i, v in enumerate(board) if v]
         for triples in _groupings(dice):
             placed: list[tuple[int, int]] = []
             for x, y, v in triples:
@@ -160,7 +161,7 @@ class RoutouDice(Rules[State, Move]):
                     seen.add((result, short))
                     moves.append(Move("place", triples=triples, declined=(False,) * len(triples)))
                 continue
-            after = [i for i, v in enumerate(board) if v] + [c for c, _ in placed]
+            after = occupied + [c for c, _ in placed]
             for stocks in range(zeros // self.cfg.zeros_stock + 1):
                 left = zeros - stocks * self.cfg.zeros_stock
                 gain = min(stocks, self.cfg.stock_cap - state.stock[seat])

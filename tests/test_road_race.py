@@ -447,3 +447,32 @@ def test_time_trial_where_everyone_retired_needs_no_rides(rules: StageRace, tmp_
     text = SOURCE_RACE + "  - {stage: 3, retired: [P3, P1, P2, P4]}\n"
     stage = report(rules, text, tmp_path)["stages"][2]
     assert stage["standings"] == [] and stage["retired"] == ["P3", "P1", "P2", "P4"]
+
+
+def test_rulebook_tables_come_from_the_data(rules: StageRace) -> None:
+    course = rules.rulebook_table("course", "en")
+    assert course[0] == ["Stage", "Type", "Boards", "Total cost", "Note"]
+    assert course[3] == ["3", "individual time trial", "1 (white), 2 (black)", "28", "no bonus time"]
+    assert [row[3] for row in course[1:]] == ["45", "48", "28", "47", "50"]
+    assert rules.rulebook_table("bonus", "ja")[1:] == [["1位", "−10 秒"], ["2位", "−5 秒"], ["3位", "−2 秒"]]
+    # both standings tables of the source, recomputed from the worked examples' race files
+    assert rules.rulebook_table("standings/ex3-not-finished-and-standings/1", "ja")[1:] == [
+        ["1位", "P1", "-10秒", "-"], ["2位", "P3", "-5秒", "+5秒"],
+        ["3位", "P2", "8秒", "+18秒"], ["4位", "P4", "20秒", "+30秒"],
+    ]
+    assert rules.rulebook_table("standings/ex4-solo-winner-stage-2/2", "en")[4] == ["4", "P4", "40 s", "+42 s"]
+    with pytest.raises(KeyError):
+        rules.rulebook_table("standings/ex4-solo-winner-stage-2/3", "en")
+
+
+def test_rulebook_pdf_labels_the_stand_in_model(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    result = CliRunner().invoke(app, ["build", "dice-road-race", "--out", str(tmp_path), "-q",
+                                      "--content", str(CONTENT), "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "dice-road-race" / "rulebook-en.pdf").pages)
+    text = " ".join(text.split())
+    assert "stand-in race model" in text
+    assert "5 × 10 − (7 − 4) = 47 s" in text
+    assert "+42 s" in text and "Quick reference: time rules" in text

@@ -551,7 +551,29 @@ class StageRace(Rules[State, Move]):
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name.startswith("standings/"):
+            return self._example_standings(name, lang)
         return rulebook_tables(self.cfg, name, lang)
+
+    def _example_standings(self, name: str, lang: str) -> list[list[str]]:
+        """'standings/<example id>/<stage>': the standings a worked example's race file gives."""
+        from pnpgen.examples import load_examples
+
+        _, example_id, stage = name.split("/")
+        example = next((e for e in load_examples(self.content) if e["id"] == example_id), None)
+        if example is None or not stage.isdigit():
+            raise KeyError(name)
+        report = self.report(self.from_data(example["state"]))
+        if not 1 <= int(stage) <= len(report.stages):
+            raise KeyError(name)
+        names, unit = report.race.players, self.cfg.unit_text(lang)
+        head = ["総合順位", "プレイヤー", "総合時間", "時間差"] if lang == "ja" else ["Rank", "Rider", "Total", "Gap"]
+        rows = [head]
+        for st in report.stages[int(stage) - 1].standings:
+            gap = "-" if st.rank == 1 else f"+{st.gap}{unit if lang == 'ja' else ' ' + unit}"
+            total = f"{st.total}{unit}" if lang == "ja" else f"{st.total} {unit}"
+            rows.append([f"{st.rank}位" if lang == "ja" else str(st.rank), names[st.seat], total, gap])
+        return rows
 
 
 def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:

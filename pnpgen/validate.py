@@ -20,6 +20,7 @@ from pnpgen.engine.simulate import Summary, simulate
 from pnpgen.examples import check_examples
 from pnpgen.games import rules_for_content
 from pnpgen.verify import (
+    determinism,
     golden_diff,
     golden_path,
     load_golden,
@@ -93,6 +94,8 @@ def verification_checks(rules: Rules[Any, Any], seed: int, smoke_games: int,
         checks.append(Check(f"verification {rules.id}", result.problems,
                             f"{result.games} checked playthroughs{budget}, {players} players, "
                             f"{result.steps} steps, seed {seed}"))
+        problems, note = determinism(rules, seed)
+        checks.append(Check(f"determinism {rules.id}", problems, note))
     if smoke_games > 0:
         smoke, summary = run_smoke(rules, smoke_games, seed)
         seen.update(summary.ends)

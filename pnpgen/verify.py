@@ -356,3 +356,48 @@ def write_golden(path: Path, game_id: str, version: Any, playthroughs: list[dict
         lines += [f"      - {json.dumps(step, ensure_ascii=False)}" for step in p["steps"]]
     with atomic_output(path) as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# --- determinism across processes -------------------------------------------------------
+
+_RECORD_IN_CHILD = (
+    "import json, sys\n"
+    "from pathlib import Path\n"
+    "from pnpgen.content.game import load_game\n"
+    "from pnpgen.games import rules_for_content\n"
+    "from pnpgen.verify import record_golden\n"
+    "rules = {r.id: r for r in rules_for_content(load_game(Path(sys.argv[1])))}[sys.argv[2]]\n"
+    "print(json.dumps(record_golden(rules, int(sys.argv[3]))))\n"
+)
+
+
+def determinism(rules: Rules[Any, Any], seed: int) -> tuple[list[str], str]:
+    """Replay the same seeded random game in a fresh process with another hash seed.
+
+    Set and dict orders of strings change with the hash seed, so a game whose moves
+    or outcomes depend on them would give different results for the same seed.
+    Returns (problems, note); the note explains when the check could not run.
+    """
+    import os
+    import subprocess
+    import sys
+
+    folder = rules.content.folder
+    if not (folder / "game.yaml").is_file():
+        return [], "skipped: the game has no folder on disk"
+    here = record_golden(rules, seed)
+    env = {**os.environ, "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"}
+    try:
+        child = subprocess.run([sys.executable, "-c", _RECORD_IN_CHILD, str(folder), rules.id, str(seed)],
+                               env=env, capture_output=True, text=True, timeout=300, check=False)
+        there = json.loads(child.stdout)
+    except (subprocess.TimeoutExpired, ValueError) as err:
+        return [], f"skipped: the child process gave no result ({type(err).__name__})"
+    for number, (a, b) in enumerate(zip(here["steps"], there["steps"], strict=False), 1):
+        if a != b:
+            return [f"step {number}: {a} here but {b} in a process with another hash seed "
+                    "(does set or dict order reach the rules or the move lists?)"], ""
+    if len(here["steps"]) != len(there["steps"]) or here["end"] != there["end"]:
+        return [f"the same seed ends differently in another process: {len(here['steps'])} steps, "
+                f"{here['end']} here; {len(there['steps'])} steps, {there['end']} there"], ""
+    return [], f"seed {seed}, {len(here['steps'])} steps identical under another hash seed"

@@ -118,3 +118,17 @@ def test_rare_ends_may_be_declared_unreachable() -> None:
     checks = {c.name: c for c in verification_checks(rules, seed=1, smoke_games=0, verify_games=5)}
     ends = checks["end conditions toy-nim"]
     assert ends.ok and ends.detail.endswith("; not reached, declared rare: resign")
+
+
+def test_determinism_across_hash_seeds() -> None:
+    from pnpgen.verify import determinism
+
+    assert determinism(nim(), 1) == ([], "skipped: the game has no folder on disk")
+    root = Path(__file__).resolve().parent.parent / "content"
+    from pnpgen.content.game import load_games
+    from pnpgen.games import rules_for_content
+
+    (content,) = load_games(root, ["dice-road-race"])
+    rules = rules_for_content(content)[0]
+    problems, note = determinism(rules, 3)
+    assert problems == [] and note.endswith("steps identical under another hash seed")

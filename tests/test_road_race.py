@@ -476,3 +476,14 @@ def test_rulebook_pdf_labels_the_stand_in_model(tmp_path: Path) -> None:
     assert "stand-in race model" in text
     assert "5 × 10 − (7 − 4) = 47 s" in text
     assert "+42 s" in text and "Quick reference: time rules" in text
+
+
+def test_agreed_end_gives_a_final_classification_early(rules: StageRace, tmp_path: Path) -> None:
+    state = race(rules, SOURCE_RACE + "agreed_end: true\n", tmp_path)
+    assert rules.current_player(state) == TERMINAL
+    final = rules.to_data(state)["report"]["final"]
+    assert final["complete"] is True and final["agreed_end"] is True and final["winner"] == "P2"
+    assert rules.outcome(state).end == "agreed" and rules.outcome(state).winners == (1,)
+    assert "The riders agreed to end the race after stage 2." in (rules.describe(state) or "")
+    with pytest.raises(ImpossibleState, match="race.yaml:3:1: agreed_end: the race can end by agreement only"):
+        race(rules, "players: [A, B]\nstages: []\nagreed_end: true\n", tmp_path)

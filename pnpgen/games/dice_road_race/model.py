@@ -331,7 +331,7 @@ class StageRace(Rules[State, Move]):
         winners = (final.winner,) if final.winner is not None else tuple(
             st.seat for st in final.classification if st.rank == 1
         )
-        return Outcome(winners, scores, "stages")
+        return Outcome(winners, scores, "agreed" if state.race.agreed_end else "stages")
 
     # --- notation and state files --------------------------------------------------------
     def parse_move(self, text: str, state: State | None = None) -> Move:
@@ -382,7 +382,7 @@ class StageRace(Rules[State, Move]):
     def from_data(self, data: Any) -> State:
         race = read_race(data, self.cfg, self.min_players, self.max_players)
         if "live" not in data:
-            if len(race.stages) < len(self.cfg.course):
+            if len(race.stages) < len(self.cfg.course) and not race.agreed_end:
                 # between stages: the next stage starts with the recovered dice
                 report = compute(self.cfg, race).stages
                 dice = (self.cfg.model.start_dice,) * len(race.players)

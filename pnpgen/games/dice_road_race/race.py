@@ -34,6 +34,7 @@ RACE_SCHEMA: dict[str, Any] = {
     "players": Each(str, min=1),
     "leader_colour?": bool,
     "stages": [STAGE_RESULT_SCHEMA],
+    "agreed_end?": bool,  # everyone agreed to end the race after the last stage listed
     "live?": Any_,  # a stage in progress (the playable model; see model.py)
     "report?": Any_,  # computed by the referee; ignored on input
 }
@@ -69,6 +70,7 @@ class Race:
     players: tuple[str, ...]
     stages: tuple[StageResult, ...] = ()
     leader_colour: bool = True
+    agreed_end: bool = False
 
 
 def clockwise(seats: Iterable[int], start: int, players: int) -> tuple[int, ...]:
@@ -304,7 +306,14 @@ def read_race(data: Any, cfg: RaceConfig, min_players: int, max_players: int) ->
         )
     reader = _Reader(cfg, tuple(names))
     stages = tuple(reader.stage(s, i) for i, s in enumerate(data["stages"]))
-    return Race(tuple(names), stages, bool(data.get("leader_colour", True)))
+    agreed = bool(data.get("agreed_end", False))
+    if agreed and not stages:
+        raise ImpossibleState(
+            "agreed_end: the race can end by agreement only after a stage", **where(data, "agreed_end")
+        )
+    if agreed and "live" in data:
+        raise ImpossibleState("agreed_end: a race that has ended has no stage in progress", **where(data, "live"))
+    return Race(tuple(names), stages, bool(data.get("leader_colour", True)), agreed)
 
 
 def race_to_data(race: Race) -> dict[str, Any]:
@@ -326,7 +335,10 @@ def race_to_data(race: Race) -> dict[str, Any]:
         if s.dice is not None:
             entry["dice"] = {names[seat]: count for seat, count in s.dice}
         stages.append(entry)
-    return {"players": list(names), "leader_colour": race.leader_colour, "stages": stages}
+    data = {"players": list(names), "leader_colour": race.leader_colour, "stages": stages}
+    if race.agreed_end:
+        data["agreed_end"] = True
+    return data
 
 
 # --- the arithmetic -----------------------------------------------------------------
@@ -477,11 +489,13 @@ def compute(cfg: RaceConfig, race: Race) -> RaceReport:
                 report.tt_stage = following
                 report.tt_order = [(seat, 1 + i * cfg.tt_start_every) for i, seat in enumerate(order)]
         reports.append(report)
-    complete = len(race.stages) == len(cfg.course)
+    complete = len(race.stages) == len(cfg.course) or (race.agreed_end and bool(race.stages))
     groups: dict[int, list[int]] = {}
     for st in standings:
         groups.setdefault(st.rank, []).append(st.seat)
-    unsettled = [g for g in groups.values() if len(g) > 1] if complete else []
+    last = cfg.course[race.stages[-1].number - 1] if race.stages else None
+    play_on = complete and last is not None and last.settle_ties
+    unsettled = [g for g in groups.values() if len(g) > 1] if play_on else []
     winner = None
     if complete and standings and len(groups[1]) == 1:
         winner = standings[0].seat
@@ -529,6 +543,7 @@ def report_to_data(cfg: RaceConfig, report: RaceReport) -> dict[str, Any]:
         "stages": stages,
         "final": {
             "complete": final.complete,
+            "agreed_end": report.race.agreed_end,
             "winner": names[final.winner] if final.winner is not None else None,
             "classification": [standing(st) for st in final.classification],
             "play_continues": [[names[s] for s in group] for group in final.unsettled],

@@ -71,6 +71,8 @@ def describe_race(cfg: RaceConfig, report: RaceReport) -> str:
         if done < len(cfg.course):
             out.append(f"Race in progress: stage {done + 1} of {len(cfg.course)} is next.")
         return "\n".join(out)
+    if report.race.agreed_end and len(report.stages) < len(cfg.course):
+        out.append(f"The riders agreed to end the race after stage {len(report.stages)}.")
     out.append("Final classification (ties broken by the final stage's finishing order):")
     out += ["  " + line for line in standings_lines(names, final.classification, unit)]
     for group in final.unsettled:

@@ -251,7 +251,7 @@ def simulate(
 def summarise(game: str, seed: int, bot_names: list[str], records: list[GameRecord]) -> Summary:
     players = len(bot_names)
     seat_wins = [0.0] * players
-    bot_wins: dict[str, float] = {}
+    bot_wins: dict[str, float] = dict.fromkeys(bot_names, 0.0)
     draws = timeouts = 0
     for r in records:
         winners = r.outcome.winners

@@ -371,4 +371,22 @@ def test_the_checker_rejects_the_source_example(tmp_path: Path) -> None:
     run = CliRunner().invoke(app, args)
     said = " ".join(run.output.split())
     assert run.exit_code == 1, run.output
-    assert "FAIL routou-dice: example source-placement-as-written state.board.01: missing in the engine's result" in said
+    assert ("FAIL routou-dice: example source-placement-as-written "
+            "state.board.01: missing in the engine's result") in said
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_bots_only_choose_listed_moves(rules: RoutouDice, bot: str) -> None:
+    choose = rules.bots()[bot]()
+    rng = random.Random(4)
+    s = rules.initial_state(2, rng)
+    for _ in range(150):
+        player = rules.current_player(s)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            move = rules.sample_chance(s, rng)
+        else:
+            move = choose(s, rng)
+            assert move in rules.legal_moves(s), rules.format_move(move)
+        s = rules.apply(s, move)[0]

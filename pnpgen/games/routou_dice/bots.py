@@ -21,7 +21,7 @@ def random_bot(rules: RoutouDice) -> Bot[State, Move]:
 
     def choose(state: State, rng: random.Random) -> Move:
         if state.roll is not None:
-            return rules.random_placement(state, rng)
+            return rng.choice(rules.placements(state))
         kinds = [k for k in rules.kinds(state) if k != "pass"]
         if "pass" in rules.kinds(state) and rng.random() < pass_chance:
             return Move("pass")

@@ -174,17 +174,6 @@ class RoutouDice(Rules[State, Move]):
                                               stocks=stocks, destroys=targets))
         return moves
 
-    def random_placement(self, state: State, rng: random.Random) -> Move:
-        """A uniformly random grouping (no zero currency unless the roll allows it,
-        then a random legal choice): cheaper than listing every placement."""
-        assert state.roll is not None and state.roll.dice is not None
-        if state.roll.dice.count(0) >= self.cfg.zeros_stock:
-            return rng.choice(self.placements(state))
-        dice = list(state.roll.dice)
-        rng.shuffle(dice)
-        triples = tuple((dice[k], dice[k + 1], dice[k + 2]) for k in range(0, len(dice), 3))
-        return Move("place", triples=triples, declined=(False,) * len(triples))
-
     # --- applying moves ----------------------------------------------------------------
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
         if state.result is not None:

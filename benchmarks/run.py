@@ -58,7 +58,7 @@ def compare(plays: dict[str, Callable[[int], tuple[int, int]]], seconds: float,
 
 
 def engine_play(rules: Rules[Any, Any], players: int) -> Callable[[int], tuple[int, int]]:
-    bots = ["random"] * players
+    bots = ["uniform"] * players  # the generic random bot, as in the direct and hand loops
 
     def play(i: int) -> tuple[int, int]:
         record = play_game(rules, bots, derive_seed(SEED, i))
@@ -97,7 +97,7 @@ def worker_speedup(rules: Rules[Any, Any], players: int, games_per_second: float
     for _ in range(3):
         for workers in (1, 2):
             start = time.perf_counter()
-            simulate(rules, games, SEED, ["random"] * players, workers=workers)
+            simulate(rules, games, SEED, ["uniform"] * players, workers=workers)
             best[workers] = min(best[workers], time.perf_counter() - start)
     return best[1] / best[2]
 

@@ -78,6 +78,7 @@ def test_bot_names() -> None:
     rules = nim()
     assert parse_bot(rules, "mcts:400") == ("mcts", 400)
     assert parse_bot(rules, "greedy") == ("greedy", None)
+    assert parse_bot(rules, "uniform") == ("uniform", None)
     assert scaled_bot("mcts", 4) == "mcts:800" and scaled_bot("mcts:25", 4) == "mcts:100"
     for bad, message in [("mcts:0", "take a size"), ("random:3", "take a size"), ("deep", "unknown bot 'deep'")]:
         with pytest.raises(PnpgenError, match=message):

@@ -42,8 +42,10 @@ def search_bot(rules: Rules[Any, Any], iterations: int | None = None) -> Bot[Any
 
 
 # Generic bots; a bot taking a size is named "name:N" (e.g. "mcts:400" iterations).
+# "uniform" is always the generic uniform random bot, even where a game has its own "random".
 GENERIC_BOTS: dict[str, Callable[..., Bot[Any, Any]]] = {
     "random": random_bot,
+    "uniform": random_bot,
     "greedy": greedy_bot,
     "mcts": search_bot,
 }
@@ -80,7 +82,7 @@ def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
     """A bot by name: the game's own bots take precedence over the generic ones."""
     base, size = parse_bot(rules, name)
     own = rules.bots()
-    if base in own:
+    if base in own and base != "uniform":
         return own[base]()
     if size is not None:
         return GENERIC_BOTS[base](rules, size)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+from bisect import bisect
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from pnpgen.engine.bots import make_bot
@@ -60,16 +62,9 @@ def chance_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any
 
     def sample(state: Any, rng: random.Random) -> Any:
         outcomes = outcomes_of(state)
-        cumulative = []
-        total = 0.0
-        for _, p in outcomes:
-            total += p.numerator / p.denominator
-            cumulative.append(total)
-        r = rng.random() * total
-        for (move, _), edge in zip(outcomes, cumulative, strict=True):
-            if r < edge:
-                return move
-        return outcomes[-1][0]
+        cumulative = list(accumulate([p.numerator / p.denominator for _, p in outcomes]))
+        r = rng.random() * cumulative[-1]
+        return outcomes[bisect(cumulative, r, 0, len(cumulative) - 1)][0]
 
     return sample
 

@@ -74,10 +74,6 @@ def run_smoke(rules: Rules[Any, Any], games: int, seed: int) -> tuple[Check, Sum
     return check, summary
 
 
-def smoke_test(rules: Rules[Any, Any], games: int, seed: int) -> Check:
-    return run_smoke(rules, games, seed)[0]
-
-
 def verification_checks(rules: Rules[Any, Any], seed: int, smoke_games: int,
                         verify_games: int | None = None) -> list[Check]:
     """Checked playthroughs, smoke test and end-condition coverage for one game."""

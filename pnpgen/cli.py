@@ -305,6 +305,10 @@ def _print_summary(summary: Any, rules: Any) -> None:
     dist = summary.to_data()["length"]
     figures.add_row("  min / quartiles / max",
                     f"{dist['min']} / {dist['p25']:g} / {dist['median']:g} / {dist['p75']:g} / {dist['max']}")
+    if summary.solo and summary.won_lengths:
+        won = summary.won_lengths
+        figures.add_row("player moves in won games (turns used)", f"{sum(won) / len(won):.1f} "
+                        f"(min {min(won)}, max {max(won)})")
     labels = rules.end_conditions()
     for end, count in sorted(summary.ends.items()):
         figures.add_row(f"ended by: {labels.get(end, end)}", f"{count} ({count / n:.1%})")

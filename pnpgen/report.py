@@ -281,6 +281,10 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
     dist = s.to_data()["length"]
     rows.append(("player moves per game", f"mean {s.length_mean:.1f} (95%: {low:.1f} – {high:.1f}); "
                  f"min {dist.get('min', 0)}, median {dist.get('median', 0):g}, max {dist.get('max', 0)}"))
+    if s.solo and s.won_lengths:
+        used = s.to_data()["moves_used_in_wins"]
+        rows.append(("moves used in won games", f"mean {sum(s.won_lengths) / len(s.won_lengths):.1f}; "
+                     f"min {used['min']}, median {used['median']:g}, max {used['max']}"))
     rows += [(k.replace("_", " "), f"{v:.2f}") for k, v in s.stats.items()]
     rows += [(f"'{k}' events per game", f"{v:.2f}") for k, v in list(s.events.items())[:8]]
     if check:

@@ -101,3 +101,13 @@ def test_cut_playouts_are_judged_by_the_evaluation() -> None:
     assert search._playout(NimState(1, 0, 1), random.Random(1), 2) == [1.0, 0.0]  # seat 1 takes the last stone
     summary = simulate(rules, 40, 6, ["mcts:60", "random"])
     assert summary.bot_wins["mcts:60"] > 24
+
+
+def test_solo_summary_counts_moves_used_in_wins() -> None:
+    summary = simulate(pig(), 80, 2, ["random"])
+    wins = round(summary.seat_wins[0])
+    assert len(summary.won_lengths) == wins > 0
+    data = summary.to_data()
+    assert "first_player_advantage" not in data
+    assert data["moves_used_in_wins"]["max"] == max(summary.won_lengths)
+    assert data["seats"][0]["interval95"] == list(wilson_interval(wins, 80))

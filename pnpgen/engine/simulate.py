@@ -175,6 +175,7 @@ class Summary:
     draws: int = 0  # finished without a single winner (shared win or none), timeouts apart
     timeouts: int = 0
     events: dict[str, float] = field(default_factory=dict)  # mean count per game by event kind
+    won_lengths: list[int] = field(default_factory=list)  # player moves of the games won (solo: turns used)
 
     @property
     def decided(self) -> int:
@@ -223,6 +224,8 @@ class Summary:
             "problems": self.problems,
         }
         data.update(self.metrics())
+        if self.solo:
+            data["moves_used_in_wins"] = distribution(self.won_lengths)
         return data
 
 
@@ -284,6 +287,7 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
         stats=stats,
         problems=[p for r in records for p in r.problems][:20],
         lengths=lengths,
+        won_lengths=[r.player_moves for r in records if r.outcome.winners],
         draws=draws,
         timeouts=timeouts,
         events={k: v / n for k, v in sorted(event_counts.items())} if n else {},

@@ -1,7 +1,7 @@
 """ROUTOU DICE rules engine: turns of two phases, six actions, explicit dice rolls.
 
 Rule ids (titles in game.yaml `rule_ids:`) are cited by every refusal. Engine
-readings the source leaves open are listed in game.yaml `rulebook` designer notes:
+readings where the source leaves room (designer notes D-RD-E1, E2 in rulebook.yaml):
 a triple is placed in the order written (a later triple naming a cell an earlier one
 just filled is declined); zero currency is spent after the dice are placed; a move
 or slash given only by its end cell takes a shortest route (an explicit path may be

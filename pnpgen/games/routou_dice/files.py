@@ -117,10 +117,11 @@ def state_from_data(rules: RoutouDice, data: Any) -> State:
         n = cfg.roll_dice[action]
         if action != "contract" and phase not in cfg.allowed_phases[action]:
             raise fail(f"a {action} placement cannot be under way in phase {phase}", data, "roll")
-        if dice is not None and (action == "contract" or len(dice) != n or
-                                 any(not 0 <= d < cfg.faces for d in dice)):
-            raise fail(f"roll dice: the {action} action rolls {n} dice (faces 0–{cfg.faces - 1}); a contract "
-                       "die is resolved as soon as it is rolled", raw_roll, "dice")
+        if dice is not None and action == "contract":
+            raise fail("roll dice: a contract die is resolved as soon as it is rolled; give only the cell",
+                       raw_roll, "dice")
+        if dice is not None and (len(dice) != n or any(not 0 <= d < cfg.faces for d in dice)):
+            raise fail(f"roll dice: the {action} action rolls {n} dice (faces 0–{cfg.faces - 1})", raw_roll, "dice")
         target = None
         if action == "contract":
             if "cell" not in raw_roll:

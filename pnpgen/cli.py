@@ -344,10 +344,10 @@ def report(
     skill: Annotated[
         str | None,
         typer.Option("--skill", help="Skill check bot, played against 4× its search ('none' to skip; "
-                     "default: game.yaml simulation.skill_bot, else mcts:25)."),
+                     "default: game.yaml simulation.skill_bot, else mcts:10)."),
     ] = None,
     skill_games: Annotated[
-        int | None, typer.Option("--skill-games", help="Games in the skill check (default 60).")
+        int | None, typer.Option("--skill-games", help="Games in the skill check (default 40).")
     ] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),

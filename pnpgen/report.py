@@ -31,8 +31,8 @@ ACCENT = (0.85, 0.37, 0.05)
 GRID = (0.82, 0.82, 0.85)
 
 
-DEFAULT_SKILL_BOT = "mcts:25"
-DEFAULT_SKILL_GAMES = 60
+DEFAULT_SKILL_BOT = "mcts:10"
+DEFAULT_SKILL_GAMES = 40
 
 
 def skill_defaults(rules: Rules[Any, Any]) -> tuple[str | None, int]:

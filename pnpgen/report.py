@@ -66,6 +66,14 @@ def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
             "files": str(len(files))}
 
 
+def mcts_settings(rules: Rules[Any, Any]) -> str:
+    from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
+
+    cut = int((rules.content.data.get("simulation", {}) or {}).get("mcts_playout", 0))
+    playouts = f"random playouts cut at {cut} steps and judged by evaluate()" if cut else "random playouts to the end"
+    return f"mcts:N = UCT, N iterations (default {DEFAULT_ITERATIONS}), exploration {EXPLORATION}, {playouts}"
+
+
 def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
     name = rules.id.split("/")[-1] if "/" in rules.id else rules.id
     folder = out / rules.content.id
@@ -88,6 +96,7 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
         "pnpgen": __version__,
         "content": content_version(rules),
         "settings": {"games": options.games, "seed": options.seed, "bots": bots,
+                     "mcts": mcts_settings(rules),
                      "seed_rule": "game i uses derive_seed(seed, i); bots rotate one seat per game",
                      "skill_bot": options.skill_bot, "skill_games": options.skill_games},
         "end_labels": rules.end_conditions(),
@@ -130,6 +139,8 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
     ]
     if check:
         lines.append(f"Skill check: {check.strong} against {check.weak}, {check.games} games, seed {check.seed}")
+    if check or any(b.startswith("mcts") for b in summary.bots):
+        lines.append(data["settings"]["mcts"])
     y = top - 7 * mm
     for line in lines:
         c.drawString(left, y, line)
@@ -182,28 +193,34 @@ def _win_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) ->
     x0, w0 = x + 9 * mm, w - 9 * mm
     _axis(c, x0, y, w0, h, 1.0, 4, "{:.0%}")
     slot = w0 / s.players
-    for seat in range(s.players):
-        rate = s.win_rate(seat)
+    centres = [x0 + slot * (seat + 0.5) for seat in range(s.players)]
+    for seat, cx in enumerate(centres):  # bars and error bars
         low, high = s.seat_intervals[seat]
-        cx = x0 + slot * (seat + 0.5)
         bw = min(slot * 0.55, 18 * mm)
         c.setFillColorRGB(*BAR)
-        c.rect(cx - bw / 2, y, bw, h * rate, stroke=0, fill=1)
+        c.rect(cx - bw / 2, y, bw, h * s.win_rate(seat), stroke=0, fill=1)
         c.setStrokeColorRGB(*INK)
         c.setLineWidth(0.9)
         c.line(cx, y + h * low, cx, y + h * high)
         for v in (low, high):
             c.line(cx - 2 * mm, y + h * v, cx + 2 * mm, y + h * v)
-        c.setFillColorRGB(*INK)
-        c.setFont(SANS, 7.5)
-        c.drawCentredString(cx, y - 3.5 * mm, "solo player" if s.solo else f"seat {seat + 1}")
-        c.drawCentredString(cx, y + h * high + 1.5 * mm, f"{rate:.1%}")
-    if not s.solo:
+    if not s.solo:  # the fair share over the bars, under the labels
         fair = y + h / s.players
         c.setStrokeColorRGB(*ACCENT)
         c.setDash(3, 2)
         c.line(x0, fair, x0 + w0, fair)
         c.setDash()
+    c.setFont(SANS, 7.5)
+    for seat, cx in enumerate(centres):
+        c.setFillColorRGB(*INK)
+        c.drawCentredString(cx, y - 3.5 * mm, "solo player" if s.solo else f"seat {seat + 1}")
+        label = f"{s.win_rate(seat):.1%}"
+        half = c.stringWidth(label, SANS, 7.5) / 2 + 0.8 * mm
+        ly = y + h * s.seat_intervals[seat][1] + 1.5 * mm
+        c.setFillColorRGB(1, 1, 1)
+        c.rect(cx - half, ly - 0.8 * mm, 2 * half, 3.6 * mm, stroke=0, fill=1)
+        c.setFillColorRGB(*INK)
+        c.drawCentredString(cx, ly, label)
 
 
 def _length_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) -> None:

@@ -206,6 +206,33 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
     result.games += 1
 
 
+NONSENSE_MOVE = "?? not a move ??"
+
+
+def protocol_checks(rules: Rules[Any, Any]) -> list[str]:
+    """The documented example state is valid and round-trips; nonsense notation is a BadMove."""
+    from pnpgen.errors import BadMove
+
+    problems = []
+    try:
+        state = _call("example_state", rules.example_state)
+        invariants = _call("check", rules.check, state)
+        if invariants:
+            raise Fault(f"invariant broken: {'; '.join(invariants)}")
+        _roundtrip(rules, state, with_yaml=True)
+    except Fault as fault:
+        problems.append(f"example state: {fault}")
+        state = None
+    try:
+        rules.parse_move(NONSENSE_MOVE, state)
+        problems.append(f"parse_move accepts {NONSENSE_MOVE!r} (it must raise BadMove)")
+    except BadMove:
+        pass
+    except Exception as err:
+        problems.append(f"parse_move({NONSENSE_MOVE!r}) raises {type(err).__name__}, not BadMove: {err}")
+    return problems
+
+
 def player_counts(rules: Rules[Any, Any]) -> list[int]:
     return list(range(rules.min_players, rules.max_players + 1))
 
@@ -218,6 +245,7 @@ def verify(rules: Rules[Any, Any], games: int, seed: int, budget: float | None =
     per player count.
     """
     result = Verification(rules.id, seed)
+    result.problems += [f"{rules.id}, {p}" for p in protocol_checks(rules)]
     counts = player_counts(rules)
     start = time.perf_counter()
     for index in range(games):

@@ -10,6 +10,7 @@ from test_harness_toys import (
     EndlessNim,
     ForgetfulNim,
     MutatingNim,
+    Nim,
     NimState,
     OverdrawNim,
     nim,
@@ -46,12 +47,14 @@ def test_broken_invariant_is_caught_with_its_step() -> None:
 
 def test_state_file_round_trip_is_checked() -> None:
     problems = verify(nim(cls=ForgetfulNim), 3, seed=1).problems
-    assert problems[0] == ("toy-nim, 2 players, seed 1012348, the initial state: the state does not "
+    assert problems[0] == ("toy-nim, example state: the state does not survive its JSON state file "
+                           "(from_data(to_data(s)) != s)")
+    assert problems[1] == ("toy-nim, 2 players, seed 1012348, the initial state: the state does not "
                            "survive its JSON state file (from_data(to_data(s)) != s)")
 
 
 def test_mutating_apply_is_caught() -> None:
-    problems = verify(nim(cls=MutatingNim), 1, seed=1).problems
+    problems = [p for p in verify(nim(cls=MutatingNim), 1, seed=1).problems if "example state" not in p]
     assert problems == ["toy-nim, 2 players, seed 1012348, the initial state: "
                         "applying t1 changed the input state (apply must not mutate)"]
 
@@ -107,7 +110,8 @@ def test_a_crashing_method_is_named() -> None:
                 raise KeyError("pile")
             return super().to_data(state)
 
-    problems = verify(nim(cls=CrashingNim), 1, seed=1).problems
+    example, *problems = verify(nim(cls=CrashingNim), 1, seed=1).problems
+    assert example == "toy-nim, example state: to_data crashes: KeyError: 'pile'"
     assert len(problems) == 1
     assert problems[0].endswith(": to_data crashes: KeyError: 'pile'")
     assert ", step " in problems[0]
@@ -132,3 +136,21 @@ def test_determinism_across_hash_seeds() -> None:
     rules = rules_for_content(content)[0]
     problems, note = determinism(rules, 3)
     assert problems == [] and note.endswith("steps identical under another hash seed")
+
+
+def test_protocol_checks_example_state_and_bad_notation() -> None:
+    from pnpgen.verify import protocol_checks
+
+    assert protocol_checks(nim()) == [] and protocol_checks(pig()) == []
+
+    class LaxNim(Nim):
+        def parse_move(self, text: str, state: NimState | None = None) -> str:
+            return text
+
+        def example_state(self) -> NimState:
+            return NimState(-2, 0, 1)
+
+    assert protocol_checks(nim(cls=LaxNim)) == [
+        "example state: invariant broken: pile -2 is negative",
+        "parse_move accepts '?? not a move ??' (it must raise BadMove)",
+    ]

@@ -98,11 +98,11 @@ def verification_checks(rules: Rules[Any, Any], seed: int, smoke_games: int,
         checks.append(smoke)
     declared = rules.end_conditions()
     if declared:
+        rare = set(sim.get("unreached_ok", []) or [])  # ends random play cannot be expected to reach
         search_games = int(sim.get("end_search_games", DEFAULT_END_SEARCH_GAMES))
-        seen.update(search_ends(rules, set(seen), search_games, seed,
+        seen.update(search_ends(rules, set(seen) | rare, search_games, seed,
                                 float(sim.get("end_search_seconds", DEFAULT_END_SEARCH_SECONDS))))
         missing = unreached(rules, set(seen))
-        rare = set(sim.get("unreached_ok", []) or [])  # ends random play cannot be expected to reach
         problems = [f"end condition '{end}' ({declared[end]}) was never reached" for end in missing
                     if end not in rare]
         counts = ", ".join(f"{end} {seen[end]}" for end in declared if seen[end])

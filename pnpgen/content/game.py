@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,8 @@ COMMON_SCHEMA: dict[str, Any] = {
     "version": OneOf(int, str),
     "source?": str,
     "credits?": Text,
-    "rule_ids?": {"*": Text},
-    "end_conditions?": {"*": Text},
+    "rule_ids?": OneOf(str, Each(str), {"*": Text}),
+    "end_conditions?": OneOf(str, Each(str), {"*": Text}),
     "rules": Any_,
     "components?": OneOf(str, Each(Any_)),
     "rulebook?": OneOf(str, Any_),
@@ -49,6 +49,7 @@ class GameContent:
 
     folder: Path
     data: YMap
+    loaded_labels: dict[str, YMap] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -81,6 +82,26 @@ class GameContent:
                 merged.item_positions.extend(getattr(loaded, "item_positions", []))
             return merged
         return value
+
+    def labels(self, key: str) -> YMap:
+        """`rule_ids` or `end_conditions`: inline, or in one or more files whose mappings
+        are merged (a collection keeps each game's ids beside its rules)."""
+        value = self.data.get(key) or YMap()
+        if isinstance(value, dict):
+            return value if isinstance(value, YMap) else YMap(value)
+        if key in self.loaded_labels:
+            return self.loaded_labels[key]
+        merged = YMap()
+        for name in [value] if isinstance(value, str) else value:
+            loaded = load_yaml(self.path(name))
+            check(loaded, {"*": Text}, None, None, key)
+            for label, text in loaded.items():
+                if label in merged:
+                    raise ContentError(f"{key}: '{label}' is declared twice", **where(loaded, label))
+                merged[label] = text
+                merged.key_positions[label] = loaded.key_positions.get(label, (0, 0))
+        self.loaded_labels[key] = merged
+        return merged
 
     def path(self, relative: str) -> Path:
         """A file the content refers to, checked to stay inside the game folder."""

@@ -161,13 +161,13 @@ class Rules(ABC, Generic[S, M]):
         """End-condition ids declared in content, with an English label."""
         from pnpgen.content.schema import text_for
 
-        declared = self.content.data.get("end_conditions", {}) or {}
+        declared = self.content.labels("end_conditions")
         return {k: text_for(v, "en") for k, v in declared.items()}
 
     def rule_title(self, rule: str, lang: str = "en") -> str:
         from pnpgen.content.schema import text_for
 
-        return text_for((self.content.data.get("rule_ids") or {}).get(rule, ""), lang)
+        return text_for(self.content.labels("rule_ids").get(rule, ""), lang)
 
     def is_terminal(self, state: S) -> bool:
         return self.current_player(state) == TERMINAL

@@ -42,9 +42,10 @@ def new_canvas(path: Path, pagesize: tuple[float, float], title: str = "") -> Ca
 
 
 def page_count(path: Path) -> int:
-    """Pages in a PDF we wrote (reads the page tree's /Count)."""
+    """Pages in a PDF: the /Count of the page tree (not of the outline, which also has one)."""
     import re
 
     data = path.read_bytes()
-    counts = [int(m) for m in re.findall(rb"/Count (\d+)", data)]
+    pages_nodes = re.findall(rb"/Count (\d+)[^>]*?/Type /Pages|/Type /Pages[^>]*?/Count (\d+)", data)
+    counts = [int(a or b) for a, b in pages_nodes]
     return max(counts) if counts else 0

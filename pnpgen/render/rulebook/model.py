@@ -203,7 +203,7 @@ class Resolver:
 
     # --- rules, tables, examples -----------------------------------------------------
     def rule_title(self, rule: str, parent: Any) -> str | None:
-        ids = self.content.data.get("rule_ids") or {}
+        ids = self.content.labels("rule_ids")
         if rule not in ids:
             self.problem(f"unknown rule id '{rule}' (not in game.yaml rule_ids)", parent, "rule",
                          value=True)

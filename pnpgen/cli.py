@@ -66,7 +66,9 @@ def list_games(content: ContentOpt = None, debug: DebugOpt = False) -> None:
         )
         rules = rules_for_content(game)
         names = ", ".join(r.id.split("/")[-1] for r in rules) if len(rules) > 1 else "1 game"
-        builds = ["rulebook (ja, en)", *component_names(game)]
+        names = names if rules else "print only"
+        builds = ["rulebook (ja, en)"] if "rulebook" in game.data else []
+        builds += component_names(game)
         table.add_row(
             game.id,
             f"{text_for(game.data['title'], 'en')}\n{text_for(game.data['title'], 'ja')}",

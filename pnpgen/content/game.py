@@ -17,7 +17,7 @@ MAIN_FILE = "game.yaml"
 # `components` by the print kit, `rulebook` by the rulebook renderer.
 COMMON_SCHEMA: dict[str, Any] = {
     "id": str,
-    "engine": str,
+    "engine?": str,  # absent: a print-only game (components and rulebook, no rules engine)
     "title": Text,
     "subtitle?": Text,
     "players": {"min": int, "max": int},
@@ -28,7 +28,7 @@ COMMON_SCHEMA: dict[str, Any] = {
     "credits?": Text,
     "rule_ids?": OneOf(str, Each(str), {"*": Text}),
     "end_conditions?": OneOf(str, Each(str), {"*": Text}),
-    "rules": Any_,
+    "rules?": Any_,
     "components?": OneOf(str, Each(Any_)),
     "rulebook?": OneOf(str, Any_),
     "examples?": OneOf(str, Each(str), Each(dict)),
@@ -56,8 +56,8 @@ class GameContent:
         return str(self.data["id"])
 
     @property
-    def engine(self) -> str:
-        return str(self.data["engine"])
+    def engine(self) -> str | None:
+        return str(self.data["engine"]) if "engine" in self.data else None
 
     @property
     def main_file(self) -> Path:

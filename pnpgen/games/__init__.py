@@ -22,7 +22,7 @@ from pnpgen.errors import ContentError, UnknownGame
 
 
 def engine_module(content: GameContent) -> ModuleType:
-    name = content.engine
+    name = content.engine or ""
     if not name.isidentifier():
         raise ContentError(f"engine '{name}' is not a module name", **where(content.data, "engine"))
     try:
@@ -37,7 +37,14 @@ def engine_module(content: GameContent) -> ModuleType:
 
 
 def rules_for_content(content: GameContent) -> list[Rules[Any, Any]]:
+    """The games a content folder defines; none for a print-only folder (no `engine:`)."""
+    if content.engine is None:
+        if "rules" in content.data:
+            raise ContentError("rules: given, but no engine: key names the module that plays them", **where(content.data, "rules"))
+        return []
     module = engine_module(content)
+    if "rules" not in content.data:
+        raise ContentError(f"engine '{content.engine}' needs a rules: section", content.main_file, 1, 1)
     check(content.data["rules"], module.RULES_SCHEMA, content.data, "rules", "rules")
     rules: list[Rules[Any, Any]] = module.create(content)
     return rules
@@ -52,6 +59,8 @@ def find_rules(root: Path, name: str) -> Rules[Any, Any]:
         return by_id[name]
     if name == content.id and len(rules) == 1:
         return rules[0]
+    if not rules:
+        raise UnknownGame(f"'{name}' is print-only (no engine: in its game.yaml), so it has no rules to play", root)
     raise UnknownGame(
         f"'{name}' names no single game; choose one of: {', '.join(sorted(by_id))}", root
     )

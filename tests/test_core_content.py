@@ -117,3 +117,31 @@ def test_atomic_output_leaves_nothing_on_failure(tmp_path: Path) -> None:
     with atomic_output(target) as tmp:
         tmp.write_bytes(b"whole")
     assert target.read_bytes() == b"whole"
+
+
+PRINT_ONLY = "id: demo\ntitle: Demo\nplayers: {min: 1, max: 4}\ntime_minutes: 20\nversion: 1\n"
+
+
+def test_rule_ids_merge_from_files_and_refuse_duplicates(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    write(folder / "a" / "ids.yaml", "A-1: {ja: 一, en: One}\nA-2: Two\n")
+    write(folder / "b" / "ids.yaml", "B-1: Three\n")
+    write(folder / "game.yaml", PRINT_ONLY + "rule_ids: [a/ids.yaml, b/ids.yaml]\n")
+    labels = load_game(folder).labels("rule_ids")
+    assert list(labels) == ["A-1", "A-2", "B-1"]
+    assert text_for(labels["A-1"], "ja") == "一"
+    write(folder / "b" / "ids.yaml", "B-1: Three\nA-2: again\n")
+    with pytest.raises(ContentError, match=r"b/ids.yaml:2:1: rule_ids: 'A-2' is declared twice"):
+        load_game(folder).labels("rule_ids")
+
+
+def test_print_only_game_has_no_rules(tmp_path: Path) -> None:
+    from pnpgen.games import find_rules, rules_for_content
+
+    write(tmp_path / "demo" / "game.yaml", PRINT_ONLY)
+    assert rules_for_content(load_game(tmp_path / "demo")) == []
+    with pytest.raises(UnknownGame, match="print-only"):
+        find_rules(tmp_path, "demo")
+    write(tmp_path / "demo" / "game.yaml", PRINT_ONLY + "rules: {x: 1}\n")
+    with pytest.raises(ContentError, match=r"game.yaml:6:1: rules: given, but no engine"):
+        rules_for_content(load_game(tmp_path / "demo"))

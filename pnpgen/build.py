@@ -65,4 +65,28 @@ def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     files: list[BuiltFile] = []
     for render in renderers():
         files += render(content, rules, options)
+    if files:
+        files.append(write_release_notes(content, options, files))
     return files
+
+
+def write_release_notes(content: GameContent, options: BuildOptions, files: list[BuiltFile]) -> BuiltFile:
+    """README.txt beside the PDFs: what each file is and how to print it (templates/release-notes.txt.j2)."""
+    from pnpgen import __version__
+    from pnpgen.render.pdf import atomic_output
+    from pnpgen.render.templates import render_template
+
+    listed = [{"name": f.path.relative_to(options.game_dir(content)).as_posix(), "pages": f.pages, "kind": f.kind}
+              for f in files]
+    text = render_template(
+        "release-notes.txt.j2",
+        title={lang: content.title(lang) for lang in LANGS},
+        version=content.data["version"],
+        pnpgen_version=__version__,
+        paper=options.paper,
+        files=listed,
+    )
+    path = options.game_dir(content) / "README.txt"
+    with atomic_output(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return BuiltFile(content.id, path, 0, "release notes")

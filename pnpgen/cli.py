@@ -120,7 +120,7 @@ def build(
         if not quiet:
             err.print(f"building {game.id} …")
         for built in build_game(game, options):
-            table.add_row(built.game, str(built.path), str(built.pages))
+            table.add_row(built.game, str(built.path), str(built.pages) if built.pages else "–")
     out.print(table)
 
 

@@ -40,7 +40,8 @@ def rules_for_content(content: GameContent) -> list[Rules[Any, Any]]:
     """The games a content folder defines; none for a print-only folder (no `engine:`)."""
     if content.engine is None:
         if "rules" in content.data:
-            raise ContentError("rules: given, but no engine: key names the module that plays them", **where(content.data, "rules"))
+            problem = "rules: given, but no engine: key names the module that plays them"
+            raise ContentError(problem, **where(content.data, "rules"))
         return []
     module = engine_module(content)
     if "rules" not in content.data:

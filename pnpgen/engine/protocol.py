@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -26,13 +26,35 @@ S = TypeVar("S")
 M = TypeVar("M")
 
 
-@dataclass(frozen=True)
 class Event:
-    """Something that happened while applying a move, for people and for tests."""
+    """Something that happened while applying a move, for people and for tests.
 
-    kind: str
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
+    `text` may be given as a function that writes it: simulation counts events by kind
+    and never reads their text, so hot paths pass a lambda and pay nothing for prose.
+    """
+
+    __slots__ = ("kind", "_text", "data")
+
+    def __init__(self, kind: str, text: str | Callable[[], str], data: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self._text = text
+        self.data = {} if data is None else data
+
+    @property
+    def text(self) -> str:
+        if not isinstance(self._text, str):
+            self._text = self._text()
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.kind, self.text, self.data) == (other.kind, other.text, other.data)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable data, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.text!r}, {self.data!r})"
 
     def to_data(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, **({"data": self.data} if self.data else {})}

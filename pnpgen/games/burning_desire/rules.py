@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, check
@@ -41,8 +41,7 @@ GAMBLE_MOVE = Move("gamble")
 STOP_MOVE = Move("stop")
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     scores: tuple[int, ...]
     turn: int  # seat on turn (0-based)
     phase: str
@@ -215,7 +214,7 @@ class BurningDesire(Rules[State, Move]):
                 raise IllegalMove("BD-4.1", f"multiplier dice are rolled only in the final round or when "
                                   f"the turn reaches {self.cfg.threshold}, and "
                                   f"{state.scores[state.turn]} + {state.points} = {total} does not")
-            return replace(state, phase=MULTIPLY), [
+            return state._replace(phase=MULTIPLY), [
                 Event("gamble", f"seat {state.turn + 1} rolls the multiplier dice on {state.points}",
                       {"player": state.turn + 1, "points": state.points})]
         raise IllegalMove("BD-1", f"seat {state.turn + 1} has scored {state.points}: gamble or stop")
@@ -227,13 +226,15 @@ class BurningDesire(Rules[State, Move]):
         if len(move.dice) != need or (move.bonus != 0) != bonus_rolled:
             what = f"{need} main dice" + (" and the bonus die" if bonus_rolled else " (the bonus die is kept)")
             raise IllegalMove("BD-2.3", f"this roll is {what}; the outcome does not match")
-        if any(not 1 <= d <= cfg.faces for d in move.dice) or not 0 <= move.bonus <= cfg.bonus_faces:
+        if (move.dice and (min(move.dice) < 1 or max(move.dice) > cfg.faces)) or not 0 <= move.bonus <= cfg.bonus_faces:
             raise IllegalMove("BD-2.3", f"a main die shows 1–{cfg.faces} and the bonus die 1–{cfg.bonus_faces}")
         dice = tuple(sorted(state.dice + move.dice))
         bonus = state.bonus or move.bonus
         new = State(state.scores, state.turn, CHOOSE, state.rolls + 1, dice, bonus, "", 0, state.trigger,
-                    state.to_play, state.tie_round, (), "", state.turns)  # hot path: no replace()
-        text = f"seat {state.turn + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
+                    state.to_play, state.tie_round, (), "", state.turns)
+        def text() -> str:
+            return f"seat {state.turn + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
+
         return new, [Event("roll", text, {"player": state.turn + 1, "roll": new.rolls,
                                           "dice": list(dice), "bonus": bonus})]
 
@@ -251,9 +252,11 @@ class BurningDesire(Rules[State, Move]):
         new = State(state.scores, state.turn, ROLL, state.rolls, kept, state.bonus if move.bonus else 0, "", 0,
                     state.trigger, state.to_play, state.tie_round, (), "", state.turns)
         rerolled = cfg.dice - len(kept)
-        text = (f"seat {state.turn + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
-                f"{' and the bonus die' if move.bonus else ''}, rerolls {rerolled} main dice"
-                f"{'' if move.bonus else ' and the bonus die'}")
+        def text() -> str:
+            return (f"seat {state.turn + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
+                    f"{' and the bonus die' if move.bonus else ''}, rerolls {rerolled} main dice"
+                    f"{'' if move.bonus else ' and the bonus die'}")
+
         return new, [Event("keep", text, {"player": state.turn + 1, "kept": list(kept),
                                           "kept_bonus": bool(move.bonus)})]
 
@@ -265,7 +268,7 @@ class BurningDesire(Rules[State, Move]):
 
     def _score(self, state: State, move: Move) -> tuple[State, list[Event]]:
         br = self.breakdown(state, move.combination)
-        new = replace(state, phase=GAMBLE, rolls=0, dice=(), bonus=0, combination=br.combination,
+        new = state._replace(phase=GAMBLE, rolls=0, dice=(), bonus=0, combination=br.combination,
                       points=br.points)
         allowed = self.gamble_allowed(new)
         parts = [f"{br.base} for {br.count} dice"]
@@ -293,7 +296,7 @@ class BurningDesire(Rules[State, Move]):
             return self._bank(state, 0, events)
         points = state.points * math.prod(move.dice)
         text = f"seat {seat} rolls {' and '.join(map(str, move.dice))}: {state.points} becomes {points}"
-        return replace(state, phase=GAMBLE, points=points), [
+        return state._replace(phase=GAMBLE, points=points), [
             Event("multiply", text, {"player": seat, "faces": list(move.dice), "points": points})]
 
     def _bank(self, state: State, gained: int, events: list[Event]) -> tuple[State, list[Event]]:
@@ -307,29 +310,29 @@ class BurningDesire(Rules[State, Move]):
                      to_play=state.to_play, tie_round=state.tie_round)
         if state.trigger < 0:
             if scores[seat] < self.cfg.threshold:
-                return replace(base, turn=(seat + 1) % n), events
+                return base._replace(turn=(seat + 1) % n), events
             order = _clockwise([s for s in range(n) if s != seat], seat + 1, n)
             events.append(Event("final_round", f"seat {seat + 1} reaches {scores[seat]}: final round",
                                 {"trigger": seat + 1, "to_play": [s + 1 for s in order]}))
-            return replace(base, trigger=seat, turn=order[0], to_play=order[1:]), events
+            return base._replace(trigger=seat, turn=order[0], to_play=order[1:]), events
         if state.to_play:
-            return replace(base, turn=state.to_play[0], to_play=state.to_play[1:]), events
+            return base._replace(turn=state.to_play[0], to_play=state.to_play[1:]), events
         top = max(scores)
         leaders = [s for s in range(n) if scores[s] == top]
         if len(leaders) == 1:
             end = "tie_break" if state.tie_round else "final_round"
             events.append(Event("game_end", f"seat {leaders[0] + 1} wins with {top}",
                                 {"winners": [leaders[0] + 1], "end": end}))
-            return replace(base, phase=OVER, winners=(leaders[0],), end=end, to_play=()), events
+            return base._replace(phase=OVER, winners=(leaders[0],), end=end, to_play=()), events
         if state.tie_round >= self.tie_break_cap:
             events.append(Event("game_end", f"still tied after {state.tie_round} tie-break round(s): "
                                 f"shared win", {"winners": [s + 1 for s in leaders], "end": "shared_win"}))
-            return replace(base, phase=OVER, winners=tuple(leaders), end="shared_win", to_play=()), events
+            return base._replace(phase=OVER, winners=tuple(leaders), end="shared_win", to_play=()), events
         order = _clockwise(leaders, seat + 1, n)
         events.append(Event("tie_break", f"seats {', '.join(str(s + 1) for s in order)} tied on {top}: "
                             f"tie-break round {state.tie_round + 1}",
                             {"tied": [s + 1 for s in leaders], "round": state.tie_round + 1}))
-        return replace(base, turn=order[0], to_play=order[1:], tie_round=state.tie_round + 1), events
+        return base._replace(turn=order[0], to_play=order[1:], tie_round=state.tie_round + 1), events
 
     def outcome(self, state: State) -> Outcome:
         return Outcome(state.winners, tuple(float(s) for s in state.scores), state.end)

@@ -13,7 +13,48 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from reportlab.lib.units import mm
+
 EPSILON = 1e-6  # mm: a drawing exactly the size of the area fits
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in drawing space (mm, origin top-left, y downwards)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.height
+
+    def inset(self, by: float) -> Box:
+        return Box(self.x + by, self.y + by, self.width - 2 * by, self.height - 2 * by)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where drawing space lands on the page: the drawing's top-left corner in points."""
+
+    left: float
+    top: float
+
+    def x(self, x: float) -> float:
+        return self.left + x * mm
+
+    def y(self, y: float) -> float:
+        return self.top - y * mm
+
+    def rect(self, box: Box) -> tuple[float, float, float, float]:
+        """(x, y, width, height) in points, origin bottom-left, as ReportLab draws."""
+        return (self.left + box.x * mm, self.top - box.bottom * mm, box.width * mm, box.height * mm)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,495 @@
+"""Grid boards: rows x columns of cells with labels, marks, regions, a title block and blocks.
+
+The board is one drawing in millimetres (origin top-left, y down), laid out by
+`layout_board`: an optional title block, label bands on any side of the grid (several
+label sets per side stack outwards), the grid itself, and optional sheet blocks (checkbox
+rows, tables, text) under it. A board that fits the paper is centred on one page; a
+larger one is tiled (see tiling.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
+from pnpgen.content.yamlpos import YMap, where
+from pnpgen.errors import ContentError
+from pnpgen.render.fonts import SANS
+from pnpgen.render.kit.sheet import (
+    Align,
+    Stack,
+    TextCtx,
+    check_blocks,
+    data_at,
+    draw_paragraph,
+    fill,
+    make_stack,
+    text_height,
+)
+from pnpgen.render.kit.tiling import Box, Frame
+
+SIDES = ("top", "bottom", "left", "right")
+SYMBOLS = ("circle", "dot", "cross", "square", "diamond", "triangle", "star", "ring")
+
+# --- schema -----------------------------------------------------------------------------
+
+COUNT = OneOf(int, {"range": OneOf(str, Each(int, min=2))}, {"count_of": str})
+CELL_REF = Each(int, min=2)
+MARK = {
+    "fill?": str,
+    "symbol?": Choice(*SYMBOLS),
+    "symbol_size?": float,
+    "color?": str,
+    "text?": OneOf(Text, int),
+    "text_size?": float,
+    "image?": str,
+}
+LABELS = {
+    "axis": Choice("columns", "rows"),
+    "values?": OneOf(str, Each(OneOf(Text, int, float))),
+    "range?": OneOf(str, Each(int, min=2)),
+    "start?": int,
+    "reverse?": bool,
+    "sides?": Each(Choice(*SIDES), min=1),
+    "size?": float,
+    "font_size?": float,
+    "title?": Text,
+    "upside_down?": bool,
+}
+SCHEMA: dict[str, Any] = {
+    "type": str,
+    "id": str,
+    "title": Text,
+    "paper?": str,
+    "landscape?": bool,
+    "overlap?": float,
+    "grid": {
+        "columns": COUNT,
+        "rows": COUNT,
+        "cell": OneOf(float, {"width": float, "height": float}),
+        "line?": float,
+        "color?": str,
+        "fill?": str,
+        "border?": float,
+    },
+    "labels?": Each(LABELS),
+    "cells?": Each({"at": OneOf(CELL_REF, Each(CELL_REF, min=1)), **MARK}),
+    "regions?": Each({
+        "from?": CELL_REF,
+        "to?": CELL_REF,
+        "cells?": Each(CELL_REF, min=1),
+        "fill?": str,
+        "border?": str,
+        "border_width?": float,
+        "label?": Text,
+        "label_size?": float,
+        "label_at?": Choice("top", "center", "bottom"),
+    }),
+    "title_block?": {
+        "text?": Text,
+        "subtitle?": Text,
+        "position?": Choice("top", "bottom"),
+        "size?": float,
+        "align?": Align,
+    },
+    "decorations?": Each({"image": str, "x": float, "y": float, "width": float, "height?": float}),
+    "blocks?": Each(Any_, min=1),
+    "padding?": float,
+    "frame?": float,
+    "background?": str,
+    "font_size?": float,
+}
+
+
+def check_board(component: YMap, path: str = "board") -> None:
+    """Content checks beyond the schema: cell references inside the grid, label counts."""
+    check(component, SCHEMA, None, None, path)
+    if "blocks" in component:
+        check_blocks(component["blocks"], f"{path}.blocks")
+
+
+# --- layout -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    box: Box
+    size: float  # pt
+    upside_down: bool = False
+
+
+@dataclass
+class BoardLayout:
+    """Every position on the board, in drawing millimetres."""
+
+    columns: int
+    rows: int
+    cell_w: float
+    cell_h: float
+    grid_x: float
+    grid_y: float
+    width: float
+    height: float
+    labels: list[Label] = field(default_factory=list)
+    title: Box | None = None
+    blocks: Box | None = None
+
+    def cell(self, column: int, row: int) -> Box:
+        """Cell box by 0-based column (left to right) and row (top to bottom)."""
+        return Box(self.grid_x + column * self.cell_w, self.grid_y + row * self.cell_h, self.cell_w, self.cell_h)
+
+    @property
+    def grid(self) -> Box:
+        return Box(self.grid_x, self.grid_y, self.columns * self.cell_w, self.rows * self.cell_h)
+
+
+def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
+    """A row/column count: a number, {range: [first, last]} or {count_of: <data path>}."""
+    if isinstance(value, int):
+        count = value
+    elif "range" in value:
+        first, last = number_range(value["range"], ctx, value, "range")
+        count = last - first + 1
+    else:
+        items = data_at(ctx.content, str(value["count_of"]), value, "count_of")
+        if not isinstance(items, list | dict):
+            raise ContentError(f"'{value['count_of']}' is not a list", **where(value, "count_of", value=True))
+        count = len(items)
+    if count < 1:
+        raise ContentError(f"grid.{key}: needs at least one", **where(parent, key, value=True))
+    return count
+
+
+def number_range(value: Any, ctx: TextCtx, parent: Any, key: str) -> tuple[int, int]:
+    """[first, last] given inline or at a data path of game.yaml (e.g. rules.board.columns)."""
+    pair = data_at(ctx.content, value, parent, key) if isinstance(value, str) else value
+    if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) for v in pair)):
+        raise ContentError(f"{key}: expected [first, last] numbers, found {pair!r}", **where(parent, key, value=True))
+    return int(pair[0]), int(pair[1])
+
+
+def label_values(spec: YMap, count: int, ctx: TextCtx) -> list[str]:
+    """The texts of one label set: explicit values, a number range, or numbers from `start`."""
+    if "values" in spec:
+        raw = spec["values"]
+        items = data_at(ctx.content, raw, spec, "values") if isinstance(raw, str) else raw
+        if not isinstance(items, list):
+            raise ContentError(f"labels: '{raw}' is not a list", **where(spec, "values", value=True))
+        values = [fill(v, ctx, items, i) for i, v in enumerate(items)]
+    elif "range" in spec:
+        first, last = number_range(spec["range"], ctx, spec, "range")
+        step = 1 if last >= first else -1
+        values = [str(v) for v in range(first, last + step, step)]
+    else:
+        start = int(spec.get("start", 1))
+        values = [str(start + i) for i in range(count)]
+    if len(values) != count:
+        raise ContentError(f"labels: {len(values)} values for {count} {spec['axis']}",
+                           **where(spec, "values" if "values" in spec else "range" if "range" in spec else "axis"))
+    return values[::-1] if spec.get("reverse") else values
+
+
+def cell_size(grid: YMap) -> tuple[float, float]:
+    cell = grid["cell"]
+    if isinstance(cell, dict):
+        return float(cell["width"]), float(cell["height"])
+    return float(cell), float(cell)
+
+
+def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | None]:
+    grid = component["grid"]
+    columns = grid_count(grid["columns"], ctx, grid, "columns")
+    rows = grid_count(grid["rows"], ctx, grid, "rows")
+    cw, ch = cell_size(grid)
+    pad = float(component.get("padding", 4.0))
+
+    # label sets per side, nearest the grid first
+    bands: dict[str, list[tuple[YMap, float]]] = {s: [] for s in SIDES}
+    for spec in component.get("labels") or []:
+        default_sides = ["top", "bottom"] if spec["axis"] == "columns" else ["left", "right"]
+        for side in spec.get("sides") or default_sides:
+            if (side in ("top", "bottom")) != (spec["axis"] == "columns"):
+                raise ContentError(f"labels: {spec['axis']} labels go on "
+                                   f"{'top/bottom' if spec['axis'] == 'columns' else 'left/right'}, not {side}",
+                                   **where(spec, "sides", value=True))
+            bands[side].append((spec, float(spec.get("size", min(cw, ch) * 0.45 if side in ("left", "right")
+                                                             else min(cw, ch) * 0.4))))
+    thick = {s: sum(size for _, size in bands[s]) for s in SIDES}
+    grid_w, grid_h = columns * cw, rows * ch
+    inner_w = thick["left"] + grid_w + thick["right"]
+
+    title_box: Box | None = None
+    title_h = 0.0
+    tb = component.get("title_block")
+    if tb is not None:
+        title_h = float(tb.get("size", 12.0))
+    stack = make_stack(component["blocks"], ctx) if "blocks" in component else None
+    blocks_h = stack.height(inner_w) + 3.0 if stack else 0.0
+
+    y = pad
+    if tb is not None and tb.get("position", "top") == "top":
+        title_box = Box(pad, y, inner_w, title_h)
+        y += title_h
+    grid_x, grid_y = pad + thick["left"], y + thick["top"]
+    y = grid_y + grid_h + thick["bottom"]
+    blocks_box = None
+    if stack:
+        blocks_box = Box(pad, y + 3.0, inner_w, blocks_h - 3.0)
+        y += blocks_h
+    if tb is not None and tb.get("position", "top") == "bottom":
+        title_box = Box(pad, y, inner_w, title_h)
+        y += title_h
+    layout = BoardLayout(columns, rows, cw, ch, grid_x, grid_y, inner_w + 2 * pad, y + pad,
+                         title=title_box, blocks=blocks_box)
+
+    used: set[tuple[str, str]] = set()  # corners (vertical side, horizontal side) holding a title
+    for side in SIDES:
+        offset = 0.0
+        for spec, size in bands[side]:
+            count = columns if spec["axis"] == "columns" else rows
+            values = label_values(spec, count, ctx)
+            fsize = float(spec.get("font_size", min(size, cw if side in ("top", "bottom") else ch) * 0.55 / 0.3528))
+            flip = bool(spec.get("upside_down")) and side in ("top", "right")
+            for i, text in enumerate(values):
+                if side == "top":
+                    box = Box(grid_x + i * cw, grid_y - offset - size, cw, size)
+                elif side == "bottom":
+                    box = Box(grid_x + i * cw, grid_y + grid_h + offset, cw, size)
+                elif side == "left":
+                    box = Box(grid_x - offset - size, grid_y + i * ch, size, ch)
+                else:
+                    box = Box(grid_x + grid_w + offset, grid_y + i * ch, size, ch)
+                layout.labels.append(Label(text, box, fsize, flip))
+            if "title" in spec:  # the axis title: in a free corner at one end of the band
+                title = fill(spec["title"], ctx, spec, "title")
+                for end in _title_ends(side, flip):
+                    corner = _corner(side, end, offset, size, grid_x, grid_y, grid_w, grid_h, thick)
+                    key = (side, end) if side in ("top", "bottom") else (end, side)
+                    if key not in used and corner.width > 0 and corner.height > 0:
+                        used.add(key)
+                        layout.labels.append(Label(title, corner, fsize * 0.85, flip))
+                        break
+            offset += size
+    return layout, stack
+
+
+def _title_ends(side: str, flip: bool) -> list[str]:
+    """Which end of a band its axis title prefers: where the reader starts reading."""
+    ends = ["left", "right"] if side in ("top", "bottom") else ["top", "bottom"]
+    return ends[::-1] if flip else ends
+
+
+def _corner(side: str, end: str, offset: float, size: float, grid_x: float, grid_y: float, grid_w: float,
+            grid_h: float, thick: dict[str, float]) -> Box:
+    if side in ("top", "bottom"):
+        y0 = grid_y - offset - size if side == "top" else grid_y + grid_h + offset
+        return Box(grid_x - thick["left"], y0, thick["left"], size) if end == "left" \
+            else Box(grid_x + grid_w, y0, thick["right"], size)
+    x0 = grid_x - offset - size if side == "left" else grid_x + grid_w + offset
+    return Box(x0, grid_y - thick["top"], size, thick["top"]) if end == "top" \
+        else Box(x0, grid_y + grid_h, size, thick["bottom"])
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+
+def resolve_cells(refs: Any, layout: BoardLayout, parent: Any, key: str) -> list[tuple[int, int]]:
+    """[column, row] references (1-based, from the top-left) as 0-based pairs, checked."""
+    pairs = [refs] if refs and isinstance(refs[0], int) else list(refs)
+    out = []
+    for ref in pairs:
+        if len(ref) != 2:
+            raise ContentError(f"{key}: a cell is [column, row], found {list(ref)}", **where(parent, key, value=True))
+        c, r = int(ref[0]), int(ref[1])
+        if not (1 <= c <= layout.columns and 1 <= r <= layout.rows):
+            raise ContentError(f"{key}: cell [{c}, {r}] is outside the {layout.columns}x{layout.rows} grid",
+                               **where(parent, key, value=True))
+        out.append((c - 1, r - 1))
+    return out
+
+
+def region_cells(spec: YMap, layout: BoardLayout) -> list[tuple[int, int]]:
+    if "cells" in spec:
+        return resolve_cells(spec["cells"], layout, spec, "cells")
+    if "from" not in spec or "to" not in spec:
+        raise ContentError("regions: give 'cells' or 'from' and 'to'", **where(spec))
+    (c0, r0), = resolve_cells(spec["from"], layout, spec, "from")
+    (c1, r1), = resolve_cells(spec["to"], layout, spec, "to")
+    return [(c, r) for r in range(min(r0, r1), max(r0, r1) + 1) for c in range(min(c0, c1), max(c0, c1) + 1)]
+
+
+def outline(cells: Sequence[tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Grid-corner segments on the boundary of a set of cells (edges not shared by two members)."""
+    members = set(cells)
+    edges = []
+    for c, r in members:
+        if (c, r - 1) not in members:
+            edges.append(((c, r), (c + 1, r)))
+        if (c, r + 1) not in members:
+            edges.append(((c, r + 1), (c + 1, r + 1)))
+        if (c - 1, r) not in members:
+            edges.append(((c, r), (c, r + 1)))
+        if (c + 1, r) not in members:
+            edges.append(((c + 1, r), (c + 1, r + 1)))
+    return sorted(edges)
+
+
+def polygon(name: str) -> list[tuple[float, float]]:
+    """Corners of a unit-radius symbol: diamond, triangle or a five-pointed star."""
+    if name == "diamond":
+        return [(0, 1), (1, 0), (0, -1), (-1, 0)]
+    if name == "triangle":
+        return [(math.cos(a), math.sin(a)) for a in (math.pi / 2, math.pi * 7 / 6, math.pi * 11 / 6)]
+    radii = [1.0 if k % 2 == 0 else 0.42 for k in range(10)]
+    return [(r * math.cos(math.pi / 2 + k * math.pi / 5), r * math.sin(math.pi / 2 + k * math.pi / 5))
+            for k, r in enumerate(radii)]
+
+
+def draw_symbol(canvas: Canvas, name: str, cx: float, cy: float, radius: float) -> None:
+    """A simple mark centred on (cx, cy) in points; colours are set by the caller."""
+    if name in ("circle", "ring"):
+        canvas.circle(cx, cy, radius, stroke=1, fill=0 if name == "ring" else 1)
+    elif name == "dot":
+        canvas.circle(cx, cy, radius * 0.35, stroke=0, fill=1)
+    elif name == "cross":
+        d = radius * 0.8
+        canvas.line(cx - d, cy - d, cx + d, cy + d)
+        canvas.line(cx - d, cy + d, cx + d, cy - d)
+    elif name == "square":
+        canvas.rect(cx - radius * 0.85, cy - radius * 0.85, radius * 1.7, radius * 1.7, stroke=1, fill=1)
+    else:
+        points = polygon(name)
+        path = canvas.beginPath()
+        path.moveTo(cx + points[0][0] * radius, cy + points[0][1] * radius)
+        for px, py in points[1:]:
+            path.lineTo(cx + px * radius, cy + py * radius)
+        path.close()
+        canvas.drawPath(path, stroke=1, fill=1)
+
+
+def draw_board(canvas: Canvas, frame: Frame, component: YMap, layout: BoardLayout, stack: Stack | None,
+               ctx: TextCtx) -> None:
+    """The whole board drawing (the caller clips and places it)."""
+    colour = ctx.colour
+    grid = component["grid"]
+    whole = Box(0, 0, layout.width, layout.height)
+    if "background" in component:
+        canvas.setFillColor(colour(component["background"]))
+        canvas.rect(*frame.rect(whole), stroke=0, fill=1)
+    if component.get("frame"):
+        canvas.setStrokeColor(colors.black)
+        canvas.setLineWidth(float(component["frame"]) * mm)
+        canvas.rect(*frame.rect(whole), stroke=1, fill=0)
+
+    # cell fills first (grid, regions, marks), then lines on top
+    canvas.setFillColor(colour(str(grid.get("fill", "#ffffff"))))
+    canvas.rect(*frame.rect(layout.grid), stroke=0, fill=1)
+    regions = [(spec, region_cells(spec, layout)) for spec in component.get("regions") or []]
+    for spec, cells in regions:
+        if "fill" in spec:
+            canvas.setFillColor(colour(spec["fill"]))
+            for c, r in cells:
+                canvas.rect(*frame.rect(layout.cell(c, r)), stroke=0, fill=1)
+    marks = [(spec, resolve_cells(spec["at"], layout, spec, "at")) for spec in component.get("cells") or []]
+    for spec, cells in marks:
+        if "fill" in spec:
+            canvas.setFillColor(colour(spec["fill"]))
+            for c, r in cells:
+                canvas.rect(*frame.rect(layout.cell(c, r)), stroke=0, fill=1)
+
+    # the grid: one rectangle per cell, so every cell can be found in the PDF
+    canvas.setStrokeColor(colour(str(grid.get("color", "#000000"))))
+    canvas.setLineWidth(float(grid.get("line", 0.3)) * mm)
+    for r in range(layout.rows):
+        for c in range(layout.columns):
+            canvas.rect(*frame.rect(layout.cell(c, r)), stroke=1, fill=0)
+    canvas.setLineWidth(float(grid.get("border", 0.8)) * mm)
+    canvas.rect(*frame.rect(layout.grid), stroke=1, fill=0)
+
+    for spec, cells in regions:
+        if "border" in spec:
+            canvas.setStrokeColor(colour(spec["border"]))
+            canvas.setLineWidth(float(spec.get("border_width", 0.8)) * mm)
+            canvas.setLineCap(2)
+            for (c0, r0), (c1, r1) in outline(cells):
+                canvas.line(frame.x(layout.grid_x + c0 * layout.cell_w), frame.y(layout.grid_y + r0 * layout.cell_h),
+                            frame.x(layout.grid_x + c1 * layout.cell_w), frame.y(layout.grid_y + r1 * layout.cell_h))
+            canvas.setLineCap(0)
+        if "label" in spec:
+            _region_label(canvas, frame, spec, cells, layout, ctx)
+
+    for spec, cells in marks:
+        for c, r in cells:
+            _mark(canvas, frame, spec, layout.cell(c, r), ctx)
+
+    canvas.setFillColor(colors.black)
+    for label in layout.labels:
+        _centred(canvas, frame, label.box, label.text, label.size, label.upside_down)
+
+    if layout.title is not None:
+        _title_block(canvas, frame, component, layout.title, ctx)
+    if stack is not None and layout.blocks is not None:
+        stack.draw(canvas, frame, layout.blocks)
+
+
+def _centred(canvas: Canvas, frame: Frame, box: Box, text: str, size: float, upside_down: bool = False) -> None:
+    """One line of text centred in a box (turned half a turn for the far player if asked)."""
+    canvas.saveState()
+    canvas.translate(frame.x(box.x + box.width / 2), frame.y(box.y + box.height / 2))
+    if upside_down:
+        canvas.rotate(180)
+    canvas.setFont(SANS, size)
+    canvas.drawCentredString(0, -size * 0.35, text)
+    canvas.restoreState()
+
+
+def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> None:
+    colour = ctx.colour(str(spec.get("color", "#000000")))
+    cx, cy = frame.x(box.x + box.width / 2), frame.y(box.y + box.height / 2)
+    if "symbol" in spec:
+        radius = float(spec.get("symbol_size", min(box.width, box.height) * 0.5)) * mm / 2
+        canvas.setFillColor(colour)
+        canvas.setStrokeColor(colour)
+        canvas.setLineWidth(0.6)
+        draw_symbol(canvas, str(spec["symbol"]), cx, cy, radius)
+    if "text" in spec:
+        canvas.setFillColor(colour)
+        size = float(spec.get("text_size", min(box.width, box.height) * 0.4 / 0.3528))
+        _centred(canvas, frame, box, fill(spec["text"], ctx, spec, "text"), size)
+
+
+def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[int, int]], layout: BoardLayout,
+                  ctx: TextCtx) -> None:
+    cs = [c for c, _ in cells]
+    rs = [r for _, r in cells]
+    x0, x1 = layout.grid_x + min(cs) * layout.cell_w, layout.grid_x + (max(cs) + 1) * layout.cell_w
+    y0, y1 = layout.grid_y + min(rs) * layout.cell_h, layout.grid_y + (max(rs) + 1) * layout.cell_h
+    size = float(spec.get("label_size", 8.0))
+    h = size * 1.4 * 0.3528
+    at = spec.get("label_at", "top")
+    y = y0 + 0.5 if at == "top" else (y1 - h - 0.5 if at == "bottom" else (y0 + y1 - h) / 2)
+    canvas.setFillColor(ctx.colour(str(spec.get("border", "#000000"))))
+    _centred(canvas, frame, Box(x0, y, x1 - x0, h), fill(spec["label"], ctx, spec, "label"), size)
+
+
+def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: TextCtx) -> None:
+    tb = component["title_block"]
+    title = fill(tb.get("text", component["title"]), ctx, tb, "text")
+    sub = fill(tb["subtitle"], ctx, tb, "subtitle") if "subtitle" in tb else ""
+    align = str(tb.get("align", "center"))
+    size = min(box.height * 0.55, 14 * 0.3528 * 2) / 0.3528 if not sub else box.height * 0.4 / 0.3528
+    canvas.setFillColor(colors.black)
+    title_h = text_height(title, size, box.width, align)
+    sub_h = text_height(sub, size * 0.55, box.width, align) if sub else 0.0
+    top = box.y + (box.height - title_h - sub_h) / 2
+    draw_paragraph(canvas, frame, Box(box.x, top, box.width, title_h), title, size, align)
+    if sub:
+        draw_paragraph(canvas, frame, Box(box.x, top + title_h, box.width, sub_h), sub, size * 0.55, align)

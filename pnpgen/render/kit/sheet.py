@@ -1,0 +1,689 @@
+"""Sheets: score sheets and play aids made of tables, checkbox rows, write-in boxes and text.
+
+A sheet is a list of blocks laid out top to bottom inside its trim (the whole page
+less the margins, or a smaller `size` imposed as many times as fit on the paper).
+Boards reuse the same blocks under their grid. All lengths are millimetres in drawing
+space (see tiling.Box / tiling.Frame); font sizes are points.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check, text_for
+from pnpgen.content.yamlpos import YList, YMap, where
+from pnpgen.engine.protocol import Rules
+from pnpgen.errors import BuildError, ContentError
+from pnpgen.render.fonts import SANS, setup_fonts
+from pnpgen.render.kit.tiling import Box, Frame
+
+PT = 1 / mm  # one point in millimetres
+Align = Choice("left", "center", "right")
+Colour = str  # "#rrggbb" or a ReportLab colour name
+
+# --- schema -----------------------------------------------------------------------------
+
+LINE = {"caption?": Text, "merge?": bool, "height?": float}
+ROW = {
+    "label?": OneOf(Text, int, float),
+    "caption?": Text,
+    "cells?": Each(OneOf(Text, int, float)),
+    "repeat?": int,
+    "height?": float,
+    "shade?": bool,
+    "lines?": Each(LINE, min=1),
+}
+COLUMN = {
+    "header?": OneOf(Text, int),
+    "width?": float,
+    "field?": str,
+    "lookup?": str,
+    "shade?": bool,
+    "align?": Align,
+}
+GROUP = {"group": Text, "repeat?": int, "columns": Each(COLUMN, min=1)}
+TABLE = {
+    "columns?": Each(OneOf(GROUP, COLUMN), min=1),
+    "rows?": Each(ROW),
+    "from_rules?": str,
+    "data?": str,
+    "header?": bool,
+    "row_height?": float,
+    "header_height?": float,
+    "font_size?": float,
+    "align?": Align,
+}
+BLOCKS: dict[str, dict[str, Any]] = {
+    "heading": {"heading": Text, "size?": float, "align?": Align},
+    "text": {"text": Text, "size?": float, "align?": Align},
+    "table": {"table": TABLE},
+    "checkboxes": {
+        "checkboxes": {"count": int, "label?": Text, "labels?": Each(OneOf(Text, int)), "size?": float,
+                       "gap?": float, "shape?": Choice("square", "circle")},
+    },
+    "write_in": {"write_in": {"label?": Text, "lines?": int, "height?": float, "width?": float}},
+    "space": {"space": float},
+    "row": {"row": Each(Any_, min=1), "widths?": Each(float), "gap?": float},
+}
+
+SIZES: dict[str, tuple[float, float]] = {"A5": (148, 210), "A6": (105, 148), "B6": (128, 182),
+                                         "postcard": (100, 148)}
+
+SCHEMA: dict[str, Any] = {
+    "type": str,
+    "id": str,
+    "title": Text,
+    "paper?": str,
+    "landscape?": bool,
+    "size?": OneOf(Choice(*SIZES), {"width": float, "height": float}),
+    "copies?": int,
+    "padding?": float,
+    "font_size?": float,
+    "show_title?": bool,
+    "blocks": Each(Any_, min=1),
+}
+
+
+def block_kind(block: Any, parent: Any, key: Any, path: str) -> str:
+    """Which block `block` is (its one main key); ContentError with did-you-mean if none."""
+    if not isinstance(block, dict):
+        raise ContentError(f"{path}: expected a block (a mapping such as 'table:' or 'text:')",
+                           **where(parent, key, value=True))
+    kinds = [k for k in BLOCKS if k in block]
+    if len(kinds) != 1:
+        import difflib
+
+        first = next(iter(block), "")
+        close = difflib.get_close_matches(str(first), list(BLOCKS), n=1, cutoff=0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close and not kinds else ""
+        found = "several kinds: " + ", ".join(kinds) if kinds else f"'{first}'{hint}"
+        raise ContentError(f"{path}: a block is one of {', '.join(BLOCKS)}; found {found}",
+                           **where(block, first if first in block else None))
+    return kinds[0]
+
+
+def check_blocks(blocks: Sequence[Any], path: str) -> None:
+    for index, block in enumerate(blocks):
+        here = f"{path}[{index}]"
+        kind = block_kind(block, blocks, index, here)
+        check(block, BLOCKS[kind], blocks, index, here)
+        if kind == "row":
+            check_blocks(block["row"], f"{here}.row")
+        if kind == "table":
+            _check_table(block["table"], f"{here}.table")
+
+
+def _check_table(table: YMap, path: str) -> None:
+    if "from_rules" in table and "data" in table:
+        raise ContentError(f"{path}: give 'from_rules' or 'data', not both", **where(table, "data"))
+    if "data" in table and not any("field" in c for c in _leaf_specs(table.get("columns") or [])):
+        raise ContentError(f"{path}: a 'data' table needs columns with 'field'", **where(table, "data"))
+    if not {"columns", "from_rules"} & set(table):
+        raise ContentError(f"{path}: a table needs 'columns' (or 'from_rules')", **where(table))
+
+
+def _leaf_specs(columns: Sequence[Any]) -> list[Any]:
+    out: list[Any] = []
+    for col in columns:
+        out += list(col["columns"]) if "group" in col else [col]
+    return out
+
+
+# --- text and data ----------------------------------------------------------------------
+
+
+@dataclass
+class TextCtx:
+    """What block text needs: language, the game, its rules, `{name}` values, the font size."""
+
+    lang: str
+    content: GameContent
+    rules: Sequence[Rules[Any, Any]]
+    label: str  # "game/component", named in build errors
+    values: dict[str, Any] = field(default_factory=dict)
+    font_size: float = 9.0
+    colour: Callable[[str], Any] = colors.HexColor
+
+    def with_values(self, **values: Any) -> TextCtx:
+        return TextCtx(self.lang, self.content, self.rules, self.label, {**self.values, **values},
+                       self.font_size, self.colour)
+
+
+FIELD = re.compile(r"\{(\w+)\}")
+
+
+def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
+    """A Text (or number) in the job's language with `{name}` replaced from ctx.values."""
+    text = str(value) if isinstance(value, int | float) else text_for(value, ctx.lang)
+
+    def sub(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in ctx.values:
+            known = ", ".join(sorted(ctx.values)) or "none"
+            raise ContentError(f"{ctx.label}: unknown field '{{{name}}}' (fields: {known})",
+                               **where(parent, key, value=True))
+        return str(ctx.values[name])
+
+    return FIELD.sub(sub, text)
+
+
+def data_at(content: GameContent, path: str, parent: Any = None, key: Any = None) -> Any:
+    """The game.yaml value at a dotted path such as 'rules.board.columns' (list items by number)."""
+    value: Any = content.data
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            raise ContentError(f"'{path}' is not in {content.main_file.name} (no '{part}')",
+                               **where(parent, key, value=True))
+    return value
+
+
+def plain(value: Any, lang: str) -> str:
+    """A data value as printed text: Text in the language, lists joined with commas."""
+    if isinstance(value, dict):
+        return text_for(value, lang)
+    if isinstance(value, list):
+        return ", ".join(" ".join(plain(v, lang) for v in item) if isinstance(item, list)
+                         else plain(item, lang) for item in value)
+    if isinstance(value, bool):
+        return "✓" if value else ""
+    return "" if value is None else str(value)
+
+
+# --- paragraphs -------------------------------------------------------------------------
+
+_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+
+def paragraph(text: str, size: float, align: str = "left", colour: Any = colors.black) -> Paragraph:
+    """Wrapped text in the bundled sans font; Japanese lines break between any characters."""
+    setup_fonts()
+    style = ParagraphStyle("kit", fontName=SANS, fontSize=size, leading=size * 1.3,
+                           alignment=_ALIGN[align], textColor=colour, wordWrap="CJK")
+    body = "<br/>".join(escape(line) for line in text.split("\n"))
+    return Paragraph(body, style)
+
+
+def text_height(text: str, size: float, width: float, align: str = "left") -> float:
+    """Height in mm of `text` wrapped to `width` mm."""
+    _, h = paragraph(text, size, align).wrap(width * mm, 10_000)
+    return float(h) * PT
+
+
+def draw_paragraph(canvas: Canvas, frame: Frame, box: Box, text: str, size: float,
+                   align: str = "left", valign: str = "top", colour: Any = colors.black) -> None:
+    para = paragraph(text, size, align, colour)
+    _, h = para.wrap(box.width * mm, 10_000)
+    top = box.y + (box.height - h * PT) / 2 if valign == "middle" else box.y
+    para.drawOn(canvas, frame.x(box.x), frame.y(top) - h)
+
+
+def natural_width(text: str, size: float) -> float:
+    """Width in mm of the longest line of `text` set on one line."""
+    return max((stringWidth(line, SANS, size) for line in text.split("\n")), default=0.0) * PT
+
+
+# --- blocks -----------------------------------------------------------------------------
+
+GREY = colors.HexColor("#555555")
+LIGHT = colors.HexColor("#e9e4dc")
+HEADER = colors.HexColor("#d9d0c3")
+LINE_WIDTH = 0.5  # pt
+GAP = 3.0  # mm between blocks
+
+
+class Block:
+    def height(self, width: float) -> float:
+        raise NotImplementedError
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class TextBlock(Block):
+    text: str
+    size: float
+    align: str = "left"
+    rule: bool = False  # a heading: a line underneath
+
+    def height(self, width: float) -> float:
+        return text_height(self.text, self.size, width, self.align) + (1.5 if self.rule else 0)
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        draw_paragraph(canvas, frame, box, self.text, self.size, self.align)
+        if self.rule:
+            canvas.setLineWidth(0.8)
+            canvas.setStrokeColor(GREY)
+            y = frame.y(box.bottom - 0.5)
+            canvas.line(frame.x(box.x), y, frame.x(box.right), y)
+
+
+@dataclass
+class Space(Block):
+    size: float
+
+    def height(self, width: float) -> float:
+        return self.size
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        return None
+
+
+@dataclass
+class Checkboxes(Block):
+    """A label then a row of boxes to tick (pass boxes, reroll boxes, rounds)."""
+
+    label: str
+    count: int
+    size: float = 5.0
+    gap: float = 2.0
+    shape: str = "square"
+    labels: list[str] = field(default_factory=list)  # small text under each box
+    font_size: float = 9.0
+
+    def _label_width(self) -> float:
+        return natural_width(self.label, self.font_size) + 2 if self.label else 0.0
+
+    def height(self, width: float) -> float:
+        under = self.font_size * 1.2 * PT if self.labels else 0.0
+        return max(self.size + under, self.font_size * 1.3 * PT)
+
+    def boxes(self, box: Box) -> list[Box]:
+        x = box.x + self._label_width()
+        return [Box(x + i * (self.size + self.gap), box.y, self.size, self.size) for i in range(self.count)]
+
+    def width(self) -> float:
+        return self._label_width() + self.count * self.size + (self.count - 1) * self.gap
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        if self.label:
+            label_box = Box(box.x, box.y, self._label_width(), self.size)
+            draw_paragraph(canvas, frame, label_box, self.label, self.font_size, valign="middle")
+        canvas.setLineWidth(0.8)
+        canvas.setStrokeColor(colors.black)
+        for i, b in enumerate(self.boxes(box)):
+            x, y, w, h = frame.rect(b)
+            if self.shape == "circle":
+                canvas.circle(x + w / 2, y + h / 2, w / 2, stroke=1, fill=0)
+            else:
+                canvas.rect(x, y, w, h, stroke=1, fill=0)
+            if i < len(self.labels):
+                canvas.setFont(SANS, self.font_size * 0.75)
+                canvas.setFillColor(GREY)
+                canvas.drawCentredString(x + w / 2, y - self.font_size * 0.85, self.labels[i])
+
+
+@dataclass
+class WriteIn(Block):
+    """A labelled box to write in, optionally ruled into lines."""
+
+    label: str
+    lines: int = 1
+    line_height: float = 9.0
+    width: float | None = None
+    font_size: float = 9.0
+
+    def height(self, width: float) -> float:
+        return self.lines * self.line_height
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        label_w = natural_width(self.label, self.font_size) + 2 if self.label else 0.0
+        if self.label:
+            draw_paragraph(canvas, frame, Box(box.x, box.y, label_w, self.line_height), self.label,
+                           self.font_size, valign="middle")
+        w = min(self.width or box.width - label_w, box.width - label_w)
+        area = Box(box.x + label_w, box.y, w, self.height(box.width))
+        canvas.setLineWidth(0.8)
+        canvas.setStrokeColor(colors.black)
+        canvas.rect(*frame.rect(area), stroke=1, fill=0)
+        canvas.setLineWidth(0.3)
+        canvas.setStrokeColor(GREY)
+        for i in range(1, self.lines):
+            y = frame.y(area.y + i * self.line_height)
+            canvas.line(frame.x(area.x), y, frame.x(area.right), y)
+
+
+@dataclass
+class Row(Block):
+    """Blocks side by side."""
+
+    blocks: list[Block]
+    widths: list[float]  # mm; 0 = share what is left
+    gap: float = 4.0
+
+    def columns(self, box: Box) -> list[Box]:
+        fixed = sum(self.widths)
+        free = [w for w in self.widths if not w]
+        share = (box.width - fixed - self.gap * (len(self.blocks) - 1)) / (len(free) or 1)
+        x, out = box.x, []
+        for w in self.widths:
+            width = w or share
+            out.append(Box(x, box.y, width, box.height))
+            x += width + self.gap
+        return out
+
+    def height(self, width: float) -> float:
+        cols = self.columns(Box(0, 0, width, 0))
+        return max(b.height(c.width) for b, c in zip(self.blocks, cols, strict=True))
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        for block, col in zip(self.blocks, self.columns(box), strict=True):
+            block.draw(canvas, frame, Box(col.x, col.y, col.width, block.height(col.width)))
+
+
+# --- tables -----------------------------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    row: int
+    col: int
+    text: str = ""
+    caption: str = ""
+    rows: int = 1  # span
+    cols: int = 1
+    shade: Any = None
+    align: str = "center"
+    size: float = 9.0
+
+
+@dataclass
+class Column:
+    header: str
+    width: float | None  # mm; None: shared
+    group: int | None = None
+    shade: bool = False
+    align: str = "center"
+    field: str | None = None
+    lookup: str | None = None
+    spec: Any = None
+
+
+@dataclass
+class Table(Block):
+    columns: list[Column]
+    groups: list[str]  # group titles; Column.group indexes them
+    body: list[list[Cell]]  # cells of each body row (row/col filled in by layout)
+    heights: list[float]  # minimum height of each body row
+    header: bool = True
+    header_height: float = 7.0
+    font_size: float = 9.0
+    _cache: dict[float, tuple[list[float], list[float], list[Cell]]] = field(default_factory=dict)
+
+    def widths(self, width: float) -> list[float]:
+        fixed = sum(c.width or 0 for c in self.columns)
+        free = [i for i, c in enumerate(self.columns) if not c.width]
+        natural = {i: max(natural_width(self.columns[i].header, self.font_size) + 3,
+                          *(natural_width(cell.text, cell.size) + 3
+                            for row in self.body for cell in row if cell.col == i and cell.cols == 1),
+                          8.0)
+                   for i in free}
+        room = width - fixed
+        total = sum(natural.values()) or 1
+        return [c.width or room * natural[i] / total for i, c in enumerate(self.columns)]
+
+    def cells(self, width: float) -> tuple[list[float], list[float], list[Cell]]:
+        """Column widths, row heights and every cell (header rows first)."""
+        if width in self._cache:
+            return self._cache[width]
+        widths = self.widths(width)
+        cells: list[Cell] = []
+        heights: list[float] = []
+        if self.header:
+            levels = 2 if self.groups else 1
+            for i, col in enumerate(self.columns):
+                if col.group is None:
+                    cells.append(Cell(0, i, col.header, rows=levels, shade=HEADER, size=self.font_size))
+                else:
+                    cells.append(Cell(levels - 1, i, col.header, shade=HEADER, size=self.font_size))
+            for g, title in enumerate(self.groups):
+                members = [i for i, c in enumerate(self.columns) if c.group == g]
+                cells.append(Cell(0, members[0], title, cols=len(members), shade=HEADER, size=self.font_size))
+            heights += [self.header_height] * levels
+        first = len(heights)
+        for row in self.body:
+            cells += [replace(cell, row=cell.row + first) for cell in row]
+        heights += self.heights
+        # rows grow to fit wrapped text (a cell spanning rows grows its last row)
+        for cell in cells:
+            w = sum(widths[cell.col:cell.col + cell.cols]) - 2
+            need = (text_height(cell.text, cell.size, w, cell.align) + 2 if cell.text else 0) + \
+                (cell.size * 0.8 * PT if cell.caption else 0)
+            have = sum(heights[cell.row:cell.row + cell.rows])
+            if need > have:
+                heights[cell.row + cell.rows - 1] += need - have
+        self._cache[width] = (widths, heights, cells)
+        return widths, heights, cells
+
+    def height(self, width: float) -> float:
+        return sum(self.cells(width)[1])
+
+    def cell_boxes(self, box: Box) -> list[tuple[Cell, Box]]:
+        widths, heights, cells = self.cells(box.width)
+        xs = [box.x + sum(widths[:i]) for i in range(len(widths) + 1)]
+        ys = [box.y + sum(heights[:i]) for i in range(len(heights) + 1)]
+        return [(c, Box(xs[c.col], ys[c.row], xs[c.col + c.cols] - xs[c.col], ys[c.row + c.rows] - ys[c.row]))
+                for c in cells]
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        placed = self.cell_boxes(box)
+        for cell, b in placed:
+            if cell.shade is not None:
+                canvas.setFillColor(cell.shade)
+                canvas.rect(*frame.rect(b), stroke=0, fill=1)
+        canvas.setStrokeColor(colors.black)
+        canvas.setLineWidth(LINE_WIDTH)
+        for cell, b in placed:
+            canvas.rect(*frame.rect(b), stroke=1, fill=0)
+            if cell.caption:
+                canvas.setFillColor(GREY)
+                canvas.setFont(SANS, cell.size * 0.7)
+                canvas.drawString(frame.x(b.x + 0.8), frame.y(b.y) - cell.size * 0.7, cell.caption)
+            if cell.text:
+                inner = Box(b.x + 1, b.y + (cell.size * 0.8 * PT if cell.caption else 0), b.width - 2, b.height)
+                inner = Box(inner.x, inner.y, inner.width, b.bottom - inner.y)
+                draw_paragraph(canvas, frame, inner, cell.text, cell.size, cell.align, valign="middle")
+        # group borders and the outline, heavier
+        canvas.setLineWidth(LINE_WIDTH * 2.4)
+        canvas.rect(*frame.rect(box.__class__(box.x, box.y, box.width, self.height(box.width))), stroke=1, fill=0)
+        widths, heights, _ = self.cells(box.width)
+        for g in range(len(self.groups)):
+            members = [i for i, c in enumerate(self.columns) if c.group == g]
+            for edge in (members[0], members[-1] + 1):
+                x = frame.x(box.x + sum(widths[:edge]))
+                canvas.line(x, frame.y(box.y), x, frame.y(box.y + sum(heights)))
+
+
+def make_table(spec: YMap, ctx: TextCtx) -> Table:
+    size = float(spec.get("font_size", ctx.font_size))
+    align = str(spec.get("align", "center"))
+    columns: list[Column] = []
+    groups: list[str] = []
+    for col_spec in spec.get("columns") or []:
+        if "group" in col_spec:
+            for n in range(1, int(col_spec.get("repeat", 1)) + 1):
+                sub = ctx.with_values(n=n)
+                groups.append(fill(col_spec["group"], sub, col_spec, "group"))
+                for leaf in col_spec["columns"]:
+                    columns.append(_column(leaf, sub, len(groups) - 1, align))
+        else:
+            columns.append(_column(col_spec, ctx, None, align))
+    data_rows: list[list[str]] = []
+    if "from_rules" in spec:
+        data_rows = _rules_table(spec, ctx)
+        if not columns and data_rows:
+            columns = [Column(h, None, align=align) for h in data_rows[0]]
+        data_rows = data_rows[1:]
+    elif "data" in spec:
+        data_rows = _data_rows(spec, columns, ctx)
+    row_height = float(spec.get("row_height", 7.0))
+    body: list[list[Cell]] = []
+    heights: list[float] = []
+    for values in data_rows:
+        body.append([Cell(len(body), i, values[i] if i < len(values) else "", align=columns[i].align, size=size,
+                          shade=LIGHT if columns[i].shade else None) for i in range(len(columns))])
+        heights.append(row_height)
+    for row_spec in spec.get("rows") or []:
+        for n in range(1, int(row_spec.get("repeat", 1)) + 1):
+            _body_rows(row_spec, ctx.with_values(n=n), columns, size, row_height, body, heights)
+    return Table(columns, groups, body, heights, header=bool(spec.get("header", True)),
+                 header_height=float(spec.get("header_height", row_height)), font_size=size)
+
+
+def _column(spec: YMap, ctx: TextCtx, group: int | None, align: str) -> Column:
+    header = fill(spec["header"], ctx, spec, "header") if "header" in spec else ""
+    return Column(header, float(spec["width"]) if "width" in spec else None, group, bool(spec.get("shade")),
+                  str(spec.get("align", align)), spec.get("field"), spec.get("lookup"), spec)
+
+
+def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row_height: float,
+               body: list[list[Cell]], heights: list[float]) -> None:
+    """One row spec (one repetition) as one body row, or several when it has `lines`."""
+    shade = LIGHT if spec.get("shade") else None
+    label = fill(spec["label"], ctx, spec, "label") if "label" in spec else ""
+    caption = fill(spec["caption"], ctx, spec, "caption") if "caption" in spec else ""
+    height = float(spec.get("height", row_height))
+    lines = spec.get("lines")
+    if not lines:
+        given = [fill(v, ctx, spec["cells"], i) for i, v in enumerate(spec.get("cells") or [])]
+        texts = given if given else [label]
+        body.append([Cell(len(body), i, texts[i] if i < len(texts) else "", caption if i == 0 else "",
+                          align=columns[i].align, size=size,
+                          shade=shade or (LIGHT if columns[i].shade else None)) for i in range(len(columns))])
+        heights.append(height)
+        return
+    # a row of several lines: the first column spans them; the others are per line
+    for k, line in enumerate(lines):
+        line_caption = fill(line["caption"], ctx, line, "caption") if "caption" in line else ""
+        cells: list[Cell] = []
+        if k == 0:
+            cells.append(Cell(len(body), 0, label, caption, rows=len(lines), align=columns[0].align, size=size,
+                              shade=shade))
+        col = 1
+        while col < len(columns):
+            group = columns[col].group
+            span = 1
+            if line.get("merge") and group is not None:
+                while col + span < len(columns) and columns[col + span].group == group:
+                    span += 1
+            cells.append(Cell(len(body), col, "", line_caption, cols=span, size=size,
+                              shade=shade or (LIGHT if columns[col].shade and span == 1 else None)))
+            col += span
+        body.append(cells)
+        heights.append(float(line.get("height", height)))
+
+
+def _rules_table(spec: YMap, ctx: TextCtx) -> list[list[str]]:
+    name = str(spec["from_rules"])
+    if not ctx.rules:
+        raise ContentError(f"{ctx.label}: 'from_rules: {name}' needs a game with rules (this one has no engine)",
+                           **where(spec, "from_rules", value=True))
+    try:
+        rows = ctx.rules[0].rulebook_table(name, ctx.lang)
+    except KeyError:
+        raise ContentError(f"{ctx.label}: unknown table '{name}' for game '{ctx.rules[0].id}'",
+                           **where(spec, "from_rules", value=True)) from None
+    return [[str(cell) for cell in row] for row in rows]
+
+
+def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str]]:
+    items = data_at(ctx.content, str(spec["data"]), spec, "data")
+    if isinstance(items, dict):
+        items = [{"key": k, **v} if isinstance(v, dict) else {"key": k, "value": v} for k, v in items.items()]
+    if not isinstance(items, list):
+        raise ContentError(f"{ctx.label}: '{spec['data']}' is not a list or mapping",
+                           **where(spec, "data", value=True))
+    rows = []
+    for item in items:
+        row = []
+        for col in columns:
+            value = item.get(col.field) if isinstance(item, dict) and col.field else None
+            if col.lookup and value is not None:
+                value = data_at(ctx.content, col.lookup.replace("{}", str(value)), col.spec, "lookup")
+            row.append(plain(value, ctx.lang))
+        rows.append(row)
+    return rows
+
+
+# --- building blocks from YAML ----------------------------------------------------------
+
+
+def make_block(spec: YMap, ctx: TextCtx) -> Block:
+    kind = block_kind(spec, None, None, "block")
+    size = float(spec.get("size", ctx.font_size))
+    if kind == "heading":
+        return TextBlock(fill(spec["heading"], ctx, spec, "heading"), float(spec.get("size", ctx.font_size * 1.5)),
+                         str(spec.get("align", "left")), rule=True)
+    if kind == "text":
+        return TextBlock(fill(spec["text"], ctx, spec, "text"), size, str(spec.get("align", "left")))
+    if kind == "space":
+        return Space(float(spec["space"]))
+    if kind == "table":
+        return make_table(spec["table"], ctx)
+    if kind == "checkboxes":
+        c = spec["checkboxes"]
+        return Checkboxes(fill(c.get("label", ""), ctx, c, "label"), int(c["count"]), float(c.get("size", 5.0)),
+                          float(c.get("gap", 2.0)), str(c.get("shape", "square")),
+                          [fill(v, ctx, c["labels"], i) for i, v in enumerate(c.get("labels") or [])],
+                          ctx.font_size)
+    if kind == "write_in":
+        w = spec["write_in"]
+        return WriteIn(fill(w.get("label", ""), ctx, w, "label"), int(w.get("lines", 1)),
+                       float(w.get("height", 9.0)), float(w["width"]) if "width" in w else None, ctx.font_size)
+    items = spec["row"]
+    widths = [float(w) for w in spec.get("widths") or []] + [0.0] * len(items)
+    return Row([make_block(b, ctx) for b in items], widths[:len(items)], float(spec.get("gap", 4.0)))
+
+
+@dataclass
+class Stack:
+    """Blocks laid out top to bottom with a gap between them."""
+
+    blocks: list[Block]
+    gap: float = GAP
+
+    def height(self, width: float) -> float:
+        heights = [b.height(width) for b in self.blocks]
+        return sum(heights) + self.gap * max(len(heights) - 1, 0)
+
+    def place(self, box: Box) -> list[tuple[Block, Box]]:
+        y, out = box.y, []
+        for block in self.blocks:
+            h = block.height(box.width)
+            out.append((block, Box(box.x, y, box.width, h)))
+            y += h + self.gap
+        return out
+
+    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+        for block, b in self.place(box):
+            block.draw(canvas, frame, b)
+
+
+def make_stack(blocks: YList | list[Any], ctx: TextCtx) -> Stack:
+    return Stack([make_block(b, ctx) for b in blocks])
+
+
+def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str) -> None:
+    """BuildError when the blocks are taller than their box."""
+    need = stack.height(box.width)
+    if need > box.height + 1e-6:
+        raise BuildError(f"{ctx.label}: {what} is {need:.1f} mm tall but only {box.height:.1f} mm fit "
+                         "(fewer rows, smaller row_height, a smaller font_size or larger paper)",
+                         ctx.content.main_file)

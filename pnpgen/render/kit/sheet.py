@@ -44,10 +44,12 @@ ROW = {
     "repeat?": int,
     "height?": float,
     "shade?": bool,
+    "merge?": bool,
     "lines?": Each(LINE, min=1),
 }
 COLUMN = {
     "header?": OneOf(Text, int),
+    "repeat?": int,
     "width?": float,
     "field?": str,
     "lookup?": str,
@@ -156,10 +158,29 @@ class TextCtx:
     values: dict[str, Any] = field(default_factory=dict)
     font_size: float = 9.0
     colour: Callable[[str], Any] = colors.HexColor
+    context: dict[str, Any] = field(default_factory=dict)  # rules.rulebook_context, shared by copies
 
     def with_values(self, **values: Any) -> TextCtx:
-        return TextCtx(self.lang, self.content, self.rules, self.label, {**self.values, **values},
-                       self.font_size, self.colour)
+        return replace(self, values={**self.values, **values})
+
+    def value(self, name: str) -> Any:
+        """A `{name}` value: given ones (such as the row number n), else the rules' rulebook context."""
+        if name in self.values:
+            return self.values[name]
+        return self.rules_context().get(name, _MISSING)
+
+    def known(self) -> list[str]:
+        context = self.rules_context()
+        return sorted({*self.values, *(k for k, v in context.items() if isinstance(v, str | int | float))})
+
+    def rules_context(self) -> dict[str, Any]:
+        """The first rules' rulebook_context(lang), computed once (it can be slow)."""
+        if self.rules and not self.context:
+            self.context.update(self.rules[0].rulebook_context(self.lang))
+        return self.context
+
+
+_MISSING = object()
 
 
 FIELD = re.compile(r"\{(\w+)\}")
@@ -171,11 +192,12 @@ def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
 
     def sub(match: re.Match[str]) -> str:
         name = match.group(1)
-        if name not in ctx.values:
-            known = ", ".join(sorted(ctx.values)) or "none"
+        found = ctx.value(name)
+        if found is _MISSING:
+            known = ", ".join(ctx.known()) or "none"
             raise ContentError(f"{ctx.label}: unknown field '{{{name}}}' (fields: {known})",
                                **where(parent, key, value=True))
-        return str(ctx.values[name])
+        return str(found)
 
     return FIELD.sub(sub, text)
 
@@ -236,6 +258,7 @@ def draw_paragraph(canvas: Canvas, frame: Frame, box: Box, text: str, size: floa
 
 def natural_width(text: str, size: float) -> float:
     """Width in mm of the longest line of `text` set on one line."""
+    setup_fonts()
     return max((stringWidth(line, SANS, size) for line in text.split("\n")), default=0.0) * PT
 
 
@@ -522,9 +545,11 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
                 sub = ctx.with_values(n=n)
                 groups.append(fill(col_spec["group"], sub, col_spec, "group"))
                 for leaf in col_spec["columns"]:
-                    columns.append(_column(leaf, sub, len(groups) - 1, align))
+                    for m in range(1, int(leaf.get("repeat", 1)) + 1):
+                        columns.append(_column(leaf, sub.with_values(m=m), len(groups) - 1, align))
         else:
-            columns.append(_column(col_spec, ctx, None, align))
+            for n in range(1, int(col_spec.get("repeat", 1)) + 1):
+                columns.append(_column(col_spec, ctx.with_values(n=n), None, align))
     data_rows: list[list[str]] = []
     if "from_rules" in spec:
         data_rows = _rules_table(spec, ctx)
@@ -560,8 +585,7 @@ def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row
     label = fill(spec["label"], ctx, spec, "label") if "label" in spec else ""
     caption = fill(spec["caption"], ctx, spec, "caption") if "caption" in spec else ""
     height = float(spec.get("height", row_height))
-    lines = spec.get("lines")
-    if not lines:
+    if "cells" in spec or not ("lines" in spec or spec.get("merge")):
         given = [fill(v, ctx, spec["cells"], i) for i, v in enumerate(spec.get("cells") or [])]
         texts = given if given else [label]
         body.append([Cell(len(body), i, texts[i] if i < len(texts) else "", caption if i == 0 else "",
@@ -569,6 +593,7 @@ def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row
                           shade=shade or (LIGHT if columns[i].shade else None)) for i in range(len(columns))])
         heights.append(height)
         return
+    lines = spec.get("lines") or [{"merge": True}]
     # a row of several lines: the first column spans them; the others are per line
     for k, line in enumerate(lines):
         line_caption = fill(line["caption"], ctx, line, "caption") if "caption" in line else ""

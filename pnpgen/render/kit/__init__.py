@@ -1,24 +1,183 @@
-"""Print kit: grid boards, decks and sheets described in YAML (placeholder until the kit lands)."""
+"""Print kit: decks, boards and sheets described in YAML, built without Python.
+
+`game.yaml` `components:` names a YAML file (or a list of files whose lists are joined);
+each item is one component with a `type`. The type's module `pnpgen.render.kit.<type>`
+exposes:
+
+    SCHEMA: dict                                         checked here (did-you-mean)
+    check(component, job) -> list[str]                   build-time problems (overflow, ...)
+    render(component, job) -> list[BuiltFile]            writes PDFs atomically
+    preview(component, job) -> list[Path]                SVG preview(s)
+
+A component whose text differs by language is built once per language of the build
+(`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`).
+"""
 
 from __future__ import annotations
 
+import difflib
+import importlib
+import re
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.content.schema import check, text_for
+from pnpgen.content.yamlpos import YMap, where
+from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.render.kit.page import KitJob
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pnpgen.build import BuildOptions, BuiltFile
     from pnpgen.content.game import GameContent
     from pnpgen.engine.protocol import Rules
 
+TYPES = ("deck", "board", "sheet")
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
+
+
+def type_module(kind: str) -> ModuleType | None:
+    """The module of a component type; None while that type is not written yet."""
+    try:
+        return importlib.import_module(f"pnpgen.render.kit.{kind}")
+    except ModuleNotFoundError as error:
+        if error.name == f"pnpgen.render.kit.{kind}":
+            return None
+        raise
+
+
+def components(content: GameContent) -> list[YMap]:
+    """The game's components, schema-checked (ContentError at the first problem)."""
+    items = content.part("components", None)
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ContentError("components: expected a list of components", **where(content.data, "components"))
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        path = f"components[{index}]"
+        if not isinstance(item, dict) or "type" not in item:
+            raise ContentError(f"{path}: a component is a mapping with a 'type' ({', '.join(TYPES)})",
+                               **where(items, index, value=True))
+        kind = item["type"]
+        if kind not in TYPES:
+            close = difflib.get_close_matches(str(kind), TYPES, n=1, cutoff=0.5)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ContentError(f"{path}: unknown component type '{kind}'{hint}; types: {', '.join(TYPES)}",
+                               **where(item, "type", value=True))
+        ident = item.get("id")
+        if not isinstance(ident, str) or not SLUG.match(ident):
+            raise ContentError(f"{path}: 'id' must be a slug such as 'player-aid' (lower case, digits, '-')",
+                               **where(item, "id" if "id" in item else None, value="id" in item))
+        if ident in seen:
+            raise ContentError(f"{path}: component id '{ident}' is used twice", **where(item, "id", value=True))
+        seen.add(ident)
+        module = type_module(str(kind))
+        if module is not None:
+            check(item, module.SCHEMA, items, index, f"{path} ({ident})")
+    return list(items)
+
 
 def component_names(content: GameContent) -> list[str]:
-    return []
+    """'<id> (<type>)' for `pnpgen list`; a broken components file lists nothing."""
+    try:
+        return [f"{c['id']} ({c['type']})" for c in components(content)]
+    except PnpgenError:
+        return []
+
+
+def is_localized(component: YMap, content: GameContent) -> bool:
+    """True when the component's printed text differs between Japanese and English: the
+    type module decides if it can (`localized`), else any ja/en pair other than the title."""
+    module = type_module(str(component["type"]))
+    if module is not None and hasattr(module, "localized"):
+        return bool(module.localized(component, content))
+    return any(_has_pair(v) for k, v in component.items() if k != "title")
+
+
+def _has_pair(value: Any) -> bool:
+    if isinstance(value, dict):
+        if set(value) <= {"ja", "en"} and len(value) == 2 and value["ja"] != value["en"]:
+            return True
+        return any(_has_pair(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_pair(v) for v in value)
+    return False
+
+
+def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
+         component: YMap) -> list[KitJob]:
+    """One job per language for a localized component, else one language-neutral job."""
+    if is_localized(component, content):
+        return [KitJob(content, rules, options, lang) for lang in options.langs]
+    return [KitJob(content, rules, options, None)]
 
 
 def check_components(content: GameContent) -> list[str]:
-    return []
+    """Problems as 'file:line:col: message': schema, then each type's build-time checks
+    (overflowing text, missing images, ...) in every language."""
+    from pnpgen.build import BuildOptions
+    from pnpgen.games import rules_for_content
+
+    try:
+        items = components(content)
+        rules = rules_for_content(content)
+    except PnpgenError as error:
+        return [str(error)]
+    problems: list[str] = []
+    options = BuildOptions()
+    for item in items:
+        module = type_module(str(item["type"]))
+        if module is None:
+            problems.append(str(ContentError(f"component '{item['id']}': type '{item['type']}' is not "
+                                             "available in this version of pnpgen", **where(item, "type"))))
+            continue
+        for job in jobs(content, rules, options, item):
+            try:
+                problems += module.check(item, job)
+            except PnpgenError as error:
+                problems.append(str(error))
+    return problems
 
 
 def render_components(
     content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions
 ) -> list[BuiltFile]:
-    return []
+    """Every component's PDFs (and SVG previews) under build/<game>/."""
+    built: list[BuiltFile] = []
+    for item in components(content):
+        module = type_module(str(item["type"]))
+        if module is None:
+            continue
+        for job in jobs(content, rules, options, item):
+            built += module.render(item, job)
+    if getattr(options, "previews", True):
+        render_previews(content, rules, options)
+    return built
+
+
+def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[Path]:
+    """SVG previews of every component in the first language of the build, and a PNG
+    contact sheet of them (build/<game>/preview/)."""
+    paths: list[Path] = []
+    for item in components(content):
+        module = type_module(str(item["type"]))
+        if module is None or not hasattr(module, "preview"):
+            continue
+        job = jobs(content, rules, options, item)[0]
+        paths += module.preview(item, job)
+    if paths:
+        from pnpgen.render.kit.preview import contact_sheet
+
+        contact_sheet(paths, options.game_dir(content) / "preview" / "contact-sheet.png")
+    return paths
+
+
+def component_title(component: YMap, job: KitJob) -> str:
+    """The component's title in the job's language (both for a neutral build)."""
+    title = component.get("title", component["id"])
+    if job.lang:
+        return text_for(title, job.lang)
+    ja, en = text_for(title, "ja"), text_for(title, "en")
+    return en if ja == en else f"{en} / {ja}"

@@ -1,0 +1,684 @@
+"""Layout elements: text, shapes, images and small tables drawn inside a box.
+
+A layout is a list of elements, each a mapping with one main key:
+
+    - text: "**{name}** costs :coin: {cost}"   # rich text, see below
+      size: 9                                  # points
+    - shape: rounded                           # rect | rounded | circle | ellipse | line
+      fill: "#f4e3c1"
+      bleed: true                              # extend to the bleed edge
+    - image: art/{id}.svg                      # PNG or SVG, relative to the game folder
+      fit: contain                             # contain | cover | stretch
+    - table: {from_rules: scores}              # or rows: [[...], ...]
+
+Positions `x`, `y`, `w`, `h` are millimetres from the box's top-left corner (y down);
+an element without them fills the box. Every string may name card fields as `{field}`.
+
+Rich text: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon
+declared in the component's `icons:` map, and line breaks. Japanese breaks between any two
+characters (never before 、。」 and the like); English between words. Text that does not fit
+its box is a BuildError naming the game, component and card, unless `shrink: true`, which
+lowers the size (to `min_size`, 4 pt by default) until it fits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.yamlpos import where
+from pnpgen.errors import BuildError, ContentError
+from pnpgen.render.fonts import SANS, SERIF
+from pnpgen.render.kit.page import KitJob, Rect
+
+FONTS = {"sans": SANS, "serif": SERIF}
+Align = Choice("left", "center", "right")
+VAlign = Choice("top", "middle", "bottom")
+Number = OneOf(float, str)  # a number, or a `{field}` giving one
+POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool}
+
+ELEMENTS: dict[str, dict[str, Any]] = {
+    "text": {
+        "text": OneOf(Text, int, float), **POSITION, "size?": Number, "font?": Choice(*FONTS),
+        "color?": str, "align?": Align, "valign?": VAlign, "leading?": float,
+        "shrink?": bool, "min_size?": float, "padding?": float,
+    },
+    "shape": {
+        "shape": Choice("rect", "rounded", "circle", "ellipse", "line"), **POSITION,
+        "radius?": float, "fill?": str, "stroke?": str, "stroke_width?": float,
+        "x2?": Number, "y2?": Number, "dash?": Each(float),
+    },
+    "image": {"image": str, **POSITION, "fit?": Choice("contain", "cover", "stretch")},
+    "table": {
+        "table": {"rows?": Each(Each(OneOf(Text, int, float)), min=1), "from_rules?": str},
+        **POSITION, "size?": float, "header?": bool, "color?": str, "stroke?": str,
+        "header_fill?": str, "shrink?": bool, "min_size?": float, "align?": Align,
+    },
+}
+ELEMENT_SCHEMA = Each(Any_)  # each item is checked by check_elements (one main key each)
+
+DEFAULT_MIN_SIZE = 4.0
+LEADING = 1.25
+
+
+# --- context and colours ------------------------------------------------------------------
+
+
+@dataclass
+class ElementContext:
+    """What elements need to draw one face: the job, how errors name it, `{field}` values,
+    the component's icons, the bleed (points) beyond the box, defaults."""
+
+    job: KitJob
+    label: str  # "game <g>, component <c>, card <n>"
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    icons: Mapping[str, Any] = field(default_factory=dict)
+    bleed: float = 0.0
+    font_size: float = 9.0
+    color: str = "#000000"
+
+    def colour(self, spec: str) -> colors.Color:
+        return make_colour(spec, self.job.options.print_shop)
+
+    def value(self, name: str) -> Any:
+        """A `{name}` value: a card field, else the rules' rulebook context."""
+        if name in self.fields:
+            return self.fields[name]
+        return self.job.rules_context.get(name, _MISSING)
+
+    def known(self) -> list[str]:
+        context = self.job.rules_context
+        return sorted({*self.fields, *(k for k, v in context.items() if isinstance(v, str | int | float))})
+
+
+_MISSING = object()
+FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.-]*)\}")
+CMYK = re.compile(r"cmyk\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*\)$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=512)
+def make_colour(spec: str, cmyk: bool = False) -> colors.Color:
+    """'#rrggbb', '#rgb', a colour name or 'cmyk(c, m, y, k)' in percent. With `cmyk`
+    (print-shop files) every colour is converted to CMYK."""
+    text = spec.strip()
+    found = CMYK.match(text)
+    if found:
+        c, m, y, k = (float(v) / 100 for v in found.groups())
+        return colors.CMYKColor(c, m, y, k)
+    if re.fullmatch(r"#[0-9a-fA-F]{3}", text):
+        text = "#" + "".join(ch * 2 for ch in text[1:])
+    try:
+        colour = colors.HexColor(text) if text.startswith("#") else getattr(colors, text.lower())
+    except (ValueError, AttributeError):
+        raise ValueError(f"unknown colour '{spec}' (use #rrggbb, a colour name or cmyk(c, m, y, k))") from None
+    if not isinstance(colour, colors.Color):
+        raise ValueError(f"unknown colour '{spec}'")
+    return to_cmyk(colour) if cmyk else colour
+
+
+def to_cmyk(colour: colors.Color) -> colors.CMYKColor:
+    """Naive RGB -> CMYK (full black generation): exact for greys and pure inks."""
+    if isinstance(colour, colors.CMYKColor):
+        return colour
+    r, g, b = colour.red, colour.green, colour.blue
+    k = 1 - max(r, g, b)
+    if k >= 1 - 1e-9:
+        return colors.CMYKColor(0, 0, 0, 1)
+    return colors.CMYKColor(*(round((1 - v - k) / (1 - k), 4) for v in (r, g, b)), round(k, 4))
+
+
+def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = None) -> str:
+    """`{field}` replaced by card fields (Text fields in the job's language); `{{` is `{`."""
+    if "{" not in text and "}" not in text:
+        return text
+
+    def sub(match: re.Match[str]) -> str:
+        if match.group(0) in ("{{", "}}"):
+            return match.group(0)[0]
+        name = match.group(1)
+        found = ctx.value(name)
+        if found is _MISSING:
+            known = ", ".join(ctx.known()) or "none"
+            raise BuildError(f"{ctx.label}: unknown field '{{{name}}}' (fields: {known})",
+                             **where(parent, key, value=True))
+        return ctx.job.text(found) if found is not None else ""
+
+    return FIELD.sub(sub, text)
+
+
+# --- checking -------------------------------------------------------------------------------
+
+
+def element_kind(element: Any, parent: Any, key: Any, path: str) -> str:
+    """Which element `element` is (its one main key); ContentError with did-you-mean if none."""
+    if not isinstance(element, dict):
+        raise ContentError(f"{path}: expected an element (a mapping such as 'text:' or 'shape:')",
+                           **where(parent, key, value=True))
+    kinds = [k for k in ELEMENTS if k in element]
+    if len(kinds) != 1:
+        import difflib
+
+        first = next(iter(element), "")
+        close = difflib.get_close_matches(str(first), list(ELEMENTS), n=1, cutoff=0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close and not kinds else ""
+        found = "several: " + ", ".join(kinds) if kinds else f"'{first}'{hint}"
+        raise ContentError(f"{path}: an element is one of {', '.join(ELEMENTS)}; found {found}",
+                           **where(element, first if first in element else None))
+    return kinds[0]
+
+
+def check_elements(elements: Sequence[Any], path: str) -> None:
+    """Schema check of a layout (ContentError at the first bad element)."""
+    from pnpgen.content.schema import check
+
+    for index, element in enumerate(elements):
+        here = f"{path}[{index}]"
+        kind = element_kind(element, elements, index, here)
+        check(element, ELEMENTS[kind], elements, index, here)
+        for key in ("color", "fill", "stroke", "header_fill"):
+            value = element.get(key)
+            if isinstance(value, str) and "{" not in value:
+                try:
+                    make_colour(value)
+                except ValueError as error:
+                    raise ContentError(f"{here}.{key}: {error}", **where(element, key, value=True)) from None
+        if kind == "table" and not {"rows", "from_rules"} & set(element["table"]):
+            raise ContentError(f"{here}: a table needs 'rows' or 'from_rules'", **where(element, "table"))
+
+
+# --- geometry ---------------------------------------------------------------------------------
+
+
+def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
+    value = element.get(key)
+    if value is None:
+        return default
+    if isinstance(value, int | float):
+        return float(value)
+    text = fill_fields(str(value), ctx, element, key)
+    try:
+        return float(text)
+    except ValueError:
+        raise BuildError(f"{ctx.label}: {key} '{text}' is not a number", **where(element, key, value=True)) from None
+
+
+def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
+    """Where an element sits: x, y, w, h in mm from the box's top-left; default the box
+    (or the box plus its bleed with `bleed: true`)."""
+    outer = box.outset(ctx.bleed) if element.get("bleed") else box
+    x = _number(element, "x", ctx, (outer.x - box.x) / mm)
+    y = _number(element, "y", ctx, (box.top - outer.top) / mm)
+    w = _number(element, "w", ctx, outer.w / mm - x + (outer.x - box.x) / mm)
+    h = _number(element, "h", ctx, outer.h / mm - y + (box.top - outer.top) / mm)
+    return Rect(box.x + x * mm, box.top - (y + h) * mm, w * mm, h * mm)
+
+
+# --- rich text ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Style:
+    colour: str | None = None
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # word | space | icon | break
+    text: str
+    style: Style
+
+
+MARKUP = re.compile(r"\*\*|\[(#[0-9a-fA-F]{3,6}|[a-zA-Z]+|/)\]|:([a-z0-9][a-z0-9_-]*):|\n")
+# Characters never at the start of a line / never at the end of one (Japanese kinsoku).
+NO_START = set("、。，．・：；？！ー）」』】〕〉》”’ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々…‥,.;:!?)]}%")
+NO_END = set("（「『【〔〈《“‘([{")
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
+            or 0xFF00 <= code <= 0xFFEF)
+
+
+def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
+    """Rich text as tokens: words (a Latin word, or one Japanese character with the
+    punctuation that may not be separated from it), spaces, icons and line breaks."""
+    tokens: list[Token] = []
+    style = Style()
+    stack: list[Style] = []
+    pos = 0
+    for match in MARKUP.finditer(text):
+        _plain(text[pos:match.start()], style, tokens)
+        pos = match.end()
+        mark = match.group(0)
+        if mark == "**":
+            style = Style(style.colour, not style.bold)
+        elif mark == "\n":
+            tokens.append(Token("break", "", style))
+        elif match.group(2):
+            if match.group(2) in icons:
+                tokens.append(Token("icon", match.group(2), style))
+            else:
+                _plain(mark, style, tokens)
+        elif match.group(1) == "/":
+            style = stack.pop() if stack else Style()
+        else:
+            colour = match.group(1)
+            try:
+                make_colour(colour)
+            except ValueError:
+                _plain(mark, style, tokens)
+                continue
+            stack.append(style)
+            style = Style(colour, style.bold)
+    _plain(text[pos:], style, tokens)
+    return _glue(tokens)
+
+
+def _plain(text: str, style: Style, tokens: list[Token]) -> None:
+    for piece in re.findall(r"\s+|[^\s]", text):
+        if piece.isspace():
+            tokens.append(Token("space", " ", style))
+        elif (not _is_cjk(piece) and tokens and tokens[-1].kind == "word" and tokens[-1].style == style
+              and not _is_cjk(tokens[-1].text[-1])):
+            tokens[-1] = Token("word", tokens[-1].text + piece, style)
+        else:
+            tokens.append(Token("word", piece, style))
+
+
+def _glue(tokens: list[Token]) -> list[Token]:
+    """Join kinsoku punctuation to its neighbour so no line starts or ends with it."""
+    out: list[Token] = []
+    for token in tokens:
+        if (token.kind == "word" and out and out[-1].kind == "word" and out[-1].style == token.style
+                and (token.text[0] in NO_START or out[-1].text[-1] in NO_END)):
+            out[-1] = Token("word", out[-1].text + token.text, token.style)
+        else:
+            out.append(token)
+    return out
+
+
+@dataclass
+class Line:
+    items: list[tuple[Token, float]]  # token and its width
+    width: float
+
+
+@lru_cache(maxsize=65536)
+def _width(text: str, font: str, size: float) -> float:
+    return stringWidth(text, font, size)
+
+
+def break_lines(tokens: Sequence[Token], font: str, size: float, width: float) -> tuple[list[Line], bool]:
+    """Greedy line breaking; the flag is False when a token is wider than the line."""
+    lines: list[Line] = [Line([], 0.0)]
+    fits = True
+    for token in tokens:
+        line = lines[-1]
+        if token.kind == "break":
+            lines.append(Line([], 0.0))
+            continue
+        w = size if token.kind == "icon" else _width(token.text, font, size)
+        if token.kind == "space":
+            if line.items:
+                line.items.append((token, w))
+                line.width += w
+            continue
+        if line.width + w > width + 1e-6 and line.items:
+            while line.items and line.items[-1][0].kind == "space":
+                line.width -= line.items.pop()[1]
+            line = Line([], 0.0)
+            lines.append(line)
+        if w > width + 1e-6:
+            fits = False
+        line.items.append((token, w))
+        line.width += w
+    for line in lines:
+        while line.items and line.items[-1][0].kind == "space":
+            line.width -= line.items.pop()[1]
+    return lines, fits
+
+
+@dataclass
+class TextLayout:
+    lines: list[Line]
+    font: str
+    size: float
+    leading: float
+
+    @property
+    def height(self) -> float:
+        return len(self.lines) * self.size * self.leading
+
+
+def fit_text(tokens: Sequence[Token], font: str, size: float, leading: float, area: Rect,
+             shrink: bool, min_size: float) -> TextLayout | None:
+    """The layout at `size`, or shrunk in 0.25 pt steps when `shrink`; None if it never fits."""
+    while True:
+        lines, fits = break_lines(tokens, font, size, area.w)
+        layout = TextLayout(lines, font, size, leading)
+        if fits and layout.height <= area.h + 1e-6:
+            return layout
+        if not shrink or size - 0.25 < min_size - 1e-9:
+            return None
+        size = round(size - 0.25, 2)
+
+
+def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, valign: str,
+                ctx: ElementContext, base_colour: str) -> None:
+    """Paint a text layout inside `area`."""
+    size = layout.size
+    ascent, descent = (v * size / 1000 for v in _ascent_descent(layout.font))
+    half_gap = (size * layout.leading - (ascent - descent)) / 2
+    if valign == "middle":
+        top = area.top - (area.h - layout.height) / 2
+    elif valign == "bottom":
+        top = area.y + layout.height
+    else:
+        top = area.top
+    for index, line in enumerate(layout.lines):
+        baseline = top - index * size * layout.leading - half_gap - ascent
+        if align == "center":
+            x = area.x + (area.w - line.width) / 2
+        elif align == "right":
+            x = area.right - line.width
+        else:
+            x = area.x
+        run: list[str] = []
+        run_x = x
+        run_style: Style | None = None
+        for token, w in line.items:
+            if token.kind == "icon" or token.style != run_style:
+                _draw_run(canvas, "".join(run), run_x, baseline, layout, run_style, ctx, base_colour)
+                run, run_x, run_style = [], x, token.style
+            if token.kind == "icon":
+                draw_icon(canvas, token.text, Rect(x, baseline + descent, w, w), ctx)
+                run_style = None
+            else:
+                run.append(token.text)
+            x += w
+        _draw_run(canvas, "".join(run), run_x, baseline, layout, run_style, ctx, base_colour)
+
+
+@lru_cache(maxsize=8)
+def _ascent_descent(font: str) -> tuple[float, float]:
+    ascent, descent = getAscentDescent(font, 1000)
+    return ascent, descent
+
+
+def _draw_run(canvas: Canvas, text: str, x: float, y: float, layout: TextLayout, style: Style | None,
+              ctx: ElementContext, base_colour: str) -> None:
+    if not text or style is None:
+        return
+    colour = ctx.colour(style.colour or base_colour)
+    if style.bold:
+        obj = canvas.beginText(x, y)
+        obj.setFont(layout.font, layout.size)
+        obj.setFillColor(colour)
+        obj.setStrokeColor(colour)
+        obj.setTextRenderMode(2)  # fill and stroke: a bolder face from the one regular cut
+        canvas.saveState()
+        canvas.setLineWidth(layout.size * 0.035)
+        obj.textOut(text)
+        canvas.drawText(obj)
+        canvas.restoreState()
+        return
+    canvas.setFillColor(colour)
+    canvas.setFont(layout.font, layout.size)
+    canvas.drawString(x, y, text)
+
+
+def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
+    snippet = text.replace("\n", " ")
+    snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
+    return BuildError(
+        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' "
+        "(shorten it, enlarge the box, lower the size or add 'shrink: true')",
+        **where(element, key, value=True),
+    )
+
+
+# --- icons and images -------------------------------------------------------------------------
+
+
+def draw_icon(canvas: Canvas, name: str, area: Rect, ctx: ElementContext) -> None:
+    """An icon of the component's `icons:` map: an image file, or a shape mapping."""
+    spec = ctx.icons[name]
+    if isinstance(spec, str):
+        draw_image_file(canvas, ctx.job.content.path(spec), area, "contain", ctx)
+    else:
+        element = {"shape": spec.get("shape", "circle"), "fill": spec.get("fill", ctx.color),
+                   "stroke": spec.get("stroke"), "radius": spec.get("radius", 0.6)}
+        draw_shape(canvas, element, area, ctx)
+
+
+def draw_image_file(canvas: Canvas, path: Path, area: Rect, fit: str, ctx: ElementContext) -> None:
+    if not path.is_file():
+        raise BuildError(f"{ctx.label}: image not found: {path}")
+    width, height = image_size(path)
+    sx, sy = area.w / width, area.h / height
+    if fit == "contain":
+        sx = sy = min(sx, sy)
+    elif fit == "cover":
+        sx = sy = max(sx, sy)
+    w, h = width * sx, height * sy
+    x, y = area.x + (area.w - w) / 2, area.y + (area.h - h) / 2
+    canvas.saveState()
+    if fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(area.x, area.y, area.w, area.h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+    if path.suffix.lower() == ".svg":
+        from reportlab.graphics import renderPDF
+
+        canvas.translate(x, y)
+        canvas.scale(sx, sy)
+        renderPDF.draw(svg_drawing(path), canvas, 0, 0)
+    else:
+        canvas.drawImage(str(path), x, y, w, h, mask="auto")
+    canvas.restoreState()
+
+
+@lru_cache(maxsize=128)
+def svg_drawing(path: Path) -> Any:
+    """An SVG file as a ReportLab Drawing (svglib), read once per build."""
+    try:
+        from svglib.svglib import svg2rlg
+    except ImportError:  # pragma: no cover - svglib is a dependency
+        raise BuildError(f"{path}: SVG images need the svglib package (pip install svglib)") from None
+    drawing = svg2rlg(str(path))
+    if drawing is None:
+        raise BuildError(f"{path}: not a readable SVG file")
+    return drawing
+
+
+@lru_cache(maxsize=128)
+def image_size(path: Path) -> tuple[float, float]:
+    """Natural size of an image, in its own units (SVG user units, PNG pixels)."""
+    if path.suffix.lower() == ".svg":
+        drawing = svg_drawing(path)
+        return float(drawing.width), float(drawing.height)
+    from reportlab.lib.utils import ImageReader
+
+    w, h = ImageReader(str(path)).getSize()
+    return float(w), float(h)
+
+
+# --- shapes -------------------------------------------------------------------------------
+
+
+def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    kind = element["shape"]
+    fill = element.get("fill")
+    stroke = element.get("stroke")
+    if kind != "line" and fill is None and stroke is None:
+        fill = ctx.color
+    canvas.saveState()
+    if fill:
+        canvas.setFillColor(ctx.colour(fill_fields(str(fill), ctx, element, "fill")))
+    if stroke or kind == "line":
+        canvas.setStrokeColor(ctx.colour(fill_fields(str(stroke or ctx.color), ctx, element, "stroke")))
+        canvas.setLineWidth(float(element.get("stroke_width", 0.3)) * mm)
+    if element.get("dash"):
+        canvas.setDash([float(d) * mm for d in element["dash"]])
+    paint = {"fill": 1 if fill else 0, "stroke": 1 if stroke else 0}
+    if kind == "rect":
+        canvas.rect(area.x, area.y, area.w, area.h, **paint)
+    elif kind == "rounded":
+        radius = float(element.get("radius", 3)) * mm
+        canvas.roundRect(area.x, area.y, area.w, area.h, min(radius, area.w / 2, area.h / 2), **paint)
+    elif kind == "circle":
+        canvas.circle(area.x + area.w / 2, area.y + area.h / 2, min(area.w, area.h) / 2, **paint)
+    elif kind == "ellipse":
+        canvas.ellipse(area.x, area.y, area.right, area.top, **paint)
+    else:  # line from (x, y) to (x2, y2); default the box's diagonal
+        x2 = area.right if "x2" not in element else area.x + (_number(element, "x2", ctx, 0) - _number(
+            element, "x", ctx, 0)) * mm
+        y2 = area.y if "y2" not in element else area.top - (_number(element, "y2", ctx, 0) - _number(
+            element, "y", ctx, 0)) * mm
+        canvas.line(area.x, area.top, x2, y2)
+    canvas.restoreState()
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def table_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[list[str]]:
+    spec = element["table"]
+    if "from_rules" in spec:
+        name = str(spec["from_rules"])
+        if not ctx.job.rules:
+            raise BuildError(f"{ctx.label}: 'from_rules: {name}' needs a game with rules",
+                             **where(spec, "from_rules", value=True))
+        try:
+            return ctx.job.rules[0].rulebook_table(name, ctx.job.text_lang)
+        except KeyError:
+            raise BuildError(f"{ctx.label}: the rules have no table '{name}'",
+                             **where(spec, "from_rules", value=True)) from None
+    return [[fill_fields(ctx.job.text(cell), ctx, row, i) for i, cell in enumerate(row)] for row in spec["rows"]]
+
+
+def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    """A grid of single-line cells: columns as wide as their widest cell (spread over the
+    width), rows of equal height, an optional shaded header row."""
+    rows = table_rows(element, ctx)
+    cols = max(len(r) for r in rows)
+    rows = [r + [""] * (cols - len(r)) for r in rows]
+    size = float(element.get("size", ctx.font_size))
+    min_size = float(element.get("min_size", DEFAULT_MIN_SIZE))
+    pad = 1.2 * mm
+    while True:
+        natural = [max(_width(r[c], SANS, size) for r in rows) + 2 * pad for c in range(cols)]
+        row_h = size * 1.6
+        if sum(natural) <= area.w + 1e-6 and row_h * len(rows) <= area.h + 1e-6:
+            break
+        if not element.get("shrink") or size - 0.25 < min_size:
+            raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
+        size -= 0.25
+    if canvas is None:
+        return
+    spare = (area.w - sum(natural)) / cols
+    widths = [n + spare for n in natural]
+    stroke = ctx.colour(str(element.get("stroke", "#000000")))
+    text_colour = str(element.get("color", ctx.color))
+    header = element.get("header", True)
+    canvas.saveState()
+    canvas.setLineWidth(0.4)
+    canvas.setStrokeColor(stroke)
+    total_h = row_h * len(rows)
+    top = area.top
+    if header:
+        canvas.setFillColor(ctx.colour(str(element.get("header_fill", "#e6e6e6"))))
+        canvas.rect(area.x, top - row_h, area.w, row_h, stroke=0, fill=1)
+    canvas.rect(area.x, top - total_h, area.w, total_h, stroke=1, fill=0)
+    for i in range(1, len(rows)):
+        canvas.line(area.x, top - i * row_h, area.right, top - i * row_h)
+    x = area.x
+    for w in widths[:-1]:
+        x += w
+        canvas.line(x, top - total_h, x, top)
+    canvas.setFont(SANS, size)
+    canvas.setFillColor(ctx.colour(text_colour))
+    ascent, descent = (v * size / 1000 for v in _ascent_descent(SANS))
+    align = str(element.get("align", "center"))
+    for r, row in enumerate(rows):
+        baseline = top - r * row_h - row_h / 2 - (ascent + descent) / 2
+        x = area.x
+        for c, cell in enumerate(row):
+            if c == 0 or align == "left":
+                canvas.drawString(x + pad, baseline, cell)
+            elif align == "right":
+                canvas.drawRightString(x + widths[c] - pad, baseline, cell)
+            else:
+                canvas.drawCentredString(x + widths[c] / 2, baseline, cell)
+            x += widths[c]
+    canvas.restoreState()
+
+
+# --- the entry point ------------------------------------------------------------------------
+
+
+def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    raw = element["text"]
+    text = fill_fields(ctx.job.text(raw), ctx, element, "text")
+    pad = float(element.get("padding", 0)) * mm
+    inner = area.inset(pad)
+    font = FONTS[str(element.get("font", "sans"))]
+    size = _number(element, "size", ctx, ctx.font_size)
+    leading = float(element.get("leading", LEADING))
+    tokens = tokenize(text, ctx.icons)
+    layout = fit_text(tokens, font, size, leading, inner, bool(element.get("shrink")),
+                      float(element.get("min_size", DEFAULT_MIN_SIZE)))
+    if layout is None:
+        raise overflow_error(ctx, element, text, inner, "text")
+    if canvas is not None:
+        colour = fill_fields(str(element.get("color", ctx.color)), ctx, element, "color")
+        draw_layout(canvas, layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")),
+                    ctx, colour)
+
+
+def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    name = fill_fields(str(element["image"]), ctx, element, "image")
+    path = ctx.job.content.path(name)
+    if not path.is_file():
+        raise BuildError(f"{ctx.label}: image not found: {name}", **where(element, "image", value=True))
+    if canvas is not None:
+        draw_image_file(canvas, path, area, str(element.get("fit", "contain")), ctx)
+
+
+def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    if canvas is not None:
+        draw_shape(canvas, element, area, ctx)
+
+
+DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext], None]] = {
+    "text": _text_element,
+    "shape": _shape_element,
+    "image": _image_element,
+    "table": draw_table,
+}
+
+
+def iter_elements(elements: Sequence[Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for element in elements:
+        yield next(k for k in ELEMENTS if k in element), element
+
+
+def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx: ElementContext) -> None:
+    """Draw a layout inside `box` (points). With canvas None nothing is drawn but every
+    check runs (fields, images, overflow): a build-time check of a face.
+    Raises BuildError naming game, component and card (ctx.label) on overflow."""
+    for kind, element in iter_elements(elements):
+        area = element_rect(element, box, ctx)
+        DRAW[kind](canvas, element, area, ctx)

@@ -1,0 +1,244 @@
+"""Page geometry and print engineering shared by every component type.
+
+Rect is in points with the origin at the bottom-left corner of the paper, as ReportLab
+draws. Component YAML gives millimetres; `Rect.mm` and `MM` convert. Everything a
+printer needs lives here: page boxes (TrimBox, BleedBox), crop marks that stay in the
+margins, the 50 mm "print at 100%" check ruler and the --guides proof overlay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen.content.schema import text_for
+from pnpgen.render.fonts import SANS
+from pnpgen.render.paper import paper_mm
+from pnpgen.render.pdf import new_canvas
+
+if TYPE_CHECKING:
+    from pnpgen.build import BuildOptions
+    from pnpgen.content.game import GameContent
+    from pnpgen.engine.protocol import Rules
+
+MM = mm  # points per millimetre
+EPS = 1e-6
+
+# Crop marks: how far from the bleed edge they start, and their longest length.
+CROP_GAP = 1.0 * mm
+CROP_LENGTH = 5.0 * mm
+CROP_WIDTH = 0.25
+# The check ruler: 50 mm long; RULER_HEIGHT is the room it needs above its baseline.
+RULER_LENGTH = 50 * mm
+RULER_HEIGHT = 4.2 * mm
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle in points, origin bottom-left of the paper."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @classmethod
+    def mm(cls, x: float, y: float, w: float, h: float) -> Rect:
+        """A rectangle given in millimetres."""
+        return cls(x * mm, y * mm, w * mm, h * mm)
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+    def inset(self, by: float) -> Rect:
+        """Smaller on every side by `by` points (negative: larger)."""
+        return Rect(self.x + by, self.y + by, self.w - 2 * by, self.h - 2 * by)
+
+    def outset(self, by: float) -> Rect:
+        return self.inset(-by)
+
+    def box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1), as PDF page boxes are written."""
+        return (self.x, self.y, self.right, self.top)
+
+    def in_mm(self) -> tuple[float, float, float, float]:
+        return (self.x / mm, self.y / mm, self.w / mm, self.h / mm)
+
+    def contains(self, other: Rect) -> bool:
+        return (self.x - EPS <= other.x and self.y - EPS <= other.y
+                and other.right <= self.right + EPS and other.top <= self.top + EPS)
+
+    def overlaps(self, other: Rect) -> bool:
+        return (self.x < other.right - EPS and other.x < self.right - EPS
+                and self.y < other.top - EPS and other.y < self.top - EPS)
+
+    def mirrored(self, page_width: float) -> Rect:
+        """The same rectangle seen from the back of the sheet (flipped on the long edge
+        of a portrait page: left and right swap)."""
+        return Rect(page_width - self.right, self.y, self.w, self.h)
+
+
+def union(rects: Sequence[Rect]) -> Rect:
+    x0 = min(r.x for r in rects)
+    y0 = min(r.y for r in rects)
+    x1 = max(r.right for r in rects)
+    y1 = max(r.top for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+@dataclass
+class KitJob:
+    """One component build: the game, its rules, the build options and the language
+    (None for a language-neutral component)."""
+
+    content: GameContent
+    rules: list[Rules[Any, Any]]
+    options: BuildOptions
+    lang: str | None = None
+
+    @property
+    def text_lang(self) -> str:
+        """The language text is written in (English for a language-neutral build)."""
+        return self.lang or "en"
+
+    def text(self, value: Any) -> str:
+        return str(value) if isinstance(value, int | float) else text_for(value, self.text_lang)
+
+    def paper_mm(self, name: str | None = None, landscape: bool = False) -> tuple[float, float]:
+        """Paper size in mm: the named paper, else the build's --paper."""
+        return paper_mm(name or self.options.paper, landscape)
+
+    def paper(self, name: str | None = None, landscape: bool = False) -> Rect:
+        """The whole paper as a Rect in points."""
+        w, h = self.paper_mm(name, landscape)
+        return Rect.mm(0, 0, w, h)
+
+    @property
+    def game_dir(self) -> Path:
+        return self.options.game_dir(self.content)
+
+    def out_path(self, component_id: str, suffix: str = "") -> Path:
+        """build/<game>/<id>[-<suffix>][-<lang>].pdf"""
+        name = component_id + (f"-{suffix}" if suffix else "") + (f"-{self.lang}" if self.lang else "")
+        return self.game_dir / f"{name}.pdf"
+
+    def preview_dir(self) -> Path:
+        return self.game_dir / "preview"
+
+    @cached_property
+    def rules_context(self) -> dict[str, Any]:
+        """The first rules' rulebook_context in this language ({} for print-only games)."""
+        return dict(self.rules[0].rulebook_context(self.text_lang)) if self.rules else {}
+
+    def label(self, component: Any, card: str | None = None) -> str:
+        """'game <id>, component <id>[, card <n>]': how build errors name their subject."""
+        ident = component.get("id", "?") if isinstance(component, dict) else str(component)
+        out = f"game {self.content.id}, component {ident}"
+        return out + (f", card {card}" if card else "")
+
+
+def open_canvas(path: Path, pagesize: tuple[float, float], title: str = "") -> Canvas:
+    """A deterministic canvas with the bundled fonts (see render.pdf.new_canvas)."""
+    return new_canvas(path, pagesize, title)
+
+
+def set_page_boxes(canvas: Canvas, trim: Rect, bleed: Rect) -> None:
+    """/TrimBox and /BleedBox of the current page (call before showPage)."""
+    canvas.setTrimBox(trim.box())
+    canvas.setBleedBox(bleed.box())
+
+
+def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect) -> list[tuple[float, float, float, float]]:
+    """Crop marks as (x1, y1, x2, y2) segments: one per trim edge, on each side of the
+    block of cards, in the margin only (from CROP_GAP beyond the bleed of every card to at
+    most CROP_LENGTH, stopping at the paper edge). A mark that finds no room is left out."""
+    if not trims:
+        return []
+    block = union([t.outset(bleed) for t in trims])
+    xs = sorted({round(v, 3) for t in trims for v in (t.x, t.right)})
+    ys = sorted({round(v, 3) for t in trims for v in (t.y, t.top)})
+    lines: list[tuple[float, float, float, float]] = []
+
+    def span(start: float, end: float) -> tuple[float, float] | None:
+        """A mark from `start` towards `end`, no longer than CROP_LENGTH; None if too short."""
+        length = min(CROP_LENGTH, abs(end - start))
+        if length < 1.5 * mm:
+            return None
+        return start, start + length if end > start else start - length
+
+    sides = ((block.y - CROP_GAP, page.y, True), (block.top + CROP_GAP, page.top, True),
+             (block.x - CROP_GAP, page.x, False), (block.right + CROP_GAP, page.right, False))
+    for start, edge, vertical in sides:
+        mark = span(start, edge)
+        if mark is None:
+            continue
+        a, b = mark
+        lines += [(x, a, x, b) for x in xs] if vertical else [(a, y, b, y) for y in ys]
+    return lines
+
+
+def draw_crop_marks(canvas: Canvas, trims: Sequence[Rect], bleed: float, page: Rect) -> None:
+    """Crop marks for a page of trims; never across any trim or bleed area."""
+    canvas.saveState()
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(CROP_WIDTH)
+    for x1, y1, x2, y2 in crop_mark_lines(trims, bleed, page):
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def draw_check_ruler(canvas: Canvas, x: float, y: float, lang: str = "en") -> None:
+    """A 50 mm ruler from (x, y) to the right, ticks every 5 mm, labelled; printed at
+    100% it measures exactly 50 mm. Needs RULER_HEIGHT above y."""
+    label = {"ja": "50 mm：100%（実際のサイズ）で印刷", "en": "50 mm: print at 100% (actual size)"}
+    canvas.saveState()
+    canvas.setStrokeColor(colors.black)
+    canvas.setFillColor(colors.black)
+    canvas.setLineWidth(0.3)
+    canvas.line(x, y, x + RULER_LENGTH, y)
+    for i in range(11):
+        tick = 1.6 * mm if i % 2 == 0 else 0.9 * mm
+        canvas.line(x + i * 5 * mm, y, x + i * 5 * mm, y + tick)
+    canvas.setFont(SANS, 5)
+    canvas.drawString(x + 0.5 * mm, y + 2.2 * mm, label.get(lang, label["en"]))
+    canvas.restoreState()
+
+
+def ruler_fits(page: Rect, block: Rect) -> tuple[float, float] | None:
+    """Where the check ruler goes: centred in the bottom margin, else the top margin,
+    else None when neither margin has room beside the cards' block."""
+    x = page.x + (page.w - RULER_LENGTH) / 2
+    if block.y - page.y >= RULER_HEIGHT + 2 * mm:
+        return x, page.y + max(1.5 * mm, (block.y - page.y - RULER_HEIGHT) / 2)
+    if page.top - block.top >= RULER_HEIGHT + 2 * mm:
+        return x, block.top + (page.top - block.top - RULER_HEIGHT) / 2
+    return None
+
+
+GUIDE_TRIM = colors.Color(0.85, 0, 0.45)
+GUIDE_BLEED = colors.Color(0, 0.6, 0.85)
+GUIDE_SAFE = colors.Color(0, 0.6, 0.2)
+
+
+def draw_guides(canvas: Canvas, trim: Rect, bleed: float, safe: float) -> None:
+    """Proof mode overlay: bleed edge (blue), trim (magenta), safe zone (green dashes)."""
+    canvas.saveState()
+    canvas.setLineWidth(0.35)
+    for rect, colour, dash in ((trim.outset(bleed), GUIDE_BLEED, None), (trim, GUIDE_TRIM, None),
+                               (trim.inset(safe), GUIDE_SAFE, (2, 1.5))):
+        canvas.setStrokeColor(colour)
+        canvas.setDash(*dash) if dash else canvas.setDash()
+        canvas.rect(rect.x, rect.y, rect.w, rect.h, stroke=1, fill=0)
+    canvas.restoreState()

@@ -40,11 +40,12 @@ SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
 def type_module(kind: str) -> ModuleType | None:
     """The module of a component type; None while that type is not written yet."""
     try:
-        return importlib.import_module(f"pnpgen.render.kit.{kind}")
+        module = importlib.import_module(f"pnpgen.render.kit.{kind}")
     except ModuleNotFoundError as error:
         if error.name == f"pnpgen.render.kit.{kind}":
             return None
         raise
+    return module
 
 
 def components(content: GameContent) -> list[YMap]:
@@ -74,7 +75,7 @@ def components(content: GameContent) -> list[YMap]:
             raise ContentError(f"{path}: component id '{ident}' is used twice", **where(item, "id", value=True))
         seen.add(ident)
         module = type_module(str(kind))
-        if module is not None:
+        if module is not None and hasattr(module, "SCHEMA"):
             check(item, module.SCHEMA, items, index, f"{path} ({ident})")
     return list(items)
 
@@ -129,7 +130,7 @@ def check_components(content: GameContent) -> list[str]:
     options = BuildOptions()
     for item in items:
         module = type_module(str(item["type"]))
-        if module is None:
+        if module is None or not hasattr(module, "check"):
             problems.append(str(ContentError(f"component '{item['id']}': type '{item['type']}' is not "
                                              "available in this version of pnpgen", **where(item, "type"))))
             continue
@@ -148,8 +149,8 @@ def render_components(
     built: list[BuiltFile] = []
     for item in components(content):
         module = type_module(str(item["type"]))
-        if module is None:
-            continue
+        if module is None or not hasattr(module, "render"):
+            continue  # a type not written yet never stops the others
         for job in jobs(content, rules, options, item):
             built += module.render(item, job)
     if getattr(options, "previews", True):

@@ -8,26 +8,42 @@ space (see tiling.Box / tiling.Frame); font sizes are points.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
-from xml.sax.saxutils import escape
 
-from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check, text_for
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, text_for
+from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YList, YMap, where
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import BuildError, ContentError
+from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.render.fonts import SANS, setup_fonts
+from pnpgen.render.kit.elements import (
+    LEADING,
+    ElementContext,
+    TextLayout,
+    break_lines,
+    draw_layout,
+    fill_fields,
+    make_colour,
+    table_rows,
+    tokenize,
+)
+from pnpgen.render.kit.page import (
+    KitJob,
+    Rect,
+    draw_check_ruler,
+    draw_crop_marks,
+    draw_guides,
+    ruler_fits,
+    set_page_boxes,
+    union,
+)
 from pnpgen.render.kit.tiling import Box, Frame
 
 PT = 1 / mm  # one point in millimetres
@@ -92,6 +108,7 @@ SCHEMA: dict[str, Any] = {
     "landscape?": bool,
     "size?": OneOf(Choice(*SIZES), {"width": float, "height": float}),
     "copies?": int,
+    "bleed?": float,
     "padding?": float,
     "font_size?": float,
     "show_title?": bool,
@@ -121,7 +138,7 @@ def check_blocks(blocks: Sequence[Any], path: str) -> None:
     for index, block in enumerate(blocks):
         here = f"{path}[{index}]"
         kind = block_kind(block, blocks, index, here)
-        check(block, BLOCKS[kind], blocks, index, here)
+        schema_check(block, BLOCKS[kind], blocks, index, here)
         if kind == "row":
             check_blocks(block["row"], f"{here}.row")
         if kind == "table":
@@ -149,57 +166,45 @@ def _leaf_specs(columns: Sequence[Any]) -> list[Any]:
 
 @dataclass
 class TextCtx:
-    """What block text needs: language, the game, its rules, `{name}` values, the font size."""
+    """What blocks need: the job (language, game, rules, options), how errors name the
+    component, `{name}` values of repeated rows and columns, the default font size."""
 
-    lang: str
-    content: GameContent
-    rules: Sequence[Rules[Any, Any]]
-    label: str  # "game/component", named in build errors
+    job: KitJob
+    label: str  # "game <g>, component <c>", named in build errors
     values: dict[str, Any] = field(default_factory=dict)
     font_size: float = 9.0
-    colour: Callable[[str], Any] = colors.HexColor
-    context: dict[str, Any] = field(default_factory=dict)  # rules.rulebook_context, shared by copies
+
+    @property
+    def lang(self) -> str:
+        return self.job.text_lang
+
+    @property
+    def content(self) -> GameContent:
+        return self.job.content
+
+    @property
+    def rules(self) -> Sequence[Rules[Any, Any]]:
+        return self.job.rules
 
     def with_values(self, **values: Any) -> TextCtx:
         return replace(self, values={**self.values, **values})
 
-    def value(self, name: str) -> Any:
-        """A `{name}` value: given ones (such as the row number n), else the rules' rulebook context."""
-        if name in self.values:
-            return self.values[name]
-        return self.rules_context().get(name, _MISSING)
+    def element_ctx(self) -> ElementContext:
+        """The elements.py context: `{field}` values are ours, then the rules' rulebook context."""
+        return ElementContext(self.job, self.label, fields=self.values, font_size=self.font_size)
 
-    def known(self) -> list[str]:
-        context = self.rules_context()
-        return sorted({*self.values, *(k for k, v in context.items() if isinstance(v, str | int | float))})
-
-    def rules_context(self) -> dict[str, Any]:
-        """The first rules' rulebook_context(lang), computed once (it can be slow)."""
-        if self.rules and not self.context:
-            self.context.update(self.rules[0].rulebook_context(self.lang))
-        return self.context
-
-
-_MISSING = object()
-
-
-FIELD = re.compile(r"\{(\w+)\}")
+    def colour(self, spec: str) -> Any:
+        """A colour, in CMYK for print-shop files."""
+        try:
+            return make_colour(spec, self.job.options.print_shop)
+        except ValueError as error:
+            raise BuildError(f"{self.label}: {error}") from None
 
 
 def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
-    """A Text (or number) in the job's language with `{name}` replaced from ctx.values."""
-    text = str(value) if isinstance(value, int | float) else text_for(value, ctx.lang)
-
-    def sub(match: re.Match[str]) -> str:
-        name = match.group(1)
-        found = ctx.value(name)
-        if found is _MISSING:
-            known = ", ".join(ctx.known()) or "none"
-            raise ContentError(f"{ctx.label}: unknown field '{{{name}}}' (fields: {known})",
-                               **where(parent, key, value=True))
-        return str(found)
-
-    return FIELD.sub(sub, text)
+    """A Text (or number) in the job's language with `{name}` filled in (row/column numbers
+    `{n}`, `{m}`, then the rules' rulebook context such as `{threshold}`)."""
+    return fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key)
 
 
 def data_at(content: GameContent, path: str, parent: Any = None, key: Any = None) -> Any:
@@ -228,32 +233,30 @@ def plain(value: Any, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-# --- paragraphs -------------------------------------------------------------------------
-
-_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+# --- text ---------------------------------------------------------------------------
 
 
-def paragraph(text: str, size: float, align: str = "left", colour: Any = colors.black) -> Paragraph:
-    """Wrapped text in the bundled sans font; Japanese lines break between any characters."""
+def layout_text(text: str, size: float, width: float) -> TextLayout:
+    """`text` (rich text, see elements.py) broken into lines `width` mm wide."""
     setup_fonts()
-    style = ParagraphStyle("kit", fontName=SANS, fontSize=size, leading=size * 1.3,
-                           alignment=_ALIGN[align], textColor=colour, wordWrap="CJK")
-    body = "<br/>".join(escape(line) for line in text.split("\n"))
-    return Paragraph(body, style)
+    lines, _ = break_lines(tokenize(text, {}), SANS, size, width * mm)
+    return TextLayout(lines, SANS, size, LEADING)
 
 
-def text_height(text: str, size: float, width: float, align: str = "left") -> float:
+def text_height(text: str, size: float, width: float) -> float:
     """Height in mm of `text` wrapped to `width` mm."""
-    _, h = paragraph(text, size, align).wrap(width * mm, 10_000)
-    return float(h) * PT
+    return layout_text(text, size, width).height * PT if text else 0.0
 
 
-def draw_paragraph(canvas: Canvas, frame: Frame, box: Box, text: str, size: float,
-                   align: str = "left", valign: str = "top", colour: Any = colors.black) -> None:
-    para = paragraph(text, size, align, colour)
-    _, h = para.wrap(box.width * mm, 10_000)
-    top = box.y + (box.height - h * PT) / 2 if valign == "middle" else box.y
-    para.drawOn(canvas, frame.x(box.x), frame.y(top) - h)
+def draw_text(canvas: Canvas, frame: Frame, box: Box, text: str, size: float, ctx: TextCtx,
+              align: str = "left", valign: str = "top", colour: str = "#000000") -> None:
+    if text:
+        draw_layout(canvas, layout_text(text, size, box.width), page_rect(frame, box), align, valign,
+                    ctx.element_ctx(), colour)
+
+
+def page_rect(frame: Frame, box: Box) -> Rect:
+    return Rect(*frame.rect(box))
 
 
 def natural_width(text: str, size: float) -> float:
@@ -264,18 +267,22 @@ def natural_width(text: str, size: float) -> float:
 
 # --- blocks -----------------------------------------------------------------------------
 
-GREY = colors.HexColor("#555555")
-LIGHT = colors.HexColor("#e9e4dc")
-HEADER = colors.HexColor("#d9d0c3")
+GREY = "#555555"
+LIGHT = "#e9e4dc"  # shaded cells (totals)
+HEADER = "#d9d0c3"  # table headers
 LINE_WIDTH = 0.5  # pt
 GAP = 3.0  # mm between blocks
+PAD = 1.0  # mm inside table cells
+CAPTION = 0.7  # caption size relative to the cell text
 
 
 class Block:
+    """One block of a sheet: measured for a width (mm), then drawn into a box."""
+
     def height(self, width: float) -> float:
         raise NotImplementedError
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         raise NotImplementedError
 
 
@@ -287,13 +294,13 @@ class TextBlock(Block):
     rule: bool = False  # a heading: a line underneath
 
     def height(self, width: float) -> float:
-        return text_height(self.text, self.size, width, self.align) + (1.5 if self.rule else 0)
+        return text_height(self.text, self.size, width) + (1.5 if self.rule else 0)
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
-        draw_paragraph(canvas, frame, box, self.text, self.size, self.align)
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
+        draw_text(canvas, frame, box, self.text, self.size, ctx, self.align)
         if self.rule:
             canvas.setLineWidth(0.8)
-            canvas.setStrokeColor(GREY)
+            canvas.setStrokeColor(ctx.colour(GREY))
             y = frame.y(box.bottom - 0.5)
             canvas.line(frame.x(box.x), y, frame.x(box.right), y)
 
@@ -305,7 +312,7 @@ class Space(Block):
     def height(self, width: float) -> float:
         return self.size
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         return None
 
 
@@ -321,26 +328,23 @@ class Checkboxes(Block):
     labels: list[str] = field(default_factory=list)  # small text under each box
     font_size: float = 9.0
 
-    def _label_width(self) -> float:
+    def label_width(self) -> float:
         return natural_width(self.label, self.font_size) + 2 if self.label else 0.0
 
     def height(self, width: float) -> float:
-        under = self.font_size * 1.2 * PT if self.labels else 0.0
-        return max(self.size + under, self.font_size * 1.3 * PT)
+        under = self.font_size * 1.1 * PT if self.labels else 0.0
+        return max(self.size + under, self.font_size * LEADING * PT)
 
     def boxes(self, box: Box) -> list[Box]:
-        x = box.x + self._label_width()
+        x = box.x + self.label_width()
         return [Box(x + i * (self.size + self.gap), box.y, self.size, self.size) for i in range(self.count)]
 
-    def width(self) -> float:
-        return self._label_width() + self.count * self.size + (self.count - 1) * self.gap
-
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         if self.label:
-            label_box = Box(box.x, box.y, self._label_width(), self.size)
-            draw_paragraph(canvas, frame, label_box, self.label, self.font_size, valign="middle")
+            label_box = Box(box.x, box.y, self.label_width(), self.size)
+            draw_text(canvas, frame, label_box, self.label, self.font_size, ctx, valign="middle")
         canvas.setLineWidth(0.8)
-        canvas.setStrokeColor(colors.black)
+        canvas.setStrokeColor(ctx.colour("#000000"))
         for i, b in enumerate(self.boxes(box)):
             x, y, w, h = frame.rect(b)
             if self.shape == "circle":
@@ -349,8 +353,8 @@ class Checkboxes(Block):
                 canvas.rect(x, y, w, h, stroke=1, fill=0)
             if i < len(self.labels):
                 canvas.setFont(SANS, self.font_size * 0.75)
-                canvas.setFillColor(GREY)
-                canvas.drawCentredString(x + w / 2, y - self.font_size * 0.85, self.labels[i])
+                canvas.setFillColor(ctx.colour(GREY))
+                canvas.drawCentredString(x + w / 2, y - self.font_size * 0.8, self.labels[i])
 
 
 @dataclass
@@ -366,18 +370,18 @@ class WriteIn(Block):
     def height(self, width: float) -> float:
         return self.lines * self.line_height
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         label_w = natural_width(self.label, self.font_size) + 2 if self.label else 0.0
         if self.label:
-            draw_paragraph(canvas, frame, Box(box.x, box.y, label_w, self.line_height), self.label,
-                           self.font_size, valign="middle")
+            draw_text(canvas, frame, Box(box.x, box.y, label_w, self.line_height), self.label,
+                      self.font_size, ctx, valign="middle")
         w = min(self.width or box.width - label_w, box.width - label_w)
         area = Box(box.x + label_w, box.y, w, self.height(box.width))
         canvas.setLineWidth(0.8)
-        canvas.setStrokeColor(colors.black)
+        canvas.setStrokeColor(ctx.colour("#000000"))
         canvas.rect(*frame.rect(area), stroke=1, fill=0)
         canvas.setLineWidth(0.3)
-        canvas.setStrokeColor(GREY)
+        canvas.setStrokeColor(ctx.colour(GREY))
         for i in range(1, self.lines):
             y = frame.y(area.y + i * self.line_height)
             canvas.line(frame.x(area.x), y, frame.x(area.right), y)
@@ -406,9 +410,9 @@ class Row(Block):
         cols = self.columns(Box(0, 0, width, 0))
         return max(b.height(c.width) for b, c in zip(self.blocks, cols, strict=True))
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         for block, col in zip(self.blocks, self.columns(box), strict=True):
-            block.draw(canvas, frame, Box(col.x, col.y, col.width, block.height(col.width)))
+            block.draw(canvas, frame, Box(col.x, col.y, col.width, block.height(col.width)), ctx)
 
 
 # --- tables -----------------------------------------------------------------------------
@@ -486,9 +490,9 @@ class Table(Block):
         heights += self.heights
         # rows grow to fit wrapped text (a cell spanning rows grows its last row)
         for cell in cells:
-            w = sum(widths[cell.col:cell.col + cell.cols]) - 2
-            need = (text_height(cell.text, cell.size, w, cell.align) + 2 if cell.text else 0) + \
-                (cell.size * 0.8 * PT if cell.caption else 0)
+            w = sum(widths[cell.col:cell.col + cell.cols]) - 2 * PAD
+            need = (text_height(cell.text, cell.size, w) + 2 * PAD if cell.text else 0) + \
+                (cell.size * CAPTION * 1.1 * PT if cell.caption else 0)
             have = sum(heights[cell.row:cell.row + cell.rows])
             if need > have:
                 heights[cell.row + cell.rows - 1] += need - have
@@ -505,33 +509,35 @@ class Table(Block):
         return [(c, Box(xs[c.col], ys[c.row], xs[c.col + c.cols] - xs[c.col], ys[c.row + c.rows] - ys[c.row]))
                 for c in cells]
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         placed = self.cell_boxes(box)
         for cell, b in placed:
             if cell.shade is not None:
-                canvas.setFillColor(cell.shade)
+                canvas.setFillColor(ctx.colour(cell.shade))
                 canvas.rect(*frame.rect(b), stroke=0, fill=1)
-        canvas.setStrokeColor(colors.black)
+        canvas.setStrokeColor(ctx.colour("#000000"))
         canvas.setLineWidth(LINE_WIDTH)
         for cell, b in placed:
             canvas.rect(*frame.rect(b), stroke=1, fill=0)
+            top = b.y
             if cell.caption:
-                canvas.setFillColor(GREY)
-                canvas.setFont(SANS, cell.size * 0.7)
-                canvas.drawString(frame.x(b.x + 0.8), frame.y(b.y) - cell.size * 0.7, cell.caption)
+                canvas.setFillColor(ctx.colour(GREY))
+                canvas.setFont(SANS, cell.size * CAPTION)
+                canvas.drawString(frame.x(b.x + 0.8), frame.y(b.y) - cell.size * CAPTION, cell.caption)
+                top += cell.size * CAPTION * 1.1 * PT
             if cell.text:
-                inner = Box(b.x + 1, b.y + (cell.size * 0.8 * PT if cell.caption else 0), b.width - 2, b.height)
-                inner = Box(inner.x, inner.y, inner.width, b.bottom - inner.y)
-                draw_paragraph(canvas, frame, inner, cell.text, cell.size, cell.align, valign="middle")
-        # group borders and the outline, heavier
-        canvas.setLineWidth(LINE_WIDTH * 2.4)
-        canvas.rect(*frame.rect(box.__class__(box.x, box.y, box.width, self.height(box.width))), stroke=1, fill=0)
+                inner = Box(b.x + PAD, top, b.width - 2 * PAD, b.bottom - top)
+                draw_text(canvas, frame, inner, cell.text, cell.size, ctx, cell.align, "middle")
+        # the outline and the borders of column groups, heavier
         widths, heights, _ = self.cells(box.width)
+        total = Box(box.x, box.y, box.width, sum(heights))
+        canvas.setLineWidth(LINE_WIDTH * 2.4)
+        canvas.rect(*frame.rect(total), stroke=1, fill=0)
         for g in range(len(self.groups)):
             members = [i for i, c in enumerate(self.columns) if c.group == g]
             for edge in (members[0], members[-1] + 1):
                 x = frame.x(box.x + sum(widths[:edge]))
-                canvas.line(x, frame.y(box.y), x, frame.y(box.y + sum(heights)))
+                canvas.line(x, frame.y(total.y), x, frame.y(total.bottom))
 
 
 def make_table(spec: YMap, ctx: TextCtx) -> Table:
@@ -616,16 +622,8 @@ def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row
 
 
 def _rules_table(spec: YMap, ctx: TextCtx) -> list[list[str]]:
-    name = str(spec["from_rules"])
-    if not ctx.rules:
-        raise ContentError(f"{ctx.label}: 'from_rules: {name}' needs a game with rules (this one has no engine)",
-                           **where(spec, "from_rules", value=True))
-    try:
-        rows = ctx.rules[0].rulebook_table(name, ctx.lang)
-    except KeyError:
-        raise ContentError(f"{ctx.label}: unknown table '{name}' for game '{ctx.rules[0].id}'",
-                           **where(spec, "from_rules", value=True)) from None
-    return [[str(cell) for cell in row] for row in rows]
+    """Header and rows of rules.rulebook_table(name, lang): the tables the rulebook prints."""
+    return [[str(cell) for cell in row] for row in table_rows({"table": spec}, ctx.element_ctx())]
 
 
 def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str]]:
@@ -696,19 +694,178 @@ class Stack:
             y += h + self.gap
         return out
 
-    def draw(self, canvas: Canvas, frame: Frame, box: Box) -> None:
+    def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
         for block, b in self.place(box):
-            block.draw(canvas, frame, b)
+            block.draw(canvas, frame, b, ctx)
 
 
 def make_stack(blocks: YList | list[Any], ctx: TextCtx) -> Stack:
     return Stack([make_block(b, ctx) for b in blocks])
 
 
-def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str) -> None:
+def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str, parent: Any = None, key: Any = None) -> None:
     """BuildError when the blocks are taller than their box."""
     need = stack.height(box.width)
     if need > box.height + 1e-6:
         raise BuildError(f"{ctx.label}: {what} is {need:.1f} mm tall but only {box.height:.1f} mm fit "
-                         "(fewer rows, smaller row_height, a smaller font_size or larger paper)",
-                         ctx.content.main_file)
+                         "(fewer rows, a smaller row_height or font_size, or larger paper)",
+                         **where(parent, key))
+
+
+# --- pages ------------------------------------------------------------------------------
+
+MARGIN = 10.0  # mm of paper kept free on the top, left and right: crop marks live there
+FOOT = 16.0  # mm kept free at the bottom: crop marks and the check ruler
+DEFAULT_BLEED = 3.0
+
+
+def printable(page: Rect) -> Rect:
+    """Where trims may go on a home-printed page (crop marks and ruler outside it)."""
+    return Rect(page.x + MARGIN * mm, page.y + FOOT * mm, page.w - 2 * MARGIN * mm, page.h - (MARGIN + FOOT) * mm)
+
+
+def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, job: KitJob,
+                safe: float = 0.0) -> None:
+    """Page boxes, crop marks, the check ruler and (--guides) proof lines, then the next page.
+    `bleed` and `safe` in points. Print-shop pages carry boxes only: no marks, no ruler."""
+    trim = union(list(trims))
+    bleed_box = trim.outset(bleed)
+    clipped = Rect(max(bleed_box.x, page.x), max(bleed_box.y, page.y), 0, 0)
+    clipped = Rect(clipped.x, clipped.y, min(bleed_box.right, page.right) - clipped.x,
+                   min(bleed_box.top, page.top) - clipped.y)
+    set_page_boxes(canvas, trim, clipped)
+    if not job.options.print_shop:
+        draw_crop_marks(canvas, trims, bleed, page)
+        spot = ruler_fits(page, bleed_box)
+        if spot is not None:
+            draw_check_ruler(canvas, spot[0], spot[1], job.text_lang)
+        if job.options.guides:
+            for t in trims:
+                draw_guides(canvas, t, bleed, safe)
+    canvas.showPage()
+
+
+def impose(area: Rect, width: float, height: float, gap: float, count: int) -> list[Rect]:
+    """Up to `count` trims of width x height (points) in a centred grid inside `area`."""
+    cols = max(int((area.w + gap + 1e-6) // (width + gap)), 0)
+    rows = max(int((area.h + gap + 1e-6) // (height + gap)), 0)
+    cols, rows = min(cols, count), min(rows, -(-count // max(cols, 1)))
+    used_w, used_h = cols * width + (cols - 1) * gap, rows * height + (rows - 1) * gap
+    x0, top = area.x + (area.w - used_w) / 2, area.top - (area.h - used_h) / 2
+    return [Rect(x0 + c * (width + gap), top - (r + 1) * height - r * gap, width, height)
+            for r in range(rows) for c in range(cols)][:count]
+
+
+def sheet_size(component: YMap) -> tuple[float, float] | None:
+    """The trim size in mm of a sheet smaller than the paper (`size:`), else None."""
+    size = component.get("size")
+    if size is None:
+        return None
+    if isinstance(size, str):
+        return SIZES[size]
+    return float(size["width"]), float(size["height"])
+
+
+@dataclass
+class SheetPlan:
+    page: Rect  # the paper, points
+    trims: list[Rect]  # trims on each page, points
+    pages: int
+    content: Box  # the content box inside one trim, mm relative to the trim's top-left
+    stack: Stack
+    title: Stack | None
+
+
+def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
+    """Paper, trims and content of a sheet; BuildError when the content does not fit."""
+    check_blocks(component["blocks"], "blocks")
+    ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
+    bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
+    size = sheet_size(component)
+    pad = float(component.get("padding", 4.0))
+    paper = component.get("paper")
+    copies = int(component.get("copies", 0))
+    landscape = component.get("landscape")
+    if size is not None:
+        w, h = size[0] * mm, size[1] * mm
+        if job.options.print_shop:
+            page = Rect(0, 0, w + 2 * bleed, h + 2 * bleed)
+            trims = [page.inset(bleed)]
+        else:
+            options = [bool(landscape)] if landscape is not None else [False, True]
+            best: tuple[Rect, list[Rect]] | None = None
+            for turned in options:
+                page = job.paper(paper, turned)
+                found = impose(printable(page), w, h, 2 * bleed, copies or 10_000)
+                if best is None or len(found) > len(best[1]):
+                    best = (page, found)
+            assert best is not None
+            page, trims = best
+            if not trims:
+                raise BuildError(f"{ctx.label}: a {size[0]:g}×{size[1]:g} mm sheet does not fit on "
+                                 f"{paper or job.options.paper} paper", **where(component, "size", value=True))
+        per_page = len(trims)
+        pages = -(-copies // per_page) if copies else 1
+    else:
+        page = job.paper(paper, bool(landscape))
+        trim = printable(page)
+        if job.options.print_shop:
+            trim = Rect(bleed, bleed, trim.w, trim.h)
+            page = trim.outset(bleed)
+        trims, pages = [trim], max(copies, 1)
+    trim_mm = Box(0, 0, trims[0].w / mm, trims[0].h / mm)
+    content = trim_mm.inset(pad)
+    title = None
+    if component.get("show_title", True):
+        title = Stack([TextBlock(fill(component["title"], ctx, component, "title"), ctx.font_size * 1.5,
+                                 rule=True)])
+        used = title.height(content.width) + GAP
+        content = Box(content.x, content.y + used, content.width, content.height - used)
+    stack = make_stack(component["blocks"], ctx)
+    overflow(stack, content, ctx, "the sheet's content", component, "blocks")
+    return SheetPlan(page, trims, pages, content, stack, title), ctx
+
+
+# --- the component type interface -----------------------------------------------------
+
+
+def check(component: YMap, job: KitJob) -> list[str]:
+    """Build-time problems: bad blocks, unknown fields or tables, content too tall."""
+    try:
+        plan_sheet(component, job)
+    except PnpgenError as error:
+        return [str(error)]
+    return []
+
+
+def render(component: YMap, job: KitJob) -> list[Any]:
+    """The sheet's PDF: build/<game>/<id>[-<lang>].pdf."""
+    from pnpgen.build import BuiltFile
+    from pnpgen.render.kit import component_title
+    from pnpgen.render.kit.page import open_canvas
+    from pnpgen.render.pdf import atomic_output
+
+    plan, ctx = plan_sheet(component, job)
+    path = job.out_path(str(component["id"]))
+    pad = float(component.get("padding", 4.0))
+    with atomic_output(path) as tmp:
+        canvas = open_canvas(tmp, (plan.page.w, plan.page.h), component_title(component, job))
+        count = 0
+        for _ in range(plan.pages):
+            for trim in plan.trims:
+                draw_sheet(canvas, trim, plan, ctx)
+                count += 1
+            finish_page(canvas, plan.page, plan.trims, float(component.get("bleed", DEFAULT_BLEED)) * mm, job,
+                        pad * mm)
+        canvas.save()
+    w, h = plan.trims[0].w / mm, plan.trims[0].h / mm
+    note = f"{len(plan.trims)} per page" if len(plan.trims) > 1 else "one per page"
+    return [BuiltFile(job.content.id, path, plan.pages, "sheet", [f"{w:.0f}×{h:.0f} mm, {note}"])]
+
+
+def draw_sheet(canvas: Canvas, trim: Rect, plan: SheetPlan, ctx: TextCtx) -> None:
+    frame = Frame(trim.x, trim.top)
+    if plan.title is not None:
+        top = plan.content.y - plan.title.height(plan.content.width) - GAP
+        plan.title.draw(canvas, frame, Box(plan.content.x, top, plan.content.width, 0), ctx)
+    plan.stack.draw(canvas, frame, plan.content, ctx)

@@ -14,26 +14,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.errors import ContentError
-from pnpgen.render.fonts import SANS
+from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.render.fonts import SANS, setup_fonts
+from pnpgen.render.kit.elements import check_elements, draw_elements
+from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.sheet import (
+    DEFAULT_BLEED,
     Align,
     Stack,
     TextCtx,
     check_blocks,
     data_at,
-    draw_paragraph,
+    draw_text,
     fill,
+    finish_page,
     make_stack,
+    page_rect,
+    printable,
     text_height,
 )
-from pnpgen.render.kit.tiling import Box, Frame
+from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, alignment_marks, plan_tiles
 
 SIDES = ("top", "bottom", "left", "right")
 SYMBOLS = ("circle", "dot", "cross", "square", "diamond", "triangle", "star", "ring")
@@ -99,7 +106,8 @@ SCHEMA: dict[str, Any] = {
         "size?": float,
         "align?": Align,
     },
-    "decorations?": Each({"image": str, "x": float, "y": float, "width": float, "height?": float}),
+    "decorations?": Each(Any_, min=1),
+    "bleed?": float,
     "blocks?": Each(Any_, min=1),
     "padding?": float,
     "frame?": float,
@@ -110,9 +118,11 @@ SCHEMA: dict[str, Any] = {
 
 def check_board(component: YMap, path: str = "board") -> None:
     """Content checks beyond the schema: cell references inside the grid, label counts."""
-    check(component, SCHEMA, None, None, path)
+    schema_check(component, SCHEMA, None, None, path)
     if "blocks" in component:
         check_blocks(component["blocks"], f"{path}.blocks")
+    if "decorations" in component:
+        check_elements(component["decorations"], f"{path}.decorations")
 
 
 # --- layout -----------------------------------------------------------------------------
@@ -376,22 +386,25 @@ def draw_symbol(canvas: Canvas, name: str, cx: float, cy: float, radius: float) 
 
 
 def draw_board(canvas: Canvas, frame: Frame, component: YMap, layout: BoardLayout, stack: Stack | None,
-               ctx: TextCtx) -> None:
+               ctx: TextCtx, bleed: float = 0.0) -> None:
     """The whole board drawing (the caller clips and places it)."""
     colour = ctx.colour
     grid = component["grid"]
     whole = Box(0, 0, layout.width, layout.height)
-    if "background" in component:
+    if "background" in component:  # into the bleed
         canvas.setFillColor(colour(component["background"]))
-        canvas.rect(*frame.rect(whole), stroke=0, fill=1)
+        canvas.rect(*frame.rect(whole.inset(-bleed)), stroke=0, fill=1)
+    if "decorations" in component:
+        draw_elements(canvas, component["decorations"], page_rect(frame, whole), ctx.element_ctx())
     if component.get("frame"):
-        canvas.setStrokeColor(colors.black)
+        canvas.setStrokeColor(colour("#000000"))
         canvas.setLineWidth(float(component["frame"]) * mm)
         canvas.rect(*frame.rect(whole), stroke=1, fill=0)
 
     # cell fills first (grid, regions, marks), then lines on top
-    canvas.setFillColor(colour(str(grid.get("fill", "#ffffff"))))
-    canvas.rect(*frame.rect(layout.grid), stroke=0, fill=1)
+    if "fill" in grid:
+        canvas.setFillColor(colour(str(grid["fill"])))
+        canvas.rect(*frame.rect(layout.grid), stroke=0, fill=1)
     regions = [(spec, region_cells(spec, layout)) for spec in component.get("regions") or []]
     for spec, cells in regions:
         if "fill" in spec:
@@ -430,14 +443,14 @@ def draw_board(canvas: Canvas, frame: Frame, component: YMap, layout: BoardLayou
         for c, r in cells:
             _mark(canvas, frame, spec, layout.cell(c, r), ctx)
 
-    canvas.setFillColor(colors.black)
+    canvas.setFillColor(colour("#000000"))
     for label in layout.labels:
         _centred(canvas, frame, label.box, label.text, label.size, label.upside_down)
 
     if layout.title is not None:
         _title_block(canvas, frame, component, layout.title, ctx)
     if stack is not None and layout.blocks is not None:
-        stack.draw(canvas, frame, layout.blocks)
+        stack.draw(canvas, frame, layout.blocks, ctx)
 
 
 def _centred(canvas: Canvas, frame: Frame, box: Box, text: str, size: float, upside_down: bool = False) -> None:
@@ -464,6 +477,9 @@ def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> N
         canvas.setFillColor(colour)
         size = float(spec.get("text_size", min(box.width, box.height) * 0.4 / 0.3528))
         _centred(canvas, frame, box, fill(spec["text"], ctx, spec, "text"), size)
+    if "image" in spec:
+        draw_elements(canvas, [{"image": spec["image"]}], page_rect(frame, box.inset(box.width * 0.1)),
+                      ctx.element_ctx())
 
 
 def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[int, int]], layout: BoardLayout,
@@ -486,10 +502,151 @@ def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: T
     sub = fill(tb["subtitle"], ctx, tb, "subtitle") if "subtitle" in tb else ""
     align = str(tb.get("align", "center"))
     size = min(box.height * 0.55, 14 * 0.3528 * 2) / 0.3528 if not sub else box.height * 0.4 / 0.3528
-    canvas.setFillColor(colors.black)
-    title_h = text_height(title, size, box.width, align)
-    sub_h = text_height(sub, size * 0.55, box.width, align) if sub else 0.0
+    title_h = text_height(title, size, box.width)
+    sub_h = text_height(sub, size * 0.55, box.width) if sub else 0.0
     top = box.y + (box.height - title_h - sub_h) / 2
-    draw_paragraph(canvas, frame, Box(box.x, top, box.width, title_h), title, size, align)
+    draw_text(canvas, frame, Box(box.x, top, box.width, title_h), title, size, ctx, align)
     if sub:
-        draw_paragraph(canvas, frame, Box(box.x, top + title_h, box.width, sub_h), sub, size * 0.55, align)
+        draw_text(canvas, frame, Box(box.x, top + title_h, box.width, sub_h), sub, size * 0.55, ctx, align)
+
+
+# --- pages ------------------------------------------------------------------------------
+
+PT_MM = 0.3528  # mm per point
+
+
+@dataclass
+class BoardPlan:
+    layout: BoardLayout
+    stack: Stack | None
+    tiles: TilePlan
+    pages: list[tuple[Rect, Rect, Frame]]  # per page: paper, trim (points), where the board lands
+    bleed: float  # points
+
+
+def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
+    """The board's layout and its pages: one if it fits (either way round), else tiles."""
+    check_board(component)
+    ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
+    layout, stack = layout_board(component, ctx)
+    bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
+    w, h = layout.width, layout.height
+    if job.options.print_shop:  # the page is the board plus its bleed: never tiled
+        trim = Rect(bleed, bleed, w * mm, h * mm)
+        tiles = plan_tiles(w, h, (w, h), 0.0, "portrait")
+        return BoardPlan(layout, stack, tiles, [(trim.outset(bleed), trim, Frame(trim.x, trim.top))], bleed), ctx
+    paper = component.get("paper")
+    upright, turned = job.paper(paper), job.paper(paper, True)
+    area_up, area_turned = printable(upright), printable(turned)
+    orientation = "auto" if "landscape" not in component else ("landscape" if component["landscape"] else "portrait")
+    overlap = float(component.get("overlap", 10.0))
+    try:
+        tiles = plan_tiles(w, h, (area_up.w / mm, area_up.h / mm), overlap, orientation,
+                           (area_turned.w / mm, area_turned.h / mm))
+    except ValueError as error:
+        raise ContentError(f"{ctx.label}: {error}", **where(component, "overlap")) from None
+    page, area = (turned, area_turned) if tiles.landscape else (upright, area_up)
+    pages = []
+    for tile in tiles.tiles:  # each window centred in the printable area
+        trim = Rect(area.x + (area.w - tile.width * mm) / 2, area.top - (area.h + tile.height * mm) / 2,
+                    tile.width * mm, tile.height * mm)
+        pages.append((page, trim, Frame(trim.x - tile.x * mm, trim.top + tile.y * mm)))
+    return BoardPlan(layout, stack, tiles, pages, bleed), ctx
+
+
+def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -> None:
+    marks = alignment_marks(plan.tiles)
+    for tile, (page, trim, frame) in zip(plan.tiles.tiles, plan.pages, strict=True):
+        canvas.setPageSize((page.w, page.h))
+        canvas.saveState()
+        if plan.tiles.tiled:  # only this tile's window (and its bleed) shows
+            clip = canvas.beginPath()
+            bleed_box = trim.outset(plan.bleed)
+            clip.rect(bleed_box.x, bleed_box.y, bleed_box.w, bleed_box.h)
+            canvas.clipPath(clip, stroke=0, fill=0)
+        draw_board(canvas, frame, component, plan.layout, plan.stack, ctx, plan.bleed / mm)
+        canvas.restoreState()
+        if plan.tiles.tiled:
+            _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
+            _tile_caption(canvas, page, trim, tile, plan, component, ctx)
+        finish_page(canvas, page, [trim], plan.bleed, ctx.job)
+
+
+def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],
+                ctx: TextCtx) -> None:
+    """Alignment targets (the same board spot on both tiles of a seam) and dashed lines
+    where the right and lower neighbours begin: lay them over the dashes, targets on targets."""
+    canvas.saveState()
+    canvas.setStrokeColor(ctx.colour("#000000"))
+    canvas.setLineWidth(0.35)
+    for x, y in points:
+        cx, cy = frame.x(x), frame.y(y)
+        canvas.circle(cx, cy, 2.5 * mm, stroke=1, fill=0)
+        canvas.line(cx - 4 * mm, cy, cx + 4 * mm, cy)
+        canvas.line(cx, cy - 4 * mm, cx, cy + 4 * mm)
+    canvas.setDash(2, 2)
+    top, bottom = frame.y(tile.y), frame.y(tile.y + tile.height)
+    left, right = frame.x(tile.x), frame.x(tile.x + tile.width)
+    if tile.column + 1 < plan.tiles.columns:
+        x = frame.x(plan.tiles.tile(tile.column + 1, tile.row).x)
+        canvas.line(x, bottom, x, top)
+    if tile.row + 1 < plan.tiles.rows:
+        y = frame.y(plan.tiles.tile(tile.column, tile.row + 1).y)
+        canvas.line(left, y, right, y)
+    canvas.restoreState()
+
+
+TILE_CAPTION = {
+    "ja": "{title}　タイル {name}（{index}/{count}）重なり {overlap} mm：破線に次のタイルの端を合わせ、⊕ を重ねる",
+    "en": "{title} · tile {name} ({index}/{count}) · {overlap} mm overlap: next tile's edge on the dashes, ⊕ on ⊕",
+}
+
+
+def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: BoardPlan, component: YMap,
+                  ctx: TextCtx) -> None:
+    """Which tile this is and how to join it: above the tile, between its crop marks."""
+    text = TILE_CAPTION.get(ctx.lang, TILE_CAPTION["en"]).format(
+        title=fill(component["title"], ctx, component, "title"), name=tile.name,
+        index=plan.tiles.tiles.index(tile) + 1, count=len(plan.tiles.tiles), overlap=f"{plan.tiles.overlap:g}")
+    room = trim.w - 6 * mm
+    size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
+    canvas.setFillColor(ctx.colour("#000000"))
+    canvas.setFont(SANS, size)
+    canvas.drawString(trim.x + 3 * mm, min(trim.top + plan.bleed + 2 * mm, page.top - 3 * mm), text)
+
+
+# --- the component type interface -----------------------------------------------------
+
+
+def check(component: YMap, job: KitJob) -> list[str]:
+    """Build-time problems: cells outside the grid, label counts, fields, images, overflow."""
+    import io
+
+    setup_fonts()
+    try:
+        plan, ctx = plan_board(component, job)
+        draw_pages(Canvas(io.BytesIO()), component, plan, ctx)  # a dry run catches what drawing finds
+    except PnpgenError as error:
+        return [str(error)]
+    return []
+
+
+def render(component: YMap, job: KitJob) -> list[Any]:
+    """The board's PDF, build/<game>/<id>[-<lang>].pdf: one page, or one page per tile."""
+    from pnpgen.build import BuiltFile
+    from pnpgen.render.kit import component_title
+    from pnpgen.render.kit.page import open_canvas
+    from pnpgen.render.pdf import atomic_output
+
+    plan, ctx = plan_board(component, job)
+    path = job.out_path(str(component["id"]))
+    first = plan.pages[0][0]
+    with atomic_output(path) as tmp:
+        canvas = open_canvas(tmp, (first.w, first.h), component_title(component, job))
+        draw_pages(canvas, component, plan, ctx)
+        canvas.save()
+    size = f"{plan.layout.width:.0f}×{plan.layout.height:.0f} mm"
+    tiles = plan.tiles
+    note = (f"tiled {tiles.columns}×{tiles.rows} with {tiles.overlap:g} mm overlap" if tiles.tiled
+            else "one page")
+    return [BuiltFile(job.content.id, path, len(plan.pages), "board", [f"{size}, {note}"])]

@@ -37,10 +37,10 @@ from pnpgen.render.kit.elements import (
 from pnpgen.render.kit.page import (
     KitJob,
     Rect,
-    draw_check_ruler,
+    crop_mark_lines,
     draw_crop_marks,
     draw_guides,
-    ruler_fits,
+    draw_page_ruler,
     set_page_boxes,
     union,
 )
@@ -736,9 +736,7 @@ def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float,
     set_page_boxes(canvas, trim, clipped)
     if not job.options.print_shop:
         draw_crop_marks(canvas, trims, bleed, page)
-        spot = ruler_fits(page, bleed_box)
-        if spot is not None:
-            draw_check_ruler(canvas, spot[0], spot[1], job.text_lang)
+        draw_page_ruler(canvas, page, bleed_box, crop_mark_lines(trims, bleed, page), job.text_lang)
         if job.options.guides:
             for t in trims:
                 draw_guides(canvas, t, bleed, safe)

@@ -127,13 +127,14 @@ def plan_for(width: float, height: float, area: tuple[float, float], overlap: fl
 
 
 def plan_tiles(width: float, height: float, area: tuple[float, float], overlap: float = 10.0,
-               orientation: str = "auto") -> TilePlan:
-    """Tile a drawing onto pages whose printable area is `area` (portrait width, height).
+               orientation: str = "auto", turned: tuple[float, float] | None = None) -> TilePlan:
+    """Tile a drawing onto pages whose printable area is `area` (portrait width, height);
+    `turned` is the printable area of the landscape page (default: `area` turned).
 
     orientation 'portrait' or 'landscape' forces the paper; 'auto' prefers portrait, turns
     the paper when that avoids tiling, and otherwise takes the orientation with fewer pages.
     """
-    turned = (area[1], area[0])
+    turned = turned or (area[1], area[0])
     if orientation == "portrait":
         return plan_for(width, height, area, overlap, False)
     if orientation == "landscape":

@@ -35,6 +35,7 @@ from pnpgen.render.kit.sheet import (
     draw_text,
     fill,
     finish_page,
+    localized,
     make_stack,
     page_rect,
     printable,
@@ -616,6 +617,9 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
 
 
 # --- the component type interface -----------------------------------------------------
+
+
+__all__ = ["SCHEMA", "check", "localized", "render"]
 
 
 def check(component: YMap, job: KitJob) -> list[str]:

@@ -827,6 +827,21 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
 # --- the component type interface -----------------------------------------------------
 
 
+def localized(component: YMap, content: GameContent) -> bool:
+    """Built once per language when any text other than the title has ja and en forms, or
+    a table comes from the rules (their tables are written in the build's language)."""
+
+    def walk(value: Any) -> bool:
+        if isinstance(value, dict):
+            if set(value) == {"ja", "en"} and value["ja"] != value["en"]:
+                return True
+            return "from_rules" in value or any(walk(v) for v in value.values())
+        return isinstance(value, list) and any(walk(v) for v in value)
+
+    return any(walk(v) for k, v in component.items() if k != "title")
+
+
+
 def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: bad blocks, unknown fields or tables, content too tall."""
     try:

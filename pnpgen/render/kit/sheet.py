@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -191,7 +192,8 @@ class TextCtx:
 
     def element_ctx(self) -> ElementContext:
         """The elements.py context: `{field}` values are ours, then the rules' rulebook context."""
-        return ElementContext(self.job, self.label, fields=self.values, font_size=self.font_size)
+        return ElementContext(self.job, self.label, fields=self.values, font_size=self.font_size,
+                              cmyk=self.job.options.print_shop)
 
     def colour(self, spec: str) -> Any:
         """A colour, in CMYK for print-shop files."""
@@ -204,7 +206,24 @@ class TextCtx:
 def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
     """A Text (or number) in the job's language with `{name}` filled in (row/column numbers
     `{n}`, `{m}`, then the rules' rulebook context such as `{threshold}`)."""
-    return fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key)
+    return printable_text(fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key), ctx, parent, key)
+
+
+LOOKALIKES = {"≤": "≦", "≥": "≧", "≠": "≢"}  # in the font under another code
+
+
+def printable_text(text: str, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
+    """`text`, or a BuildError when the bundled font has no glyph for one of its characters
+    (it would print as a blank)."""
+    setup_fonts()
+    cmap = pdfmetrics.getFont(SANS).face.charToGlyph
+    missing = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+    if missing:
+        ch = missing[0]
+        hint = f"; write '{LOOKALIKES[ch]}' instead" if ch in LOOKALIKES else ""
+        raise BuildError(f"{ctx.label}: '{ch}' (U+{ord(ch):04X}) is not in the bundled font and would print "
+                         f"as a blank{hint}", **where(parent, key, value=True))
+    return text
 
 
 def data_at(content: GameContent, path: str, parent: Any = None, key: Any = None) -> Any:
@@ -558,7 +577,7 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
                 columns.append(_column(col_spec, ctx.with_values(n=n), None, align))
     data_rows: list[list[str]] = []
     if "from_rules" in spec:
-        data_rows = _rules_table(spec, ctx)
+        data_rows = [[printable_text(v, ctx, spec, "from_rules") for v in row] for row in _rules_table(spec, ctx)]
         if not columns and data_rows:
             columns = [Column(h, None, align=align) for h in data_rows[0]]
         data_rows = data_rows[1:]
@@ -640,7 +659,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
             value = item.get(col.field) if isinstance(item, dict) and col.field else None
             if col.lookup and value is not None:
                 value = data_at(ctx.content, col.lookup.replace("{}", str(value)), col.spec, "lookup")
-            row.append(plain(value, ctx.lang))
+            row.append(printable_text(plain(value, ctx.lang), ctx, spec, "data"))
         rows.append(row)
     return rows
 

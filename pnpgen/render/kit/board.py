@@ -489,7 +489,7 @@ def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[in
     rs = [r for _, r in cells]
     x0, x1 = layout.grid_x + min(cs) * layout.cell_w, layout.grid_x + (max(cs) + 1) * layout.cell_w
     y0, y1 = layout.grid_y + min(rs) * layout.cell_h, layout.grid_y + (max(rs) + 1) * layout.cell_h
-    size = float(spec.get("label_size", 8.0))
+    size = float(spec.get("label_size", max(7.0, min(layout.cell_w, layout.cell_h) * 0.45)))
     h = size * 1.4 * 0.3528
     at = spec.get("label_at", "top")
     y = y0 + 0.5 if at == "top" else (y1 - h - 0.5 if at == "bottom" else (y0 + y1 - h) / 2)

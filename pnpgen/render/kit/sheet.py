@@ -79,6 +79,7 @@ TABLE = {
     "rows?": Each(ROW),
     "from_rules?": str,
     "data?": str,
+    "csv?": str,
     "header?": bool,
     "row_height?": float,
     "header_height?": float,
@@ -147,10 +148,13 @@ def check_blocks(blocks: Sequence[Any], path: str) -> None:
 
 
 def _check_table(table: YMap, path: str) -> None:
-    if "from_rules" in table and "data" in table:
-        raise ContentError(f"{path}: give 'from_rules' or 'data', not both", **where(table, "data"))
-    if "data" in table and not any("field" in c for c in _leaf_specs(table.get("columns") or [])):
-        raise ContentError(f"{path}: a 'data' table needs columns with 'field'", **where(table, "data"))
+    sources = [k for k in ("from_rules", "data", "csv") if k in table]
+    if len(sources) > 1:
+        raise ContentError(f"{path}: give one of 'from_rules', 'data' or 'csv', not {' and '.join(sources)}",
+                           **where(table, sources[1]))
+    source = sources[0] if sources else None
+    if source in ("data", "csv") and not any("field" in c for c in _leaf_specs(table.get("columns") or [])):
+        raise ContentError(f"{path}: a '{source}' table needs columns with 'field'", **where(table, source))
     if not {"columns", "from_rules"} & set(table):
         raise ContentError(f"{path}: a table needs 'columns' (or 'from_rules')", **where(table))
 
@@ -581,7 +585,7 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
         if not columns and data_rows:
             columns = [Column(h, None, align=align) for h in data_rows[0]]
         data_rows = data_rows[1:]
-    elif "data" in spec:
+    elif "data" in spec or "csv" in spec:
         data_rows = _data_rows(spec, columns, ctx)
     row_height = float(spec.get("row_height", 7.0))
     body: list[list[Cell]] = []
@@ -646,12 +650,29 @@ def _rules_table(spec: YMap, ctx: TextCtx) -> list[list[str]]:
 
 
 def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str]]:
-    items = data_at(ctx.content, str(spec["data"]), spec, "data")
+    """Rows from a game.yaml path (`data:`) or a CSV file (`csv:`), one per item, the cells
+    taken from each column's `field` (a field `x` also finds the CSV pair `x_ja`/`x_en`)."""
+    key = "data" if "data" in spec else "csv"
+    if key == "csv":
+        from pnpgen.render.kit.deck import read_csv
+
+        items: Any = [fields for fields, _, _ in read_csv(spec, ctx.job)]
+    else:
+        items = data_at(ctx.content, str(spec["data"]), spec, "data")
     if isinstance(items, dict):
         items = [{"key": k, **v} if isinstance(v, dict) else {"key": k, "value": v} for k, v in items.items()]
     if not isinstance(items, list):
-        raise ContentError(f"{ctx.label}: '{spec['data']}' is not a list or mapping",
-                           **where(spec, "data", value=True))
+        raise ContentError(f"{ctx.label}: '{spec[key]}' is not a list or mapping",
+                           **where(spec, key, value=True))
+    known = sorted({str(k) for item in items if isinstance(item, dict) for k in item})
+    for col in columns:
+        if col.field and col.field not in known:
+            import difflib
+
+            close = difflib.get_close_matches(col.field, known, n=1, cutoff=0.6)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ContentError(f"{ctx.label}: no row of '{spec[key]}' has the field '{col.field}'{hint}; "
+                               f"fields: {', '.join(known)}", **where(col.spec, "field", value=True))
     rows = []
     for item in items:
         row = []
@@ -659,7 +680,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
             value = item.get(col.field) if isinstance(item, dict) and col.field else None
             if col.lookup and value is not None:
                 value = data_at(ctx.content, col.lookup.replace("{}", str(value)), col.spec, "lookup")
-            row.append(printable_text(plain(value, ctx.lang), ctx, spec, "data"))
+            row.append(printable_text(plain(value, ctx.lang), ctx, spec, key))
         rows.append(row)
     return rows
 

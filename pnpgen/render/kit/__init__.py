@@ -94,16 +94,16 @@ def is_localized(component: YMap, content: GameContent) -> bool:
     module = type_module(str(component["type"]))
     if module is not None and hasattr(module, "localized"):
         return bool(module.localized(component, content))
-    return any(_has_pair(v) for k, v in component.items() if k != "title")
+    return any(has_language_pair(v) for k, v in component.items() if k != "title")
 
 
-def _has_pair(value: Any) -> bool:
+def has_language_pair(value: Any) -> bool:
     if isinstance(value, dict):
         if set(value) <= {"ja", "en"} and len(value) == 2 and value["ja"] != value["en"]:
             return True
-        return any(_has_pair(v) for v in value.values())
+        return any(has_language_pair(v) for v in value.values())
     if isinstance(value, list):
-        return any(_has_pair(v) for v in value)
+        return any(has_language_pair(v) for v in value)
     return False
 
 

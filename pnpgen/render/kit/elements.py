@@ -38,7 +38,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
-from pnpgen.render.fonts import SANS, SERIF
+from pnpgen.render.fonts import SANS, SERIF, setup_fonts
 from pnpgen.render.kit.page import KitJob, Rect
 
 FONTS = {"sans": SANS, "serif": SERIF}
@@ -86,9 +86,10 @@ class ElementContext:
     bleed: float = 0.0
     font_size: float = 9.0
     color: str = "#000000"
+    cmyk: bool = False  # print-shop files: every colour in CMYK
 
     def colour(self, spec: str) -> colors.Color:
-        return make_colour(spec, self.job.options.print_shop)
+        return make_colour(spec, self.cmyk)
 
     def value(self, name: str) -> Any:
         """A `{name}` value: a card field, else the rules' rulebook context."""
@@ -479,7 +480,9 @@ def draw_image_file(canvas: Canvas, path: Path, area: Rect, fit: str, ctx: Eleme
         clip = canvas.beginPath()
         clip.rect(area.x, area.y, area.w, area.h)
         canvas.clipPath(clip, stroke=0, fill=0)
-    if path.suffix.lower() == ".svg":
+    if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
+        canvas.draw_image_file(path, x, y, w, h)
+    elif path.suffix.lower() == ".svg":
         from reportlab.graphics import renderPDF
 
         canvas.translate(x, y)
@@ -679,6 +682,7 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     """Draw a layout inside `box` (points). With canvas None nothing is drawn but every
     check runs (fields, images, overflow): a build-time check of a face.
     Raises BuildError naming game, component and card (ctx.label) on overflow."""
+    setup_fonts()
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
         DRAW[kind](canvas, element, area, ctx)

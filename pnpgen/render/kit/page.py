@@ -19,6 +19,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import text_for
+from pnpgen.content.yamlpos import where
+from pnpgen.errors import ContentError
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_mm
 from pnpgen.render.pdf import new_canvas
@@ -142,6 +144,19 @@ class KitJob:
         """The first rules' rulebook_context in this language ({} for print-only games)."""
         return dict(self.rules[0].rulebook_context(self.text_lang)) if self.rules else {}
 
+    def data_at(self, path: str, parent: Any = None, key: Any = None) -> Any:
+        """The game.yaml value at a dotted path such as 'players.max' (list items by number)."""
+        value: Any = self.content.data
+        for part in path.split("."):
+            if isinstance(value, dict) and part in value:
+                value = value[part]
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+            else:
+                raise ContentError(f"'{path}' is not in {self.content.main_file.name} (no '{part}')",
+                                   **where(parent, key, value=True))
+        return value
+
     def label(self, component: Any, card: str | None = None) -> str:
         """'game <id>, component <id>[, card <n>]': how build errors name their subject."""
         ident = component.get("id", "?") if isinstance(component, dict) else str(component)
@@ -199,32 +214,74 @@ def draw_crop_marks(canvas: Canvas, trims: Sequence[Rect], bleed: float, page: R
     canvas.restoreState()
 
 
-def draw_check_ruler(canvas: Canvas, x: float, y: float, lang: str = "en") -> None:
-    """A 50 mm ruler from (x, y) to the right, ticks every 5 mm, labelled; printed at
-    100% it measures exactly 50 mm. Needs RULER_HEIGHT above y."""
+def draw_check_ruler(canvas: Canvas, x: float, y: float, lang: str = "en", vertical: bool = False) -> None:
+    """A 50 mm ruler from (x, y) to the right (upwards when `vertical`), ticks every 5 mm,
+    labelled; printed at 100% it measures exactly 50 mm. Needs RULER_HEIGHT beside it
+    (above it; left of it when vertical)."""
     label = {"ja": "50 mm：100%（実際のサイズ）で印刷", "en": "50 mm: print at 100% (actual size)"}
     canvas.saveState()
+    canvas.translate(x, y)
+    if vertical:
+        canvas.rotate(90)
     canvas.setStrokeColor(colors.black)
     canvas.setFillColor(colors.black)
     canvas.setLineWidth(0.3)
-    canvas.line(x, y, x + RULER_LENGTH, y)
+    canvas.line(0, 0, RULER_LENGTH, 0)
     for i in range(11):
         tick = 1.6 * mm if i % 2 == 0 else 0.9 * mm
-        canvas.line(x + i * 5 * mm, y, x + i * 5 * mm, y + tick)
+        canvas.line(i * 5 * mm, 0, i * 5 * mm, tick)
     canvas.setFont(SANS, 5)
-    canvas.drawString(x + 0.5 * mm, y + 2.2 * mm, label.get(lang, label["en"]))
+    canvas.drawString(0.5 * mm, 2.2 * mm, label.get(lang, label["en"]))
     canvas.restoreState()
 
 
-def ruler_fits(page: Rect, block: Rect) -> tuple[float, float] | None:
-    """Where the check ruler goes: centred in the bottom margin, else the top margin,
-    else None when neither margin has room beside the cards' block."""
-    x = page.x + (page.w - RULER_LENGTH) / 2
-    if block.y - page.y >= RULER_HEIGHT + 2 * mm:
-        return x, page.y + max(1.5 * mm, (block.y - page.y - RULER_HEIGHT) / 2)
-    if page.top - block.top >= RULER_HEIGHT + 2 * mm:
-        return x, block.top + (page.top - block.top - RULER_HEIGHT) / 2
+def ruler_rect(x: float, y: float, vertical: bool) -> Rect:
+    """The area the check ruler covers when drawn at (x, y)."""
+    return Rect(x - RULER_HEIGHT, y, RULER_HEIGHT, RULER_LENGTH) if vertical else Rect(x, y, RULER_LENGTH, RULER_HEIGHT)
+
+
+def place_ruler(page: Rect, block: Rect, marks: Sequence[tuple[float, float, float, float]] = (),
+                edge: float = 2 * mm) -> tuple[float, float, bool] | None:
+    """Where the check ruler goes (x, y, vertical): in a margin outside `block` (the bleed
+    box of everything printed), at least `edge` from the paper's edge and clear of the crop
+    marks; tried centred first, then sliding along the bottom, top, left and right margins.
+    None when no margin has room."""
+    candidates: list[tuple[float, float, bool]] = []
+    steps = [0.0] + [s * k * mm for k in range(5, 150, 5) for s in (1, -1)]
+    if block.y - page.y >= RULER_HEIGHT + edge + 0.5 * mm:
+        y = page.y + max(edge, (block.y - page.y - RULER_HEIGHT) / 2)
+        candidates += [(page.x + (page.w - RULER_LENGTH) / 2 + d, y, False) for d in steps]
+    if page.top - block.top >= RULER_HEIGHT + edge + 0.5 * mm:
+        y = block.top + max(0.5 * mm, (page.top - block.top - RULER_HEIGHT) / 2)
+        candidates += [(page.x + (page.w - RULER_LENGTH) / 2 + d, y, False) for d in steps]
+    for space, x in ((block.x - page.x, page.x + max(edge + RULER_HEIGHT, (block.x - page.x + RULER_HEIGHT) / 2)),
+                     (page.right - block.right, block.right + max(RULER_HEIGHT + 0.5 * mm,
+                                                                  (page.right - block.right + RULER_HEIGHT) / 2))):
+        if space >= RULER_HEIGHT + edge + 0.5 * mm:
+            candidates += [(x, page.y + (page.h - RULER_LENGTH) / 2 + d, True) for d in steps]
+    inner = page.inset(edge)
+    for x, y, vertical in candidates:
+        area = ruler_rect(x, y, vertical)
+        if inner.contains(area) and not area.overlaps(block) and not any(
+                _touches(area, m) for m in marks):
+            return x, y, vertical
     return None
+
+
+def _touches(area: Rect, mark: tuple[float, float, float, float]) -> bool:
+    x1, y1, x2, y2 = mark
+    box = Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)).outset(0.5 * mm)
+    return area.overlaps(box)
+
+
+def draw_page_ruler(canvas: Canvas, page: Rect, block: Rect,
+                    marks: Sequence[tuple[float, float, float, float]] = (), lang: str = "en") -> bool:
+    """The check ruler in a free margin of the page; False if no margin had room."""
+    spot = place_ruler(page, block, marks)
+    if spot is None:
+        return False
+    draw_check_ruler(canvas, spot[0], spot[1], lang, vertical=spot[2])
+    return True
 
 
 GUIDE_TRIM = colors.Color(0.85, 0, 0.45)

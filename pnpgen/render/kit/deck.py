@@ -1,0 +1,569 @@
+"""Decks: cards from a YAML list or a CSV file, front and back layouts, imposed on paper.
+
+Format: docs/components/deck.md. Outputs, in build/<game>/:
+  <id>[-<lang>].pdf             duplex (fronts page, then its backs page mirrored for the
+                                 flip, ...) and a back-alignment calibration sheet at the end;
+                                 or fold-over pages; or fronts only (a deck without `back`)
+  <id>[-<lang>]-print-shop.pdf   with --print-shop: one card face per page with bleed, CMYK
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen.build import BuiltFile
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.yamlpos import YMap, where
+from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.render.fonts import SANS
+from pnpgen.render.kit.elements import ElementContext, check_elements, draw_elements, iter_elements
+from pnpgen.render.kit.imposition import CARD_SIZES, DEFAULT_MARGIN, Fold, Grid, best_fold, best_grid, card_size
+from pnpgen.render.kit.page import (
+    KitJob,
+    Rect,
+    crop_mark_lines,
+    draw_guides,
+    draw_page_ruler,
+    open_canvas,
+    set_page_boxes,
+    union,
+)
+from pnpgen.render.pdf import atomic_output
+
+ICON = OneOf(str, {"shape?": Choice("circle", "rect", "rounded", "ellipse"), "fill?": str, "stroke?": str,
+                   "radius?": float})
+SCHEMA: dict[str, Any] = {
+    "type": str,
+    "id": str,
+    "title": Text,
+    "size?": OneOf(Choice(*CARD_SIZES), {"width": float, "height": float}),
+    "landscape?": bool,
+    "paper?": str,
+    "orientation?": Choice("auto", "portrait", "landscape"),
+    "bleed?": float,
+    "safe?": float,
+    "gap?": float,
+    "margin?": float,
+    "layout?": Choice("duplex", "foldover"),
+    "duplex?": Choice("long", "short"),
+    "back_offset?": {"x?": float, "y?": float},
+    "calibration?": bool,
+    "crop_marks?": bool,
+    "cards?": Each(dict, min=1),
+    "csv?": str,
+    "quantity?": str,
+    "name_field?": str,
+    "font_size?": float,
+    "color?": str,
+    "icons?": {"*": ICON},
+    "front": Each(Any_, min=1),
+    "back?": Each(Any_),
+}
+QUANTITY = "quantity"
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    card: tuple[float, float]  # mm
+    paper: str
+    orientation: str
+    bleed: float  # mm
+    safe: float
+    gap: float
+    margin: float
+    layout: str  # duplex | foldover
+    duplex: str  # long | short
+    offset: tuple[float, float]  # mm, the back misalignment read on the calibration sheet
+    calibration: bool
+    crop_marks: bool
+
+
+def settings(component: YMap, job: KitJob) -> Settings:
+    size = component.get("size", "poker")
+    dims = size if isinstance(size, str) else (float(size["width"]), float(size["height"]))
+    card = card_size(dims, bool(component.get("landscape", False)))
+    if min(card) <= 0:
+        raise ContentError("size: width and height must be positive", **where(component, "size", value=True))
+    paper = str(component.get("paper", job.options.paper))
+    job.paper_mm(paper)  # unknown paper: error now
+    offset = component.get("back_offset") or {}
+    lengths = {key: float(component.get(key, default)) for key, default in
+               (("bleed", 3.0), ("safe", 3.0), ("gap", 0.0), ("margin", DEFAULT_MARGIN))}
+    for key, value in lengths.items():
+        if value < 0:
+            raise ContentError(f"{key}: must be 0 or more (mm)", **where(component, key, value=True))
+    return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
+                    lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
+                    str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
+                    bool(component.get("calibration", True)), bool(component.get("crop_marks", True)))
+
+
+def grid_of(component: YMap, s: Settings) -> Grid:
+    grid = best_grid(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin)
+    if grid.per_page == 0:
+        raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card with {s.bleed:g} mm bleed does not fit on "
+                           f"{s.paper} paper", **where(component, "size" if "size" in component else "paper"))
+    return grid
+
+
+def fold_of(component: YMap, s: Settings) -> Fold:
+    fold = best_fold(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin)
+    if fold.per_page == 0:
+        raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card does not fit twice (front and back) on "
+                           f"{s.paper} paper for a fold-over layout", **where(component, "layout", value=True))
+    return fold
+
+
+# --- cards ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Card:
+    fields: dict[str, Any]
+    name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
+
+
+def _quantity(value: Any, job: KitJob, parent: Any, key: Any, file: Path | None = None,
+              line: int | None = None) -> int:
+    """A card's copies: a whole number, or a game.yaml path such as 'players.max'."""
+    if isinstance(value, str) and not value.strip().isdigit() and value.strip():
+        value = job.data_at(value.strip(), parent, key)
+    if value is None or value == "":
+        return 1
+    try:
+        count = int(value)
+    except (TypeError, ValueError):
+        count = -1
+    if count < 0 or isinstance(value, bool):
+        message = f"{QUANTITY}: expected a whole number of copies, found '{value}'"
+        if file is not None:
+            raise ContentError(message, file, line)
+        raise ContentError(message, **where(parent, key, value=True))
+    return count
+
+
+def read_csv(component: YMap, job: KitJob) -> Iterator[tuple[dict[str, Any], int, Path]]:
+    """Rows of the deck's CSV as fields (columns `x_ja` and `x_en` make the Text field `x`),
+    with their line numbers."""
+    path = job.content.path(str(component["csv"]))
+    if not path.is_file():
+        raise ContentError(f"csv: file not found: {component['csv']}", **where(component, "csv", value=True))
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        headers = reader.fieldnames or []
+        for index, header in enumerate(headers):
+            if not header or not header.strip():
+                raise ContentError(f"column {index + 1} has no name in the header row", path, 1)
+        line = reader.line_num
+        for row in reader:
+            start, line = line + 1, reader.line_num
+            if None in row:
+                raise ContentError(f"this row has more cells than the header row ({len(headers)})", path, start)
+            if not any((v or "").strip() for v in row.values()):
+                continue
+            fields: dict[str, Any] = {}
+            for header, value in row.items():
+                value = (value or "").strip()
+                fields[header] = value
+                base, _, lang = header.rpartition("_")
+                if lang in ("ja", "en") and base:
+                    pair = fields.setdefault(base, {})
+                    if isinstance(pair, dict):
+                        pair[lang] = value
+            yield fields, start, path
+
+
+def expand_cards(component: YMap, job: KitJob) -> list[Card]:
+    """Every card of the deck, copies included, in order: YAML cards, then CSV rows. Each
+    card has the fields `copy` (1, 2, ... within its quantity) and `index` (in the deck)."""
+    column = str(component.get("quantity", QUANTITY))
+    name_field = component.get("name_field")
+    sources: list[tuple[dict[str, Any], int, str]] = []
+    for number, item in enumerate(component.get("cards") or []):
+        cards = component["cards"]
+        fields = {k: v for k, v in item.items() if k != column}
+        count = _quantity(item.get(column), job, item if column in item else cards, column if column in item
+                          else number)
+        sources.append((fields, count, f"{number + 1}"))
+    if "csv" in component:
+        for fields, line, path in read_csv(component, job):
+            count = _quantity(fields.pop(column, None), job, None, None, path, line)
+            sources.append((fields, count, f"{path.name}:{line}"))
+    out: list[Card] = []
+    for fields, count, where_from in sources:
+        for copy in range(1, count + 1):
+            index = len(out) + 1
+            full = {**fields, "copy": copy, "index": index}
+            title = _card_title(full, name_field, job)
+            out.append(Card(full, f"{index}{f' {title!r}' if title else ''} ({where_from})"))
+    if not out:
+        raise ContentError("the deck has no cards (give 'cards' or 'csv', with quantities above 0)",
+                           **where(component, "cards" if "cards" in component else None))
+    return out
+
+
+def _card_title(fields: dict[str, Any], name_field: Any, job: KitJob) -> str:
+    for key in ([str(name_field)] if name_field else ["name", "title", "id"]):
+        if key in fields and fields[key] not in (None, ""):
+            return job.text(fields[key])
+    return ""
+
+
+def localized(component: YMap, content: Any) -> bool:
+    """Built once per language when any card text, layout text or CSV column has ja/en forms,
+    or a table comes from the rules (printed in the build's language)."""
+    from pnpgen.render.kit import has_language_pair
+
+    layouts = list(component.get("front") or []) + list(component.get("back") or [])
+    if has_language_pair(layouts) or has_language_pair(component.get("cards") or []):
+        return True
+    if any(kind == "table" and "from_rules" in element["table"] for kind, element in iter_elements(layouts)
+           if isinstance(element, dict)):
+        return True
+    if "csv" in component:
+        try:
+            path = content.path(str(component["csv"]))
+            with path.open(encoding="utf-8-sig", newline="") as handle:
+                header = next(csv.reader(handle), [])
+        except (OSError, PnpgenError):
+            return False
+        return any(h.endswith(("_ja", "_en")) for h in header)
+    return False
+
+
+# --- faces --------------------------------------------------------------------------------
+
+
+def element_context(component: YMap, job: KitJob, card: Card, bleed: float, cmyk: bool = False) -> ElementContext:
+    return ElementContext(
+        job=job,
+        label=job.label(component, card.name),
+        fields=card.fields,
+        icons=component.get("icons") or {},
+        bleed=bleed,
+        font_size=float(component.get("font_size", 9)),
+        color=str(component.get("color", "#000000")),
+        cmyk=cmyk,
+    )
+
+
+def draw_face(canvas: Canvas, layout: Sequence[Any], trim: Rect, clip: Rect, ctx: ElementContext,
+              turned: bool = False) -> None:
+    """One card face inside `trim`, nothing drawn outside `clip`; `turned` rotates it by 180°."""
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(clip.x, clip.y, clip.w, clip.h)
+    canvas.clipPath(path, stroke=0, fill=0)
+    if turned:
+        canvas.translate(trim.x + trim.w / 2, trim.y + trim.h / 2)
+        canvas.rotate(180)
+        canvas.translate(-(trim.x + trim.w / 2), -(trim.y + trim.h / 2))
+    draw_elements(canvas, layout, trim, ctx)
+    canvas.restoreState()
+
+
+def check(component: YMap, job: KitJob) -> list[str]:
+    """Build-time problems: the card must fit the paper, every face must fit its text."""
+    s = settings(component, job)
+    grid_of(component, s) if s.layout == "duplex" else fold_of(component, s)
+    check_elements(component["front"], "front")
+    check_elements(component.get("back") or [], "back")
+    problems: list[str] = []
+    trim = Rect.mm(0, 0, *s.card)
+    for card in expand_cards(component, job):
+        ctx = element_context(component, job, card, s.bleed * mm)
+        for layout in (component["front"], component.get("back") or []):
+            try:
+                draw_elements(None, layout, trim, ctx)
+            except BuildError as error:
+                problems.append(str(error))
+                break
+    return problems
+
+
+# --- pages --------------------------------------------------------------------------------
+
+
+@dataclass
+class Sheet:
+    """What one page holds, for the page's crop marks, ruler and boxes."""
+
+    page: Rect
+    trims: list[Rect]
+    bleed: float  # points
+
+
+def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str, extra_marks: bool = True) -> None:
+    """Crop marks (margins only), the check ruler, TrimBox and BleedBox; next page."""
+    marks = crop_mark_lines(sheet.trims, sheet.bleed, sheet.page) if s.crop_marks and extra_marks else []
+    canvas.saveState()
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(0.25)
+    for x1, y1, x2, y2 in marks:
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+    block = union(sheet.trims)
+    bleed_box = block.outset(sheet.bleed)
+    draw_page_ruler(canvas, sheet.page, bleed_box, marks, lang)
+    set_page_boxes(canvas, block, bleed_box)
+    canvas.showPage()
+
+
+def back_shift(grid: Grid, s: Settings) -> tuple[float, float]:
+    """How far the backs move on their page to cancel the offset read on the calibration
+    sheet (x to the right, y upwards as seen from the front)."""
+    from pnpgen.render.kit.imposition import flips_left_right
+
+    dx, dy = -s.offset[0] * mm, -s.offset[1] * mm
+    return (-dx, dy) if flips_left_right(grid.landscape, s.duplex) else (dx, -dy)
+
+
+def shifted(rect: Rect, shift: tuple[float, float]) -> Rect:
+    return Rect(rect.x + shift[0], rect.y + shift[1], rect.w, rect.h)
+
+
+def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card], grid: Grid) -> int:
+    back = component.get("back")
+    pages = 0
+    guides = job.options.guides
+    shift = back_shift(grid, s)
+    for start in range(0, len(cards), grid.per_page):
+        chunk = cards[start:start + grid.per_page]
+        trims = [grid.trim(slot) for slot in range(len(chunk))]
+        for slot, card in enumerate(chunk):
+            ctx = element_context(component, job, card, grid.bleed)
+            draw_face(canvas, component["front"], trims[slot], grid.bleed_rect(slot), ctx)
+            if guides:
+                draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
+        if guides:
+            _bleed_guide(canvas, union(trims).outset(grid.bleed))
+        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang)
+        pages += 1
+        if not back:
+            continue
+        back_trims = []
+        for slot, card in enumerate(chunk):
+            target = grid.back_slot(slot, s.duplex)
+            trim = shifted(grid.trim(target), shift)
+            back_trims.append(trim)
+            ctx = element_context(component, job, card, grid.bleed)
+            draw_face(canvas, back, trim, shifted(grid.bleed_rect(target), shift), ctx)
+            if guides:
+                draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
+        finish_page(canvas, Sheet(grid.page, back_trims, grid.bleed), s, job.text_lang)
+        pages += 1
+    if back and s.calibration:
+        pages += draw_calibration(canvas, grid, s, job.lang)
+    return pages
+
+
+def _bleed_guide(canvas: Canvas, rect: Rect) -> None:
+    from pnpgen.render.kit.page import GUIDE_BLEED
+
+    canvas.saveState()
+    canvas.setStrokeColor(GUIDE_BLEED)
+    canvas.setLineWidth(0.35)
+    canvas.rect(rect.x, rect.y, rect.w, rect.h, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card], fold: Fold) -> int:
+    back = component.get("back") or []
+    pages = 0
+    for start in range(0, len(cards), fold.per_page):
+        chunk = cards[start:start + fold.per_page]
+        trims: list[Rect] = []
+        for slot, card in enumerate(chunk):
+            ctx = element_context(component, job, card, fold.grid.bleed)
+            front, rear = fold.front(slot), fold.back(slot)
+            draw_face(canvas, component["front"], front, fold.front_bleed(slot), ctx)
+            draw_face(canvas, back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
+            if job.options.guides:
+                for trim in (front, rear):
+                    draw_guides(canvas, trim, 0, s.safe * mm)
+            trims += [front, rear]
+        _fold_marks(canvas, fold, union(trims).outset(fold.grid.bleed), job.text_lang)
+        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed), s, job.text_lang)
+        pages += 1
+    return pages
+
+
+def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
+    """Dashed stubs of the fold line in the margins, labelled."""
+    label = {"ja": "山折り", "en": "fold"}.get(lang, "fold")
+    x1, y1, x2, y2 = fold.fold_line
+    canvas.saveState()
+    canvas.setStrokeColor(colors.Color(0.4, 0.4, 0.4))
+    canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
+    canvas.setLineWidth(0.4)
+    canvas.setDash(2, 1.5)
+    canvas.setFont(SANS, 6)
+    if fold.vertical_fold:
+        for a, b in ((y1 + 2 * mm, block.y - 1 * mm), (block.top + 1 * mm, y2 - 2 * mm)):
+            if b - a > 2 * mm:
+                canvas.line(x1, a, x1, b)
+        if block.top + 1 * mm < y2 - 6 * mm:
+            canvas.drawCentredString(x1, y2 - 5 * mm, label)
+    else:
+        for a, b in ((x1 + 2 * mm, block.x - 1 * mm), (block.right + 1 * mm, x2 - 2 * mm)):
+            if b - a > 2 * mm:
+                canvas.line(a, y1, b, y1)
+    canvas.restoreState()
+
+
+CALIBRATION_TEXT = {
+    "ja": ["両面印刷（{edge}綴じ）でこの2ページを印刷し、光にかざしてください。",
+           "裏の十字が表の目盛りの中心からずれた量（mm、右・上が+）を",
+           "デッキの back_offset: {{x: …, y: …}} に書くと、裏面がその分だけ補正されます。"],
+    "en": ["Print these two pages double-sided (flip on the {edge} edge) and hold the sheet to a light.",
+           "Read where each cross of the back sits on the front's scale (mm, right and up are +)",
+           "and write it in the deck's back_offset: {{x: …, y: …}}; the backs move to cancel it."],
+}
+
+
+def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) -> int:
+    """Two pages: on the front a scale (±5 mm) at the centre of every slot, on the back a
+    cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
+    shift = back_shift(grid, s)
+    langs = [lang] if lang else ["ja", "en"]
+    slots = range(grid.per_page)
+    for side in ("front", "back"):
+        trims = []
+        for slot in slots:
+            target = grid.back_slot(slot, s.duplex) if side == "back" else slot
+            trim = grid.trim(target) if side == "front" else shifted(grid.trim(target), shift)
+            trims.append(trim)
+            _calibration_target(canvas, trim, side)
+        if side == "front":
+            _calibration_text(canvas, grid, s, langs)
+        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1])
+    return 2
+
+
+def _calibration_target(canvas: Canvas, trim: Rect, side: str) -> None:
+    cx, cy = trim.x + trim.w / 2, trim.y + trim.h / 2
+    canvas.saveState()
+    canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+    canvas.setLineWidth(0.3)
+    canvas.rect(trim.x, trim.y, trim.w, trim.h, stroke=1, fill=0)
+    canvas.setStrokeColor(colors.black)
+    if side == "front":
+        canvas.setFont(SANS, 4.5)
+        canvas.setFillColor(colors.black)
+        canvas.line(cx - 6 * mm, cy, cx + 6 * mm, cy)
+        canvas.line(cx, cy - 6 * mm, cx, cy + 6 * mm)
+        for k in range(-5, 6):
+            tick = (1.6 if k % 5 == 0 else 0.9) * mm
+            canvas.line(cx + k * mm, cy - tick, cx + k * mm, cy + tick)
+            canvas.line(cx - tick, cy + k * mm, cx + tick, cy + k * mm)
+        for k in (-5, 5):
+            canvas.drawCentredString(cx + k * mm, cy - 3.6 * mm, f"{k:+d}")
+            canvas.drawString(cx + 2.2 * mm, cy + k * mm - 1.5, f"{k:+d}")
+    else:
+        canvas.setLineWidth(0.25)
+        canvas.line(cx - 9 * mm, cy, cx + 9 * mm, cy)
+        canvas.line(cx, cy - 9 * mm, cx, cy + 9 * mm)
+        canvas.circle(cx, cy, 1 * mm, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str]) -> None:
+    """Instructions in the first slot, above its scale."""
+    trim = grid.trim(0)
+    size = 5.0
+    lines = [line.format(edge={"ja": {"long": "長辺", "short": "短辺"}, "en": {"long": "long", "short": "short"}}
+                         [lang][s.duplex]) for lang in langs for line in CALIBRATION_TEXT[lang]]
+    canvas.saveState()
+    canvas.setFont(SANS, size)
+    canvas.setFillColor(colors.black)
+    width = trim.w - 4 * mm
+    y = trim.top - 4 * mm
+    from pnpgen.render.kit.elements import break_lines, tokenize
+
+    for line in lines:
+        wrapped, _ = break_lines(tokenize(line, {}), SANS, size, width)
+        for row in wrapped:
+            canvas.drawString(trim.x + 2 * mm, y, "".join(t.text for t, _ in row.items))
+            y -= size * 1.3
+    canvas.restoreState()
+
+
+def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card]) -> int:
+    """One card face per page: the page is the card plus its bleed (BleedBox = MediaBox),
+    TrimBox the card; fronts and backs alternate; CMYK; no marks, ruler or guides."""
+    bleed = s.bleed * mm
+    trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
+    page = trim.outset(bleed)
+    back = component.get("back")
+    pages = 0
+    for card in cards:
+        ctx = element_context(component, job, card, bleed, cmyk=True)
+        for layout in (component["front"], back) if back else (component["front"],):
+            draw_face(canvas, layout, trim, page, ctx)
+            set_page_boxes(canvas, trim, page)
+            canvas.showPage()
+            pages += 1
+    return pages
+
+
+# --- entry points ---------------------------------------------------------------------------
+
+
+def render(component: YMap, job: KitJob) -> list[BuiltFile]:
+    from pnpgen.render.kit import component_title
+
+    check_elements(component["front"], "front")
+    check_elements(component.get("back") or [], "back")
+    s = settings(component, job)
+    cards = expand_cards(component, job)
+    title = component_title(component, job)
+    built: list[BuiltFile] = []
+    path = job.out_path(str(component["id"]))
+    with atomic_output(path) as tmp:
+        if s.layout == "foldover":
+            fold = fold_of(component, s)
+            canvas = open_canvas(tmp, (fold.page.w, fold.page.h), title)
+            pages = render_foldover(canvas, component, job, s, cards, fold)
+            note = f"fold-over, {fold.per_page} cards per page"
+        else:
+            grid = grid_of(component, s)
+            canvas = open_canvas(tmp, (grid.page.w, grid.page.h), title)
+            pages = render_duplex(canvas, component, job, s, cards, grid)
+            note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
+                                                           if component.get("back") else "fronts only"))
+        canvas.save()
+    built.append(BuiltFile(job.content.id, path, pages, "deck", [f"{len(cards)} cards", note]))
+    if job.options.print_shop:
+        shop = job.out_path(str(component["id"]), "print-shop")
+        w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
+        with atomic_output(shop) as tmp:
+            canvas = open_canvas(tmp, (w * mm, h * mm), title)
+            pages = render_print_shop(canvas, component, job, s, cards)
+            canvas.save()
+        built.append(BuiltFile(job.content.id, shop, pages, "deck (print shop)", ["one face per page, CMYK"]))
+    return built
+
+
+def preview(component: YMap, job: KitJob) -> list[Path]:
+    from pnpgen.render.kit.preview import deck_preview
+
+    return deck_preview(component, job)
+
+
+def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
+    """True when a layout names a card field (so each card has its own face)."""
+    context = job.rules_context
+    names = set(re.findall(r"\{([A-Za-z_][\w.-]*)\}", repr(list(layout))))
+    return bool(names - set(context))

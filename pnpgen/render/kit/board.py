@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -619,7 +620,7 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
 # --- the component type interface -----------------------------------------------------
 
 
-__all__ = ["SCHEMA", "check", "localized", "render"]
+__all__ = ["SCHEMA", "check", "localized", "preview", "render"]
 
 
 def check(component: YMap, job: KitJob) -> list[str]:
@@ -654,3 +655,18 @@ def render(component: YMap, job: KitJob) -> list[Any]:
     note = (f"tiled {tiles.columns}×{tiles.rows} with {tiles.overlap:g} mm overlap" if tiles.tiled
             else "one page")
     return [BuiltFile(job.content.id, path, len(plan.pages), "board", [f"{size}, {note}"])]
+
+
+def preview(component: YMap, job: KitJob) -> list[Path]:
+    """preview/<id>[-<lang>].svg (and its PNG twin): the whole board, untiled."""
+    from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
+
+    plan, ctx = plan_board(component, job)
+    w, h = plan.layout.width * mm, plan.layout.height * mm
+    rec = Recorder(w, h)
+    draw_board(rec, Frame(0, h), component, plan.layout, plan.stack, ctx)  # type: ignore[arg-type]
+    tiles = plan.tiles
+    caption = fill(component["title"], ctx, component, "title") + (
+        f" ({tiles.columns}×{tiles.rows} tiles)" if tiles.tiled else "")
+    name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
+    return [save_preview(tile_sheet([(rec, caption)], columns=1), job.preview_dir() / name)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -922,3 +923,16 @@ def draw_sheet(canvas: Canvas, trim: Rect, plan: SheetPlan, ctx: TextCtx) -> Non
         top = plan.content.y - plan.title.height(plan.content.width) - GAP
         plan.title.draw(canvas, frame, Box(plan.content.x, top, plan.content.width, 0), ctx)
     plan.stack.draw(canvas, frame, plan.content, ctx)
+
+
+def preview(component: YMap, job: KitJob) -> list[Path]:
+    """preview/<id>[-<lang>].svg (and its PNG twin): one copy of the sheet."""
+    from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
+
+    plan, ctx = plan_sheet(component, job)
+    trim = plan.trims[0]
+    rec = Recorder(trim.w, trim.h)
+    draw_sheet(rec, Rect(0, 0, trim.w, trim.h), plan, ctx)  # type: ignore[arg-type]
+    name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
+    return [save_preview(tile_sheet([(rec, fill(component["title"], ctx, component, "title"))], columns=1),
+                         job.preview_dir() / name)]

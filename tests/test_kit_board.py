@@ -51,7 +51,8 @@ def fonts_embedded(reader: PdfReader) -> list[str]:
 
 
 def text_of(reader: PdfReader) -> str:
-    return "\n".join(page.extract_text() for page in reader.pages)
+    """The text of every page, one extracted line per line, stripped."""
+    return "\n".join(line.strip() for page in reader.pages for line in page.extract_text().split("\n"))
 
 
 def copy_game(name: str, tmp: Path) -> Path:

@@ -32,7 +32,6 @@ from pnpgen.render.kit.sheet import (
     Stack,
     TextCtx,
     check_blocks,
-    data_at,
     draw_text,
     fill,
     finish_page,
@@ -171,7 +170,7 @@ def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
         first, last = number_range(value["range"], ctx, value, "range")
         count = last - first + 1
     else:
-        items = data_at(ctx.content, str(value["count_of"]), value, "count_of")
+        items = ctx.job.data_at(str(value["count_of"]), value, "count_of")
         if not isinstance(items, list | dict):
             raise ContentError(f"'{value['count_of']}' is not a list", **where(value, "count_of", value=True))
         count = len(items)
@@ -182,7 +181,7 @@ def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
 
 def number_range(value: Any, ctx: TextCtx, parent: Any, key: str) -> tuple[int, int]:
     """[first, last] given inline or at a data path of game.yaml (e.g. rules.board.columns)."""
-    pair = data_at(ctx.content, value, parent, key) if isinstance(value, str) else value
+    pair = ctx.job.data_at(value, parent, key) if isinstance(value, str) else value
     if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) for v in pair)):
         raise ContentError(f"{key}: expected [first, last] numbers, found {pair!r}", **where(parent, key, value=True))
     return int(pair[0]), int(pair[1])
@@ -192,7 +191,7 @@ def label_values(spec: YMap, count: int, ctx: TextCtx) -> list[str]:
     """The texts of one label set: explicit values, a number range, or numbers from `start`."""
     if "values" in spec:
         raw = spec["values"]
-        items = data_at(ctx.content, raw, spec, "values") if isinstance(raw, str) else raw
+        items = ctx.job.data_at(raw, spec, "values") if isinstance(raw, str) else raw
         if not isinstance(items, list):
             raise ContentError(f"labels: '{raw}' is not a list", **where(spec, "values", value=True))
         values = [fill(v, ctx, items, i) for i, v in enumerate(items)]

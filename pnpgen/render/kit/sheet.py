@@ -79,7 +79,7 @@ TABLE = {
     "columns?": Each(OneOf(GROUP, COLUMN), min=1),
     "rows?": Each(ROW),
     "from_rules?": str,
-    "data?": str,
+    "data?": OneOf(str, {"file": str}),
     "csv?": str,
     "header?": bool,
     "row_height?": float,
@@ -229,20 +229,6 @@ def printable_text(text: str, ctx: TextCtx, parent: Any = None, key: Any = None)
         raise BuildError(f"{ctx.label}: '{ch}' (U+{ord(ch):04X}) is not in the bundled font and would print "
                          f"as a blank{hint}", **where(parent, key, value=True))
     return text
-
-
-def data_at(content: GameContent, path: str, parent: Any = None, key: Any = None) -> Any:
-    """The game.yaml value at a dotted path such as 'rules.board.columns' (list items by number)."""
-    value: Any = content.data
-    for part in path.split("."):
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            raise ContentError(f"'{path}' is not in {content.main_file.name} (no '{part}')",
-                               **where(parent, key, value=True))
-    return value
 
 
 def plain(value: Any, lang: str) -> str:
@@ -479,16 +465,25 @@ class Table(Block):
     _cache: dict[float, tuple[list[float], list[float], list[Cell]]] = field(default_factory=dict)
 
     def widths(self, width: float) -> list[float]:
-        fixed = sum(c.width or 0 for c in self.columns)
+        """Fixed widths as given; the others share what is left equally, except that a column
+        whose text needs more gets it (all in proportion to their needs when room is short)."""
         free = [i for i, c in enumerate(self.columns) if not c.width]
-        natural = {i: max(natural_width(self.columns[i].header, self.font_size) + 3,
-                          *(natural_width(cell.text, cell.size) + 3
-                            for row in self.body for cell in row if cell.col == i and cell.cols == 1),
-                          8.0)
+        natural = {i: max(natural_width(self.columns[i].header, self.font_size) + 2 * PAD,
+                          *(natural_width(cell.text, cell.size) + 2 * PAD
+                            for row in self.body for cell in row if cell.col == i and cell.cols == 1))
                    for i in free}
-        room = width - fixed
-        total = sum(natural.values()) or 1
-        return [c.width or room * natural[i] / total for i, c in enumerate(self.columns)]
+        room = width - sum(c.width or 0 for c in self.columns)
+        given: dict[int, float] = {}
+        if sum(natural.values()) > room:
+            total = sum(natural.values()) or 1
+            given = {i: room * natural[i] / total for i in free}
+        while len(given) < len(free):
+            share = (room - sum(given.values())) / (len(free) - len(given))
+            wide = [i for i in free if i not in given and natural[i] > share]
+            if not wide:
+                given.update({i: share for i in free if i not in given})
+            given.update({i: natural[i] for i in wide})
+        return [c.width or given[i] for i, c in enumerate(self.columns)]
 
     def cells(self, width: float) -> tuple[list[float], list[float], list[Cell]]:
         """Column widths, row heights and every cell (header rows first)."""
@@ -658,12 +653,17 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
         from pnpgen.render.kit.deck import read_csv
 
         items: Any = [fields for fields, _, _ in read_csv(spec, ctx.job)]
+    elif isinstance(spec["data"], dict):  # a YAML file of the game folder holding the list
+        from pnpgen.content.yamlpos import load_yaml
+
+        items = load_yaml(ctx.content.path(str(spec["data"]["file"])))
     else:
-        items = data_at(ctx.content, str(spec["data"]), spec, "data")
+        items = ctx.job.data_at(str(spec["data"]), spec, "data")
     if isinstance(items, dict):
         items = [{"key": k, **v} if isinstance(v, dict) else {"key": k, "value": v} for k, v in items.items()]
     if not isinstance(items, list):
-        raise ContentError(f"{ctx.label}: '{spec[key]}' is not a list or mapping",
+        source = spec[key]["file"] if isinstance(spec[key], dict) else spec[key]
+        raise ContentError(f"{ctx.label}: '{source}' is not a list or mapping",
                            **where(spec, key, value=True))
     known = sorted({str(k) for item in items if isinstance(item, dict) for k in item})
     for col in columns:
@@ -672,7 +672,8 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
 
             close = difflib.get_close_matches(col.field, known, n=1, cutoff=0.6)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ContentError(f"{ctx.label}: no row of '{spec[key]}' has the field '{col.field}'{hint}; "
+            source = spec[key]["file"] if isinstance(spec[key], dict) else spec[key]
+            raise ContentError(f"{ctx.label}: no row of '{source}' has the field '{col.field}'{hint}; "
                                f"fields: {', '.join(known)}", **where(col.spec, "field", value=True))
     rows = []
     for item in items:
@@ -680,7 +681,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
         for col in columns:
             value = item.get(col.field) if isinstance(item, dict) and col.field else None
             if col.lookup and value is not None:
-                value = data_at(ctx.content, col.lookup.replace("{}", str(value)), col.spec, "lookup")
+                value = ctx.job.data_at(col.lookup.replace("{}", str(value)), col.spec, "lookup")
             row.append(printable_text(plain(value, ctx.lang), ctx, spec, key))
         rows.append(row)
     return rows
@@ -808,8 +809,9 @@ def sheet_size(component: YMap) -> tuple[float, float] | None:
 @dataclass
 class SheetPlan:
     page: Rect  # the paper, points
-    trims: list[Rect]  # trims on each page, points
+    trims: list[Rect]  # trims on a full page, points
     pages: int
+    copies: int  # in all (the last page may hold fewer)
     content: Box  # the content box inside one trim, mm relative to the trim's top-left
     stack: Stack
     title: Stack | None
@@ -843,15 +845,16 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
             if not trims:
                 raise BuildError(f"{ctx.label}: a {size[0]:g}×{size[1]:g} mm sheet does not fit on "
                                  f"{paper or job.options.paper} paper", **where(component, "size", value=True))
-        per_page = len(trims)
-        pages = -(-copies // per_page) if copies else 1
+        copies = copies or len(trims)  # default: one page full
+        pages = -(-copies // len(trims))
     else:
         page = job.paper(paper, bool(landscape))
         trim = printable(page)
         if job.options.print_shop:
             trim = Rect(bleed, bleed, trim.w, trim.h)
             page = trim.outset(bleed)
-        trims, pages = [trim], max(copies, 1)
+        copies = max(copies, 1)
+        trims, pages = [trim], copies
     trim_mm = Box(0, 0, trims[0].w / mm, trims[0].h / mm)
     content = trim_mm.inset(pad)
     title = None
@@ -862,7 +865,7 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
         content = Box(content.x, content.y + used, content.width, content.height - used)
     stack = make_stack(component["blocks"], ctx)
     overflow(stack, content, ctx, "the sheet's content", component, "blocks")
-    return SheetPlan(page, trims, pages, content, stack, title), ctx
+    return SheetPlan(page, trims, pages, copies, content, stack, title), ctx
 
 
 # --- the component type interface -----------------------------------------------------
@@ -904,13 +907,11 @@ def render(component: YMap, job: KitJob) -> list[Any]:
     pad = float(component.get("padding", 4.0))
     with atomic_output(path) as tmp:
         canvas = open_canvas(tmp, (plan.page.w, plan.page.h), component_title(component, job))
-        count = 0
-        for _ in range(plan.pages):
-            for trim in plan.trims:
+        for index in range(plan.pages):
+            trims = plan.trims[:plan.copies - index * len(plan.trims)]
+            for trim in trims:
                 draw_sheet(canvas, trim, plan, ctx)
-                count += 1
-            finish_page(canvas, plan.page, plan.trims, float(component.get("bleed", DEFAULT_BLEED)) * mm, job,
-                        pad * mm)
+            finish_page(canvas, plan.page, trims, float(component.get("bleed", DEFAULT_BLEED)) * mm, job, pad * mm)
         canvas.save()
     w, h = plan.trims[0].w / mm, plan.trims[0].h / mm
     note = f"{len(plan.trims)} per page" if len(plan.trims) > 1 else "one per page"

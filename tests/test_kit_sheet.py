@@ -108,7 +108,7 @@ def test_standings_sheet_six_riders_five_stages(tmp_path: Path) -> None:
     column = [r for r in rects if r[3] == pytest.approx(9.0, abs=0.01)]  # added / bonus / total cells
     assert len(column) == 6 * 15
     assert len({round(r[2], 2) for r in column}) == 1  # the 15 stage columns share the room equally
-    merged = [r for r in rects if r[3] == pytest.approx(7.0, abs=0.01) 
+    merged = [r for r in rects if r[3] == pytest.approx(7.0, abs=0.01)
               and r[2] == pytest.approx(3 * column[0][2], abs=0.05)]
     top = max(r[1] for r in merged)
     assert len([r for r in merged if r[1] == top]) == 5  # the group titles "Stage n"

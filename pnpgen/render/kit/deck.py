@@ -137,8 +137,8 @@ class Card:
 
 def _quantity(value: Any, job: KitJob, parent: Any, key: Any, file: Path | None = None,
               line: int | None = None) -> int:
-    """A card's copies: a whole number, or a game.yaml path such as 'players.max'."""
-    if isinstance(value, str) and not value.strip().isdigit() and value.strip():
+    """A card's copies: a whole number, or (in YAML) a game.yaml path such as 'players.max'."""
+    if isinstance(value, str) and file is None and value.strip() and not value.strip().isdigit():
         value = job.data_at(value.strip(), parent, key)
     if value is None or value == "":
         return 1

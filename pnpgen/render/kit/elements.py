@@ -487,15 +487,26 @@ def draw_image_file(canvas: Canvas, path: Path, area: Rect, fit: str, ctx: Eleme
 
         canvas.translate(x, y)
         canvas.scale(sx, sy)
-        renderPDF.draw(svg_drawing(path), canvas, 0, 0)
+        renderPDF.draw(svg_drawing(path, ctx.cmyk), canvas, 0, 0)
+    elif ctx.cmyk:
+        canvas.drawImage(cmyk_image(path), x, y, w, h)
     else:
         canvas.drawImage(str(path), x, y, w, h, mask="auto")
     canvas.restoreState()
 
 
 @lru_cache(maxsize=128)
-def svg_drawing(path: Path) -> Any:
-    """An SVG file as a ReportLab Drawing (svglib), read once per build."""
+def svg_drawing(path: Path, cmyk: bool = False) -> Any:
+    """An SVG file as a ReportLab Drawing (svglib), read once per build; with `cmyk` its
+    colours are converted (print-shop files)."""
+    if cmyk:
+        import copy
+
+        drawing = copy.deepcopy(svg_drawing(path))
+        _cmyk_shapes(drawing)
+        black = colors.CMYKColor(0, 0, 0, 1)
+        drawing.__dict__.update(initialFillColor=black, initialStrokeColor=black)  # not Drawing attributes
+        return drawing
     try:
         from svglib.svglib import svg2rlg
     except ImportError:  # pragma: no cover - svglib is a dependency
@@ -503,7 +514,40 @@ def svg_drawing(path: Path) -> Any:
     drawing = svg2rlg(str(path))
     if drawing is None:
         raise BuildError(f"{path}: not a readable SVG file")
+    _bundled_font(drawing)
+    # The renderer's first state: never a base-14 font (read by renderbase.StateTracker).
+    drawing.__dict__["initialFontName"] = SANS
     return drawing
+
+
+def _bundled_font(node: Any) -> None:
+    """Text inside an SVG is set in the bundled font (embedded; covers Japanese)."""
+    if hasattr(node, "fontName"):
+        node.fontName = SANS
+    for child in getattr(node, "contents", []):
+        _bundled_font(child)
+
+
+def _cmyk_shapes(node: Any) -> None:
+    for attr in ("fillColor", "strokeColor"):
+        value = getattr(node, attr, None)
+        if isinstance(value, colors.Color):
+            setattr(node, attr, to_cmyk(value))
+    for child in getattr(node, "contents", []):
+        _cmyk_shapes(child)
+
+
+@lru_cache(maxsize=128)
+def cmyk_image(path: Path) -> Any:
+    """A raster image converted to CMYK (transparency flattened on white) for print-shop files."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    with Image.open(path) as source:
+        rgba = source.convert("RGBA")
+    flat = Image.new("RGB", rgba.size, "white")
+    flat.paste(rgba, mask=rgba.getchannel("A"))
+    return ImageReader(flat.convert("CMYK"))
 
 
 @lru_cache(maxsize=128)

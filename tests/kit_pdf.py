@@ -1,0 +1,118 @@
+"""Reading print-kit PDFs back for tests: page boxes in mm, clip rectangles, stroked
+segments with their line width, text with its position, embedded fonts (pypdf only)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+MM = 72 / 25.4
+
+
+def mm(value: float) -> float:
+    return value / MM
+
+
+def box_mm(box: Any) -> tuple[float, float, float, float]:
+    """A pypdf RectangleObject as (x0, y0, x1, y1) in mm."""
+    return tuple(round(float(v) / MM, 2) for v in (box.left, box.bottom, box.right, box.top))  # type: ignore[return-value]
+
+
+@dataclass
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float  # line width, points
+
+
+@dataclass
+class PageDrawing:
+    clips: list[tuple[float, float, float, float]]  # x, y, w, h in points, in drawing order
+    segments: list[Segment]  # straight stroked lines (m ... l ... S)
+    ops: list[tuple[list[Any], bytes]]
+
+
+def drawing(reader: PdfReader, index: int) -> PageDrawing:
+    """Clip rectangles (`re W n`) and stroked two-point lines of a page, in points. Only
+    plain pages are read this way: no transforms are applied."""
+    page = reader.pages[index]
+    ops = ContentStream(page.get_contents(), reader).operations
+    clips: list[tuple[float, float, float, float]] = []
+    segments: list[Segment] = []
+    width = 1.0
+    stack: list[float] = []
+    pending: list[Any] = []
+    path: list[tuple[float, float]] = []
+    for operands, op in ops:
+        if op == b"q":
+            stack.append(width)
+        elif op == b"Q":
+            width = stack.pop()
+        elif op == b"w":
+            width = float(operands[0])
+        elif op == b"re":
+            pending = [float(v) for v in operands]
+        elif op in (b"W", b"W*") and pending:
+            clips.append(tuple(pending))  # type: ignore[arg-type]
+        elif op == b"m":
+            path = [(float(operands[0]), float(operands[1]))]
+        elif op == b"l":
+            path.append((float(operands[0]), float(operands[1])))
+        elif op == b"S":
+            if len(path) == 2:
+                (x1, y1), (x2, y2) = path
+                segments.append(Segment(x1, y1, x2, y2, width))
+            path = []
+    return PageDrawing(clips, segments, ops)
+
+
+def texts(reader: PdfReader, index: int) -> list[tuple[str, float, float]]:
+    """(text, x, y) of every text run on a page, in points (text matrix x cm)."""
+    found: list[tuple[str, float, float]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            found.append((text.strip(), x, y))
+
+    reader.pages[index].extract_text(visitor_text=visit)
+    return found
+
+
+def all_text(path: Path) -> str:
+    reader = PdfReader(str(path))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def unembedded_fonts(path: Path) -> list[str]:
+    """Names of fonts used on any page without an embedded font program."""
+    reader = PdfReader(str(path))
+    missing: list[str] = []
+    for page in reader.pages:
+        fonts = page.get("/Resources", {}).get_object().get("/Font", {})
+        for ref in fonts.values():
+            font = ref.get_object()
+            descriptor_owner = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+            descriptor = descriptor_owner.get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            if not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                missing.append(str(font.get("/BaseFont")))
+    return missing
+
+
+def colour_operators(path: Path) -> set[str]:
+    """The colour-setting operators used on any page (rg/RG RGB, k/K CMYK, g/G grey)."""
+    reader = PdfReader(str(path))
+    found: set[str] = set()
+    for page in reader.pages:
+        for _operands, op in ContentStream(page.get_contents(), reader).operations:
+            if op in (b"rg", b"RG", b"k", b"K", b"g", b"G", b"sc", b"scn", b"SC", b"SCN"):
+                found.add(op.decode())
+    return found

@@ -223,10 +223,12 @@ def _card_title(fields: dict[str, Any], name_field: Any, job: KitJob) -> str:
 
 def localized(component: YMap, content: Any) -> bool:
     """Built once per language when any card text, layout text or CSV column has ja/en forms,
-    or a table comes from the rules (printed in the build's language)."""
+    or a table comes from the rules (printed in the build's language), unless the element
+    names its `lang`."""
     from pnpgen.render.kit import has_language_pair
 
-    layouts = list(component.get("front") or []) + list(component.get("back") or [])
+    layouts = [e for e in list(component.get("front") or []) + list(component.get("back") or [])
+               if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
     if has_language_pair(layouts) or has_language_pair(component.get("cards") or []):
         return True
     if any(kind == "table" and "from_rules" in element["table"] for kind, element in iter_elements(layouts)

@@ -14,7 +14,8 @@ A layout is a list of elements, each a mapping with one main key:
 Positions `x`, `y`, `w`, `h` are millimetres from the box's top-left corner (y down);
 an element without them fills the box. Every string may name card fields as `{field}`.
 
-Rich text: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon
+`lang: ja` (or en) prints a text or table in that language whatever the build's language
+(a bilingual card). Rich text: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon
 declared in the component's `icons:` map, and line breaks. Japanese breaks between any two
 characters (never before 、。」 and the like); English between words. Text that does not fit
 its box is a BuildError naming the game, component and card, unless `shrink: true`, which
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ ELEMENTS: dict[str, dict[str, Any]] = {
     "text": {
         "text": OneOf(Text, int, float), **POSITION, "size?": Number, "font?": Choice(*FONTS),
         "color?": str, "align?": Align, "valign?": VAlign, "leading?": float,
-        "shrink?": bool, "min_size?": float, "padding?": float,
+        "shrink?": bool, "min_size?": float, "padding?": float, "lang?": Choice("ja", "en"),
     },
     "shape": {
         "shape": Choice("rect", "rounded", "circle", "ellipse", "line"), **POSITION,
@@ -62,7 +63,7 @@ ELEMENTS: dict[str, dict[str, Any]] = {
     "table": {
         "table": {"rows?": Each(Each(OneOf(Text, int, float)), min=1), "from_rules?": str},
         **POSITION, "size?": float, "header?": bool, "color?": str, "stroke?": str,
-        "header_fill?": str, "shrink?": bool, "min_size?": float, "align?": Align,
+        "header_fill?": str, "shrink?": bool, "min_size?": float, "align?": Align, "lang?": Choice("ja", "en"),
     },
 }
 ELEMENT_SCHEMA = Each(Any_)  # each item is checked by check_elements (one main key each)
@@ -729,4 +730,5 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     setup_fonts()
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
-        DRAW[kind](canvas, element, area, ctx)
+        here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
+        DRAW[kind](canvas, element, area, here)

@@ -9,8 +9,7 @@ margins, the 50 mm "print at 100%" check ruler and the --guides proof overlay.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +108,7 @@ class KitJob:
     rules: list[Rules[Any, Any]]
     options: BuildOptions
     lang: str | None = None
+    contexts: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def text_lang(self) -> str:
@@ -139,10 +139,18 @@ class KitJob:
     def preview_dir(self) -> Path:
         return self.game_dir / "preview"
 
-    @cached_property
+    @property
     def rules_context(self) -> dict[str, Any]:
-        """The first rules' rulebook_context in this language ({} for print-only games)."""
-        return dict(self.rules[0].rulebook_context(self.text_lang)) if self.rules else {}
+        """The first rules' rulebook_context in this language ({} for print-only games),
+        computed once per language (shared with in_lang copies)."""
+        lang = self.text_lang
+        if lang not in self.contexts:
+            self.contexts[lang] = dict(self.rules[0].rulebook_context(lang)) if self.rules else {}
+        return self.contexts[lang]
+
+    def in_lang(self, lang: str) -> KitJob:
+        """The same job writing text in `lang` (for an element printed in a fixed language)."""
+        return replace(self, lang=lang)
 
     def data_at(self, path: str, parent: Any = None, key: Any = None) -> Any:
         """The game.yaml value at a dotted path such as 'players.max' (list items by number)."""

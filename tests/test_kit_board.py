@@ -276,3 +276,44 @@ def test_bad_board_input_names_file_and_line(tmp_path: Path, change: str, broken
     line = int(problems[0].split(":")[1])
     source = (folder / "components.yaml").read_text(encoding="utf-8").splitlines()[line - 1]
     assert broken.split(":")[0] in source
+
+
+# --- the documentation's examples build -----------------------------------------------------
+
+GAME_FOR = {"rules.board": "routou-dice", "{threshold}": "burning-desire", "from_rules: scores": "burning-desire",
+            "from_rules: course": "dice-road-race"}
+
+
+def doc_examples(name: str) -> list[str]:
+    """The complete components (YAML blocks starting with '- type:') of docs/components/<name>."""
+    text = (ROOT / "docs" / "components" / name).read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+    return [b for b in blocks if b.startswith("- type:")]
+
+
+def check_doc_example(example: str, tmp: Path, extra: dict[str, str] | None = None) -> list[str]:
+    """Problems of one documented component, in the bundled game whose data it names (else a
+    print-only game), both languages."""
+    from pnpgen.render.kit import check_components
+
+    game = next((g for key, g in GAME_FOR.items() if key in example), None)
+    if game is None:
+        folder = print_only_game(tmp, example)
+    else:
+        folder = copy_game(game, tmp)
+        (folder / "doc-example.yaml").write_text(example, encoding="utf-8")
+        main = folder / "game.yaml"
+        text = main.read_text(encoding="utf-8")
+        lines = [line if not line.startswith("components:") else "components: [doc-example.yaml]"
+                 for line in text.splitlines()]
+        main.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for file, body in (extra or {}).items():
+        (folder / file).write_text(body, encoding="utf-8")
+    return check_components(load_game(folder))
+
+
+def test_every_board_example_in_the_docs_builds(tmp_path: Path) -> None:
+    examples = doc_examples("board.md")
+    assert len(examples) >= 2
+    for index, example in enumerate(examples):
+        assert check_doc_example(example, tmp_path / str(index)) == [], example

@@ -260,3 +260,14 @@ def test_bad_sheet_input_names_file_and_line(tmp_path: Path, change: str, broken
     problems = check_components(load_game(folder))
     assert problems and message in problems[0]
     assert problems[0].startswith(str(folder))
+
+
+def test_every_sheet_example_in_the_docs_builds(tmp_path: Path) -> None:
+    from tests.test_kit_board import check_doc_example, doc_examples
+
+    text = (ROOT / "docs" / "components" / "sheet.md").read_text(encoding="utf-8")
+    terrain = text.split("with `terrain.yaml` beside `game.yaml`:\n\n```yaml\n")[1].split("```")[0]
+    examples = doc_examples("sheet.md")
+    assert len(examples) >= 3
+    for index, example in enumerate(examples):
+        assert check_doc_example(example, tmp_path / str(index), {"terrain.yaml": terrain}) == [], example

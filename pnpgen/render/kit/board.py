@@ -22,12 +22,13 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.elements import check_elements, draw_elements
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.sheet import (
     DEFAULT_BLEED,
+    PT,
     Align,
     Stack,
     TextCtx,
@@ -37,6 +38,7 @@ from pnpgen.render.kit.sheet import (
     finish_page,
     localized,
     make_stack,
+    natural_width,
     page_rect,
     printable,
     text_height,
@@ -267,7 +269,8 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
         for spec, size in bands[side]:
             count = columns if spec["axis"] == "columns" else rows
             values = label_values(spec, count, ctx)
-            fsize = float(spec.get("font_size", min(size, cw if side in ("top", "bottom") else ch) * 0.55 / 0.3528))
+            across = cw if side in ("top", "bottom") else size  # room for a label's width, mm
+            fsize = label_font_size(spec, values, across, min(size, cw if side in ("top", "bottom") else ch), ctx)
             flip = bool(spec.get("upside_down")) and side in ("top", "right")
             for i, text in enumerate(values):
                 if side == "top":
@@ -290,6 +293,21 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
                         break
             offset += size
     return layout, stack
+
+
+def label_font_size(spec: YMap, values: list[str], width: float, height: float, ctx: TextCtx) -> float:
+    """The labels' size in pt: as given (an error if the widest label does not fit across its
+    place), else the largest that fits both ways, at most 55 % of the height."""
+    widest = max((natural_width(v, 1.0) for v in values), default=0.0)  # mm at 1 pt
+    room = width - 1.0
+    if "font_size" in spec:
+        size = float(spec["font_size"])
+        if widest * size > room + 1e-6:
+            raise BuildError(f"{ctx.label}: labels of font_size {size:g} are wider than their {width:g} mm "
+                             "(a smaller font_size or a larger size)", **where(spec, "font_size", value=True))
+        return size
+    fit = room / widest if widest else float("inf")
+    return min(height * 0.55 / PT, fit)
 
 
 def _title_ends(side: str, flip: bool) -> list[str]:
@@ -476,7 +494,7 @@ def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> N
         draw_symbol(canvas, str(spec["symbol"]), cx, cy, radius)
     if "text" in spec:
         canvas.setFillColor(colour)
-        size = float(spec.get("text_size", min(box.width, box.height) * 0.4 / 0.3528))
+        size = float(spec.get("text_size", min(box.width, box.height) * 0.4 / PT))
         _centred(canvas, frame, box, fill(spec["text"], ctx, spec, "text"), size)
     if "image" in spec:
         draw_elements(canvas, [{"image": spec["image"]}], page_rect(frame, box.inset(box.width * 0.1)),
@@ -490,7 +508,7 @@ def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[in
     x0, x1 = layout.grid_x + min(cs) * layout.cell_w, layout.grid_x + (max(cs) + 1) * layout.cell_w
     y0, y1 = layout.grid_y + min(rs) * layout.cell_h, layout.grid_y + (max(rs) + 1) * layout.cell_h
     size = float(spec.get("label_size", max(7.0, min(layout.cell_w, layout.cell_h) * 0.45)))
-    h = size * 1.4 * 0.3528
+    h = size * 1.4 * PT
     at = spec.get("label_at", "top")
     y = y0 + 0.5 if at == "top" else (y1 - h - 0.5 if at == "bottom" else (y0 + y1 - h) / 2)
     canvas.setFillColor(ctx.colour(str(spec.get("border", "#000000"))))
@@ -502,7 +520,7 @@ def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: T
     title = fill(tb.get("text", component["title"]), ctx, tb, "text")
     sub = fill(tb["subtitle"], ctx, tb, "subtitle") if "subtitle" in tb else ""
     align = str(tb.get("align", "center"))
-    size = min(box.height * 0.55, 14 * 0.3528 * 2) / 0.3528 if not sub else box.height * 0.4 / 0.3528
+    size = min(box.height * 0.55, 14 * PT * 2) / PT if not sub else box.height * 0.4 / PT
     title_h = text_height(title, size, box.width)
     sub_h = text_height(sub, size * 0.55, box.width) if sub else 0.0
     top = box.y + (box.height - title_h - sub_h) / 2
@@ -513,7 +531,6 @@ def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: T
 
 # --- pages ------------------------------------------------------------------------------
 
-PT_MM = 0.3528  # mm per point
 
 
 @dataclass

@@ -43,7 +43,9 @@ def test_bd_score_sheet_english(tmp_path: Path) -> None:
     for seat in range(1, 6):  # players.max is 5
         assert f"Player {seat}" in lines
     assert lines.count("Points") == 5 and lines.count("Total") == 5
-    for turn in range(1, 17):
+    sheet = yaml.safe_load((BD / "components" / "score-sheet.yaml").read_text(encoding="utf-8"))[0]
+    rounds = sheet["blocks"][1]["table"]["rows"][1]["repeat"]
+    for turn in range(1, rounds + 1):
         assert str(turn) in lines
     # the threshold and the score table come from game.yaml through the rules
     rules = yaml.safe_load((BD / "game.yaml").read_text(encoding="utf-8"))["rules"]
@@ -80,6 +82,16 @@ def test_a_changed_score_table_is_printed_without_editing_the_sheet(tmp_path: Pa
     text = text_of(reader)
     assert "777" in text.split("\n") and "500" not in text.split("\n")
     assert "reaches 1200" in text
+
+
+def test_a_word_wider_than_its_cell_is_set_smaller() -> None:
+    from pnpgen.render.kit.sheet import MIN_SIZE, fitting_size, natural_width
+
+    assert fitting_size("Final", 9, 12) == 9
+    size = fitting_size("Tie-break", 9, 12)  # 14 mm column less its 1 mm padding each side
+    assert MIN_SIZE <= size < 9
+    assert natural_width("Tie-break", size) == pytest.approx(12, abs=0.01)
+    assert fitting_size("Supercalifragilistic", 9, 5) == MIN_SIZE
 
 
 # --- The Dice Road Race: standings sheet and course card -------------------------------------

@@ -269,6 +269,18 @@ def page_rect(frame: Frame, box: Box) -> Rect:
     return Rect(*frame.rect(box))
 
 
+MIN_SIZE = 5.0  # pt: table text shrinks no further
+
+
+def fitting_size(text: str, size: float, width: float) -> float:
+    """`size`, or smaller (down to MIN_SIZE) so that the text's longest word fits `width` mm."""
+    words = [w for w in text.replace("\n", " ").split(" ") if w]
+    widest = max((natural_width(w, 1.0) for w in words), default=0.0)
+    if widest * size <= width:
+        return size
+    return max(MIN_SIZE, width / widest)
+
+
 def natural_width(text: str, size: float) -> float:
     """Width in mm of the longest line of `text` set on one line."""
     setup_fonts()
@@ -507,9 +519,11 @@ class Table(Block):
         for row in self.body:
             cells += [replace(cell, row=cell.row + first) for cell in row]
         heights += self.heights
-        # rows grow to fit wrapped text (a cell spanning rows grows its last row)
+        # a word wider than its cell shrinks the cell's text; rows grow to fit wrapped text
+        # (a cell spanning rows grows its last row)
         for cell in cells:
             w = sum(widths[cell.col:cell.col + cell.cols]) - 2 * PAD
+            cell.size = fitting_size(cell.text, cell.size, w)
             need = (text_height(cell.text, cell.size, w) + 2 * PAD if cell.text else 0) + \
                 (cell.size * CAPTION * 1.1 * PT if cell.caption else 0)
             have = sum(heights[cell.row:cell.row + cell.rows])

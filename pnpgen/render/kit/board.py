@@ -24,12 +24,11 @@ from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit.elements import check_elements, draw_elements
+from pnpgen.render.kit.elements import Align, check_elements, draw_elements
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.sheet import (
     DEFAULT_BLEED,
     PT,
-    Align,
     Stack,
     TextCtx,
     check_blocks,
@@ -120,7 +119,8 @@ SCHEMA: dict[str, Any] = {
 
 
 def check_board(component: YMap, path: str = "board") -> None:
-    """Content checks beyond the schema: cell references inside the grid, label counts."""
+    """The schema, the blocks and the decorations (cells, labels and data are checked as
+    the board is laid out and drawn)."""
     schema_check(component, SCHEMA, None, None, path)
     if "blocks" in component:
         check_blocks(component["blocks"], f"{path}.blocks")
@@ -218,6 +218,7 @@ def cell_size(grid: YMap) -> tuple[float, float]:
 
 
 def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | None]:
+    """Where everything goes, in board millimetres, and the blocks under the grid."""
     grid = component["grid"]
     columns = grid_count(grid["columns"], ctx, grid, "columns")
     rows = grid_count(grid["rows"], ctx, grid, "rows")

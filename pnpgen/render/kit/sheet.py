@@ -27,6 +27,7 @@ from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.elements import (
     LEADING,
+    Align,
     ElementContext,
     TextLayout,
     break_lines,
@@ -49,8 +50,6 @@ from pnpgen.render.kit.page import (
 from pnpgen.render.kit.tiling import Box, Frame
 
 PT = 1 / mm  # one point in millimetres
-Align = Choice("left", "center", "right")
-Colour = str  # "#rrggbb" or a ReportLab colour name
 
 # --- schema -----------------------------------------------------------------------------
 

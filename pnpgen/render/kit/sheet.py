@@ -272,8 +272,9 @@ MIN_SIZE = 5.0  # pt: table text shrinks no further
 
 
 def fitting_size(text: str, size: float, width: float) -> float:
-    """`size`, or smaller (down to MIN_SIZE) so that the text's longest word fits `width` mm."""
-    words = [w for w in text.replace("\n", " ").split(" ") if w]
+    """`size`, or smaller (down to MIN_SIZE) so that the text's widest unbreakable piece (an
+    English word; Japanese breaks between characters) fits `width` mm."""
+    words = [t.text for t in tokenize(text, {}) if t.kind == "word"]
     widest = max((natural_width(w, 1.0) for w in words), default=0.0)
     if widest * size <= width:
         return size

@@ -19,9 +19,10 @@ from pnpgen.games import rules_for_content
 from pnpgen.render.kit import components
 from pnpgen.render.kit.page import KitJob
 from tests.conftest import ROOT
+from tests.kit_pdf import colour_operators, drawing, unembedded_fonts
 
 
-def box_mm(box: Any) -> tuple[float, float, float, float]:
+def rect_mm(box: Any) -> tuple[float, float, float, float]:
     """A PDF box as (x, y, width, height) in mm, rounded to 0.01 mm."""
     x0, y0, x1, y1 = (float(v) for v in box)
     return tuple(round(v / mm, 2) for v in (x0, y0, x1 - x0, y1 - y0))  # type: ignore[return-value]
@@ -31,23 +32,6 @@ def rects_mm(reader: PdfReader, page: PageObject) -> list[tuple[float, float, fl
     """Every `re` rectangle of a page's content stream, (x, y, width, height) in mm."""
     ops = ContentStream(page.get_contents(), reader).operations
     return [tuple(round(float(v) / mm, 2) for v in operands) for operands, op in ops if op == b"re"]  # type: ignore[misc]
-
-
-def operators(reader: PdfReader, page: PageObject) -> set[bytes]:
-    return {op for _, op in ContentStream(page.get_contents(), reader).operations}
-
-
-def fonts_embedded(reader: PdfReader) -> list[str]:
-    """Names of the fonts used on any page; asserts each one carries its font file."""
-    names = []
-    for page in reader.pages:
-        for font in page["/Resources"].get("/Font", {}).values():
-            font = font.get_object()
-            target = font["/DescendantFonts"][0].get_object() if font["/Subtype"] == "/Type0" else font
-            descriptor = target["/FontDescriptor"].get_object()
-            assert {"/FontFile", "/FontFile2", "/FontFile3"} & set(descriptor), f"{font['/BaseFont']} not embedded"
-            names.append(str(font["/BaseFont"]))
-    return names
 
 
 def text_of(reader: PdfReader) -> str:
@@ -103,11 +87,20 @@ def test_routou_board_is_one_b5_page_with_boxes(tmp_path: Path) -> None:
     _, reader = build_component(ROUTOU, "board", tmp_path, "ja")
     assert len(reader.pages) == 1
     page = reader.pages[0]
-    assert box_mm(page.mediabox) == (0, 0, 182.0, 257.0)  # B5
+    assert rect_mm(page.mediabox) == (0, 0, 182.0, 257.0)  # B5
     # the board is 2 + 6 + 9 x 16 + 6 + 2 = 160 mm wide and 2 + 14 + 6 + 10 x 16 + 6 + 2 = 190 mm
     # tall, centred in the printable area (10 mm margins, 16 mm at the foot)
-    assert box_mm(page.trimbox) == (11.0, 36.5, 160.0, 190.0)
-    assert box_mm(page.bleedbox) == (8.0, 33.5, 166.0, 196.0)  # 3 mm bleed
+    assert rect_mm(page.trimbox) == (11.0, 36.5, 160.0, 190.0)
+    assert rect_mm(page.bleedbox) == (8.0, 33.5, 166.0, 196.0)  # 3 mm bleed
+    # crop marks: thin lines on the trim's edges, all in the margin, none across the bleed box
+    bx, by, bw, bh = (v * mm for v in rect_mm(page.bleedbox))
+    marks = [m for m in drawing(reader, 0).segments if m.width == pytest.approx(0.25)]
+    assert len(marks) == 8
+    for m in marks:
+        outside = (max(m.x1, m.x2) <= bx + 1e-3 or min(m.x1, m.x2) >= bx + bw - 1e-3
+                   or max(m.y1, m.y2) <= by + 1e-3 or min(m.y1, m.y2) >= by + bh - 1e-3)
+        assert outside
+        assert {round(m.x1 / mm, 1), round(m.y1 / mm, 1)} & {11.0, 171.0, 36.5, 226.5}  # on a trim edge
 
 
 def test_routou_board_cells_from_game_yaml(tmp_path: Path) -> None:
@@ -124,7 +117,7 @@ def test_routou_board_cells_from_game_yaml(tmp_path: Path) -> None:
 
 
 def test_routou_board_labels_title_and_fonts(tmp_path: Path) -> None:
-    _, reader = build_component(ROUTOU, "board", tmp_path, "ja")
+    path, reader = build_component(ROUTOU, "board", tmp_path, "ja")
     text = text_of(reader)
     lines = text.split("\n")
     for label in "123456789":
@@ -132,7 +125,7 @@ def test_routou_board_labels_title_and_fonts(tmp_path: Path) -> None:
     assert lines.count("0") == 2  # Y 0 on the left and right only
     assert "X" in lines and "Y" in lines
     assert "郎党ダイス" in text and "100%" in text  # the title block and the check ruler
-    assert fonts_embedded(reader) and all("IPAex" in name for name in fonts_embedded(reader))
+    assert unembedded_fonts(path) == []
 
 
 def test_routou_board_size_follows_the_rules_data(tmp_path: Path) -> None:
@@ -148,12 +141,11 @@ def test_routou_board_size_follows_the_rules_data(tmp_path: Path) -> None:
 
 
 def test_print_shop_board_is_one_page_of_board_plus_bleed_in_cmyk(tmp_path: Path) -> None:
-    _, reader = build_component(ROUTOU, "board", tmp_path, "en", print_shop=True)
+    path, reader = build_component(ROUTOU, "board", tmp_path, "en", print_shop=True)
     page = reader.pages[0]
-    assert box_mm(page.mediabox) == (0, 0, 166.0, 196.0)
-    assert box_mm(page.trimbox) == (3.0, 3.0, 160.0, 190.0)
-    ops = operators(reader, page)
-    assert b"k" in ops and b"rg" not in ops  # colours in CMYK only
+    assert rect_mm(page.mediabox) == (0, 0, 166.0, 196.0)
+    assert rect_mm(page.trimbox) == (3.0, 3.0, 160.0, 190.0)
+    assert colour_operators(path) == {"k", "K"}  # colours in CMYK only
     assert "100%" not in text_of(reader)  # no ruler on print-shop files
 
 
@@ -178,13 +170,13 @@ BIG = """
 def test_a_board_larger_than_the_paper_is_tiled_with_overlap(tmp_path: Path) -> None:
     folder = print_only_game(tmp_path, BIG)
     _, whole = build_component(folder, "big", tmp_path / "shop", None, print_shop=True)
-    board_w, board_h = box_mm(whole.pages[0].trimbox)[2:]
+    board_w, board_h = rect_mm(whole.pages[0].trimbox)[2:]
     _, reader = build_component(folder, "big", tmp_path / "home", None)
     pages = reader.pages
     assert len(pages) > 1
-    trims = [box_mm(p.trimbox) for p in pages]
+    trims = [rect_mm(p.trimbox) for p in pages]
     for page, trim in zip(pages, trims, strict=True):
-        paper = box_mm(page.mediabox)
+        paper = rect_mm(page.mediabox)
         assert sorted(paper[2:]) == [210.0, 297.0]
         assert trim[2] <= paper[2] - 20 + 0.01 and trim[3] <= paper[3] - 26 + 0.01  # inside the margins
     # tiles of equal size; along a row their widths add up to the board plus the overlaps
@@ -201,7 +193,7 @@ def test_a_board_larger_than_the_paper_is_tiled_with_overlap(tmp_path: Path) -> 
     # the first cell sits on the first tile at the same place relative to its trim as on the
     # whole board; on the second tile it lies left of the trim, cut off by the clip
     whole_first = cell_rects(whole, whole.pages[0], 15)[0]
-    whole_trim = box_mm(whole.pages[0].trimbox)
+    whole_trim = rect_mm(whole.pages[0].trimbox)
     first = cell_rects(reader, pages[0], 15)[0]
     assert first[0] - trims[0][0] == pytest.approx(whole_first[0] - whole_trim[0], abs=0.1)
     assert first[1] - (trims[0][1] + trims[0][3]) == pytest.approx(
@@ -216,7 +208,7 @@ def test_a_board_that_fits_only_turned_is_one_landscape_page(tmp_path: Path) -> 
     folder = print_only_game(tmp_path, wide)
     _, reader = build_component(folder, "big", tmp_path / "out", None)
     assert len(reader.pages) == 1
-    assert box_mm(reader.pages[0].mediabox)[2:] == (297.0, 210.0)
+    assert rect_mm(reader.pages[0].mediabox)[2:] == (297.0, 210.0)
 
 
 # --- marks, regions, blocks ---------------------------------------------------------------

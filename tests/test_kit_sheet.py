@@ -12,13 +12,12 @@ import yaml
 from pnpgen.content.game import load_game
 from pnpgen.render.kit import check_components
 from tests.conftest import ROOT
+from tests.kit_pdf import colour_operators, unembedded_fonts
 from tests.test_kit_board import (
-    box_mm,
     build_component,
     copy_game,
-    fonts_embedded,
-    operators,
     print_only_game,
+    rect_mm,
     rects_mm,
     text_of,
 )
@@ -35,9 +34,9 @@ def test_bd_score_sheet_english(tmp_path: Path) -> None:
     assert path.name == "score-sheet-en.pdf"
     assert len(reader.pages) == 1
     page = reader.pages[0]
-    assert box_mm(page.mediabox) == (0, 0, 210.0, 297.0)
-    assert box_mm(page.trimbox) == (10.0, 16.0, 190.0, 271.0)  # A4 less the 10 mm margins and 16 mm foot
-    assert box_mm(page.bleedbox) == (7.0, 13.0, 196.0, 277.0)
+    assert rect_mm(page.mediabox) == (0, 0, 210.0, 297.0)
+    assert rect_mm(page.trimbox) == (10.0, 16.0, 190.0, 271.0)  # A4 less the 10 mm margins and 16 mm foot
+    assert rect_mm(page.bleedbox) == (7.0, 13.0, 196.0, 277.0)
     text = text_of(reader)
     lines = text.split("\n")
     for seat in range(1, 6):  # players.max is 5
@@ -54,7 +53,7 @@ def test_bd_score_sheet_english(tmp_path: Path) -> None:
         for points in combination["points"]:
             assert str(points) in lines
     assert "0, 0, 1, 1, 1, 2" in text  # multiplier die A
-    assert all("IPAex" in name for name in fonts_embedded(reader))
+    assert unembedded_fonts(path) == []
 
 
 def test_bd_score_sheet_japanese_and_positions(tmp_path: Path) -> None:
@@ -100,7 +99,7 @@ def test_a_word_wider_than_its_cell_is_set_smaller() -> None:
 def test_standings_sheet_six_riders_five_stages(tmp_path: Path) -> None:
     _, reader = build_component(DRR, "standings-sheet", tmp_path, "en")
     page = reader.pages[0]
-    assert box_mm(page.mediabox) == (0, 0, 297.0, 210.0)  # A4 landscape
+    assert rect_mm(page.mediabox) == (0, 0, 297.0, 210.0)  # A4 landscape
     lines = text_of(reader).split("\n")
     for stage in range(1, 6):
         assert f"Stage {stage}" in lines
@@ -131,7 +130,7 @@ def test_course_card_from_the_course_table(tmp_path: Path) -> None:
     course = yaml.safe_load((DRR / "game.yaml").read_text(encoding="utf-8"))["rules"]["course"]
     _, reader = build_component(DRR, "course-card", tmp_path, "ja")
     page = reader.pages[0]
-    assert box_mm(page.mediabox) == (0, 0, 210.0, 297.0)
+    assert rect_mm(page.mediabox) == (0, 0, 210.0, 297.0)
     lines = text_of(reader).split("\n")
     assert lines.count("コース表") == 2  # two A6 cards on the page
     for stage in course:
@@ -139,7 +138,7 @@ def test_course_card_from_the_course_table(tmp_path: Path) -> None:
     assert lines.count("平坦") == 2 and lines.count("個人TT") == 2
     assert "ボーナスタイムなし" in lines
     # two 148 x 105 mm trims, centred, one above the other with 6 mm (twice the bleed) between
-    trim = box_mm(page.trimbox)
+    trim = rect_mm(page.trimbox)
     assert trim[2:] == pytest.approx((148.0, 216.0), abs=0.01)
 
 
@@ -154,12 +153,11 @@ def test_course_card_follows_the_course_data(tmp_path: Path) -> None:
 
 
 def test_print_shop_sheet_is_one_trim_per_page_in_cmyk(tmp_path: Path) -> None:
-    _, reader = build_component(DRR, "course-card", tmp_path, "en", print_shop=True)
+    path, reader = build_component(DRR, "course-card", tmp_path, "en", print_shop=True)
     page = reader.pages[0]
-    assert box_mm(page.mediabox) == (0, 0, 154.0, 111.0)
-    assert box_mm(page.trimbox) == (3.0, 3.0, 148.0, 105.0)
-    ops = operators(reader, page)
-    assert b"k" in ops and b"rg" not in ops
+    assert rect_mm(page.mediabox) == (0, 0, 154.0, 111.0)
+    assert rect_mm(page.trimbox) == (3.0, 3.0, 148.0, 105.0)
+    assert colour_operators(path) <= {"k", "K"}
 
 
 # --- the generic mechanisms ------------------------------------------------------------
@@ -190,7 +188,7 @@ def test_rows_from_a_game_yaml_path_with_lookup(tmp_path: Path) -> None:
     _, reader = build_component(folder, "course-list", tmp_path / "out", "en")
     lines = text_of(reader).split("\n")
     # A6 on A4: two cards side by side on the turned paper (10 mm margins, 6 mm between)
-    assert box_mm(reader.pages[0].mediabox)[2:] == (297.0, 210.0)
+    assert rect_mm(reader.pages[0].mediabox)[2:] == (297.0, 210.0)
     assert lines.count("mountain") == 2 * 2  # stages 2 and 5, on both cards
     assert lines.count("individual time trial") == 2
     assert [str(s["total_cost"]) in lines for s in course] == [True] * len(course)
@@ -228,10 +226,10 @@ def test_data_file_tables_and_copies_on_a_print_only_game(tmp_path: Path) -> Non
     folder = aid_game(tmp_path)
     _, reader = build_component(folder, "aid", tmp_path / "out", "en")
     assert len(reader.pages) == 2  # A6 twice on A4 landscape: 3 copies need 2 pages
-    assert box_mm(reader.pages[0].mediabox) == (0, 0, 297.0, 210.0)
+    assert rect_mm(reader.pages[0].mediabox) == (0, 0, 297.0, 210.0)
     # the page's TrimBox spans both cards: 105 + 6 + 105 mm, centred in the 277 x 184 mm printable area
-    assert box_mm(reader.pages[0].trimbox) == pytest.approx((40.5, 34.0, 216.0, 148.0), abs=0.01)
-    assert box_mm(reader.pages[1].trimbox)[2:] == pytest.approx((105.0, 148.0), abs=0.01)
+    assert rect_mm(reader.pages[0].trimbox) == pytest.approx((40.5, 34.0, 216.0, 148.0), abs=0.01)
+    assert rect_mm(reader.pages[1].trimbox)[2:] == pytest.approx((105.0, 148.0), abs=0.01)
     lines = text_of(reader).split("\n")
     assert lines.count("Meadow") == 3 and lines.count("Marsh") == 3
     assert lines.count("Up to 4 players.") == 3

@@ -93,6 +93,22 @@ def test_a_word_wider_than_its_cell_is_set_smaller() -> None:
     assert fitting_size("Supercalifragilistic", 9, 5) == MIN_SIZE
 
 
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_bundled_sheets_fit_a4_and_letter(paper: str) -> None:
+    from pnpgen.build import BuildOptions
+    from pnpgen.games import rules_for_content
+    from pnpgen.render.kit import components, sheet
+    from pnpgen.render.kit.page import KitJob
+
+    for folder in (BD, DRR):
+        content = load_game(folder)
+        rules = rules_for_content(content)
+        for item in components(content):
+            if item["type"] == "sheet":
+                for lang in ("ja", "en"):
+                    assert sheet.check(item, KitJob(content, rules, BuildOptions(paper=paper), lang)) == []
+
+
 # --- The Dice Road Race: standings sheet and course card -------------------------------------
 
 

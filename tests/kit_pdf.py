@@ -39,37 +39,47 @@ class PageDrawing:
 
 
 def drawing(reader: PdfReader, index: int) -> PageDrawing:
-    """Clip rectangles (`re W n`) and stroked two-point lines of a page, in points. Only
+    """Clip rectangles (`re W n`) and stroked two-point lines of a page, in points,
+    including those inside forms the page shows (`Do`; drawn with no transform). Only
     plain pages are read this way: no transforms are applied."""
     page = reader.pages[index]
-    ops = ContentStream(page.get_contents(), reader).operations
     clips: list[tuple[float, float, float, float]] = []
     segments: list[Segment] = []
-    width = 1.0
-    stack: list[float] = []
-    pending: list[Any] = []
-    path: list[tuple[float, float]] = []
-    for operands, op in ops:
-        if op == b"q":
-            stack.append(width)
-        elif op == b"Q":
-            width = stack.pop()
-        elif op == b"w":
-            width = float(operands[0])
-        elif op == b"re":
-            pending = [float(v) for v in operands]
-        elif op in (b"W", b"W*") and pending:
-            clips.append(tuple(pending))  # type: ignore[arg-type]
-        elif op == b"m":
-            path = [(float(operands[0]), float(operands[1]))]
-        elif op == b"l":
-            path.append((float(operands[0]), float(operands[1])))
-        elif op == b"S":
-            if len(path) == 2:
-                (x1, y1), (x2, y2) = path
-                segments.append(Segment(x1, y1, x2, y2, width))
-            path = []
-    return PageDrawing(clips, segments, ops)
+    all_ops: list[tuple[list[Any], bytes]] = []
+
+    def walk(stream: Any, resources: Any, width: float) -> None:
+        ops = ContentStream(stream, reader).operations
+        all_ops.extend(ops)
+        stack: list[float] = []
+        pending: list[Any] = []
+        path: list[tuple[float, float]] = []
+        for operands, op in ops:
+            if op == b"q":
+                stack.append(width)
+            elif op == b"Q":
+                width = stack.pop()
+            elif op == b"w":
+                width = float(operands[0])
+            elif op == b"re":
+                pending = [float(v) for v in operands]
+            elif op in (b"W", b"W*") and pending:
+                clips.append(tuple(pending))  # type: ignore[arg-type]
+            elif op == b"m":
+                path = [(float(operands[0]), float(operands[1]))]
+            elif op == b"l":
+                path.append((float(operands[0]), float(operands[1])))
+            elif op == b"S":
+                if len(path) == 2:
+                    (x1, y1), (x2, y2) = path
+                    segments.append(Segment(x1, y1, x2, y2, width))
+                path = []
+            elif op == b"Do":
+                xobject = resources["/XObject"][operands[0]].get_object()
+                if xobject.get("/Subtype") == "/Form":
+                    walk(xobject, xobject.get("/Resources", resources), width)
+
+    walk(page.get_contents(), page["/Resources"], 1.0)
+    return PageDrawing(clips, segments, all_ops)
 
 
 def texts(reader: PdfReader, index: int) -> list[tuple[str, float, float]]:

@@ -30,9 +30,8 @@ from pnpgen.render.kit.imposition import CARD_SIZES, DEFAULT_MARGIN, Fold, Grid,
 from pnpgen.render.kit.page import (
     KitJob,
     Rect,
-    crop_mark_lines,
     draw_guides,
-    draw_page_ruler,
+    draw_page_marks,
     open_canvas,
     set_page_boxes,
     union,
@@ -307,19 +306,11 @@ class Sheet:
     bleed: float  # points
 
 
-def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str, extra_marks: bool = True) -> None:
+def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str) -> None:
     """Crop marks (margins only), the check ruler, TrimBox and BleedBox; next page."""
-    marks = crop_mark_lines(sheet.trims, sheet.bleed, sheet.page) if s.crop_marks and extra_marks else []
-    canvas.saveState()
-    canvas.setStrokeColor(colors.black)
-    canvas.setLineWidth(0.25)
-    for x1, y1, x2, y2 in marks:
-        canvas.line(x1, y1, x2, y2)
-    canvas.restoreState()
+    draw_page_marks(canvas, sheet.page, sheet.trims, sheet.bleed, lang, s.crop_marks)
     block = union(sheet.trims)
-    bleed_box = block.outset(sheet.bleed)
-    draw_page_ruler(canvas, sheet.page, bleed_box, marks, lang)
-    set_page_boxes(canvas, block, bleed_box)
+    set_page_boxes(canvas, block, block.outset(sheet.bleed))
     canvas.showPage()
 
 

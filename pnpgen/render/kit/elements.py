@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -228,14 +228,12 @@ def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> 
 # --- rich text ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     colour: str | None = None
     bold: bool = False
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str  # word | space | icon | break
     text: str
     style: Style
@@ -288,13 +286,18 @@ def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
     return _glue(tokens)
 
 
+CJK = "\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
+PIECE = re.compile(rf"\s+|[{CJK}]|[^\s{CJK}]+")
+
+
 def _plain(text: str, style: Style, tokens: list[Token]) -> None:
-    for piece in re.findall(r"\s+|[^\s]", text):
-        if piece.isspace():
+    """Plain text as tokens: spaces, one token per Japanese character, Latin words whole."""
+    for piece in PIECE.findall(text):
+        if piece[0].isspace():
             tokens.append(Token("space", " ", style))
-        elif (not _is_cjk(piece) and tokens and tokens[-1].kind == "word" and tokens[-1].style == style
-              and not _is_cjk(tokens[-1].text[-1])):
-            tokens[-1] = Token("word", tokens[-1].text + piece, style)
+        elif (tokens and tokens[-1].kind == "word" and tokens[-1].style == style and not _is_cjk(piece[0])
+              and not _is_cjk(tokens[-1].text[-1]) and not tokens[-1].text[-1].isspace()):
+            tokens[-1] = Token("word", tokens[-1].text + piece, style)  # a word split by markup
         else:
             tokens.append(Token("word", piece, style))
 
@@ -377,9 +380,18 @@ def fit_text(tokens: Sequence[Token], font: str, size: float, leading: float, ar
         size = round(size - 0.25, 2)
 
 
+@lru_cache(maxsize=4096)
+def _layout(text: str, icons: tuple[str, ...], font: str, size: float, leading: float, width: float, height: float,
+            shrink: bool, min_size: float) -> TextLayout | None:
+    """fit_text of a text, computed once for the many cards that share it (a shared back)."""
+    return fit_text(tokenize(text, dict.fromkeys(icons)), font, size, leading, Rect(0, 0, width, height), shrink,
+                    min_size)
+
+
 def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, valign: str,
                 ctx: ElementContext, base_colour: str) -> None:
-    """Paint a text layout inside `area`."""
+    """Paint a text layout inside `area`: one PDF text object, the font set once, colours
+    and the bold render mode only where they change."""
     size = layout.size
     ascent, descent = (v * size / 1000 for v in _ascent_descent(layout.font))
     half_gap = (size * layout.leading - (ascent - descent)) / 2
@@ -389,6 +401,11 @@ def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, vali
         top = area.y + layout.height
     else:
         top = area.top
+    bold = any(t.style.bold for line in layout.lines for t, _w in line.items)
+    if bold:
+        canvas.saveState()
+        canvas.setLineWidth(size * 0.035)  # the stroke that makes the one regular cut bolder
+    writer = _TextWriter(canvas, layout, ctx, base_colour, bold)
     for index, line in enumerate(layout.lines):
         baseline = top - index * size * layout.leading - half_gap - ascent
         if align == "center":
@@ -402,43 +419,60 @@ def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, vali
         run_style: Style | None = None
         for token, w in line.items:
             if token.kind == "icon" or token.style != run_style:
-                _draw_run(canvas, "".join(run), run_x, baseline, layout, run_style, ctx, base_colour)
+                writer.run("".join(run), run_x, baseline, run_style)
                 run, run_x, run_style = [], x, token.style
             if token.kind == "icon":
+                writer.flush()
                 draw_icon(canvas, token.text, Rect(x, baseline + descent, w, w), ctx)
                 run_style = None
             else:
                 run.append(token.text)
             x += w
-        _draw_run(canvas, "".join(run), run_x, baseline, layout, run_style, ctx, base_colour)
+        writer.run("".join(run), run_x, baseline, run_style)
+    writer.flush()
+    if bold:
+        canvas.restoreState()
+
+
+class _TextWriter:
+    def __init__(self, canvas: Canvas, layout: TextLayout, ctx: ElementContext, base_colour: str,
+                 stroke: bool) -> None:
+        self.canvas, self.layout, self.ctx, self.base, self.stroke = canvas, layout, ctx, base_colour, stroke
+        self.obj: Any = None
+        self.colour: str | None = None
+        self.mode = 0
+
+    def run(self, text: str, x: float, y: float, style: Style | None) -> None:
+        if not text or style is None:
+            return
+        if self.obj is None:
+            self.obj = self.canvas.beginText()
+            self.obj.setFont(self.layout.font, self.layout.size)
+            self.colour, self.mode = None, 0
+        colour = style.colour or self.base
+        if colour != self.colour:
+            value = self.ctx.colour(colour)
+            self.obj.setFillColor(value)
+            if self.stroke:
+                self.obj.setStrokeColor(value)
+            self.colour = colour
+        mode = 2 if style.bold else 0  # 2: fill and stroke
+        if mode != self.mode:
+            self.obj.setTextRenderMode(mode)
+            self.mode = mode
+        self.obj.setTextOrigin(x, y)
+        self.obj.textOut(text)
+
+    def flush(self) -> None:
+        if self.obj is not None:
+            self.canvas.drawText(self.obj)
+            self.obj = None
 
 
 @lru_cache(maxsize=8)
 def _ascent_descent(font: str) -> tuple[float, float]:
     ascent, descent = getAscentDescent(font, 1000)
     return ascent, descent
-
-
-def _draw_run(canvas: Canvas, text: str, x: float, y: float, layout: TextLayout, style: Style | None,
-              ctx: ElementContext, base_colour: str) -> None:
-    if not text or style is None:
-        return
-    colour = ctx.colour(style.colour or base_colour)
-    if style.bold:
-        obj = canvas.beginText(x, y)
-        obj.setFont(layout.font, layout.size)
-        obj.setFillColor(colour)
-        obj.setStrokeColor(colour)
-        obj.setTextRenderMode(2)  # fill and stroke: a bolder face from the one regular cut
-        canvas.saveState()
-        canvas.setLineWidth(layout.size * 0.035)
-        obj.textOut(text)
-        canvas.drawText(obj)
-        canvas.restoreState()
-        return
-    canvas.setFillColor(colour)
-    canvas.setFont(layout.font, layout.size)
-    canvas.drawString(x, y, text)
 
 
 def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
@@ -567,20 +601,22 @@ def image_size(path: Path) -> tuple[float, float]:
 
 
 def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    """A shape; it sets the colours and width it uses (no state is saved: faster, and every
+    element sets what it needs)."""
     kind = element["shape"]
     fill = element.get("fill")
     stroke = element.get("stroke")
     if kind != "line" and fill is None and stroke is None:
         fill = ctx.color
-    canvas.saveState()
     if fill:
         canvas.setFillColor(ctx.colour(fill_fields(str(fill), ctx, element, "fill")))
     if stroke or kind == "line":
         canvas.setStrokeColor(ctx.colour(fill_fields(str(stroke or ctx.color), ctx, element, "stroke")))
         canvas.setLineWidth(float(element.get("stroke_width", 0.3)) * mm)
-    if element.get("dash"):
-        canvas.setDash([float(d) * mm for d in element["dash"]])
-    paint = {"fill": 1 if fill else 0, "stroke": 1 if stroke else 0}
+    dash = element.get("dash")
+    if dash:
+        canvas.setDash([float(d) * mm for d in dash])
+    paint = {"fill": 1 if fill else 0, "stroke": 1 if stroke or kind == "line" else 0}
     if kind == "rect":
         canvas.rect(area.x, area.y, area.w, area.h, **paint)
     elif kind == "rounded":
@@ -596,7 +632,8 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
         y2 = area.y if "y2" not in element else area.top - (_number(element, "y2", ctx, 0) - _number(
             element, "y", ctx, 0)) * mm
         canvas.line(area.x, area.top, x2, y2)
-    canvas.restoreState()
+    if dash:
+        canvas.setDash([])
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -685,9 +722,8 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
     font = FONTS[str(element.get("font", "sans"))]
     size = _number(element, "size", ctx, ctx.font_size)
     leading = float(element.get("leading", LEADING))
-    tokens = tokenize(text, ctx.icons)
-    layout = fit_text(tokens, font, size, leading, inner, bool(element.get("shrink")),
-                      float(element.get("min_size", DEFAULT_MIN_SIZE)))
+    layout = _layout(text, tuple(sorted(ctx.icons)), font, size, leading, inner.w, inner.h,
+                     bool(element.get("shrink")), float(element.get("min_size", DEFAULT_MIN_SIZE)))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
     if canvas is not None:
@@ -728,7 +764,11 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     check runs (fields, images, overflow): a build-time check of a face.
     Raises BuildError naming game, component and card (ctx.label) on overflow."""
     setup_fonts()
+    if canvas is not None:
+        canvas.saveState()  # elements set colours and widths freely: the caller's state survives
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
         DRAW[kind](canvas, element, area, here)
+    if canvas is not None:
+        canvas.restoreState()

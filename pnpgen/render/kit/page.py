@@ -292,6 +292,26 @@ def draw_page_ruler(canvas: Canvas, page: Rect, block: Rect,
     return True
 
 
+def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, lang: str = "en",
+                    crop_marks: bool = True) -> None:
+    """A page's crop marks (margins only) and check ruler. Pages laid out alike share one
+    PDF form drawn once: smaller files, faster builds."""
+    key = (page, tuple(trims), bleed, lang, crop_marks)
+    forms: dict[Any, str] = canvas.__dict__.setdefault("_pnpgen_marks", {})
+    name = forms.get(key)
+    if name is None:
+        name = forms[key] = f"pnpgenMarks{len(forms)}"
+        marks = crop_mark_lines(trims, bleed, page) if crop_marks else []
+        canvas.beginForm(name)
+        canvas.setStrokeColor(colors.black)
+        canvas.setLineWidth(CROP_WIDTH)
+        for x1, y1, x2, y2 in marks:
+            canvas.line(x1, y1, x2, y2)
+        draw_page_ruler(canvas, page, union(trims).outset(bleed), marks, lang)
+        canvas.endForm()
+    canvas.doForm(name)
+
+
 GUIDE_TRIM = colors.Color(0.85, 0, 0.45)
 GUIDE_BLEED = colors.Color(0, 0.6, 0.85)
 GUIDE_SAFE = colors.Color(0, 0.6, 0.2)

@@ -169,14 +169,14 @@ class RecPath:
 
 
 class RecText:
-    """The subset of ReportLab's PDFTextObject the kit uses."""
+    """The subset of ReportLab's PDFTextObject the kit uses: runs placed with setTextOrigin."""
 
-    def __init__(self, x: float, y: float) -> None:
+    def __init__(self, x: float = 0, y: float = 0) -> None:
         self.x, self.y = x, y
         self.font, self.size = SANS, 10.0
         self.fill: Any = None
         self.mode = 0
-        self.pieces: list[str] = []
+        self.runs: list[tuple[float, float, str, str, float, Any, int]] = []
 
     def setFont(self, font: str, size: float, leading: float | None = None) -> None:  # noqa: N802
         self.font, self.size = font, size
@@ -190,8 +190,12 @@ class RecText:
     def setTextRenderMode(self, mode: int) -> None:  # noqa: N802
         self.mode = mode
 
+    def setTextOrigin(self, x: float, y: float) -> None:  # noqa: N802
+        self.x, self.y = x, y
+
     def textOut(self, text: str) -> None:  # noqa: N802
-        self.pieces.append(text)
+        self.runs.append((self.x, self.y, text, self.font, self.size, self.fill, self.mode))
+        self.x += stringWidth(text, self.font, self.size)
 
 
 class Recorder:
@@ -318,8 +322,8 @@ class Recorder:
         return RecText(x, y)
 
     def drawText(self, obj: RecText) -> None:  # noqa: N802
-        self._text(obj.x, obj.y, "".join(obj.pieces), bold=obj.mode == 2, font=obj.font, size=obj.size,
-                   fill=_rgb(obj.fill))
+        for x, y, text, font, size, fill, mode in obj.runs:
+            self._text(x, y, text, bold=mode == 2, font=font, size=size, fill=_rgb(fill))
 
     # images
     def draw_image_file(self, path: Path, x: float, y: float, w: float, h: float) -> None:

@@ -309,3 +309,9 @@ def test_every_board_example_in_the_docs_builds(tmp_path: Path) -> None:
     assert len(examples) >= 2
     for index, example in enumerate(examples):
         assert check_doc_example(example, tmp_path / str(index)) == [], example
+
+
+def test_the_same_board_gives_the_same_bytes(tmp_path: Path) -> None:
+    first, _ = build_component(ROUTOU, "board", tmp_path / "a", "ja")
+    second, _ = build_component(ROUTOU, "board", tmp_path / "b", "ja")
+    assert first.read_bytes() == second.read_bytes()

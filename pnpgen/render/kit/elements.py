@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -362,6 +362,10 @@ class TextLayout:
     size: float
     leading: float
 
+    @cached_property
+    def bold(self) -> bool:
+        return any(t.style.bold for line in self.lines for t, _w in line.items)
+
     @property
     def height(self) -> float:
         return len(self.lines) * self.size * self.leading
@@ -401,7 +405,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, vali
         top = area.y + layout.height
     else:
         top = area.top
-    bold = any(t.style.bold for line in layout.lines for t, _w in line.items)
+    bold = layout.bold
     if bold:
         canvas.saveState()
         canvas.setLineWidth(size * 0.035)  # the stroke that makes the one regular cut bolder

@@ -35,6 +35,7 @@ from pnpgen.render.kit.sheet import (
     draw_text,
     fill,
     finish_page,
+    heading,
     localized,
     make_stack,
     natural_width,
@@ -518,7 +519,7 @@ def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[in
 
 def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: TextCtx) -> None:
     tb = component["title_block"]
-    title = fill(tb.get("text", component["title"]), ctx, tb, "text")
+    title = fill(tb["text"], ctx, tb, "text") if "text" in tb else heading(component, ctx)
     sub = fill(tb["subtitle"], ctx, tb, "subtitle") if "subtitle" in tb else ""
     align = str(tb.get("align", "center"))
     size = min(box.height * 0.55, 14 * PT * 2) / PT if not sub else box.height * 0.4 / PT
@@ -588,7 +589,7 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
         if plan.tiles.tiled:
             _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
             _tile_caption(canvas, page, trim, tile, plan, component, ctx)
-        finish_page(canvas, page, [trim], plan.bleed, ctx.job)
+        finish_page(canvas, page, [trim], plan.bleed, ctx.job, float(component.get("padding", 4.0)) * mm)
 
 
 def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],

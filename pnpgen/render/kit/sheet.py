@@ -213,6 +213,13 @@ def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
     return printable_text(fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key), ctx, parent, key)
 
 
+def heading(component: YMap, ctx: TextCtx) -> str:
+    """The component's title as printed: in the job's language, both for a neutral build."""
+    from pnpgen.render.kit import component_title
+
+    return printable_text(component_title(component, ctx.job), ctx, component, "title")
+
+
 LOOKALIKES = {"≤": "≦", "≥": "≧", "≠": "≢"}  # in the font under another code
 
 
@@ -873,7 +880,7 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
     content = trim_mm.inset(pad)
     title = None
     if component.get("show_title", True):
-        title = Stack([TextBlock(fill(component["title"], ctx, component, "title"), ctx.font_size * 1.5,
+        title = Stack([TextBlock(heading(component, ctx), ctx.font_size * 1.5,
                                  rule=True)])
         used = title.height(content.width) + GAP
         content = Box(content.x, content.y + used, content.width, content.height - used)

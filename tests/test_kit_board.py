@@ -18,6 +18,7 @@ from pnpgen.content.game import GameContent, load_game
 from pnpgen.games import rules_for_content
 from pnpgen.render.kit import components
 from pnpgen.render.kit.page import KitJob
+from pnpgen.render.kit.sheet import natural_width
 from tests.conftest import ROOT
 from tests.kit_pdf import colour_operators, drawing, unembedded_fonts
 
@@ -230,6 +231,7 @@ MARKED = """
   title_block: {subtitle: {ja: 書き込み用, en: write-on side}}
   blocks:
     - checkboxes: {label: {ja: パス, en: Passes}, count: 3}
+    - text: {ja: "上に押し出す：−1", en: "Pushed out at the top: −1"}
     - text: {ja: "行と列の条件を満たせば勝ち。", en: "Meet a row and a column condition to win."}
 """
 
@@ -315,3 +317,41 @@ def test_the_same_board_gives_the_same_bytes(tmp_path: Path) -> None:
     first, _ = build_component(ROUTOU, "board", tmp_path / "a", "ja")
     second, _ = build_component(ROUTOU, "board", tmp_path / "b", "ja")
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_span_labels_run_along_a_whole_side(tmp_path: Path) -> None:
+    board = """
+- type: board
+  id: push
+  title: Push
+  grid: {columns: 3, rows: 3, cell: 20}
+  labels:
+    - {axis: columns, values: ["−1 (not on a 1)"], span: true, sides: [top]}
+    - {axis: rows, values: [reroll], span: true, sides: [left], size: 16}
+"""
+    folder = print_only_game(tmp_path, board)
+    _, reader = build_component(folder, "push", tmp_path / "out", None)
+    runs: dict[str, tuple[float, float, float]] = {}  # text -> x, y (mm), size (pt)
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            runs[text.strip()] = ((tm[4] + cm[4]) / mm, (tm[5] + cm[5]) / mm, float(size))
+
+    reader.pages[0].extract_text(visitor_text=visit)
+    grid_rects = [r for r in rects_mm(reader, reader.pages[0]) if r[2] == 20 and r[3] == 20]
+    grid_left = min(r[0] for r in grid_rects)
+    grid_right = max(r[0] + r[2] for r in grid_rects)
+    grid_top = max(r[1] + r[3] for r in grid_rects)
+    grid_mid_y = (min(r[1] for r in grid_rects) + grid_top) / 2
+    # the top label is centred over the whole grid (not over its first column), just above it
+    x, y, size = runs["−1 (not on a 1)"]
+    assert x + natural_width("−1 (not on a 1)", size) / 2 == pytest.approx((grid_left + grid_right) / 2, abs=0.1)
+    assert grid_top < y < grid_top + 9
+    # the left one beside the middle of the grid, left of it
+    x, y, size = runs["reroll"]
+    assert x + natural_width("reroll", size) < grid_left and abs(y - grid_mid_y) < 3
+    bad = board.replace('values: [reroll]', 'values: [reroll, again]')
+    from pnpgen.render.kit import check_components
+
+    problems = check_components(load_game(print_only_game(tmp_path / "bad", bad)))
+    assert problems and "labels: 2 values for 1 (span: true)" in problems[0]

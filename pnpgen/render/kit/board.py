@@ -72,6 +72,7 @@ LABELS = {
     "font_size?": float,
     "title?": Text,
     "upside_down?": bool,
+    "span?": bool,
 }
 SCHEMA: dict[str, Any] = {
     "type": str,
@@ -206,7 +207,8 @@ def label_values(spec: YMap, count: int, ctx: TextCtx) -> list[str]:
         start = int(spec.get("start", 1))
         values = [str(start + i) for i in range(count)]
     if len(values) != count:
-        raise ContentError(f"labels: {len(values)} values for {count} {spec['axis']}",
+        wanted = "1 (span: true)" if spec.get("span") else f"{count} {spec['axis']}"
+        raise ContentError(f"labels: {len(values)} values for {wanted}",
                            **where(spec, "values" if "values" in spec else "range" if "range" in spec else "axis"))
     return values[::-1] if spec.get("reverse") else values
 
@@ -269,20 +271,23 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
     for side in SIDES:
         offset = 0.0
         for spec, size in bands[side]:
-            count = columns if spec["axis"] == "columns" else rows
+            span = bool(spec.get("span"))  # one text along the whole side (e.g. a side's effect)
+            count = 1 if span else columns if spec["axis"] == "columns" else rows
             values = label_values(spec, count, ctx)
-            across = cw if side in ("top", "bottom") else size  # room for a label's width, mm
-            fsize = label_font_size(spec, values, across, min(size, cw if side in ("top", "bottom") else ch), ctx)
+            step_w, step_h = (grid_w, grid_h) if span else (cw, ch)
+            across = step_w if side in ("top", "bottom") else size  # room for a label's width, mm
+            fsize = label_font_size(spec, values, across, min(size, step_w if side in ("top", "bottom") else step_h),
+                                    ctx)
             flip = bool(spec.get("upside_down")) and side in ("top", "right")
             for i, text in enumerate(values):
                 if side == "top":
-                    box = Box(grid_x + i * cw, grid_y - offset - size, cw, size)
+                    box = Box(grid_x + i * step_w, grid_y - offset - size, step_w, size)
                 elif side == "bottom":
-                    box = Box(grid_x + i * cw, grid_y + grid_h + offset, cw, size)
+                    box = Box(grid_x + i * step_w, grid_y + grid_h + offset, step_w, size)
                 elif side == "left":
-                    box = Box(grid_x - offset - size, grid_y + i * ch, size, ch)
+                    box = Box(grid_x - offset - size, grid_y + i * step_h, size, step_h)
                 else:
-                    box = Box(grid_x + grid_w + offset, grid_y + i * ch, size, ch)
+                    box = Box(grid_x + grid_w + offset, grid_y + i * step_h, size, step_h)
                 layout.labels.append(Label(text, box, fsize, flip))
             if "title" in spec:  # the axis title: in a free corner at one end of the band
                 title = fill(spec["title"], ctx, spec, "title")

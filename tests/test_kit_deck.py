@@ -262,6 +262,10 @@ def test_fold_over_layout_mirrors_backs_about_the_fold(tmp_path: Path) -> None:
         # the back is the front's mirror image about the fold line
         assert abs((front[1] + back[1] + back[3]) / 2 - fold) < 0.1
         assert abs((front[1] + front[3] + back[1]) / 2 - fold) < 0.1
+    # the fold is marked (dashed), never given a crop mark: it is folded, not cut
+    marks = [m for m in drawing(reader, 0).segments if abs(m.width - 0.25) < 1e-6]
+    assert marks and not any(m.y1 == m.y2 and abs(m.y1 / MM - fold) < 0.01 for m in marks)
+    assert any(m.y1 == m.y2 and abs(m.y1 / MM - fold) < 0.01 for m in drawing(reader, 0).segments)
     # backs are turned by 180° (upright when the card is turned over sideways)
     tm = next(ops for ops, op in drawing(reader, 0).ops if op == b"cm" and float(ops[0]) < 0)
     assert [round(float(v)) for v in tm[:4]] == [-1, 0, 0, -1]

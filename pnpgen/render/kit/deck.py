@@ -304,11 +304,12 @@ class Sheet:
     page: Rect
     trims: list[Rect]
     bleed: float  # points
+    folds: tuple[tuple[str, float], ...] = ()  # ("x" or "y", where) of fold lines: no crop mark there
 
 
 def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str) -> None:
     """Crop marks (margins only), the check ruler, TrimBox and BleedBox; next page."""
-    draw_page_marks(canvas, sheet.page, sheet.trims, sheet.bleed, lang, s.crop_marks)
+    draw_page_marks(canvas, sheet.page, sheet.trims, sheet.bleed, lang, s.crop_marks, sheet.folds)
     block = union(sheet.trims)
     set_page_boxes(canvas, block, block.outset(sheet.bleed))
     canvas.showPage()
@@ -388,7 +389,9 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
                     draw_guides(canvas, trim, 0, s.safe * mm)
             trims += [front, rear]
         _fold_marks(canvas, fold, union(trims).outset(fold.grid.bleed), job.text_lang)
-        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed), s, job.text_lang)
+        x1, y1, _x2, _y2 = fold.fold_line
+        line = ("x", x1) if fold.vertical_fold else ("y", y1)
+        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang)
         pages += 1
     return pages
 

@@ -183,15 +183,16 @@ def set_page_boxes(canvas: Canvas, trim: Rect, bleed: Rect) -> None:
     canvas.setBleedBox(bleed.box())
 
 
-def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect) -> list[tuple[float, float, float, float]]:
+def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
+                    folds: Sequence[tuple[str, float]] = ()) -> list[tuple[float, float, float, float]]:
     """Crop marks as (x1, y1, x2, y2) segments: one per trim edge, on each side of the
     block of cards, in the margin only (from CROP_GAP beyond the bleed of every card to at
     most CROP_LENGTH, stopping at the paper edge). A mark that finds no room is left out."""
     if not trims:
         return []
     block = union([t.outset(bleed) for t in trims])
-    xs = sorted({round(v, 3) for t in trims for v in (t.x, t.right)})
-    ys = sorted({round(v, 3) for t in trims for v in (t.y, t.top)})
+    xs = sorted({round(v, 3) for t in trims for v in (t.x, t.right)} - {round(v, 3) for a, v in folds if a == "x"})
+    ys = sorted({round(v, 3) for t in trims for v in (t.y, t.top)} - {round(v, 3) for a, v in folds if a == "y"})
     lines: list[tuple[float, float, float, float]] = []
 
     def span(start: float, end: float) -> tuple[float, float] | None:
@@ -293,15 +294,15 @@ def draw_page_ruler(canvas: Canvas, page: Rect, block: Rect,
 
 
 def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, lang: str = "en",
-                    crop_marks: bool = True) -> None:
+                    crop_marks: bool = True, folds: Sequence[tuple[str, float]] = ()) -> None:
     """A page's crop marks (margins only) and check ruler. Pages laid out alike share one
     PDF form drawn once: smaller files, faster builds."""
-    key = (page, tuple(trims), bleed, lang, crop_marks)
+    key = (page, tuple(trims), bleed, lang, crop_marks, tuple(folds))
     forms: dict[Any, str] = canvas.__dict__.setdefault("_pnpgen_marks", {})
     name = forms.get(key)
     if name is None:
         name = forms[key] = f"pnpgenMarks{len(forms)}"
-        marks = crop_mark_lines(trims, bleed, page) if crop_marks else []
+        marks = crop_mark_lines(trims, bleed, page, folds) if crop_marks else []
         canvas.beginForm(name)
         canvas.setStrokeColor(colors.black)
         canvas.setLineWidth(CROP_WIDTH)

@@ -153,8 +153,7 @@ def render_components(
             continue  # a type not written yet never stops the others
         for job in jobs(content, rules, options, item):
             built += module.render(item, job)
-    if getattr(options, "previews", True):
-        render_previews(content, rules, options)
+    render_previews(content, rules, options)
     return built
 
 

@@ -149,12 +149,16 @@ def test_print_shop_file_one_face_per_page_cmyk(demo: Path) -> None:
 
 
 def test_previews_svg_and_contact_sheet(demo: Path) -> None:
+    import xml.etree.ElementTree as ET
+
     from PIL import Image
 
-    svg = (demo / "preview" / "spells-ja.svg").read_text(encoding="utf-8")
-    assert svg.startswith("<?xml") or svg.startswith("<svg")
+    root = ET.parse(demo / "preview" / "spells-ja.svg").getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    words = {el.text for el in root.iter("{http://www.w3.org/2000/svg}text")}
     for row in CARDS:
-        assert row["name_ja"] in svg
+        assert row["name_ja"] in words
+    assert "キット見本" in words  # the shared back, once
     with Image.open(demo / "preview" / "contact-sheet.png") as image:
         assert image.width == 1600 and image.height > 400
         colours = image.convert("RGB").getcolors(1 << 20) or []

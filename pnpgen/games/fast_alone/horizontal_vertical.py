@@ -53,7 +53,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "pass_x": int,
     "win": {"rows": int, "columns": int},
     "sides": {"*": SIDE_SCHEMA},
-    "solver?": {"line_decay?": float, "spread?": float, "pass_value?": float, "empty_value?": float},
+    "solver": {"line_decay": float, "spread": float, "pass_value": float, "empty_value": float},
 }
 STATE_SCHEMA: dict[str, Any] = {
     "grid": [str],
@@ -162,11 +162,11 @@ class HorizontalVertical(Rules[State, Move]):
                 raise _fail(f"sides.{side}.{name}: {len(conds)} conditions for {len(labels)} {name}",
                             entry, name)
         self.side = Side(side, entry["name"], bool(entry["full_lines"]), tuple(rows + cols))
-        solver = data.get("solver") or {}
-        self.decay = float(solver.get("line_decay", 0.75))
-        self.spread = float(solver.get("spread", 0.05))
-        self.pass_value = float(solver.get("pass_value", 0.02))
-        self.empty_value = float(solver.get("empty_value", 0.002))
+        solver = data["solver"]
+        self.decay = float(solver["line_decay"])
+        self.spread = float(solver["spread"])
+        self.pass_value = float(solver["pass_value"])
+        self.empty_value = float(solver["empty_value"])
         self.n_rows, self.n_cols = len(self.row_labels), len(self.col_labels)
         self.size = self.n_rows * self.n_cols
         # the cells of each line: rows first, then columns
@@ -475,7 +475,9 @@ class HorizontalVertical(Rules[State, Move]):
                       int(data.get("turns", 0)), end)
         problems = self.check(state)
         if problems:
-            raise bad(problems[0], data, None)
+            key = next((k for k in ("end", "passes_used", "dice") if problems[0].startswith(k) and k in data),
+                       "grid")
+            raise bad(problems[0], data, key)
         return state
 
     def example_state(self) -> State:

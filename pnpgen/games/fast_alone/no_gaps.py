@@ -150,7 +150,7 @@ class NoGaps(Rules[State, Move]):
 
     # --- content -------------------------------------------------------------------------
     def _check_numbers(self, data: Any) -> None:
-        grid, dice = data["grid"], data["dice"]
+        dice = data["dice"]
         if not (1 <= self.rows <= 12 and 1 <= self.cols <= 12):
             raise ContentError("grid: rows and columns between 1 and 12", **where(data, "grid"))
         if not 1 <= self.count <= 12:
@@ -159,7 +159,6 @@ class NoGaps(Rules[State, Move]):
             raise ContentError("dice.faces: between 2 and 20 faces", **where(dice, "faces", value=True))
         if self.max_rerolls < 0:
             raise ContentError("rerolls: cannot be negative", **where(data, "rerolls", value=True))
-        del grid
 
     def _transforms(self, data: Any) -> tuple[tuple[int, int, int, int], ...]:
         result = []

@@ -24,6 +24,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
+from pnpgen.games.fast_alone.difficulty import difficulty_table, settings
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
 WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
@@ -54,6 +55,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "win": {"rows": int, "columns": int},
     "sides": {"*": SIDE_SCHEMA},
     "solver": {"line_decay": float, "spread": float, "pass_value": float, "empty_value": float},
+    "difficulty": {"games": int, "bots": Each(str, min=1)},
 }
 STATE_SCHEMA: dict[str, Any] = {
     "grid": [str],
@@ -141,8 +143,9 @@ class HorizontalVertical(Rules[State, Move]):
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         self.content = content
         self.key = key
-        self.id = f"{content.id}/{key}-{side}"
         self.data = data
+        self.siblings: list[HorizontalVertical] = [self]  # every side of this puzzle (set by create)
+        self.id = f"{content.id}/{key}-{side}"
         self.count = int(data["dice"]["count"])
         self.faces = int(data["dice"]["faces"])
         self.row_labels = tuple(int(v) for v in data["rows"])
@@ -605,6 +608,9 @@ class HorizontalVertical(Rules[State, Move]):
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == "difficulty":  # every side of the puzzle, random player and solver
+            games, seed, bots = settings(self, self.data)
+            return difficulty_table([(text_for(r.side.name, lang), r) for r in self.siblings], games, seed, bots, lang)
         if name != "conditions":
             raise KeyError(name)
         ja = lang == "ja"
@@ -731,4 +737,7 @@ def solver_bot(rules: HorizontalVertical) -> Bot[State, Move]:
 
 
 def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
-    return [HorizontalVertical(content, key, data, side) for side in data["sides"]]
+    sides = [HorizontalVertical(content, key, data, side) for side in data["sides"]]
+    for rules in sides:
+        rules.siblings = sides
+    return list(sides)

@@ -22,6 +22,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
+from pnpgen.games.fast_alone.difficulty import difficulty_table, settings
 
 ROLL, PLAY, REROLL, OVER = "roll", "play", "reroll", "over"
 WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
@@ -38,6 +39,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "sides": {"*": {"name": Text, "tiles": {"*": [str]}}},
     "solver": {"perimeter": float, "regions": float, "dead": float, "small_region": float,
                "tiles_kept": float, "usable_face": float, "lost_die": float},
+    "difficulty": {"games": int, "bots": Each(str, min=1)},
 }
 STATE_SCHEMA: dict[str, Any] = {
     "drawn": [str],
@@ -124,6 +126,8 @@ class NoGaps(Rules[State, Move]):
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         self.content = content
         self.key = key
+        self.data = data
+        self.siblings: list[NoGaps] = [self]  # every side of this puzzle (set by create)
         self.side = side
         self.id = f"{content.id}/{key}-{side}"
         self.rows = int(data["grid"]["rows"])
@@ -670,6 +674,9 @@ class NoGaps(Rules[State, Move]):
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == "difficulty":  # every side of the puzzle, random player and solver
+            games, seed, bots = settings(self, self.data)
+            return difficulty_table([(text_for(r.name, lang), r) for r in self.siblings], games, seed, bots, lang)
         ja = lang == "ja"
         if name == "tiles":
             head = ["目", "タイル", "形", "点"] if ja else ["Die", "Tile", "Shape", "Points"]
@@ -752,4 +759,7 @@ def solver_bot(rules: NoGaps) -> Bot[State, Move]:
 
 
 def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
-    return [NoGaps(content, key, data, side) for side in data["sides"]]
+    sides = [NoGaps(content, key, data, side) for side in data["sides"]]
+    for rules in sides:
+        rules.siblings = sides
+    return list(sides)

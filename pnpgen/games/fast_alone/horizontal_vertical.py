@@ -590,7 +590,10 @@ class HorizontalVertical(Rules[State, Move]):
 
     # --- rulebook ------------------------------------------------------------------------
     def rulebook_context(self, lang: str) -> dict[str, Any]:
+        games, seed, _ = settings(self, self.data)
         return {
+            "difficulty_games": games,
+            "difficulty_seed": seed,
             "dice": self.count,
             "faces": self.faces,
             "rows": self.n_rows,
@@ -604,7 +607,13 @@ class HorizontalVertical(Rules[State, Move]):
             "win_rows": self.win_rows,
             "win_columns": self.win_cols,
             "side_name": text_for(self.side.name, lang),
-            "solver_method": "1-ply greedy on a line-promise heuristic, x placed where it costs least",
+            "row_conditions": "・".join(c.label for c in self.side.lines[:self.n_rows]) if lang == "ja"
+            else ", ".join(c.label for c in self.side.lines[:self.n_rows]),
+            "column_conditions": "・".join(c.label for c in self.side.lines[self.n_rows:]) if lang == "ja"
+            else ", ".join(c.label for c in self.side.lines[self.n_rows:]),
+            "same_needed": next((c.value for c in self.side.lines if c.measure == "same"), 0),
+            "solver_method": "1手先だけを見る貪欲法（各列の見込みで局面を評価し、x は損の少ないマスへ）" if lang == "ja"
+            else "one-move greedy search on a line-promise heuristic, x placed where they cost least",
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:

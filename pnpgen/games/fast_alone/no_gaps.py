@@ -658,7 +658,10 @@ class NoGaps(Rules[State, Move]):
 
     # --- rulebook ------------------------------------------------------------------------
     def rulebook_context(self, lang: str) -> dict[str, Any]:
+        games, seed, _ = settings(self, self.data)
         return {
+            "difficulty_games": games,
+            "difficulty_seed": seed,
             "rows": self.rows,
             "columns": self.cols,
             "cells": self.size,
@@ -670,7 +673,8 @@ class NoGaps(Rules[State, Move]):
             "tile_cells": sum(t.count * t.size for t in self.tiles),
             "orientations": len(self.transforms),
             "side_name": text_for(self.name, lang),
-            "solver_method": "greedy on a region heuristic (compact gaps, every gap still fillable)",
+            "solver_method": "1手先だけを見る貪欲法（すき間のまとまり具合と、残りのタイルで埋め切れるかを評価）"
+            if lang == "ja" else "one-move greedy search on a gap heuristic (compact gaps, every gap still fillable)",
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:

@@ -294,3 +294,35 @@ def test_a_condition_needs_exactly_one_test(tmp_path: Path) -> None:
 
     with pytest.raises(Exception, match=r"rules.yaml:\d+:\d+: condition '\?': give exactly one of"):
         find_rules(own_copy(tmp_path, edit), f"fast-alone/{KEY}-number")
+
+
+# --- print -------------------------------------------------------------------------------
+def build_sheet(component_id: str, tmp_path: Path, lang: str = "en") -> tuple[Path, str]:
+    """One of this puzzle's write-on sheets, built through the print kit; its path and text."""
+    from pypdf import PdfReader
+
+    from pnpgen.build import BuildOptions
+    from pnpgen.render.kit import components, jobs, type_module
+
+    content = load_game(CONTENT / "fast-alone")
+    item = next(c for c in components(content) if c["id"] == component_id)
+    module = type_module(str(item["type"]))
+    assert module is not None
+    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item)
+               if j.lang == lang)
+    assert module.check(item, job) == []
+    path = module.render(item, job)[0].path
+    return path, "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_board_sheet_is_a4_with_the_sides_conditions(side: str, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    path, text = build_sheet(f"{KEY}-{side}", tmp_path)
+    (page,) = PdfReader(path).pages
+    assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
+    labels = [c.label for c in hv(side).side.lines]  # printed from rules.yaml
+    for label in set(labels):
+        assert label in text
+    assert "Passes" in text and ("EVEN" in text) == (side == "total")

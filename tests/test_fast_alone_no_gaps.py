@@ -288,3 +288,50 @@ def test_bad_state_is_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
     code, _, err = run_pnpgen("referee", f"fast-alone/{KEY}-a", "--state", str(bad), "--content", str(CONTENT))
     assert code == 2 and f"{bad}:1:" in err and "a2 b2 already drawn by an earlier tile" in err
     assert len(err.strip().splitlines()) == 1
+
+
+# --- print -------------------------------------------------------------------------------
+def build_sheet(component_id: str, tmp_path: Path, lang: str = "en") -> tuple[Path, str]:
+    """One of this puzzle's write-on sheets, built through the print kit; its path and text."""
+    from pypdf import PdfReader
+
+    from pnpgen.build import BuildOptions
+    from pnpgen.render.kit import components, jobs, type_module
+
+    content = load_game(CONTENT / "fast-alone")
+    item = next(c for c in components(content) if c["id"] == component_id)
+    module = type_module(str(item["type"]))
+    assert module is not None
+    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item)
+               if j.lang == lang)
+    assert module.check(item, job) == []
+    path = module.render(item, job)[0].path
+    return path, "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_board_sheets_print_each_sides_chart(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    path, text_a = build_sheet(f"{KEY}-a", tmp_path / "a")
+    (page,) = PdfReader(path).pages
+    assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
+    _, text_b = build_sheet(f"{KEY}-b", tmp_path / "b")
+    assert "Rerolls" in text_a and "36 cells" in text_a
+    assert "■■■■■" in text_a and "■■■■■" not in text_b  # the straight pentomino: side A only
+    assert text_a.count("■") - text_b.count("■") == 4 + 5  # exactly I4 and I5 more on side A
+
+
+def test_a_component_names_its_game(tmp_path: Path) -> None:
+    from pnpgen.content.yamlpos import load_yaml
+    from pnpgen.render.kit import component_rules
+
+    content = load_game(CONTENT / "fast-alone")
+    rules = rules_for_content(content)
+    spec = tmp_path / "c.yaml"
+    spec.write_text("- {type: board, id: x, game: no-gaps-b}\n- {type: board, id: y, game: no-gaps-c}\n",
+                    encoding="utf-8")
+    good, bad = load_yaml(spec)
+    assert component_rules(rules, good)[0].id == f"fast-alone/{KEY}-b"
+    assert component_rules(rules, {"type": "board"}) == rules  # no game: the first, as before
+    with pytest.raises(ContentError, match=rf"{spec}:2:\d+: game: 'no-gaps-c' is not a game of this folder"):
+        component_rules(rules, bad)

@@ -612,6 +612,9 @@ class HorizontalVertical(Rules[State, Move]):
             "column_conditions": "・".join(c.label for c in self.side.lines[self.n_rows:]) if lang == "ja"
             else ", ".join(c.label for c in self.side.lines[self.n_rows:]),
             "same_needed": next((c.value for c in self.side.lines if c.measure == "same"), 0),
+            # one label per line for the board sheet: row_condition_1 .. and column_condition_1 ..
+            **{f"row_condition_{i + 1}": c.label for i, c in enumerate(self.side.lines[:self.n_rows])},
+            **{f"column_condition_{i + 1}": c.label for i, c in enumerate(self.side.lines[self.n_rows:])},
             "solver_method": "1手先だけを見る貪欲法（各列の見込みで局面を評価し、x は損の少ないマスへ）" if lang == "ja"
             else "one-move greedy search on a line-promise heuristic, x placed where they cost least",
         }

@@ -699,6 +699,17 @@ class NoGaps(Rules[State, Move]):
                 items = [f"{t.id}×{t.count}" if t.count > 1 else t.id for t in self.tiles if t.face == face]
                 rows.append([str(face), " ".join(items) or ("なし" if ja else "none")])
             return rows
+        if name == "sheet_chart":  # the board sheet's chart: per face, its points and each tile's picture
+            per_face = [[t for t in self.tiles if t.face == f] for f in range(1, self.faces + 1)]
+            width = max(sum(t.count for t in tiles) for tiles in per_face)
+            head = ["目", "点", "タイル"] if ja else ["Die", "Points", "Tiles"]
+            rows = [head + [""] * (width - 1)]
+            for face, tiles in enumerate(per_face, start=1):
+                pictures = [shape_picture(t.cells) for t in tiles for _ in range(t.count)]
+                points = "/".join(str(p) for p in sorted({t.points for t in tiles})) or "–"
+                blank = ("なし" if ja else "none") if face in self.blank else ""
+                rows.append([str(face), points, *(pictures or [blank]), *[""] * (width - max(1, len(pictures)))])
+            return rows
         raise KeyError(name)
 
 

@@ -107,9 +107,24 @@ def has_language_pair(value: Any) -> bool:
     return False
 
 
+def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules[Any, Any]]:
+    """The rules a component draws `{fields}` and `from_rules` tables from: the first game,
+    or the one its `game:` names (a collection's 'fast-alone/no-gaps-a', or 'no-gaps-a')."""
+    name = component.get("game")
+    if name is None:
+        return rules
+    for chosen in rules:
+        if name in (chosen.id, chosen.id.split("/", 1)[-1]):
+            return [chosen] + [r for r in rules if r is not chosen]
+    known = ", ".join(r.id for r in rules) or "none (the game has no rules)"
+    raise ContentError(f"game: '{name}' is not a game of this folder; games: {known}",
+                       **where(component, "game", value=True))
+
+
 def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
          component: YMap) -> list[KitJob]:
     """One job per language for a localized component, else one language-neutral job."""
+    rules = component_rules(rules, component)
     if is_localized(component, content):
         return [KitJob(content, rules, options, lang) for lang in options.langs]
     return [KitJob(content, rules, options, None)]

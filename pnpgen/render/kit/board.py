@@ -78,6 +78,7 @@ SCHEMA: dict[str, Any] = {
     "type": str,
     "id": str,
     "title": Text,
+    "game?": str,  # a collection: the game whose rules fill {fields} and from_rules tables
     "paper?": str,
     "landscape?": bool,
     "overlap?": float,

@@ -85,6 +85,7 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
         pnpgen_version=__version__,
         paper=options.paper,
         files=listed,
+        kinds={f.kind for f in files},
     )
     path = options.game_dir(content) / "README.txt"
     with atomic_output(path) as tmp:

@@ -115,7 +115,7 @@ def build(
     selected = load_games(root, games or None)
     table = Table(title=f"Built into {out_dir}")
     for column in ("game", "file", "pages"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for game in selected:
         if not quiet:
             err.print(f"building {game.id} …")

@@ -145,3 +145,17 @@ def test_print_only_game_has_no_rules(tmp_path: Path) -> None:
     write(tmp_path / "demo" / "game.yaml", PRINT_ONLY + "rules: {x: 1}\n")
     with pytest.raises(ContentError, match=r"game.yaml:6:1: rules: given, but no engine"):
         rules_for_content(load_game(tmp_path / "demo"))
+
+
+def test_atomic_output_gives_normal_file_modes(tmp_path: Path) -> None:
+    import os
+
+    target = tmp_path / "out" / "file.txt"
+    old = os.umask(0o022)
+    try:
+        with atomic_output(target) as tmp:
+            tmp.write_text("x")
+    finally:
+        os.umask(old)
+    assert target.read_text() == "x" and target.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in target.parent.iterdir()] == ["file.txt"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, check
@@ -65,8 +65,7 @@ LIVE_SCHEMA: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class Live:
+class Live(NamedTuple):
     """A stage in progress (seats index every per-rider tuple)."""
 
     stage: int
@@ -115,6 +114,7 @@ class StageRace(Rules[State, Move]):
         self.content = content
         self.id = content.id
         self.cfg: RaceConfig = load_config(content.data["rules"])
+        self._last_report: tuple[Race, RaceReport] | None = None
         self.min_players = int(content.data["players"]["min"])
         self.max_players = int(content.data["players"]["max"])
         sim = content.data.get("simulation", {}) or {}
@@ -125,8 +125,16 @@ class StageRace(Rules[State, Move]):
 
     # --- race arithmetic ---------------------------------------------------------------
     def report(self, state: State) -> RaceReport:
-        return compute(self.cfg, state.race)
+        return self.race_report(state.race)
 
+    def race_report(self, race: Race) -> RaceReport:
+        """The standings of a race; the last one is kept, since stage end, the next stage's
+        start, the outcome and the statistics all ask about the same race in turn."""
+        if self._last_report is None or self._last_report[0] is not race:
+            self._last_report = (race, compute(self.cfg, race))
+        return self._last_report[1]
+
+    @lru_cache(maxsize=32)  # noqa: B019 - one Rules per content, kept for the process
     def model_cells(self, stage: int) -> tuple[int, ...]:
         """The stand-in model's cell costs for a stage number."""
         return self.cfg.model.cells(self.cfg.course[stage - 1])
@@ -147,13 +155,13 @@ class StageRace(Rules[State, Move]):
         base = Live(number, "race", 0, False, dice, zeros, (True,) * n, zeros, zeros)
         if stage.time_trial:
             if race.stages:
-                order = tuple(s for s, _ in compute(self.cfg, race).stages[-1].tt_order) or tuple(range(n))
+                order = tuple(s for s, _ in self.race_report(race).stages[-1].tt_order) or tuple(range(n))
             else:
                 order = tuple(range(n))
-            live = self._tt_next_round(replace(base, phase="time_trial", tt_order=order, tt_round=0))
-            return replace(live, turn=live.queue[0])
+            live = self._tt_next_round(base._replace(phase="time_trial", tt_order=order, tt_round=0))
+            return live._replace(turn=live.queue[0])
         first = (number - 1) % n if self.cfg.model.stage_start == "rotate" else 0
-        return replace(base, turn=first)
+        return base._replace(turn=first)
 
     def current_player(self, state: State) -> int:
         if state.live is None:
@@ -195,13 +203,12 @@ class StageRace(Rules[State, Move]):
         if kind == "retire":
             events = [Event("retire", f"{name} retires: total time lost; back next stage with "
                                       f"{self.cfg.retire_dice} dice", {"player": name})]
-            live = replace(
-                live,
+            live = live._replace(
                 racing=_set(live.racing, live.turn, False),
                 retired=live.retired + ((live.turn,) if live.turn not in live.retired else ()),
             )
             return self._advance(state.race, live, events)
-        return State(state.race, replace(live, rolling=True)), []
+        return State(state.race, live._replace(rolling=True)), []
 
     def _move(self, state: State, faces: tuple[int, ...]) -> tuple[State, list[Event]]:
         """Pay cells with the rolled pips, lose excluded dice, maybe finish."""
@@ -214,14 +221,14 @@ class StageRace(Rules[State, Move]):
         cells = self.model_cells(live.stage)
         pips = sum(faces)
         remaining = sum(cells[live.cell[seat]:])
-        events = [Event("roll", f"{name} rolls {' '.join(map(str, faces))}", {"player": name, "pips": pips})]
+        events = [Event("roll", lambda: f"{name} rolls {' '.join(map(str, faces))}", {"player": name, "pips": pips})]
         lost = sum(f == model.excluded_face for f in faces)
         dice = live.dice[seat] - lost
         if model.keep_last_die:
             dice = max(dice, 1)
         if dice < live.dice[seat]:
             events.append(Event("excluded", f"{name} loses {live.dice[seat] - dice} dice", {"player": name}))
-        live = replace(live, rolling=False, dice=_set(live.dice, seat, dice),
+        live = live._replace(rolling=False, dice=_set(live.dice, seat, dice),
                        rolls=_set(live.rolls, seat, live.rolls[seat] + 1))
         if pips >= remaining:
             events.append(Event("finish", f"{name} finishes stage {live.stage}", {"player": name}))
@@ -235,18 +242,18 @@ class StageRace(Rules[State, Move]):
             occupied = {c for s, c in enumerate(live.cell) if s != seat and live.racing[s] and c > 0}
             while target > live.cell[seat] and target in occupied:
                 target -= 1
-        live = replace(live, cell=_set(live.cell, seat, target))
+        live = live._replace(cell=_set(live.cell, seat, target))
         return self._advance(state.race, live, events)
 
     def _finish(self, live: Live, seat: int, leftover: int) -> Live:
-        live = replace(live, racing=_set(live.racing, seat, False), leftover=_set(live.leftover, seat, leftover))
+        live = live._replace(racing=_set(live.racing, seat, False), leftover=_set(live.leftover, seat, leftover))
         if live.phase == "time_trial":
-            return replace(live, tt_finished=live.tt_finished + (seat,))
+            return live._replace(tt_finished=live.tt_finished + (seat,))
         if live.phase == "race":
-            return replace(live, phase="extra", turn_player=seat, winners_turn=(seat,), queue=())
+            return live._replace(phase="extra", turn_player=seat, winners_turn=(seat,), queue=())
         if live.phase == "extra":
-            return replace(live, extra_round=live.extra_round + (seat,))
-        return replace(live, continued=live.continued + (seat,))
+            return live._replace(extra_round=live.extra_round + (seat,))
+        return live._replace(continued=live.continued + (seat,))
 
     def _advance(self, race: Race, live: Live, events: list[Event]) -> tuple[State, list[Event]]:
         """Pass the turn on; close the stage when it is over."""
@@ -255,29 +262,29 @@ class StageRace(Rules[State, Move]):
             if not any(live.racing):
                 return self._close(race, live, events)
             nxt = next(s for s in clockwise(range(n), live.turn, n)[1:] + (live.turn,) if live.racing[s])
-            return State(race, replace(live, turn=nxt)), events
+            return State(race, live._replace(turn=nxt)), events
         if live.phase == "extra" and live.turn == live.turn_player and live.winners_turn and not live.queue:
             # the winner's turn just ended: one extra round from the winner, clockwise
             queue = tuple(s for s in clockwise(range(n), live.turn, n)[1:] if live.racing[s])
-            live = replace(live, queue=queue)
+            live = live._replace(queue=queue)
         elif live.phase in ("extra", "play_on") and live.queue and live.queue[0] == live.turn:
-            live = replace(live, queue=live.queue[1:])
+            live = live._replace(queue=live.queue[1:])
         if live.phase == "time_trial":
             if live.queue and live.queue[0] == live.turn:
-                live = replace(live, queue=live.queue[1:])
+                live = live._replace(queue=live.queue[1:])
             live = self._tt_next_round(live)
             if live.queue:
-                return State(race, replace(live, turn=live.queue[0])), events
+                return State(race, live._replace(turn=live.queue[0])), events
             return self._close(race, live, events)
-        live = replace(live, queue=tuple(s for s in live.queue if live.racing[s]))
+        live = live._replace(queue=tuple(s for s in live.queue if live.racing[s]))
         if live.queue:
-            return State(race, replace(live, turn=live.queue[0])), events
+            return State(race, live._replace(turn=live.queue[0])), events
         stage = self.cfg.course[live.stage - 1]
         if stage.settle_ties:
             unsettled = self._unsettled(race, live)
             if unsettled:
-                live = replace(live, phase="play_on", queue=clockwise(unsettled, live.turn, n))
-                return State(race, replace(live, turn=live.queue[0])), events
+                live = live._replace(phase="play_on", queue=clockwise(unsettled, live.turn, n))
+                return State(race, live._replace(turn=live.queue[0])), events
         return self._close(race, live, events)
 
     def _tt_next_round(self, live: Live) -> Live:
@@ -287,7 +294,7 @@ class StageRace(Rules[State, Move]):
         while not live.queue and any(live.racing):
             rnd += 1
             started = [s for i, s in enumerate(live.tt_order) if 1 + i * every <= rnd]
-            live = replace(live, tt_round=rnd, queue=tuple(s for s in started if live.racing[s]))
+            live = live._replace(tt_round=rnd, queue=tuple(s for s in started if live.racing[s]))
         return live
 
     def _result(self, live: Live) -> StageResult:
@@ -309,7 +316,7 @@ class StageRace(Rules[State, Move]):
     def _close(self, race: Race, live: Live, events: list[Event]) -> tuple[State, list[Event]]:
         result = self._result(live)
         race = replace(race, stages=race.stages + (result,))
-        report = compute(self.cfg, race).stages[-1]
+        report = self.race_report(race).stages[-1]
         names = race.players
         standings = ", ".join(f"{names[s.seat]} {s.total}" for s in report.standings)
         events = events + [Event("stage_end", f"stage {live.stage} ends; overall: {standings}",
@@ -384,7 +391,7 @@ class StageRace(Rules[State, Move]):
         if "live" not in data:
             if len(race.stages) < len(self.cfg.course) and not race.agreed_end:
                 # between stages: the next stage starts with the recovered dice
-                report = compute(self.cfg, race).stages
+                report = self.race_report(race).stages
                 dice = (self.cfg.model.start_dice,) * len(race.players)
                 if report and report[-1].dice_after is not None:
                     dice = tuple(report[-1].dice_after[s] for s in range(len(race.players)))

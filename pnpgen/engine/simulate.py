@@ -83,13 +83,13 @@ def play_game(
     limit = max_steps or rules.max_steps
     current_player, apply, sample_chance = rules.current_player, rules.apply, chance_sampler(rules)
     steps = moves = 0
-    events: Counter[str] = Counter()
+    counts: dict[str, int] = {}  # event kinds (a plain dict: Counter's += is slow in this loop)
     problems: list[str] = []
     while (player := current_player(state)) != TERMINAL:
         if steps >= limit:
             scores = tuple(0.0 for _ in bot_names)
             return GameRecord(seed, bot_names, Outcome((), scores, TIMEOUT), steps, moves,
-                              events, rules.game_stats(state), problems)
+                              Counter(counts), rules.game_stats(state), problems)
         if player == CHANCE:
             move = sample_chance(state, rng)
         else:
@@ -97,11 +97,12 @@ def play_game(
             moves += 1
         state, new_events = apply(state, move)
         for event in new_events:
-            events[event.kind] += 1
+            kind = event.kind
+            counts[kind] = counts.get(kind, 0) + 1
         steps += 1
         if check_invariants:
             problems += [f"seed {seed}, step {steps}: {p}" for p in rules.check(state)]
-    return GameRecord(seed, bot_names, rules.outcome(state), steps, moves, events,
+    return GameRecord(seed, bot_names, rules.outcome(state), steps, moves, Counter(counts),
                       rules.game_stats(state), problems)
 
 

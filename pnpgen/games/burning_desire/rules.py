@@ -271,13 +271,16 @@ class BurningDesire(Rules[State, Move]):
         new = state._replace(phase=GAMBLE, rolls=0, dice=(), bonus=0, combination=br.combination,
                       points=br.points)
         allowed = self.gamble_allowed(new)
-        parts = [f"{br.base} for {br.count} dice"]
-        if br.bonus:
-            parts.append(f"+{br.bonus} bonus")
-        if br.doubled:
-            parts.append(f"×{self.cfg.double_factor} (bonus die)")
-        text = (f"seat {state.turn + 1} scores \"{br.combination}\": {', '.join(parts)} = {br.points}; "
-                f"multiplier dice {'allowed' if allowed else 'not allowed'}")
+
+        def text() -> str:
+            parts = [f"{br.base} for {br.count} dice"]
+            if br.bonus:
+                parts.append(f"+{br.bonus} bonus")
+            if br.doubled:
+                parts.append(f"×{self.cfg.double_factor} (bonus die)")
+            return (f"seat {state.turn + 1} scores \"{br.combination}\": {', '.join(parts)} = {br.points}; "
+                    f"multiplier dice {'allowed' if allowed else 'not allowed'}")
+
         events = [Event("score", text, {"player": state.turn + 1, **br.to_data(), "gamble_allowed": allowed})]
         if br.points == 0:  # nothing to multiply: the turn ends
             return self._bank(state, 0, events)
@@ -304,7 +307,7 @@ class BurningDesire(Rules[State, Move]):
         n = len(state.scores)
         seat = state.turn
         scores = state.scores[:seat] + (state.scores[seat] + gained,) + state.scores[seat + 1:]
-        events = events + [Event("bank", f"seat {seat + 1} banks {gained}: total {scores[seat]}",
+        events = events + [Event("bank", lambda: f"seat {seat + 1} banks {gained}: total {scores[seat]}",
                                  {"player": seat + 1, "points": gained, "total": scores[seat]})]
         base = State(scores, seat, ROLL, turns=state.turns + 1, trigger=state.trigger,
                      to_play=state.to_play, tie_round=state.tie_round)

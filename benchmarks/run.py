@@ -154,7 +154,7 @@ def main() -> None:
     parser.add_argument("--no-scripts", action="store_true", help="skip benchmarks/bench_*.py")
     args = parser.parse_args()
     loops = all_loops()
-    header = (f"{'game':28} {'players':>7} {'engine games/s':>15} {'moves/s':>10} {'steps/s':>10} "
+    header = (f"{'game':38} {'players':>7} {'engine games/s':>15} {'moves/s':>10} {'steps/s':>10} "
               f"{'direct/engine':>13} {'hand games/s':>13} {'hand/engine':>11} {'2 workers':>10}")
     print(f"random playouts, one core, seed {SEED}, {args.seconds:g} s per figure after warm-up, "
           "best of 3 interleaved rounds")
@@ -175,7 +175,7 @@ def main() -> None:
         if "hand" in rates:
             hand, ratio = f"{rates['hand'][0]:,.0f}", f"{rates['hand'][0] / games_s:.2f}×"
         speedup = "—" if args.no_workers else f"{worker_speedup(rules, players, games_s, args.seconds):.2f}×"
-        print(f"{rules.id:28} {players:>7} {games_s:>15,.1f} {moves_s:>10,.0f} {steps_s:>10,.0f} "
+        print(f"{rules.id:38} {players:>7} {games_s:>15,.1f} {moves_s:>10,.0f} {steps_s:>10,.0f} "
               f"{direct:>13} {hand:>13} {ratio:>11} {speedup:>10}", flush=True)
     print("moves = player decisions; steps = moves plus chance outcomes; direct = the game's methods called "
           "in a bare loop (harness cost); hand = benchmarks/loops, no engine (engine + game-module cost); "

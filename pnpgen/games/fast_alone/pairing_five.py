@@ -1,0 +1,764 @@
+"""Pairing Five (2つが5つ): GAMES.md §3.5, decision D-FA-10.
+
+All ten dice are rolled (one chance node: the red face and the multiset of the white
+ones). The red die goes first, on any area's 1st cell; then the white dice, one at a
+time. Placing a die fires its area's effect on one unused die (it must be able to);
+no 2nd cell before every 1st cell is filled; the areas hold different faces and the
+two dice of an area match. Placing the last die wins; no legal placement loses.
+The areas and their effects are board data in rules.yaml (one list per side).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
+from pnpgen.content.yamlpos import where
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
+from pnpgen.errors import BadMove, ContentError, ImpossibleState
+from pnpgen.games.fast_alone.dice import roll, roll_multisets
+from pnpgen.games.fast_alone.difficulty import difficulty_table, settings
+
+WON, STUCK = "p5_won", "p5_stuck"
+ENDS = (WON, STUCK)
+CHANGES = ("down", "up", "flip", "shift", "any")  # effects that turn one unused die to a new face
+EFFECTS = CHANGES + ("reroll", "reroll_same", "swap")
+
+AREA_SCHEMA: dict[str, Any] = {
+    "label": str,
+    "name": Text,
+    "effect": Choice(*EFFECTS),
+    "rule": str,
+    "by?": int,
+    "least?": int,
+}
+RULES_SCHEMA: dict[str, Any] = {
+    "dice": {"white": int, "faces": int},
+    "sides": {"*": {"name": Text, "areas": Each(AREA_SCHEMA, min=2)}},
+    "solver": {"depth": int, "exact_from": int, "misfit_cost": float},
+    "difficulty": {"games": int, "bots": Each(str, min=1)},
+}
+STATE_SCHEMA: dict[str, Any] = {
+    "areas": {"*": [int]},
+    "red": OneOf(int, str),  # its face while it waits, else the area holding it
+    "unused?": [int],
+    "rerolling?": int,
+    "turns?": int,
+    "rerolls?": int,
+    "end?": str,
+    "note?": str,
+}
+
+
+@dataclass(frozen=True)
+class Area:
+    label: str
+    name: Any  # Text
+    effect: str
+    rule: str
+    by: int  # shift: the step
+    least: int  # reroll_same: dice of one face needed
+
+
+class Move(NamedTuple):
+    kind: str  # "roll" (all ten dice), "reroll" (the dice an effect rerolls) or "place"
+    face: int = 0  # place: the face of the die placed
+    area: int = -1  # place: the area
+    effect: str = ""  # place: "change", "reroll", "every", "swap", or "" (the last die)
+    a: int = 0  # change: the unused die's face; reroll/every: that face; swap: 1st area
+    b: int = 0  # change: its new face; swap: 2nd area
+    dice: tuple[int, ...] = ()  # roll: the white faces; reroll: the new faces
+    red: int = 0  # roll: the red face
+
+
+class State(NamedTuple):
+    cells: tuple[int, ...]  # two per area (1st, 2nd), in board order; 0 empty
+    red: int  # the red die's face while it waits to be placed, else 0
+    red_area: int  # the area holding the red die, -1 before it is placed
+    pool: tuple[int, ...]  # the unused white dice, sorted
+    pending: int  # dice taken by a reroll effect, to be rolled (a chance node)
+    turns: int  # dice placed
+    rerolls: int  # reroll effects fired
+    end: str  # "" while the game goes on
+
+
+def _fail(message: str, container: Any, key: Any) -> ContentError:
+    return ContentError(message, **where(container, key, value=True))
+
+
+class PairingFive(Rules[State, Move]):
+    """One board side of Pairing Five."""
+
+    def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
+        self.content = content
+        self.key = key
+        self.data = data
+        self.siblings: list[PairingFive] = [self]  # every side of this puzzle (set by create)
+        self.id = f"{content.id}/{key}-{side}"
+        self.side = side
+        entry = data["sides"][side]
+        self.side_name = entry["name"]
+        self.white = int(data["dice"]["white"])
+        self.faces = int(data["dice"]["faces"])
+        self.areas = tuple(self._area(a) for a in entry["areas"])
+        self.n = len(self.areas)
+        labels = [a.label for a in self.areas]
+        if len(set(labels)) != len(labels) or not all(re.fullmatch(r"[A-Z]", x) for x in labels):
+            raise _fail(f"sides.{side}.areas: labels must be different capital letters", entry, "areas")
+        if self.white + 1 != 2 * self.n:
+            raise _fail(f"dice.white: {self.white} white dice and the red fill {self.white + 1} cells, "
+                        f"but {self.n} areas have {2 * self.n}", data["dice"], "white")
+        if not 2 <= self.faces <= 20 or self.faces < self.n:
+            raise _fail(f"dice.faces: between {self.n} (one face per area) and 20", data["dice"], "faces")
+        solver = data["solver"]
+        self.depth = int(solver["depth"])
+        self.exact_from = int(solver["exact_from"])
+        self.misfit_cost = float(solver["misfit_cost"])
+        self.max_steps = 4 * (self.white + 2)
+
+    def _area(self, entry: Any) -> Area:
+        effect = str(entry["effect"])
+        by = int(entry.get("by", 0))
+        least = int(entry.get("least", 1))
+        if effect == "shift" and not 1 <= by < self.faces:
+            raise _fail(f"area {entry['label']}: a shift needs 'by' between 1 and {self.faces - 1}", entry, "effect")
+        if effect == "reroll_same" and least < 1:
+            raise _fail(f"area {entry['label']}: 'least' must be at least 1", entry, "least")
+        return Area(str(entry["label"]), entry["name"], effect, str(entry["rule"]), by, least)
+
+    # --- board queries -------------------------------------------------------------------
+    def count(self, cells: tuple[int, ...], area: int) -> int:
+        return (cells[2 * area] > 0) + (cells[2 * area + 1] > 0)
+
+    def first_full(self, cells: tuple[int, ...]) -> bool:
+        return all(cells[0::2])
+
+    def label(self, area: int) -> str:
+        return self.areas[area].label
+
+    def spots(self, state: State) -> list[tuple[int, int]]:
+        """(face, area) for every placement the cell rules allow (effects not yet checked)."""
+        cells = state.cells
+        if state.red:
+            return [(state.red, a) for a in range(self.n) if not cells[2 * a]]
+        held = set(cells[0::2])
+        full = self.first_full(cells)
+        result = []
+        for face in sorted(set(state.pool)):
+            for a in range(self.n):
+                first, second = cells[2 * a], cells[2 * a + 1]
+                if (not first and face not in held) or (full and first == face and not second):
+                    result.append((face, a))
+        return result
+
+    def changes(self, area: Area, face: int) -> list[int]:
+        """The new faces a change effect may give a die showing `face`."""
+        if area.effect == "down":
+            return list(range(1, face))
+        if area.effect == "up":
+            return list(range(face + 1, self.faces + 1))
+        if area.effect == "flip":
+            return [self.faces + 1 - face]
+        if area.effect == "shift":
+            return [f for f in (face - area.by, face + area.by) if 1 <= f <= self.faces]
+        return [f for f in range(1, self.faces + 1) if f != face]
+
+    def effect_options(self, area: int, cells: tuple[int, ...], pool: tuple[int, ...]) -> list[tuple[str, int, int]]:
+        """How the area's effect can fire once a die sits in it (cells, pool: after placing).
+        The last die fires nothing: [("", 0, 0)]."""
+        if not pool:
+            return [("", 0, 0)]
+        spec = self.areas[area]
+        if spec.effect == "swap":
+            held = [a for a in range(self.n) if cells[2 * a]]
+            return [("swap", p, q) for p, q in combinations(held, 2)]
+        faces = sorted(set(pool))
+        if spec.effect == "reroll":
+            return [("reroll", f, 0) for f in faces]
+        if spec.effect == "reroll_same":
+            counts = Counter(pool)
+            return [("every", f, 0) for f in faces if counts[f] >= spec.least]
+        return [("change", f, new) for f in faces for new in self.changes(spec, f)]
+
+    def _placed(self, state: State, face: int, area: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Cells and unused dice once a die of `face` is put in `area` (no checks)."""
+        cells = list(state.cells)
+        cells[2 * area + (1 if cells[2 * area] else 0)] = face
+        pool = state.pool
+        if not state.red:
+            i = pool.index(face)
+            pool = pool[:i] + pool[i + 1:]
+        return tuple(cells), pool
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def initial_state(self, players: int, rng: random.Random) -> State:
+        return State((0,) * (2 * self.n), 0, -1, (), 0, 0, 0, "")
+
+    def rolled(self, state: State) -> bool:
+        return bool(state.red or state.pool or any(state.cells))
+
+    def current_player(self, state: State) -> int:
+        if state.end:
+            return TERMINAL
+        return CHANCE if state.pending or not self.rolled(state) else 0
+
+    def legal_moves(self, state: State) -> list[Move]:
+        if self.current_player(state) != 0:
+            return []
+        moves = []
+        for face, area in self.spots(state):
+            cells, pool = self._placed(state, face, area)
+            moves += [Move("place", face, area, e, a, b) for e, a, b in self.effect_options(area, cells, pool)]
+        return moves
+
+    def has_move(self, state: State) -> bool:
+        for face, area in self.spots(state):
+            cells, pool = self._placed(state, face, area)
+            if self.effect_options(area, cells, pool):
+                return True
+        return False
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
+        if self.current_player(state) != CHANCE:
+            return []
+        if state.pending:
+            return [(Move("reroll", dice=d), p) for d, p in roll_multisets(state.pending, self.faces)]
+        red = Fraction(1, self.faces)
+        return [(Move("roll", dice=d, red=r), p * red) for r in range(1, self.faces + 1)
+                for d, p in roll_multisets(self.white, self.faces)]
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        if state.pending:
+            return Move("reroll", dice=roll(state.pending, self.faces, rng))
+        red = rng.randint(1, self.faces)
+        return Move("roll", dice=roll(self.white, self.faces, rng), red=red)
+
+    def advance(self, state: State, move: Move) -> State:
+        """The mechanics of a move already known to be legal (no events): the solver's step."""
+        if move.kind == "roll":
+            return self.settle(state._replace(red=move.red, pool=tuple(sorted(move.dice))))
+        if move.kind == "reroll":
+            return self.settle(state._replace(pool=tuple(sorted(state.pool + move.dice)), pending=0))
+        cells, pool = self._placed(state, move.face, move.area)
+        red_area = move.area if state.red else state.red_area
+        pending, rerolls = 0, state.rerolls
+        if move.effect == "change":
+            i = pool.index(move.a)
+            pool = tuple(sorted(pool[:i] + pool[i + 1:] + (move.b,)))
+        elif move.effect in ("reroll", "every"):
+            pending = 1 if move.effect == "reroll" else pool.count(move.a)
+            i = pool.index(move.a)
+            pool = pool[:i] + pool[i + pending:]
+            rerolls += 1
+        elif move.effect == "swap":
+            p, q = move.a, move.b
+            swapped = list(cells)
+            swapped[2 * p:2 * p + 2], swapped[2 * q:2 * q + 2] = cells[2 * q:2 * q + 2], cells[2 * p:2 * p + 2]
+            cells = tuple(swapped)
+            red_area = {p: q, q: p}.get(red_area, red_area)
+        return self.settle(State(cells, 0, red_area, pool, pending, state.turns + 1, rerolls, ""))
+
+    def settle(self, state: State) -> State:
+        """Every cell filled wins; with no reroll waiting, no legal placement loses."""
+        if all(state.cells):
+            return state._replace(end=WON)
+        if not state.pending and not self.has_move(state):
+            return state._replace(end=STUCK)
+        return state
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        if state.end:
+            raise IllegalMove("P5-8", "the game is over")
+        if move.kind == "roll":
+            if self.rolled(state):
+                raise IllegalMove("P5-2", "the ten dice are already rolled")
+            if len(move.dice) != self.white or not all(1 <= d <= self.faces for d in move.dice + (move.red,)):
+                raise IllegalMove("P5-2", f"the roll is one red and {self.white} white faces 1–{self.faces}")
+            new = self.advance(state, move)
+            shown = " ".join(map(str, new.pool))
+            events = [Event("roll", lambda: f"roll: red {move.red}, white {shown}",
+                            {"red": move.red, "white": list(new.pool)})]
+            return new, self._ending(new, events)
+        if move.kind == "reroll":
+            if not state.pending:
+                raise IllegalMove("P5-5", "no effect is rerolling dice")
+            if len(move.dice) != state.pending or not all(1 <= d <= self.faces for d in move.dice):
+                raise IllegalMove("P5-5", f"{state.pending} dice are being rerolled (faces 1–{self.faces})")
+            new = self.advance(state, move)
+            shown = " ".join(map(str, sorted(move.dice)))
+            events = [Event("reroll", lambda: f"the rerolled dice show {shown}", {"dice": sorted(move.dice)})]
+            return new, self._ending(new, events)
+        if not self.rolled(state):
+            raise IllegalMove("P5-2", "the ten dice must be rolled first")
+        if state.pending:
+            raise IllegalMove("P5-5", f"{state.pending} rerolled dice must be rolled first")
+        self._check_place(state, move)
+        new = self.advance(state, move)
+        return new, self._ending(new, self._place_events(state, move))
+
+    def _check_place(self, state: State, move: Move) -> None:
+        face, area = move.face, move.area
+        if not 0 <= area < self.n:
+            raise IllegalMove("P5-4", f"there is no area {area}")
+        name = self.label(area)
+        cells = state.cells
+        if state.red:
+            if face != state.red:
+                raise IllegalMove("P5-3", f"the red die ({state.red}) is placed first")
+        elif face not in state.pool:
+            raise IllegalMove("P5-4", f"no unused die shows {face} (unused: {self._shown(state.pool)})")
+        count = self.count(cells, area)
+        if count == 2:
+            raise IllegalMove("P5-4", f"both cells of area {name} are filled")
+        if count == 1:
+            if not self.first_full(cells):
+                empty = ", ".join(self.label(a) for a in range(self.n) if not cells[2 * a])
+                raise IllegalMove("P5-4.1", f"area {name}'s 2nd cell waits until every 1st cell is filled "
+                                  f"(still empty: {empty})")
+            if cells[2 * area] != face:
+                raise IllegalMove("P5-4.3", f"area {name} holds a {cells[2 * area]}: its 2nd die must show "
+                                  f"{cells[2 * area]}, not {face}")
+        else:
+            other = next((a for a in range(self.n) if cells[2 * a] == face), -1)
+            if other >= 0:
+                raise IllegalMove("P5-4.2", f"area {self.label(other)} already holds a {face}: each area "
+                                  "holds a different face")
+        after, pool = self._placed(state, face, area)
+        options = self.effect_options(area, after, pool)
+        spec = self.areas[area]
+        what = text_for(spec.name, "en")
+        if not options:
+            raise IllegalMove("P5-5.1", f"area {name}'s effect ({what}) cannot fire on the unused dice "
+                              f"{self._shown(pool)}{self._why_not(spec, after, pool)}, so no die may go there")
+        if not pool:
+            if move.effect:
+                raise IllegalMove("P5-5.2", "the last die fires no effect")
+            return
+        if (move.effect, move.a, move.b) in options:
+            return
+        if not move.effect:
+            raise IllegalMove("P5-5", f"placing a die in area {name} fires {what}: say how, e.g. "
+                              f"'{self.format_move(Move('place', face, area, *options[0]))}'")
+        raise IllegalMove(spec.rule, self._bad_effect(spec, move, after, pool))
+
+    def _why_not(self, spec: Area, cells: tuple[int, ...], pool: tuple[int, ...]) -> str:
+        if spec.effect == "swap":
+            return " (it swaps two areas that hold dice, and only one does)"
+        if spec.effect == "reroll_same":
+            return f" (it needs {spec.least} unused dice of one face)"
+        return ""
+
+    def _bad_effect(self, spec: Area, move: Move, cells: tuple[int, ...], pool: tuple[int, ...]) -> str:
+        what = text_for(spec.name, "en")
+        form = {"change": "'<face>><new face>'", "reroll": "'reroll <face>'", "every": "'reroll all <face>'",
+                "swap": "'swap <area> <area>'"}
+        wanted = "change" if spec.effect in CHANGES else {"reroll": "reroll", "reroll_same": "every"}.get(
+            spec.effect, "swap")
+        if move.effect != wanted:
+            return f"area {spec.label} fires {what}: write it as {form[wanted]}"
+        if wanted == "swap":
+            held = [self.label(a) for a in range(self.n) if cells[2 * a]]
+            return (f"{what} swaps two different areas that each hold a die (now: {', '.join(held)}); "
+                    f"not {self._area_name(move.a)} and {self._area_name(move.b)}")
+        if move.a not in pool:
+            return f"{what} acts on an unused die, and none shows {move.a} (unused: {self._shown(pool)})"
+        if wanted == "every":
+            return (f"{what} needs at least {spec.least} unused dice showing {move.a}; "
+                    f"{pool.count(move.a)} do")
+        allowed = self.changes(spec, move.a)
+        return (f"{what} turns a {move.a} into {' or '.join(map(str, allowed)) or 'nothing'}, "
+                f"not {move.b}")
+
+    def _area_name(self, area: int) -> str:
+        return self.label(area) if 0 <= area < self.n else str(area)
+
+    def _shown(self, pool: tuple[int, ...]) -> str:
+        return " ".join(map(str, pool)) or "none"
+
+    def _place_events(self, state: State, move: Move) -> list[Event]:
+        name = self.label(move.area)
+        cell = "2nd" if state.cells[2 * move.area] else "1st"
+        die = "red" if state.red else "white"
+        face = move.face
+        events = [Event("place", lambda: f"the {die} {face} goes in area {name}'s {cell} cell",
+                        {"face": face, "area": name, "cell": cell, "red": bool(state.red)})]
+        spec = self.areas[move.area]
+        what = text_for(spec.name, "en")
+        a, b = move.a, move.b
+        if move.effect == "change":
+            events.append(Event("effect", lambda: f"{what}: an unused {a} becomes {b}",
+                                {"effect": spec.effect, "from": a, "to": b}))
+        elif move.effect in ("reroll", "every"):
+            count = 1 if move.effect == "reroll" else state.pool.count(a) - (face == a and not state.red)
+            events.append(Event("effect", lambda: f"{what}: {count} unused {a}{'s' if count > 1 else ''} "
+                                f"to be rolled again", {"effect": spec.effect, "face": a, "dice": count}))
+        elif move.effect == "swap":
+            pa, pb = self.label(a), self.label(b)
+            events.append(Event("effect", lambda: f"{what}: the dice of areas {pa} and {pb} change places",
+                                {"effect": spec.effect, "areas": [pa, pb]}))
+        return events
+
+    def _ending(self, state: State, events: list[Event]) -> list[Event]:
+        if state.end == WON:
+            turns = state.turns
+            events.append(Event("won", lambda: f"all {turns} dice are placed: the game is won",
+                                {"end": WON, "placed": turns}))
+        elif state.end == STUCK:
+            events.append(Event("stuck", lambda: f"no unused die can be placed ({self._shown(state.pool)}): "
+                                "the game is lost", {"end": STUCK, "placed": state.turns}))
+        return events
+
+    def end_conditions(self) -> dict[str, str]:
+        """This puzzle's ends only (the collection's ends.yaml files are merged)."""
+        return {k: v for k, v in super().end_conditions().items() if k in ENDS}
+
+    def outcome(self, state: State) -> Outcome:
+        return Outcome((0,) if state.end == WON else (), (float(state.turns),), state.end)
+
+    # --- notation ------------------------------------------------------------------------
+    def _parse_area(self, text: str, word: str) -> int:
+        labels = [a.label for a in self.areas]
+        if word.upper() not in labels:
+            raise BadMove(f"cannot read move '{text}': '{word}' is not an area ({', '.join(labels)})")
+        return labels.index(word.upper())
+
+    def _parse_face(self, text: str, word: str) -> int:
+        if not word.isdigit() or not 1 <= int(word) <= self.faces:
+            raise BadMove(f"cannot read move '{text}': '{word}' is not a face 1–{self.faces}")
+        return int(word)
+
+    def parse_move(self, text: str, state: State | None = None) -> Move:
+        forms = ("'roll red 5 white 1 2 2 3 4 4 5 6 6', 'reroll 3 5', 'place 5 in A with 6>2', "
+                 "'place 5 in D with reroll 4', 'place 5 in E with reroll all 3', 'place 4 in E with swap A C' "
+                 "or 'place 4 in C' (the last die)")
+        words = [w for w in text.replace(",", " ").split() if w.lower() != "with"]
+        if not words:
+            raise BadMove(f"cannot read an empty move: expected {forms}")
+        head = words[0].lower()
+        if head == "roll" and len(words) == self.white + 4 and words[1] == "red" and words[3] == "white":
+            faces = [self._parse_face(text, w) for w in [words[2]] + words[4:]]
+            return Move("roll", dice=tuple(sorted(faces[1:])), red=faces[0])
+        if head == "reroll" and len(words) > 1:
+            return Move("reroll", dice=tuple(sorted(self._parse_face(text, w) for w in words[1:])))
+        if head != "place" or len(words) < 4 or words[2] != "in":
+            raise BadMove(f"cannot read move '{text}': expected {forms}")
+        face, area = self._parse_face(text, words[1]), self._parse_area(text, words[3])
+        rest = words[4:]
+        if not rest:
+            return Move("place", face, area)
+        m = re.fullmatch(r"(\d+)>(\d+)", rest[0])
+        if m and len(rest) == 1:
+            return Move("place", face, area, "change", self._parse_face(text, m[1]), self._parse_face(text, m[2]))
+        if rest[0] == "reroll" and len(rest) == 2:
+            return Move("place", face, area, "reroll", self._parse_face(text, rest[1]))
+        if rest[:2] == ["reroll", "all"] and len(rest) == 3:
+            return Move("place", face, area, "every", self._parse_face(text, rest[2]))
+        if rest[0] == "swap" and len(rest) == 3:
+            return Move("place", face, area, "swap", self._parse_area(text, rest[1]), self._parse_area(text, rest[2]))
+        raise BadMove(f"cannot read the effect in '{text}': expected '6>2', 'reroll 4', 'reroll all 3' "
+                      "or 'swap A C'")
+
+    def format_move(self, move: Move) -> str:
+        if move.kind == "roll":
+            return f"roll red {move.red} white " + " ".join(map(str, move.dice))
+        if move.kind == "reroll":
+            return "reroll " + " ".join(map(str, move.dice))
+        head = f"place {move.face} in {self._area_name(move.area)}"
+        if move.effect == "change":
+            return f"{head} with {move.a}>{move.b}"
+        if move.effect == "reroll":
+            return f"{head} with reroll {move.a}"
+        if move.effect == "every":
+            return f"{head} with reroll all {move.a}"
+        if move.effect == "swap":
+            return f"{head} with swap {self._area_name(move.a)} {self._area_name(move.b)}"
+        return head
+
+    # --- state files ---------------------------------------------------------------------
+    def to_data(self, state: State) -> dict[str, Any]:
+        areas = {self.label(a): [f for f in state.cells[2 * a:2 * a + 2] if f] for a in range(self.n)}
+        data: dict[str, Any] = {"areas": areas}
+        data["red"] = state.red if state.red else (self.label(state.red_area) if state.red_area >= 0 else 0)
+        data["unused"] = list(state.pool)
+        if state.pending:
+            data["rerolling"] = state.pending
+        data["turns"] = state.turns
+        data["rerolls"] = state.rerolls
+        if state.end:
+            data["end"] = state.end
+        return data
+
+    def from_data(self, data: Any) -> State:
+        if not isinstance(data, dict):
+            raise ImpossibleState("a state must be a mapping")
+        check(data, STATE_SCHEMA, path="state")
+
+        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
+            return ImpossibleState(message, **where(container, key, value=True))
+
+        labels = [a.label for a in self.areas]
+        areas = data["areas"]
+        cells = [0] * (2 * self.n)
+        for name, dice in areas.items():
+            if str(name) not in labels:
+                raise bad(f"areas: '{name}' is not an area of this side ({', '.join(labels)})", areas, name)
+            if len(dice) > 2 or not all(isinstance(d, int) and 1 <= d <= self.faces for d in dice):
+                raise bad(f"areas.{name}: at most two dice, faces 1–{self.faces}", areas, name)
+            a = labels.index(str(name))
+            cells[2 * a:2 * a + len(dice)] = dice
+        red = data["red"]
+        red_face, red_area = 0, -1
+        if isinstance(red, int) and not isinstance(red, bool) and 0 <= red <= self.faces:
+            red_face = red
+        elif isinstance(red, str) and red in labels:
+            red_area = labels.index(red)
+        else:
+            raise bad(f"red: the red die's face 1–{self.faces} while it waits, the area ({', '.join(labels)}) "
+                      "holding it once placed, or 0 before the roll", data, "red")
+        pool = data.get("unused") or []
+        for i, face in enumerate(pool):
+            if not isinstance(face, int) or not 1 <= face <= self.faces:
+                raise bad(f"unused[{i}]: {face} is not a face 1–{self.faces}", pool, i)
+        end = str(data.get("end", ""))
+        if end and end not in ENDS:
+            raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+        turns = int(data.get("turns", sum(1 for c in cells if c)))
+        state = State(tuple(cells), red_face, red_area, tuple(sorted(pool)), int(data.get("rerolling", 0)),
+                      turns, int(data.get("rerolls", 0)), end)
+        problems = self.check(state)
+        if problems:
+            key = next((k for k in ("end", "red", "unused", "rerolling", "turns") if problems[0].startswith(k)
+                        and k in data), "areas")
+            raise bad(problems[0], data, key)
+        return state
+
+    def example_state(self) -> State:
+        """Three dice placed on the Basic side's board; the rest to place."""
+        return self.from_data({"areas": {"A": [5], "C": [2], "D": [6]}, "red": "A",
+                               "unused": [1, 3, 3, 4, 4, 6, 6], "turns": 3})
+
+    # --- checks and analysis -------------------------------------------------------------
+    def check(self, state: State) -> list[str]:
+        cells = state.cells
+        problems = []
+        if len(cells) != 2 * self.n:
+            return [f"the board has {2 * self.n} cells, not {len(cells)}"]
+        placed = sum(1 for c in cells if c)
+        for a in range(self.n):
+            first, second = cells[2 * a], cells[2 * a + 1]
+            if second and second != first:
+                problems.append(f"areas: area {self.label(a)} holds {first} and {second}; the two dice of an area "
+                                "match")
+        faces = [c for c in cells[0::2] if c]
+        if len(set(faces)) != len(faces):
+            problems.append("areas: two areas hold the same face; each area holds a different face")
+        if any(cells[1::2]) and not self.first_full(cells):
+            problems.append("areas: a 2nd cell is filled while a 1st cell is empty")
+        dice = placed + len(state.pool) + state.pending + (1 if state.red else 0)
+        if self.rolled(state) and dice != self.white + 1:
+            problems.append(f"unused: {placed} dice placed, {len(state.pool)} unused and {state.pending} "
+                            f"rerolling make {dice}, not {self.white + 1}")
+        if state.red and placed:
+            problems.append("red: the red die is placed first, but dice are already on the board")
+        if placed and not (0 <= state.red_area < self.n and cells[2 * state.red_area]):
+            problems.append("red: name the area holding the red die")
+        if not placed and state.red_area >= 0:
+            problems.append("red: the board is empty, so the red die waits to be placed (give its face)")
+        if state.turns < placed:
+            problems.append(f"turns: {placed} dice are placed, so at least {placed} turns")
+        if state.end == WON and not all(cells):
+            problems.append("end is p5_won, but some cells are empty")
+        if state.end == STUCK and (state.pending or all(cells) or self.has_move(state)):
+            problems.append("end is p5_stuck, but a die can still be placed")
+        if not state.end and self.rolled(state) and not state.pending:
+            if all(cells):
+                problems.append("every cell is filled, so the game is won (end: p5_won)")
+            elif not self.has_move(state):
+                problems.append("no unused die can be placed, so the game is lost (end: p5_stuck)")
+        return problems
+
+    def misfits(self, cells: tuple[int, ...], pool: tuple[int, ...]) -> int:
+        """Unused dice that no area could take as things stand (the solver's leaf measure)."""
+        counts = Counter(pool)
+        used = 0
+        held = set()
+        empty = 0
+        for a in range(self.n):
+            first, second = cells[2 * a], cells[2 * a + 1]
+            if first:
+                held.add(first)
+                if not second and counts[first]:
+                    used += 1
+            else:
+                empty += 1
+        pairs = sorted((min(2, c) for f, c in counts.items() if f not in held), reverse=True)
+        used += sum(pairs[:empty])
+        return len(pool) - used
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if state.end:
+            return 1.0 if state.end == WON else 0.0
+        pool = state.pool + ((state.red,) if state.red else ())
+        return max(0.0, 1.0 - self.misfit_cost * self.misfits(state.cells, pool))
+
+    def bots(self) -> dict[str, Any]:
+        return {"random": lambda: random_bot(self), "solver": lambda: solver_bot(self)}
+
+    def game_stats(self, state: State) -> dict[str, float]:
+        return {"turns": float(state.turns), "dice placed": float(state.turns), "rerolls": float(state.rerolls)}
+
+    def describe(self, state: State) -> str | None:
+        lines = [f"{text_for(self.side_name, 'en')}"]
+        for a, spec in enumerate(self.areas):
+            dice = [str(f) for f in state.cells[2 * a:2 * a + 2] if f]
+            red = " (red)" if a == state.red_area else ""
+            lines.append(f"  area {spec.label} [{text_for(spec.name, 'en')}]: {' '.join(dice) or '-'}{red}")
+        if state.red:
+            lines.append(f"Red die {state.red} waits to be placed")
+        lines.append(f"Unused: {self._shown(state.pool)}; dice placed: {state.turns}")
+        if state.end:
+            lines.append(f"Game over ({state.end}): {'won' if state.end == WON else 'lost'}")
+        elif not self.rolled(state):
+            lines.append("The ten dice are to be rolled")
+        elif state.pending:
+            lines.append(f"{state.pending} dice are being rerolled")
+        else:
+            moves = self.legal_moves(state)
+            by_spot = Counter((m.face, m.area) for m in moves)
+            lines.append(f"{len(by_spot)} placements, {len(moves)} moves with their effects:")
+            for (face, area), count in sorted(by_spot.items()):
+                lines.append(f"  place {face} in {self.label(area)}: {count} way(s) to fire "
+                             f"{text_for(self.areas[area].name, 'en')}")
+        return "\n".join(lines)
+
+    # --- rulebook ------------------------------------------------------------------------
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        games, seed, _ = settings(self, self.data)
+        ja = lang == "ja"
+        return {
+            "difficulty_games": games,
+            "difficulty_seed": seed,
+            "white": self.white,
+            "dice": self.white + 1,
+            "areas": self.n,
+            "faces": self.faces,
+            "side_name": text_for(self.side_name, lang),
+            "effects": ("・" if ja else ", ").join(text_for(a.name, lang) for a in self.areas),
+            **{f"area_{a.label}": text_for(a.name, lang) for a in self.areas},
+            "solver_method": (f"期待値最大化探索（残り{self.exact_from}個以下は最後まで厳密、それ以前は"
+                              f"{self.depth}手先まで読み、合わないダイスの数で評価）") if ja else
+            (f"expectimax over every placement, effect and exact reroll outcome: exact to the end once "
+             f"{self.exact_from} or fewer dice are unused, {self.depth} placement(s) deep before that, "
+             "leaves valued by the dice no area could take"),
+        }
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == "difficulty":
+            games, seed, bots = settings(self, self.data)
+            return difficulty_table([(text_for(r.side_name, lang), r) for r in self.siblings], games, seed,
+                                    bots, lang)
+        if name != "areas":
+            raise KeyError(name)
+        ja = lang == "ja"
+        rows = [["エリア", "効果", "内容"] if ja else ["Area", "Effect", "What it does"]]
+        for spec in self.areas:
+            rows.append([spec.label, text_for(spec.name, lang), effect_text(spec, self.faces, lang)])
+        return rows
+
+
+def effect_text(spec: Area, faces: int, lang: str) -> str:
+    """One sentence on an effect, written from its data (rulebook tables)."""
+    ja = lang == "ja"
+    texts = {
+        "down": ("未使用のダイス1個を、今より小さい好きな目にする", "one unused die to any lower face"),
+        "up": ("未使用のダイス1個を、今より大きい好きな目にする", "one unused die to any higher face"),
+        "flip": (f"未使用のダイス1個を上下逆さにする（合計{faces + 1}の目へ）",
+                 f"one unused die turned upside down (the face making {faces + 1} with it)"),
+        "reroll": ("未使用のダイス1個を振り直す", "one unused die rolled again"),
+        "reroll_same": (f"同じ目の未使用ダイスをすべて振り直す（その目が{spec.least}個以上あること）",
+                        f"every unused die of one face rolled again (at least {spec.least} must show it)"),
+        "shift": (f"未使用のダイス1個の目を{spec.by}増やすか減らす（1〜{faces}に収まる方）",
+                  f"one unused die {spec.by} up or down, staying within 1–{faces}"),
+        "any": ("未使用のダイス1個を、別の好きな目にする", "one unused die to any other face"),
+        "swap": ("ダイスのある2つのエリアの中身を入れ替える", "the dice of two areas that hold dice change places"),
+    }
+    return texts[spec.effect][0 if ja else 1]
+
+
+def random_bot(rules: PairingFive) -> Bot[State, Move]:
+    """A random player: any placement the rules allow, then any way its effect can fire."""
+
+    def choose(state: State, rng: random.Random) -> Move:
+        return rng.choice(rules.legal_moves(state))
+
+    return choose
+
+
+class _Search:
+    """Expectimax with a memo: the chance of winning from a state, exact near the end."""
+
+    def __init__(self, rules: PairingFive) -> None:
+        self.rules = rules
+        self.memo: dict[tuple[Any, ...], float] = {}
+
+    def value(self, state: State, depth: int) -> float:
+        if state.end:
+            return 1.0 if state.end == WON else 0.0
+        rules = self.rules
+        exact = len(state.pool) + state.pending <= rules.exact_from
+        if exact:
+            depth = -1
+        elif depth == 0:
+            return rules.evaluate(state, 0)
+        key = (state.cells, state.red, state.pool, state.pending, depth)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if state.pending:
+            result = sum(float(p) * self.value(rules.advance(state, m), depth)
+                         for m, p in rules.chance_outcomes(state))
+        else:
+            result = 0.0
+            for move in rules.legal_moves(state):
+                result = max(result, self.value(rules.advance(state, move), depth - 1 if depth > 0 else -1))
+                if result >= 1.0:
+                    break
+        if len(self.memo) > 500_000:
+            self.memo.clear()
+        self.memo[key] = result
+        return result
+
+
+def solver_bot(rules: PairingFive) -> Bot[State, Move]:
+    """Expectimax: the move with the best chance of winning (ties broken by the rng)."""
+    search = _Search(rules)
+
+    def choose(state: State, rng: random.Random) -> Move:
+        moves = rules.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        best: list[Move] = []
+        best_value = -1.0
+        for move in moves:
+            value = search.value(rules.advance(state, move), rules.depth - 1)
+            if value > best_value + 1e-12:
+                best, best_value = [move], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(move)
+        return rng.choice(best)
+
+    return choose
+
+
+def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
+    sides = [PairingFive(content, key, data, side) for side in data["sides"]]
+    for rules in sides:
+        rules.siblings = sides
+    return list(sides)

@@ -282,3 +282,19 @@ def test_bad_board_data_names_the_line(tmp_path: Path) -> None:
 
     with pytest.raises(Exception, match=r"rules.yaml:\d+:\d+: spawns: .*'z9' is not a cell"):
         find_rules(own_copy(tmp_path, edit), f"fast-alone/{KEY}-b")
+
+
+# --- print -------------------------------------------------------------------------------
+@pytest.mark.parametrize("side", SIDES)
+def test_board_sheet_marks_the_spawn_cells_of_rules_yaml(side: str) -> None:
+    rules = g9(side)
+    sheets = yaml.safe_load((CONTENT / "fast-alone" / KEY / "components.yaml").read_text(encoding="utf-8"))
+    sheet = next(s for s in sheets if s["id"] == f"{KEY}-{side}")
+    assert sheet["paper"] == "A4" and sheet["grid"]["cell"] >= 18  # room for 16 mm dice
+    assert sheet["grid"]["columns"] == sheet["grid"]["rows"] == rules.n
+    marked = {}
+    for mark in sheet["cells"]:
+        for column, row in mark["at"]:  # from the top-left
+            marked[rules.cell_name((rules.n - row) * rules.n + column - 1)] = mark["symbol"]
+    expected = {rules.cell_name(c): rules.mark[c] for c in rules.spawn_cells}
+    assert marked == expected

@@ -160,6 +160,7 @@ class GrowingNine(Rules[State, Move]):
                                if 0 <= r + dr < self.n and 0 <= c + dc < self.n)
                          for r in range(self.n) for c in range(self.n))
         self.max_steps = 100_000
+        self._placements: tuple[Move, ...] = ()
 
     def _content_cell(self, name: str, container: Any, key: int) -> int:
         try:
@@ -245,8 +246,12 @@ class GrowingNine(Rules[State, Move]):
         return 0
 
     def placements(self, state: State) -> list[Move]:
-        dice = range(self.whites + 1)
-        return [Move("place", dice=p) for p in permutations(dice, len(self.spawn_cells)) if 0 in p]
+        """Every placement: the red and distinct whites on the spawn cells (the same for any roll)."""
+        if not self._placements:
+            dice = range(self.whites + 1)
+            self._placements = tuple(Move("place", dice=p) for p in permutations(dice, len(self.spawn_cells))
+                                     if 0 in p)
+        return list(self._placements)
 
     def legal_moves(self, state: State) -> list[Move]:
         if self.current_player(state) != 0:

@@ -329,3 +329,26 @@ def test_area_count_must_match_the_dice(tmp_path: Path) -> None:
 
     with pytest.raises(Exception, match=r"rules.yaml:\d+:\d+: dice.white: 9 white dice and the red fill 10 cells"):
         find_rules(own_copy(tmp_path, edit), f"fast-alone/{KEY}-basic")
+
+
+# --- print -------------------------------------------------------------------------------
+@pytest.mark.parametrize("side", SIDES)
+def test_board_sheet_is_a4_with_the_areas_effects(side: str, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from pnpgen.build import BuildOptions
+    from pnpgen.content.schema import text_for
+    from pnpgen.render.kit import components, jobs, type_module
+
+    content = load_game(CONTENT / "fast-alone")
+    item = next(c for c in components(content) if c["id"] == f"{KEY}-{side}")
+    module = type_module(str(item["type"]))
+    assert module is not None
+    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item) if j.lang == "en")
+    assert module.check(item, job) == []
+    (page,) = PdfReader(module.render(item, job)[0].path).pages
+    assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
+    text = page.extract_text()
+    for area in p5(side).areas:  # the effect names come from rules.yaml
+        assert text_for(area.name, "en") in text
+    assert "1st" in text and "2nd" in text and ("Area change" in text) == (side == "expert")

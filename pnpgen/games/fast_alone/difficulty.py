@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.content.schema import Text, check, text_for
+from pnpgen.content.yamlpos import load_yaml, where
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import play_many
+from pnpgen.errors import ContentError
 
 BOT_NAMES = {"random": {"ja": "ランダム", "en": "random player"}, "solver": {"ja": "ソルバー", "en": "solver"}}
 
@@ -66,4 +69,55 @@ def difficulty_table(sides: list[tuple[str, Rules[Any, Any]]], games: int, seed:
             low, high = d.interval
             rows.append([name, BOT_NAMES.get(bot, {}).get(lang, bot), f"{d.rate:.0%}",
                          f"{low:.0%}–{high:.0%}", f"{d.turns:.1f}", f"{d.score:.1f}" if d.wins else "–"])
+    return rows
+
+
+# --- the collection's table (intro chapter): every side of every puzzle game.yaml lists --
+
+COLLECTION_TABLE = "collection_difficulty"  # the rulebook table name every puzzle serves
+TABLE_SCHEMA: dict[str, Any] = {"puzzles": {"*": Text}}
+
+
+def _cell(d: Difficulty) -> str:
+    low, high = d.interval
+    return f"{d.rate:.0%} ({low:.0%}–{high:.0%})"
+
+
+def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
+    """One row per board side of the collection `rules` belongs to: games simulated, the
+    random player's and the solver's win rates with 95% intervals, the solver's method,
+    mean turns (random / solver) and the solver's mean score when it wins. Games and bots
+    come from each puzzle's `difficulty:` data, the seed from game.yaml, the puzzle titles
+    from the file named by game.yaml `simulation: difficulty_table:`. Simulations are
+    shared with the chapters' tables (computed once per process)."""
+    from pnpgen.games import rules_for_content  # here: that module imports the puzzles
+
+    content = rules.content
+    sim = content.data.get("simulation") or {}
+    if "difficulty_table" not in sim:
+        raise ContentError("simulation: name the collection's difficulty table file (difficulty_table:)",
+                           **where(content.data, "simulation"))
+    spec = load_yaml(content.path(str(sim["difficulty_table"])))
+    check(spec, TABLE_SCHEMA, None, None, "difficulty_table")
+    ja = lang == "ja"
+    rows = [["ゲーム", "回数", "ランダム勝率（95%区間）", "ソルバー勝率（95%区間）", "ソルバーの方法",
+             "手番（ランダム／ソルバー）", "得点（ソルバー勝ち）"] if ja else
+            ["Game", "Games", "Random win rate (95%)", "Solver win rate (95%)", "Solver method",
+             "Turns (random / solver)", "Score (solver wins)"]]
+    for side in rules_for_content(content):
+        name = side.id.split("/", 1)[1]
+        puzzle = max((k for k in content.data["rules"] if name.startswith(f"{k}-")), key=len, default=name)
+        title = spec["puzzles"].get(puzzle)
+        if title is None:
+            raise ContentError(f"puzzles: no title for '{puzzle}'", **where(spec, "puzzles"))
+        data = getattr(side, "data", None)
+        if not isinstance(data, dict) or "difficulty" not in data:
+            continue  # a puzzle with no difficulty data yet stays out of the table
+        context = side.rulebook_context(lang)
+        games, seed, _ = settings(side, data)
+        random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
+        rows.append([f"{text_for(title, lang)}（{context['side_name']}）" if ja else
+                     f"{text_for(title, lang)}, {context['side_name']}", str(games), _cell(random_), _cell(solver),
+                     str(context["solver_method"]), f"{random_.turns:.1f} / {solver.turns:.1f}",
+                     f"{solver.score:.1f}" if solver.wins else "–"])
     return rows

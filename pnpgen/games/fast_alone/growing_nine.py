@@ -29,9 +29,10 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text, check, text_for
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
-from pnpgen.games.fast_alone.difficulty import difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
 ENDS = (WON, STUCK, REPEAT)
@@ -79,6 +80,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "sides": {"*": SIDE_SCHEMA},
     "solver": {"max_nodes": int},
     "difficulty": {"games": int, "bots": Each(str, min=1)},
+    "exact": {"setups": int},
 }
 STATE_SCHEMA: dict[str, Any] = {
     "rolled?": [str],
@@ -359,17 +361,18 @@ class GrowingNine(Rules[State, Move]):
 
     # --- the exact solver ----------------------------------------------------------------
     def search(self, cells: tuple[int, ...], queue: tuple[int, ...], seen: frozenset[tuple[int, ...]] = frozenset(),
-               limit: int = 0, visited: set[tuple[int, ...]] | None = None,
+               limit: int = 0, dead: set[tuple[int, ...]] | None = None,
                winning: set[tuple[int, ...]] | None = None) -> Search:
         """Depth-first search for the last spawn, never entering `seen` (module docstring).
 
-        `visited` and `winning` may be shared between searches from empty histories with
-        the same queue: `visited` then holds positions proven not to lead to a win, and
-        `winning` positions proven to (reaching one ends the search; its line is then
-        not returned)."""
-        visited = set() if visited is None else visited
+        `dead` and `winning` may be shared between searches from empty histories with the
+        same queue: `dead` holds positions proven not to lead to a win (a failed search
+        adds every position it saw) and `winning` positions proven to (reaching one ends
+        the search; its line is then not returned). A position left behind by a search
+        that won may still win through one on the stack, so only failures feed `dead`."""
+        dead = set() if dead is None else dead
         winning = set() if winning is None else winning
-        visited |= seen
+        visited = set(seen)
         visited.add(cells)
         total = len(queue)
         nodes = 1
@@ -386,11 +389,9 @@ class GrowingNine(Rules[State, Move]):
             frm, to, value = step
             new, rest, _ = self._after_tumble(here, frm, to, value, queue[spawned:])
             if not rest or new in winning:
-                for alive, _, _ in stack:
-                    winning.add(alive)
-                    visited.discard(alive)
+                winning.update(alive for alive, _, _ in stack)
                 return Search(True, nodes, tuple(path) + (Move("tumble", cell=frm, to=to),))
-            if new in visited:
+            if new in visited or new in dead:
                 continue
             visited.add(new)
             nodes += 1
@@ -398,6 +399,8 @@ class GrowingNine(Rules[State, Move]):
                 return Search(None, nodes, ())
             path.append(Move("tumble", cell=frm, to=to))
             stack.append((new, total - len(rest), iter(self.steps(new))))
+        if not seen:
+            dead |= visited
         return Search(False, nodes, ())
 
     def solve_placement(self, state: State) -> tuple[Search, Move | None]:
@@ -412,8 +415,10 @@ class GrowingNine(Rules[State, Move]):
             shared = dead.setdefault(placed.queue, set())
             if placed.cells in shared:
                 continue
+            if self.max_nodes and nodes >= self.max_nodes:
+                return Search(None, nodes, ()), None
             limit = self.max_nodes - nodes if self.max_nodes else 0
-            found = self.search(placed.cells, placed.queue, visited=shared, limit=limit)
+            found = self.search(placed.cells, placed.queue, limit=limit, dead=shared)
             nodes += found.nodes
             if found.won is None:
                 return Search(None, nodes, ()), None
@@ -432,7 +437,7 @@ class GrowingNine(Rules[State, Move]):
             placed, _ = self._place(state, move)
             if placed.end:
                 continue
-            found = self.search(placed.cells, placed.queue, visited=dead.setdefault(placed.queue, set()),
+            found = self.search(placed.cells, placed.queue, dead=dead.setdefault(placed.queue, set()),
                                 winning=good.setdefault(placed.queue, set()))
             nodes += found.nodes
             wins += bool(found.won)
@@ -647,6 +652,10 @@ class GrowingNine(Rules[State, Move]):
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == COLLECTION_TABLE:
+            return collection_table(self, lang)
+        if name == "exact":
+            return exact_table(self.siblings, lang)
         if name == "difficulty":
             games, seed, bots = settings(self, self.data)
             return difficulty_table([(text_for(r.side_name, lang), r) for r in self.siblings], games, seed, bots, lang)
@@ -697,11 +706,80 @@ def solver_bot(rules: GrowingNine) -> Bot[State, Move]:
     return choose
 
 
+def roll_setup(rules: GrowingNine, rng: random.Random) -> State:
+    """A setup rolled by chance: the red and every white, each in one of 24 orientations."""
+    state = rules.initial_state(1, rng)
+    while rules.current_player(state) == CHANCE:
+        state, _ = rules.apply(state, rules.sample_chance(state, rng))
+    return state
+
+
 def solve_setup(rules: GrowingNine, state: State) -> tuple[bool | None, int, float]:
-    """For the bench: (won, positions searched, seconds) for one state."""
+    """For the bench: (won, positions searched, seconds) for one rolled setup, the best
+    placement chosen (or for one placed state)."""
     start = time.perf_counter()
     found = rules.solve(state)
     return found.won, found.nodes, time.perf_counter() - start
+
+
+class Exact(NamedTuple):
+    """Exact verdicts on `setups` rolled setups (sampled: 24^10 rolls are too many to list)."""
+    setups: int
+    best: int  # setups won with the best placement
+    placed: int  # setups won from one random placement (then perfect play)
+    undecided: int  # searches that hit solver.max_nodes (counted as not won)
+    mean_seconds: float
+    max_seconds: float
+    max_nodes: int
+
+    def interval(self, wins: int) -> tuple[float, float]:
+        return wilson_interval(wins, self.setups)
+
+
+_exact: dict[tuple[str, int, int], Exact] = {}
+
+
+def exact_figures(rules: GrowingNine, setups: int, seed: int) -> Exact:
+    """Roll `setups` setups with random.Random(seed) and decide each exactly: with the best
+    placement, and from one placement drawn at random (a player who places blindly)."""
+    key = (rules.id, setups, seed)
+    if key in _exact:
+        return _exact[key]
+    rng = random.Random(seed)
+    best = placed = undecided = most = 0
+    times: list[float] = []
+    for _ in range(setups):
+        state = roll_setup(rules, rng)
+        won, nodes, seconds = solve_setup(rules, state)
+        times.append(seconds)
+        most = max(most, nodes)
+        best += won is True
+        undecided += won is None
+        start, _ = rules.apply(state, rng.choice(rules.legal_moves(state)))
+        placed += rules.solve(start).won is True
+    result = Exact(setups, best, placed, undecided, sum(times) / max(1, setups), max(times, default=0.0), most)
+    _exact[key] = result
+    return result
+
+
+def exact_table(sides: list[GrowingNine], lang: str) -> list[list[str]]:
+    """Header, then per side: setups sampled, win rate with the best placement and from a
+    random placement (95% intervals), solver time per setup."""
+    ja = lang == "ja"
+    rows = [["面", "配置数", "最善の配置で勝てる", "95%区間", "ランダムな配置から勝てる", "95%区間", "1配置の計算時間"]
+            if ja else ["Side", "Setups", "Winnable, best placement", "95% interval",
+                        "Winnable, random placement", "95% interval", "Solver time per setup"]]
+    for rules in sides:
+        _, seed, _ = settings(rules, rules.data)
+        e = exact_figures(rules, int(rules.data["exact"]["setups"]), seed)
+        cells = [text_for(rules.side_name, lang), str(e.setups)]
+        for wins in (e.best, e.placed):
+            low, high = e.interval(wins)
+            cells += [f"{wins / e.setups:.1%}", f"{low:.1%}–{high:.1%}"]
+        cells.append(f"{e.mean_seconds * 1000:.1f} ms" + (f"（最大 {e.max_seconds * 1000:.0f} ms）" if ja
+                                                       else f" (max {e.max_seconds * 1000:.0f} ms)"))
+        rows.append(cells)
+    return rows
 
 
 def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:

@@ -24,7 +24,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.difficulty import difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
 WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
@@ -620,6 +620,8 @@ class HorizontalVertical(Rules[State, Move]):
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == COLLECTION_TABLE:  # every side of the collection (intro chapter)
+            return collection_table(self, lang)
         if name == "difficulty":  # every side of the puzzle, random player and solver
             games, seed, bots = settings(self, self.data)
             return difficulty_table([(text_for(r.side.name, lang), r) for r in self.siblings], games, seed, bots, lang)

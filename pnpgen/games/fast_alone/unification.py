@@ -1,0 +1,791 @@
+"""Unification (単一化): GAMES.md §3.4, decisions D-FA-8 and D-FA-9.
+
+A square grid of white dice and the red one; one more white die, the push die, is
+pushed into a row or column from one of the four edges. The line shifts by one cell
+and the die at the far end leaves through the opposite edge, gets that edge's effects
+and becomes the next push die. The red die may never leave; the next push may not come
+from the place (edge and line) the last die left by. Win when every grid die shows the
+red die's face. The edges' effects are board data in rules.yaml, one table per side.
+
+Setup is a chain of chance steps: the red die's cell, then each grid die's face in
+reading order, then the push die's face. A reroll effect is one more chance step.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Choice, Each, Text, check, text_for
+from pnpgen.content.yamlpos import where
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
+from pnpgen.errors import BadMove, ContentError, ImpossibleState
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+
+WON, TIME, STUCK = "un_won", "un_time", "un_stuck"
+ENDS = (WON, TIME, STUCK)
+EDGES = ("N", "E", "S", "W")  # the edges a push comes from / a die leaves by
+EDGE_KEYS = {"north": "N", "east": "E", "south": "S", "west": "W"}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+EDGE_NAMES = {"N": ("北", "north"), "E": ("東", "east"), "S": ("南", "south"), "W": ("西", "west")}
+EFFECTS = ("add", "shift", "flip", "reroll", "rotate", "paradigm")
+
+EFFECT_SCHEMA: dict[str, Any] = {"effect": Choice(*EFFECTS), "by?": int}
+EDGE_SCHEMA: dict[str, Any] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
+RULES_SCHEMA: dict[str, Any] = {
+    "grid": int,
+    "dice": {"faces": int},
+    "push_limit": int,
+    "sides": {"*": {"name": Text, "edges": {key: EDGE_SCHEMA for key in EDGE_KEYS}}},
+    "solver": {"weight": float, "nodes": int},
+    "difficulty": {"games": int, "bots": Each(str, min=1)},
+}
+STATE_SCHEMA: dict[str, Any] = {
+    "grid": [[int]],
+    "red": [int],
+    "push": int,
+    "banned?": str,
+    "pushes?": int,
+    "rerolls?": int,
+    "end?": str,
+    "note?": str,
+}
+
+
+@dataclass(frozen=True)
+class Effect:
+    effect: str
+    by: int
+
+
+@dataclass(frozen=True)
+class Edge:
+    key: str  # N, E, S or W
+    name: Any  # Text
+    effects: tuple[Effect, ...]
+    rule: str
+
+
+class Move(NamedTuple):
+    kind: str  # "red" (its cell), "roll" (the next setup die), "reroll" (the push die) or "push"
+    edge: str = ""  # push: the edge it comes from
+    line: int = 0  # push: the row (from E or W) or column (from N or S), 0-based
+    delta: int = 0  # push: the step chosen for a shift effect (0: none or the only one)
+    face: int = 0  # roll / reroll: the face
+    cell: int = -1  # red: its cell, in reading order
+
+
+class State(NamedTuple):
+    cells: tuple[int, ...]  # faces in reading order; 0 while setup has not rolled it
+    red: int  # the red die's cell, -1 before setup places it
+    push: int  # the push die's face; 0 while it is (to be) rolled
+    banned: str  # the place the last die left by, e.g. "S2" ("" when none)
+    pushes: int
+    rerolls: int
+    end: str  # "" while the game goes on
+
+
+class Result(NamedTuple):
+    """A push worked out: the new grid, red cell, push die face and what happened."""
+    cells: tuple[int, ...]
+    red: int
+    push: int  # 0 when the push die is to be rerolled
+    out: int  # the face the die had when it left
+    changed: int  # its face after the effects (before a reroll)
+    red_face: int  # the red die's face afterwards (paradigm shift)
+
+
+def _fail(message: str, container: Any, key: Any) -> ContentError:
+    return ContentError(message, **where(container, key, value=True))
+
+
+class Unification(Rules[State, Move]):
+    """One board side of Unification."""
+
+    def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
+        self.content = content
+        self.key = key
+        self.data = data
+        self.siblings: list[Unification] = [self]  # every side of this puzzle (set by create)
+        self.id = f"{content.id}/{key}-{side}"
+        self.side = side
+        entry = data["sides"][side]
+        self.side_name = entry["name"]
+        self.n = int(data["grid"])
+        if not 2 <= self.n <= 9:
+            raise _fail("grid: a square grid of 2 to 9 cells a side", data, "grid")
+        self.faces = int(data["dice"]["faces"])
+        if not 2 <= self.faces <= 20:
+            raise _fail("dice.faces: between 2 and 20", data["dice"], "faces")
+        self.push_limit = int(data["push_limit"])
+        if self.push_limit < 1:
+            raise _fail("push_limit: at least one push", data, "push_limit")
+        self.edges = {EDGE_KEYS[k]: self._edge(EDGE_KEYS[k], e) for k, e in entry["edges"].items()}
+        self.paradigm = any(e.effect == "paradigm" for edge in self.edges.values() for e in edge.effects)
+        self.size = self.n * self.n
+        self.centre = self.size // 2 if self.n % 2 else -1
+        self.paths = {(edge, line): self._path(edge, line) for edge in EDGES for line in range(self.n)}
+        self.turned = tuple(self._turned(i) for i in range(self.size))
+        solver = data["solver"]
+        self.weight = float(solver["weight"])
+        self.nodes = int(solver["nodes"])
+        self.steps = self._face_steps()
+        self.max_steps = 2 * (self.push_limit + self.size + 2)
+
+    def _edge(self, key: str, entry: Any) -> Edge:
+        effects = []
+        for item in entry["effects"]:
+            by = int(item.get("by", 0))
+            if item["effect"] in ("add", "shift") and not (0 < abs(by) < self.faces):
+                raise _fail(f"{item['effect']}: 'by' must be between {1 - self.faces} and {self.faces - 1}, "
+                            "not 0", item, "effect")
+            effects.append(Effect(str(item["effect"]), by))
+        if sum(e.effect in ("add", "shift", "flip", "reroll") for e in effects) > 1:
+            raise _fail("effects: at most one effect changes the pushed-out die", entry, "effects")
+        return Edge(key, entry["name"], tuple(effects), str(entry["rule"]))
+
+    # --- geometry ------------------------------------------------------------------------
+    def _path(self, edge: str, line: int) -> tuple[int, ...]:
+        """The cells of a push from `edge` into `line`, from the entry cell to the exit cell."""
+        n = self.n
+        if edge == "N":
+            return tuple(r * n + line for r in range(n))
+        if edge == "S":
+            return tuple(r * n + line for r in reversed(range(n)))
+        if edge == "W":
+            return tuple(line * n + c for c in range(n))
+        return tuple(line * n + c for c in reversed(range(n)))
+
+    def _turned(self, cell: int) -> int:
+        """Where a cell goes when the grid turns 90 degrees counter-clockwise."""
+        row, col = divmod(cell, self.n)
+        return (self.n - 1 - col) * self.n + row
+
+    def place(self, edge: str, line: int) -> str:
+        return f"{edge}{line + 1}"
+
+    def cell_name(self, cell: int) -> str:
+        row, col = divmod(cell, self.n)
+        return f"{row + 1},{col + 1}"
+
+    def exit_edge(self, move: Move) -> Edge:
+        return self.edges[OPPOSITE[move.edge]]
+
+    def _face_steps(self) -> tuple[tuple[int, ...], ...]:
+        """steps[f][t]: the fewest pushes whose certain effects turn face f into t (the
+        solver's measure; a face a reroll alone could give counts 2)."""
+        changes: dict[int, set[int]] = {f: set() for f in range(1, self.faces + 1)}
+        rerolls = False
+        for edge in self.edges.values():
+            for e in edge.effects:
+                for f in changes:
+                    changes[f].update(self._changed(e, f))
+                rerolls |= e.effect == "reroll"
+        far = 2 if rerolls else self.size * self.faces
+        table = []
+        for start in range(self.faces + 1):
+            dist = {start: 0}
+            todo = [start] if start else []
+            for f in todo:
+                for g in changes[f]:
+                    if g not in dist:
+                        dist[g] = dist[f] + 1
+                        todo.append(g)
+            table.append(tuple(min(dist.get(t, far), far) for t in range(self.faces + 1)))
+        return tuple(table)
+
+    def _changed(self, effect: Effect, face: int) -> list[int]:
+        """The faces a face-changing effect may give `face` (empty: it cannot apply)."""
+        if effect.effect == "add":
+            return [face + effect.by] if 1 <= face + effect.by <= self.faces else []
+        if effect.effect == "shift":
+            return [f for f in (face + effect.by, face - effect.by) if 1 <= f <= self.faces]
+        if effect.effect == "flip":
+            return [self.faces + 1 - face]
+        return []
+
+    # --- pushes --------------------------------------------------------------------------
+    def options(self, state: State, edge: str, line: int) -> list[int]:
+        """The deltas a push from `edge` into `line` may take ([0] when nothing is chosen);
+        [] when the rules forbid it. No check of the banned place."""
+        path = self.paths[(edge, line)]
+        if state.red == path[-1]:
+            return []
+        face = state.cells[path[-1]]
+        red_face = state.cells[state.red]
+        deltas = [0]
+        for e in self.exit_edge(Move("push", edge)).effects:
+            if e.effect in ("add", "flip"):
+                face = self._changed(e, face)[0] if self._changed(e, face) else 0
+                if not face:
+                    return []
+            elif e.effect == "shift":
+                new = self._changed(e, face)
+                if not new:
+                    return []
+                deltas = [f - face for f in new]
+            elif e.effect == "paradigm" and face == red_face:
+                return []
+        return deltas
+
+    def pushes(self, state: State) -> list[Move]:
+        """Every push the rules allow, with its choice of step."""
+        moves = []
+        for edge in EDGES:
+            for line in range(self.n):
+                if self.place(edge, line) == state.banned:
+                    continue
+                moves += [Move("push", edge, line, d) for d in self.options(state, edge, line)]
+        return moves
+
+    def work_out(self, state: State, move: Move) -> Result:
+        """The result of a legal push (no checks)."""
+        path = self.paths[(move.edge, move.line)]
+        cells = list(state.cells)
+        out = cells[path[-1]]
+        for k in range(len(path) - 1, 0, -1):
+            cells[path[k]] = cells[path[k - 1]]
+        cells[path[0]] = state.push
+        red = state.red
+        if red in path:
+            red = path[path.index(red) + 1]
+        face, push, red_face = out, out, cells[red]
+        for e in self.exit_edge(move).effects:
+            if e.effect in ("add", "flip"):
+                face = self._changed(e, face)[0]
+            elif e.effect == "shift":
+                face += move.delta
+            elif e.effect == "reroll":
+                push = 0
+            elif e.effect == "paradigm":
+                red_face = face
+            elif e.effect == "rotate":
+                turned = [0] * self.size
+                for i, f in enumerate(cells):
+                    turned[self.turned[i]] = f
+                cells, red = turned, self.turned[red]
+        cells[red] = red_face
+        return Result(tuple(cells), red, push and face, out, face, red_face)
+
+    def advance(self, state: State, move: Move) -> State:
+        """The mechanics of a move already known to be legal (no events): the solver's step."""
+        if move.kind == "red":
+            return state._replace(red=move.cell)
+        if move.kind == "roll":
+            if 0 in state.cells:
+                i = state.cells.index(0)
+                return self.settle(state._replace(cells=state.cells[:i] + (move.face,) + state.cells[i + 1:]))
+            return self.settle(state._replace(push=move.face))
+        if move.kind == "reroll":
+            return self.settle(state._replace(push=move.face))
+        done = self.work_out(state, move)
+        leaves = OPPOSITE[move.edge]
+        rerolled = int(done.push == 0)
+        return self.settle(State(done.cells, done.red, done.push, self.place(leaves, move.line),
+                                 state.pushes + 1, state.rerolls + rerolled, ""))
+
+    def won(self, state: State) -> bool:
+        red_face = state.cells[state.red]
+        return all(f == red_face for f in state.cells)
+
+    def settled(self, state: State) -> bool:
+        return state.red >= 0 and 0 not in state.cells
+
+    def settle(self, state: State) -> State:
+        """A unified grid wins (even with a reroll pending); then the push limit, then no push."""
+        if not self.settled(state):
+            return state
+        if self.won(state):
+            return state._replace(end=WON)
+        if state.pushes >= self.push_limit:
+            return state._replace(end=TIME)
+        if state.push and not self.pushes(state):
+            return state._replace(end=STUCK)
+        return state
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def initial_state(self, players: int, rng: random.Random) -> State:
+        return State((0,) * self.size, -1, 0, "", 0, 0, "")
+
+    def current_player(self, state: State) -> int:
+        if state.end:
+            return TERMINAL
+        return CHANCE if not self.settled(state) or not state.push else 0
+
+    def legal_moves(self, state: State) -> list[Move]:
+        return self.pushes(state) if self.current_player(state) == 0 else []
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
+        if self.current_player(state) != CHANCE:
+            return []
+        if state.red < 0:
+            return [(Move("red", cell=c), Fraction(1, self.size)) for c in range(self.size)]
+        kind = "reroll" if self.settled(state) and state.pushes else "roll"
+        return [(Move(kind, face=f), Fraction(1, self.faces)) for f in range(1, self.faces + 1)]
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        if state.red < 0:
+            return Move("red", cell=rng.randrange(self.size))
+        kind = "reroll" if self.settled(state) and state.pushes else "roll"
+        return Move(kind, face=rng.randint(1, self.faces))
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        if state.end:
+            raise IllegalMove("U-7", "the game is over")
+        if move.kind in ("red", "roll", "reroll"):
+            return self._chance(state, move)
+        if self.current_player(state) == CHANCE:
+            what = "the push die must be rolled again first" if self.settled(state) else "setup is not finished"
+            raise IllegalMove("U-2" if not self.settled(state) else "U-8.4", what)
+        move = self._check_push(state, move)
+        new = self.advance(state, move)
+        return new, self._ending(new, self._push_events(state, move, new))
+
+    def _chance(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        expected = {m.kind for m, _ in self.chance_outcomes(state)}
+        if move.kind not in expected:
+            raise IllegalMove("U-2", f"no {move.kind} is due now" + (" (setup is over)" if self.settled(state) else ""))
+        if move.kind == "red":
+            if not 0 <= move.cell < self.size:
+                raise IllegalMove("U-2", f"the grid has cells 1,1 to {self.n},{self.n}")
+            cell = self.cell_name(move.cell)
+            return self.advance(state, move), [Event("red", lambda: f"the red die goes in cell {cell}",
+                                                     {"cell": cell})]
+        if not 1 <= move.face <= self.faces:
+            raise IllegalMove("U-2", f"a die shows 1–{self.faces}, not {move.face}")
+        new = self.advance(state, move)
+        face = move.face
+        if move.kind == "reroll":
+            events = [Event("reroll", lambda: f"the push die is rolled again: {face}", {"face": face})]
+        elif 0 in state.cells:
+            cell = self.cell_name(state.cells.index(0))
+            events = [Event("roll", lambda: f"cell {cell}: {face}", {"cell": cell, "face": face})]
+        else:
+            events = [Event("roll", lambda: f"the push die shows {face}", {"push": face})]
+        return new, self._ending(new, events)
+
+    def _check_push(self, state: State, move: Move) -> Move:
+        """The move, its step filled in when only one is possible; IllegalMove if refused."""
+        if move.edge not in EDGES or not 0 <= move.line < self.n:
+            raise IllegalMove("U-3", f"push from N, E, S or W into line 1–{self.n}")
+        place = self.place(move.edge, move.line)
+        if place == state.banned:
+            raise IllegalMove("U-5", f"the last die left by {place}: the next push may not come from there")
+        path = self.paths[(move.edge, move.line)]
+        leaves = self.exit_edge(move)
+        if state.red == path[-1]:
+            raise IllegalMove("U-4", f"the push from {place} would push the red die out of cell "
+                              f"{self.cell_name(path[-1])}")
+        deltas = self.options(state, move.edge, move.line)
+        face = state.cells[path[-1]]
+        what = text_for(leaves.name, "en")
+        if not deltas:
+            reason = (f"the die pushed out ({face}) shows the red die's face, so {what} cannot change it"
+                      if any(e.effect == "paradigm" for e in leaves.effects) and face == state.cells[state.red]
+                      else f"{what} cannot apply to the {face} that would leave by {leaves.key}{move.line + 1}")
+            raise IllegalMove(leaves.rule, reason)
+        if move.delta in deltas:
+            return move
+        if move.delta == 0 and len(deltas) == 1:
+            return move._replace(delta=deltas[0])
+        ways = " or ".join(f"{face}→{face + d} ({d:+d})" for d in deltas)
+        if move.delta == 0:
+            raise IllegalMove(leaves.rule, f"{what} can turn the {face} two ways, {ways}: add the step, "
+                              f"e.g. '{self.format_move(move._replace(delta=deltas[0]))}'")
+        raise IllegalMove(leaves.rule, f"{what} turns the {face} {ways}, not {move.delta:+d}")
+
+    def _push_events(self, state: State, move: Move, new: State) -> list[Event]:
+        done = self.work_out(state, move)
+        place, leaves = self.place(move.edge, move.line), self.exit_edge(move)
+        exit_place = self.place(leaves.key, move.line)
+        what = text_for(leaves.name, "en")
+        push = state.push
+        out, changed = done.out, done.changed
+        events = [Event("push", lambda: f"the {push} is pushed in from {place}; the {out} leaves by {exit_place}",
+                        {"from": place, "in": push, "out": out, "leaves": exit_place})]
+        for e in leaves.effects:
+            kind = e.effect
+            if kind in ("add", "shift", "flip"):
+                events.append(Event("effect", lambda: f"{what}: the {out} becomes {changed}",
+                                    {"effect": kind, "from": out, "to": changed}))
+            elif kind == "reroll":
+                events.append(Event("effect", lambda: f"{what}: the pushed-out die is rolled again",
+                                    {"effect": kind, "face": out}))
+            elif kind == "rotate":
+                cell = self.cell_name(done.red)
+                events.append(Event("effect", lambda: f"{what}: the grid turns a quarter counter-clockwise "
+                                    f"(the red die is now in cell {cell})", {"effect": kind, "red": cell}))
+            elif kind == "paradigm":
+                red_face = done.red_face
+                events.append(Event("effect", lambda: f"{what}: the red die now shows {red_face}",
+                                    {"effect": kind, "red": red_face}))
+        return events
+
+    def _ending(self, state: State, events: list[Event]) -> list[Event]:
+        if state.end == WON:
+            score, pushes = self.score(state), state.pushes
+            centre = " with the red die in the centre (doubled)" if state.red == self.centre else ""
+            events.append(Event("won", lambda: f"every die shows {state.cells[state.red]} after {pushes} pushes: "
+                                f"won{centre}, score {score}", {"end": WON, "pushes": pushes, "score": score}))
+        elif state.end == TIME:
+            events.append(Event("time", lambda: f"{self.push_limit} pushes are used up: the game is lost",
+                                {"end": TIME, "pushes": state.pushes}))
+        elif state.end == STUCK:
+            events.append(Event("stuck", lambda: "no push is allowed: the game is lost",
+                                {"end": STUCK, "pushes": state.pushes}))
+        return events
+
+    def score(self, state: State) -> int:
+        """Pushes left (the stand-in for time left), doubled with the red die in the centre."""
+        if state.end != WON:
+            return 0
+        return (self.push_limit - state.pushes) * (2 if state.red == self.centre else 1)
+
+    def end_conditions(self) -> dict[str, str]:
+        """This puzzle's ends only (the collection's ends.yaml files are merged)."""
+        return {k: v for k, v in super().end_conditions().items() if k in ENDS}
+
+    def outcome(self, state: State) -> Outcome:
+        return Outcome((0,) if state.end == WON else (), (float(self.score(state)),), state.end)
+
+    # --- notation ------------------------------------------------------------------------
+    def parse_move(self, text: str, state: State | None = None) -> Move:
+        forms = "'N2' (push from the north into column 2), 'S1 +1' (with the step), 'reroll 4', 'roll 3', 'red 2,2'"
+        words = text.replace("push", " ").split()
+        if not words:
+            raise BadMove(f"cannot read an empty move: expected {forms}")
+        head = words[0].lower()
+        if head in ("roll", "reroll") and len(words) == 2:
+            if not words[1].isdigit() or not 1 <= int(words[1]) <= self.faces:
+                raise BadMove(f"cannot read move '{text}': '{words[1]}' is not a face 1–{self.faces}")
+            return Move(head, face=int(words[1]))
+        if head == "red" and len(words) == 2:
+            m = re.fullmatch(r"(\d+),(\d+)", words[1])
+            if not m or not (1 <= int(m[1]) <= self.n and 1 <= int(m[2]) <= self.n):
+                raise BadMove(f"cannot read move '{text}': '{words[1]}' is not a cell 1,1 to {self.n},{self.n}")
+            return Move("red", cell=(int(m[1]) - 1) * self.n + int(m[2]) - 1)
+        m = re.fullmatch(r"([NESWnesw])(\d+)", words[0])
+        if not m or len(words) > 2:
+            raise BadMove(f"cannot read move '{text}': expected {forms}")
+        line = int(m[2])
+        if not 1 <= line <= self.n:
+            raise BadMove(f"cannot read move '{text}': line {line} is not 1–{self.n}")
+        delta = 0
+        if len(words) == 2:
+            if not re.fullmatch(r"[+-]\d+", words[1]) or int(words[1]) == 0:
+                raise BadMove(f"cannot read the step in '{text}': expected '+1' or '-2'")
+            delta = int(words[1])
+        return Move("push", m[1].upper(), line - 1, delta)
+
+    def format_move(self, move: Move) -> str:
+        if move.kind in ("roll", "reroll"):
+            return f"{move.kind} {move.face}"
+        if move.kind == "red":
+            return f"red {self.cell_name(move.cell)}"
+        return self.place(move.edge, move.line) + (f" {move.delta:+d}" if move.delta else "")
+
+    # --- state files ---------------------------------------------------------------------
+    def to_data(self, state: State) -> dict[str, Any]:
+        n = self.n
+        data: dict[str, Any] = {"grid": [list(state.cells[r * n:(r + 1) * n]) for r in range(n)]}
+        data["red"] = [state.red // n + 1, state.red % n + 1] if state.red >= 0 else []
+        data["push"] = state.push
+        if state.banned:
+            data["banned"] = state.banned
+        data["pushes"] = state.pushes
+        data["rerolls"] = state.rerolls
+        if state.end:
+            data["end"] = state.end
+        return data
+
+    def from_data(self, data: Any) -> State:
+        if not isinstance(data, dict):
+            raise ImpossibleState("a state must be a mapping")
+        check(data, STATE_SCHEMA, path="state")
+
+        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
+            return ImpossibleState(message, **where(container, key, value=True))
+
+        n, grid = self.n, data["grid"]
+        if len(grid) != n or any(len(row) != n for row in grid):
+            raise bad(f"grid: {n} rows of {n} faces", data, "grid")
+        for r, row in enumerate(grid):
+            for c, face in enumerate(row):
+                if not 0 <= face <= self.faces:
+                    raise bad(f"grid row {r + 1}: {face} is not a face 1–{self.faces} (0: not rolled yet)", grid, r)
+        red = data["red"]
+        if red and (len(red) != 2 or not all(1 <= x <= n for x in red)):
+            raise bad(f"red: the red die's cell as [row, column], each 1–{n}", data, "red")
+        push = data["push"]
+        if not 0 <= push <= self.faces:
+            raise bad(f"push: the push die's face 1–{self.faces} (0: being rolled)", data, "push")
+        banned = str(data.get("banned", ""))
+        if banned and not re.fullmatch(rf"[NESW][1-{n}]", banned):
+            raise bad(f"banned: an edge N, E, S or W and a line 1–{n}, like 'S2'", data, "banned")
+        end = str(data.get("end", ""))
+        if end and end not in ENDS:
+            raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+        cells = tuple(f for row in grid for f in row)
+        cell = (red[0] - 1) * n + red[1] - 1 if red else -1
+        state = State(cells, cell, push, banned, int(data.get("pushes", 0)), int(data.get("rerolls", 0)), end)
+        problems = self.check(state)
+        if problems:
+            key = next((k for k in ("end", "red", "push", "banned", "pushes") if problems[0].startswith(k)
+                        and k in data), "grid")
+            raise bad(problems[0], data, key)
+        return state
+
+    def example_state(self) -> State:
+        """A game under way on the Simple side's board."""
+        return self.from_data({"grid": [[3, 1, 4], [1, 5, 2], [6, 5, 3]], "red": [2, 2], "push": 5,
+                               "banned": "E2", "pushes": 3})
+
+    # --- checks and analysis -------------------------------------------------------------
+    def check(self, state: State) -> list[str]:
+        problems = []
+        if len(state.cells) != self.size:
+            return [f"grid: {self.size} cells, not {len(state.cells)}"]
+        rolled = 0 not in state.cells
+        if not rolled and any(state.cells[state.cells.index(0):]):
+            problems.append("grid: setup rolls the cells in reading order; a rolled cell follows an empty one")
+        if not rolled and state.push:
+            problems.append("push: the push die is rolled after the grid")
+        if state.red < 0 and any(state.cells):
+            problems.append("red: setup places the red die first; name its cell")
+        if state.pushes and not rolled:
+            problems.append("grid: pushes were made, so every cell holds a die")
+        if state.banned and not state.pushes:
+            problems.append("banned: no push was made yet, so no place is banned")
+        if state.pushes > self.push_limit:
+            problems.append(f"pushes: at most {self.push_limit} (push_limit)")
+        if state.rerolls > state.pushes:
+            problems.append("rerolls: more rerolls than pushes")
+        if state.end == WON and not (rolled and state.red >= 0 and self.won(state)):
+            problems.append("end is un_won, but the grid does not show one face")
+        if state.end == TIME and state.pushes < self.push_limit:
+            problems.append(f"end is un_time, but only {state.pushes} of {self.push_limit} pushes are made")
+        if state.end == STUCK and (not state.push or self.pushes(state)):
+            problems.append("end is un_stuck, but a push is allowed")
+        if not state.end and rolled and state.red >= 0:
+            if self.won(state):
+                problems.append("every die shows the red die's face, so the game is won (end: un_won)")
+            elif state.pushes >= self.push_limit:
+                problems.append("the pushes are used up, so the game is lost (end: un_time)")
+            elif state.push and not self.pushes(state):
+                problems.append("no push is allowed, so the game is lost (end: un_stuck)")
+        return problems
+
+    def distance(self, state: State) -> int:
+        """The fewest certain effect steps that could still unify the grid: over the white
+        dice (grid and push die), all but one must reach the red die's face; a paradigm
+        edge may first give the red another face, for one push more."""
+        red_face = state.cells[state.red]
+        whites = [f for i, f in enumerate(state.cells) if i != state.red] + [state.push]
+        targets = [red_face]
+        if self.paradigm:
+            targets = list(range(1, self.faces + 1))
+        best = 1 << 30
+        for target in targets:
+            steps = sorted(self.steps[f][target] for f in whites)
+            cost = sum(steps[:-1]) + (target != red_face)
+            best = min(best, cost)
+        return best
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if state.end:
+            return 1.0 if state.end == WON else 0.0
+        if not self.settled(state) or not state.push:
+            return 0.0
+        return 1.0 / (1.0 + self.distance(state))
+
+    def bots(self) -> dict[str, Any]:
+        return {"random": lambda: random_bot(self), "solver": lambda: solver_bot(self)}
+
+    def game_stats(self, state: State) -> dict[str, float]:
+        return {"turns": float(state.pushes), "pushes": float(state.pushes), "rerolls": float(state.rerolls),
+                "red in centre": float(state.end == WON and state.red == self.centre)}
+
+    def describe(self, state: State) -> str | None:
+        n = self.n
+        lines = [text_for(self.side_name, "en")]
+        edges = ", ".join(f"{EDGE_NAMES[k][1]} {text_for(e.name, 'en')}" for k, e in self.edges.items())
+        lines.append(f"Edges (a die leaving by one gets its effect): {edges}")
+        for r in range(n):
+            row = []
+            for c in range(n):
+                i = r * n + c
+                face = str(state.cells[i]) if state.cells[i] else "."
+                row.append(f"[{face}]" if i == state.red else f" {face} ")
+            lines.append("  " + "".join(row))
+        lines.append(f"Push die: {state.push or 'to be rolled'}; pushes made: {state.pushes} of {self.push_limit}"
+                     + (f"; no push from {state.banned}" if state.banned else ""))
+        if state.end:
+            lines.append(f"Game over ({state.end}): " + (f"won, score {self.score(state)}" if state.end == WON
+                                                           else "lost"))
+        elif self.current_player(state) == CHANCE:
+            lines.append("Setup is under way" if not self.settled(state) else "The push die is to be rolled again")
+        else:
+            moves = self.legal_moves(state)
+            lines.append(f"{len(moves)} pushes allowed: " + " ".join(self.format_move(m) for m in moves))
+            lines.append(f"Effect steps still needed, at least: {self.distance(state)}")
+        return "\n".join(lines)
+
+    # --- rulebook ------------------------------------------------------------------------
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        games, seed, _ = settings(self, self.data)
+        ja = lang == "ja"
+        edges = {f"edge_{k}": text_for(e.name, lang) for k, e in self.edges.items()}
+        return {
+            "difficulty_games": games,
+            "difficulty_seed": seed,
+            "grid": self.n,
+            "cells": self.size,
+            "white": self.size - 1,
+            "faces": self.faces,
+            "push_limit": self.push_limit,
+            "side_name": text_for(self.side_name, lang),
+            **edges,
+            "solver_method": (f"重み付き A* 探索（結果の決まる押し出しだけで勝ちまでの手順を探し、1手順あたり最大"
+                              f"{self.nodes}局面、評価は残りの効果の回数×{self.weight:g}）") if ja else
+            (f"weighted A* search for a winning line over the pushes whose result is certain (at most "
+             f"{self.nodes} positions per plan, effect steps still needed weighted {self.weight:g})"),
+        }
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == COLLECTION_TABLE:  # every side of the collection (intro chapter)
+            return collection_table(self, lang)
+        if name == "difficulty":
+            games, seed, bots = settings(self, self.data)
+            return difficulty_table([(text_for(r.side_name, lang), r) for r in self.siblings], games, seed,
+                                    bots, lang)
+        if name != "edges":
+            raise KeyError(name)
+        ja = lang == "ja"
+        rows = [["辺", "効果", "内容"] if ja else ["Edge", "Effect", "What it does"]]
+        for key in EDGES:
+            edge = self.edges[key]
+            what = ("、そのあと" if ja else "; then ").join(effect_text(e, self.faces, lang) for e in edge.effects)
+            rows.append([EDGE_NAMES[key][0 if ja else 1], text_for(edge.name, lang), what])
+        return rows
+
+
+def effect_text(effect: Effect, faces: int, lang: str) -> str:
+    """One sentence on an effect, written from its data (rulebook tables)."""
+    ja = lang == "ja"
+    by = abs(effect.by)
+    texts = {
+        "add": (f"押し出されたダイスの目を{effect.by:+d}する（1〜{faces}を出るなら押し出せない）",
+                f"the pushed-out die's face {effect.by:+d} (no push if it would leave 1–{faces})"),
+        "shift": (f"押し出されたダイスの目を{by}増やすか減らす（1〜{faces}に収まる方、両方なら選ぶ）",
+                  f"the pushed-out die {by} up or down, the way that stays within 1–{faces} (your choice "
+                  "when both do)"),
+        "flip": (f"押し出されたダイスを上下逆さにする（合計{faces + 1}の目へ）",
+                 f"the pushed-out die turned upside down (to the face making {faces + 1} with it)"),
+        "reroll": ("押し出されたダイスを振り直す", "the pushed-out die is rolled again"),
+        "rotate": ("押し出したあと、盤のダイス全体を左回りに90度回す",
+                   "after the push, the whole grid turns a quarter counter-clockwise"),
+        "paradigm": ("赤ダイスの目を押し出されたダイスの目にする（同じ目のダイスは押し出せない）",
+                     "the red die takes the pushed-out die's face (a die already showing it cannot leave here)"),
+    }
+    return texts[effect.effect][0 if ja else 1]
+
+
+def random_bot(rules: Unification) -> Bot[State, Move]:
+    """A random player: any push the rules allow, with any step it may take."""
+
+    def choose(state: State, rng: random.Random) -> Move:
+        return rng.choice(rules.legal_moves(state))
+
+    return choose
+
+
+def plan(rules: Unification, state: State, nodes: int) -> list[Move] | None:
+    """A winning line of certain pushes by weighted A* (None when none is found within
+    `nodes` positions or the pushes left)."""
+    Key = tuple[tuple[int, ...], int, int, str]
+
+    def key(s: State) -> Key:
+        return (s.cells, s.red, s.push, s.banned)
+
+    certain = {k for k, edge in rules.edges.items() if all(e.effect != "reroll" for e in edge.effects)}
+    start_g = state.pushes
+    counter = 0
+    frontier: list[tuple[float, int, int, State]] = [(rules.weight * rules.distance(state), 0, counter, state)]
+    parents: dict[Key, tuple[Key | None, Move | None]] = {key(state): (None, None)}
+    best_g: dict[Key, int] = {key(state): 0}
+    while frontier and len(parents) < nodes:
+        _, g, _, here = heapq.heappop(frontier)
+        here_key = key(here)
+        if best_g.get(here_key, 1 << 30) < g:
+            continue
+        for move in rules.pushes(here):
+            if OPPOSITE[move.edge] not in certain:
+                continue
+            new = rules.advance(here, move)
+            new_key = key(new)
+            if new.end != WON and (new.end or new_key in best_g and best_g[new_key] <= g + 1):
+                continue
+            parents[new_key] = (here_key, move)
+            best_g[new_key] = g + 1
+            if new.end == WON:
+                line: list[Move] = []
+                at: Key | None = new_key
+                while at is not None:
+                    parent, step = parents[at]
+                    if step is not None:
+                        line.append(step)
+                    at = parent
+                return line[::-1]
+            if start_g + g + 1 < rules.push_limit:
+                counter += 1
+                heapq.heappush(frontier, (g + 1 + rules.weight * rules.distance(new), g + 1, counter, new))
+    return None
+
+
+def solver_bot(rules: Unification) -> Bot[State, Move]:
+    """Follows a planned winning line; plans again after a reroll or when lost; with no
+    plan, the push leaving the fewest effect steps (a reroll valued by its average)."""
+    route: list[tuple[State, Move]] = []
+
+    def greedy(state: State, rng: random.Random) -> Move:
+        scored: list[tuple[float, Move]] = []
+        for move in rules.legal_moves(state):
+            new = rules.advance(state, move)
+            if new.end == WON:
+                return move
+            if new.end:
+                value = float(1 << 20)
+            elif not new.push:
+                value = sum(rules.distance(new._replace(push=f)) for f in range(1, rules.faces + 1)) / rules.faces
+            else:
+                value = float(rules.distance(new))
+            scored.append((value, move))
+        low = min(v for v, _ in scored)
+        return rng.choice([m for v, m in scored if v == low])
+
+    def choose(state: State, rng: random.Random) -> Move:
+        if route and route[0][0] == state:
+            return route.pop(0)[1]
+        route.clear()
+        line = plan(rules, state, rules.nodes)
+        if line:
+            at = state
+            for move in line:
+                route.append((at, move))
+                at = rules.advance(at, move)
+            return route.pop(0)[1]
+        return greedy(state, rng)
+
+    return choose
+
+
+def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
+    sides = [Unification(content, key, data, side) for side in data["sides"]]
+    for rules in sides:
+        rules.siblings = sides
+    return list(sides)

@@ -385,7 +385,8 @@ class Unification(Rules[State, Move]):
         face = state.cells[path[-1]]
         what = text_for(leaves.name, "en")
         if not deltas:
-            reason = (f"the die pushed out ({face}) shows the red die's face, so {what} cannot change it"
+            reason = (f"the die pushed out ({face}) already shows the red die's face, so it may not leave "
+                      f"by the {what} edge"
                       if any(e.effect == "paradigm" for e in leaves.effects) and face == state.cells[state.red]
                       else f"{what} cannot apply to the {face} that would leave by {leaves.key}{move.line + 1}")
             raise IllegalMove(leaves.rule, reason)
@@ -418,11 +419,12 @@ class Unification(Rules[State, Move]):
                                     {"effect": kind, "face": out}))
             elif kind == "rotate":
                 cell = self.cell_name(done.red)
-                events.append(Event("effect", lambda: f"{what}: the grid turns a quarter counter-clockwise "
-                                    f"(the red die is now in cell {cell})", {"effect": kind, "red": cell}))
+                events.append(Event("effect", f"{what}: the grid turns a quarter "
+                                    f"counter-clockwise (the red die is now in cell {cell})",
+                                    {"effect": kind, "red": cell}))
             elif kind == "paradigm":
                 red_face = done.red_face
-                events.append(Event("effect", lambda: f"{what}: the red die now shows {red_face}",
+                events.append(Event("effect", f"{what}: the red die now shows {red_face}",
                                     {"effect": kind, "red": red_face}))
         return events
 
@@ -515,7 +517,7 @@ class Unification(Rules[State, Move]):
         if len(grid) != n or any(len(row) != n for row in grid):
             raise bad(f"grid: {n} rows of {n} faces", data, "grid")
         for r, row in enumerate(grid):
-            for c, face in enumerate(row):
+            for face in row:
                 if not 0 <= face <= self.faces:
                     raise bad(f"grid row {r + 1}: {face} is not a face 1–{self.faces} (0: not rolled yet)", grid, r)
         red = data["red"]

@@ -1,0 +1,332 @@
+"""Fast Alone, Unification (GAMES.md §3.4, D-FA-8, D-FA-9): both sides, edge effects from YAML."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from pnpgen.cli import app
+from pnpgen.content.game import load_game
+from pnpgen.engine.protocol import CHANCE, IllegalMove
+from pnpgen.engine.simulate import simulate
+from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.examples import check_examples
+from pnpgen.games import find_rules, rules_for_content
+from pnpgen.games.fast_alone.unification import STUCK, TIME, WON, Move, State, Unification
+from tests.conftest import ROOT, CliRun
+
+CONTENT = ROOT / "content"
+KEY = "unification"
+SIDES = ("simple", "complex")
+REFEREE = ROOT / "tests" / "referee" / "fast-alone"
+SCENARIOS = sorted(p for side in SIDES for p in (REFEREE / f"{KEY}-{side}").glob("*.yaml"))
+GRID = [[3, 1, 4], [1, 5, 2], [6, 5, 3]]
+
+
+def un(side: str, root: Path = CONTENT) -> Unification:
+    rules = find_rules(root, f"fast-alone/{KEY}-{side}")
+    assert isinstance(rules, Unification)
+    return rules
+
+
+def at(rules: Unification, grid: list[list[int]], red: list[int], push: int, **more: Any) -> State:
+    return rules.from_data({"grid": grid, "red": red, "push": push, **more})
+
+
+def play(rules: Unification, state: State, *moves: str) -> State:
+    for text in moves:
+        state, _ = rules.apply(state, rules.parse_move(text, state))
+    return state
+
+
+def grid(rules: Unification, state: State) -> list[list[int]]:
+    return [list(row) for row in rules.to_data(state)["grid"]]
+
+
+# --- setup -------------------------------------------------------------------------------
+def test_setup_is_a_chain_of_chance_steps() -> None:
+    rules = un("simple")
+    state = rules.initial_state(1, random.Random(1))
+    outcomes = rules.chance_outcomes(state)
+    assert rules.current_player(state) == CHANCE and len(outcomes) == 9
+    assert {m.kind for m, _ in outcomes} == {"red"} and sum(p for _, p in outcomes) == 1
+    state = play(rules, state, "red 2,2", *[f"roll {f}" for f in (3, 1, 4, 1, 5, 2, 6, 5, 3)])
+    assert rules.current_player(state) == CHANCE and grid(rules, state) == GRID  # the push die is next
+    assert [(m.face, p) for m, p in rules.chance_outcomes(state)] == [(f, Fraction(1, 6)) for f in range(1, 7)]
+    state = play(rules, state, "roll 5")
+    assert rules.current_player(state) == 0 and state.push == 5 and state.red == 4 and state.pushes == 0
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(state, rules.parse_move("roll 2"))
+    assert caught.value.rule == "U-2"
+
+
+# --- pushes ------------------------------------------------------------------------------
+def test_push_shifts_the_line_and_the_exit_edge_changes_the_die() -> None:
+    rules = un("simple")
+    state = rules.example_state()  # push die 5, red in the centre, banned E2
+    new, events = rules.apply(state, rules.parse_move("N1"))
+    assert grid(rules, new) == [[5, 1, 4], [3, 5, 2], [1, 5, 3]]
+    assert new.push == 1 and new.banned == "S1" and new.pushes == 4  # 6 upside down
+    assert [e.kind for e in events] == ["push", "effect"] and state.cells[6] == 6  # input untouched
+    new = play(rules, state, "S3")  # the 4 leaves by the north (−1)
+    assert grid(rules, new) == [[3, 1, 2], [1, 5, 3], [6, 5, 5]] and new.push == 3
+
+
+def test_the_red_die_slides_but_never_leaves() -> None:
+    rules = un("simple")
+    state = rules.example_state()
+    new = play(rules, state, "W2")  # row 2: 1 [5] 2 -> 5 1 [5], the 2 leaves by the east (+1)
+    assert grid(rules, new)[1] == [5, 1, 5] and rules.to_data(new)["red"] == [2, 3] and new.push == 3
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(new, rules.parse_move("E2"))  # banned anyway; W... the red is at the east end
+    assert caught.value.rule == "U-5"
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(play(rules, new, "N1"), rules.parse_move("W2"))
+    assert caught.value.rule == "U-4"
+
+
+def test_legal_move_counts() -> None:
+    simple = un("simple")
+    state = simple.example_state()
+    # 12 places; E2 is banned, S2 would push a 1 out by the −1 edge
+    assert [simple.format_move(m) for m in simple.legal_moves(state)] == [
+        "N1", "N2", "N3", "E1", "E3", "S1", "S3", "W1", "W2", "W3"]
+    complex_ = un("complex")
+    moves = complex_.legal_moves(complex_.example_state())
+    # ±1 (leaving south, pushed from N) and ±2 (leaving east, pushed from W) give two ways
+    # for faces 2-5 and 3-4; ±3 one way; paradigm none: N 2+2+2, E 2, S 3, W 2+1+2
+    assert len(moves) == 15 and len(set(moves)) == 15
+    assert {complex_.format_move(m) for m in moves if m.edge == "N"} == {"N1 -1", "N2 +1", "N2 -1", "N3 +1",
+                                                                          "N3 -1"}
+
+
+def test_rotation_turns_the_grid_counter_clockwise() -> None:
+    rules = un("complex")
+    new, events = rules.apply(rules.example_state(), rules.parse_move("N1 -1"))
+    # before turning: 5 1 4 / 3 5 2 / 1 5 3; a quarter turn to the left
+    assert grid(rules, new) == [[4, 2, 3], [1, 5, 5], [5, 3, 1]] and new.push == 5
+    assert [e.data.get("effect") for e in events] == [None, "shift", "rotate"]
+    corner = at(rules, [[2, 6, 6], [4, 2, 1], [5, 2, 3]], [1, 1], 1, pushes=2, banned="W3")
+    turned = play(rules, corner, "N3 +1")  # the red in the north-west corner goes to the south-west
+    assert rules.to_data(turned)["red"] == [3, 1] and turned.cells[6] == 2
+
+
+def test_paradigm_shift_changes_the_red_face() -> None:
+    rules = un("complex")
+    new = play(rules, rules.example_state(), "E3")
+    assert grid(rules, new)[1][1] == 6 and new.push == 6 and new.banned == "W3"
+    same = at(rules, [[3, 1, 4], [5, 5, 2], [6, 5, 3]], [2, 2], 2, banned="N1", pushes=6)
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(same, rules.parse_move("E2"))
+    assert caught.value.rule == "U-9.3"
+
+
+def test_reroll_is_a_chance_node() -> None:
+    rules = un("simple")
+    state = rules.example_state()
+    new = play(rules, state, "E1")  # row 1: the 3 leaves by the west (reroll)
+    assert rules.current_player(new) == CHANCE and new.push == 0 and new.rerolls == 1
+    assert [(m.kind, m.face, p) for m, p in rules.chance_outcomes(new)] == [
+        ("reroll", f, Fraction(1, 6)) for f in range(1, 7)]
+    with pytest.raises(IllegalMove):
+        rules.apply(new, rules.parse_move("N1"))
+    assert play(rules, new, "reroll 4").push == 4
+
+
+def test_the_step_must_be_given_when_both_ways_fit() -> None:
+    rules = un("complex")
+    state = rules.example_state()
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(state, rules.parse_move("N2"))  # the 5 leaves by ±1: 4 or 6
+    assert caught.value.rule == "U-9.2" and "'N2 +1'" in caught.value.reason
+    assert play(rules, state, "S1").push == 6  # ±3 on a 3: only +3, the step may be left out
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(state, rules.parse_move("S1 -3"))
+    assert caught.value.rule == "U-9.1"
+
+
+def test_win_scores_pushes_left_doubled_in_the_centre() -> None:
+    rules = un("simple")
+    last = [[4, 4, 4], [4, 4, 4], [4, 4, 2]]
+    new, events = rules.apply(at(rules, last, [2, 2], 4, banned="N1", pushes=10), rules.parse_move("W3"))
+    assert new.end == WON and events[-1].kind == "won"
+    assert rules.outcome(new).winners == (0,) and rules.outcome(new).scores == ((60 - 11) * 2,)
+    corner = play(rules, at(rules, last, [1, 1], 4, banned="N1", pushes=10), "W3")
+    assert corner.end == WON and rules.outcome(corner).scores == (60 - 11,)
+    assert rules.game_stats(new)["red in centre"] == 1.0 and rules.game_stats(corner)["red in centre"] == 0.0
+
+
+def test_push_limit_loses() -> None:
+    rules = un("simple")
+    state = at(rules, GRID, [2, 2], 5, banned="E2", pushes=59)
+    new = play(rules, state, "N1")
+    assert new.end == TIME and rules.outcome(new).winners == () and rules.outcome(new).scores == (0.0,)
+
+
+def test_illegal_moves_cite_rules() -> None:
+    rules = un("simple")
+    state = rules.example_state()
+    for text, rule in {"E2": "U-5", "S2": "U-8.1"}.items():
+        with pytest.raises(IllegalMove) as caught:
+            rules.apply(state, rules.parse_move(text))
+        assert caught.value.rule == rule, text
+    sixes = at(rules, [[3, 1, 4], [1, 5, 6], [6, 5, 3]], [2, 2], 5, banned="N1", pushes=1)
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(sixes, rules.parse_move("W2"))  # a 6 cannot leave by +1
+    assert caught.value.rule == "U-8.2"
+
+
+def test_notation_round_trips() -> None:
+    for side in SIDES:
+        rules = un(side)
+        state = rules.example_state()
+        for move in rules.legal_moves(state):
+            assert rules.parse_move(rules.format_move(move), state) == move
+        for move in (Move("red", cell=8), Move("roll", face=3), Move("reroll", face=6)):
+            assert rules.parse_move(rules.format_move(move)) == move
+    rules = un("simple")
+    assert rules.parse_move("push n2") == Move("push", "N", 1)
+    for bad in ("N4", "X1", "N1 +0", "N1 up", "red 4,1", "roll 7", "jump", ""):
+        with pytest.raises(BadMove):
+            rules.parse_move(bad)
+
+
+# --- examples, simulation ----------------------------------------------------------------
+def test_examples_replay() -> None:
+    content = load_game(CONTENT / "fast-alone")
+    results = [r for r in check_examples(content, rules_for_content(content)) if KEY in r.game]
+    assert {r.game for r in results} == {f"fast-alone/{KEY}-{s}" for s in SIDES}
+    assert len(results) >= 6
+    assert all(r.ok for r in results), [r.problems for r in results if not r.ok]
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_solver_beats_random(side: str) -> None:
+    rules = un(side)
+    solver = simulate(rules, 12, 7, ["solver"])
+    rand = simulate(rules, 40, 7, ["random"])
+    assert solver.seat_intervals[0][0] > rand.seat_intervals[0][1]  # intervals apart
+    assert solver.win_rate(0) >= 0.9 and rand.win_rate(0) <= 0.1
+    assert solver.stats["turns"] < 40 and rand.stats["turns"] == 60  # the random player runs out of pushes
+
+
+def test_simulate_cli_reports_solo_figures(run_pnpgen: CliRun) -> None:
+    code, out, _ = run_pnpgen("simulate", f"fast-alone/{KEY}-complex", "--games", "5", "--seed", "3",
+                              "--bots", "solver", "--json", "--content", str(CONTENT))
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 5
+    low, high = data["seats"][0]["interval95"]
+    assert low <= data["seats"][0]["win_rate"] <= high
+    assert set(data["ends"]) <= {WON, TIME, STUCK}
+    assert "turns" in data["stats"] and "red in centre" in data["stats"]
+
+
+# --- referee -----------------------------------------------------------------------------
+def test_at_least_three_scenarios_per_side() -> None:
+    for side in SIDES:
+        assert len(list((REFEREE / f"{KEY}-{side}").glob("*.yaml"))) >= 3
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
+def test_referee_scenario(path: Path) -> None:
+    expected = yaml.safe_load(path.with_suffix(".expected").read_text(encoding="utf-8"))
+    args = ["referee", f"fast-alone/{path.parent.name}", "--state", str(path), "--content", str(CONTENT)]
+    if "move" in expected:
+        args += ["--move", str(expected["move"])]
+    result = CliRunner().invoke(app, args)
+    if expected["exit"] == 2:
+        assert isinstance(result.exception, ImpossibleState), result.output
+        message = str(result.exception)
+        assert message.startswith(f"{path}:") and message.split(":")[1].isdigit(), message
+        for text in expected["says"]:
+            assert text in message
+        return
+    assert result.exit_code == expected["exit"], result.output
+    said = " ".join(result.output.split())
+    for text in expected["says"]:
+        assert text in said, said
+    if "rule" in expected:
+        assert f"rule {expected['rule']} (" in said
+    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert data["legal"] is (expected["exit"] == 0) and data["rule"] == expected.get("rule")
+
+
+def test_referee_describes_the_board(run_pnpgen: CliRun) -> None:
+    code, out, _ = run_pnpgen("referee", f"fast-alone/{KEY}-simple", "--state",
+                              str(REFEREE / f"{KEY}-simple" / "plus-one.yaml"), "--content", str(CONTENT))
+    assert code == 0 and " 1 [5] 2 " in out and "10 pushes allowed: N1 N2 N3 E1 E2 E3 S3 W1 W2 W3" in out and "no push from S1" in out
+
+
+def test_bad_move_and_bad_state_are_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    state = REFEREE / f"{KEY}-simple" / "plus-one.yaml"
+    code, _, err = run_pnpgen("referee", f"fast-alone/{KEY}-simple", "--state", str(state),
+                              "--move", "Q2", "--content", str(CONTENT))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "cannot read move 'Q2'" in err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("grid: [[4, 4, 4], [4, 4, 4], [4, 4, 4]]\nred: [2, 2]\npush: 3\npushes: 5\n", encoding="utf-8")
+    code, _, err = run_pnpgen("referee", f"fast-alone/{KEY}-simple", "--state", str(bad), "--content", str(CONTENT))
+    assert code == 2 and f"{bad}:1:" in err and "the game is won (end: un_won)" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# --- data drives behaviour ---------------------------------------------------------------
+def own_copy(tmp_path: Path, edit: Any) -> Path:
+    """content/fast-alone with only this puzzle, its rules.yaml changed by `edit`."""
+    root = tmp_path / "content"
+    folder = root / "fast-alone"
+    shutil.copytree(CONTENT / "fast-alone" / KEY, folder / KEY)
+    game = yaml.safe_load((CONTENT / "fast-alone" / "game.yaml").read_text(encoding="utf-8"))
+    game.update(rules={KEY: f"{KEY}/rules.yaml"}, rule_ids=[f"{KEY}/ids.yaml"],
+                end_conditions=[f"{KEY}/ends.yaml"], examples=[f"{KEY}/examples.yaml"])
+    for key in ("rulebook", "components"):
+        game.pop(key, None)
+    game["simulation"].pop("difficulty_table", None)
+    (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
+    data_file = folder / KEY / "rules.yaml"
+    data = yaml.safe_load(data_file.read_text(encoding="utf-8"))
+    edit(data)
+    data_file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return root
+
+
+def test_yaml_drives_the_edges_and_the_limit(tmp_path: Path) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        edges = data["sides"]["simple"]["edges"]
+        edges["north"], edges["south"] = edges["south"], edges["north"]  # −1 now on the south edge
+        data["sides"]["complex"]["edges"]["west"]["effects"] = [{"effect": "add", "by": 2}, {"effect": "rotate"}]
+        data["push_limit"] = 30
+
+    root = own_copy(tmp_path, edit)
+    rules = un("simple", root)
+    state = rules.example_state()
+    new = play(rules, state, "N1")  # the 6 leaves by the south: now −1
+    assert new.push == 5
+    assert "S2" in {rules.format_move(m) for m in rules.legal_moves(state)}  # the 1 leaves by the north: flip
+    win = play(rules, at(rules, [[4, 4, 4], [4, 4, 4], [4, 4, 2]], [2, 2], 4, banned="N1", pushes=10), "W3")
+    assert rules.outcome(win).scores == ((30 - 11) * 2,)
+    complex_ = un("complex", root)
+    with pytest.raises(IllegalMove) as caught:  # the 6 would leave by the west: +2 cannot apply
+        complex_.apply(complex_.example_state(), complex_.parse_move("E3"))
+    assert caught.value.rule == "U-9.3"
+    new = play(complex_, complex_.example_state(), "E1")  # the 3 leaves by the west: 5, then a turn
+    assert new.push == 5 and grid(complex_, new)[0] == [5, 2, 3]
+
+
+def test_stuck_when_no_push_is_allowed(tmp_path: Path) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        for key in ("north", "east", "south", "west"):
+            data["sides"]["simple"]["edges"][key]["effects"] = [{"effect": "add", "by": 1}]
+
+    rules = un("simple", own_copy(tmp_path, edit))
+    state = at(rules, [[6, 6, 6], [6, 5, 6], [6, 6, 2]], [2, 2], 6, banned="E3", pushes=4)
+    new = play(rules, state, "W3")  # the 2 leaves: 3; every edge cell now shows 6 (+1 impossible)
+    assert grid(rules, new)[2] == [6, 6, 6] and new.end == STUCK
+    assert rules.outcome(new).winners == ()

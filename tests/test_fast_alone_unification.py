@@ -262,7 +262,8 @@ def test_referee_scenario(path: Path) -> None:
 def test_referee_describes_the_board(run_pnpgen: CliRun) -> None:
     code, out, _ = run_pnpgen("referee", f"fast-alone/{KEY}-simple", "--state",
                               str(REFEREE / f"{KEY}-simple" / "plus-one.yaml"), "--content", str(CONTENT))
-    assert code == 0 and " 1 [5] 2 " in out and "10 pushes allowed: N1 N2 N3 E1 E2 E3 S3 W1 W2 W3" in out and "no push from S1" in out
+    assert code == 0 and " 1 [5] 2 " in out and "no push from S1" in out
+    assert "10 pushes allowed: N1 N2 N3 E1 E2 E3 S3 W1 W2 W3" in out
 
 
 def test_bad_move_and_bad_state_are_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:

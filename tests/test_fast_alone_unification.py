@@ -331,3 +331,25 @@ def test_stuck_when_no_push_is_allowed(tmp_path: Path) -> None:
     new = play(rules, state, "W3")  # the 2 leaves: 3; every edge cell now shows 6 (+1 impossible)
     assert grid(rules, new)[2] == [6, 6, 6] and new.end == STUCK
     assert rules.outcome(new).winners == ()
+
+
+# --- print -------------------------------------------------------------------------------
+@pytest.mark.parametrize("side", SIDES)
+def test_board_sheet_is_a4_with_the_edge_effects(side: str, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from pnpgen.build import BuildOptions
+    from pnpgen.content.schema import text_for
+    from pnpgen.render.kit import components, jobs, type_module
+
+    content = load_game(CONTENT / "fast-alone")
+    item = next(c for c in components(content) if c["id"] == f"{KEY}-{side}")
+    module = type_module(str(item["type"]))
+    assert module is not None
+    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item) if j.lang == "en")
+    assert module.check(item, job) == []
+    (page,) = PdfReader(module.render(item, job)[0].path).pages
+    assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
+    text = page.extract_text()
+    for edge in un(side).edges.values():  # the edge effects come from rules.yaml
+        assert text_for(edge.name, "en") in text

@@ -80,7 +80,7 @@ TABLE_SCHEMA: dict[str, Any] = {"puzzles": {"*": Text}}
 
 def _cell(d: Difficulty) -> str:
     low, high = d.interval
-    return f"{d.rate:.0%} ({low:.0%}–{high:.0%})"
+    return f"{d.rate:.0%}\n({low:.0%}–{high:.0%})"  # two lines: narrow columns never split a figure
 
 
 def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
@@ -101,9 +101,9 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
     check(spec, TABLE_SCHEMA, None, None, "difficulty_table")
     ja = lang == "ja"
     rows = [["ゲーム", "回数", "ランダム勝率（95%区間）", "ソルバー勝率（95%区間）", "ソルバーの方法",
-             "手番（ランダム／ソルバー）", "得点（ソルバー勝ち）"] if ja else
+             "手番（ランダム／ソルバー）", "ソルバー得点"] if ja else
             ["Game", "Games", "Random win rate (95%)", "Solver win rate (95%)", "Solver method",
-             "Turns (random / solver)", "Score (solver wins)"]]
+             "Turns (random / solver)", "Solver score"]]
     for side in rules_for_content(content):
         name = side.id.split("/", 1)[1]
         puzzle = max((k for k in content.data["rules"] if name.startswith(f"{k}-")), key=len, default=name)
@@ -118,6 +118,6 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
         random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
         rows.append([f"{text_for(title, lang)}（{context['side_name']}）" if ja else
                      f"{text_for(title, lang)}, {context['side_name']}", str(games), _cell(random_), _cell(solver),
-                     str(context["solver_method"]), f"{random_.turns:.1f} / {solver.turns:.1f}",
+                     str(context["solver_method"]), f"{random_.turns:.1f} /\n{solver.turns:.1f}",
                      f"{solver.score:.1f}" if solver.wins else "–"])
     return rows

@@ -640,6 +640,7 @@ class GrowingNine(Rules[State, Move]):
         return {
             "difficulty_games": games,
             "difficulty_seed": seed,
+            "exact_setups": int(self.data["exact"]["setups"]),
             "size": self.n,
             "whites": self.whites,
             "start_whites": self.start_whites,
@@ -731,6 +732,8 @@ class Exact(NamedTuple):
     mean_seconds: float
     max_seconds: float
     max_nodes: int
+    mean_nodes: float  # positions searched per setup (best placement); the table prints these, not
+    # the seconds, so that a rebuild gives the same PDF on any machine
 
     def interval(self, wins: int) -> tuple[float, float]:
         return wilson_interval(wins, self.setups)
@@ -748,27 +751,31 @@ def exact_figures(rules: GrowingNine, setups: int, seed: int) -> Exact:
     rng = random.Random(seed)
     best = placed = undecided = most = 0
     times: list[float] = []
+    nodes_total = 0
     for _ in range(setups):
         state = roll_setup(rules, rng)
         won, nodes, seconds = solve_setup(rules, state)
         times.append(seconds)
         most = max(most, nodes)
+        nodes_total += nodes
         best += won is True
         undecided += won is None
         start, _ = rules.apply(state, rng.choice(rules.legal_moves(state)))
         placed += rules.solve(start).won is True
-    result = Exact(setups, best, placed, undecided, sum(times) / max(1, setups), max(times, default=0.0), most)
+    result = Exact(setups, best, placed, undecided, sum(times) / max(1, setups), max(times, default=0.0), most,
+                   nodes_total / max(1, setups))
     _exact[key] = result
     return result
 
 
 def exact_table(sides: list[GrowingNine], lang: str) -> list[list[str]]:
     """Header, then per side: setups sampled, win rate with the best placement and from a
-    random placement (95% intervals), solver time per setup."""
+    random placement (95% intervals), positions the solver searched per setup (mean, max;
+    deterministic, unlike times, so rebuilt rulebooks stay byte-identical)."""
     ja = lang == "ja"
-    rows = [["面", "配置数", "最善の配置で勝てる", "95%区間", "ランダムな配置から勝てる", "95%区間", "1配置の計算時間"]
+    rows = [["面", "配置数", "最善の配置で勝てる", "95%区間", "ランダムな配置から勝てる", "95%区間", "探索した局面数"]
             if ja else ["Side", "Setups", "Winnable, best placement", "95% interval",
-                        "Winnable, random placement", "95% interval", "Solver time per setup"]]
+                        "Winnable, random placement", "95% interval", "Positions searched"]]
     for rules in sides:
         _, seed, _ = settings(rules, rules.data)
         e = exact_figures(rules, int(rules.data["exact"]["setups"]), seed)
@@ -776,8 +783,7 @@ def exact_table(sides: list[GrowingNine], lang: str) -> list[list[str]]:
         for wins in (e.best, e.placed):
             low, high = e.interval(wins)
             cells += [f"{wins / e.setups:.1%}", f"{low:.1%}–{high:.1%}"]
-        cells.append(f"{e.mean_seconds * 1000:.1f} ms" + (f"（最大 {e.max_seconds * 1000:.0f} ms）" if ja
-                                                       else f" (max {e.max_seconds * 1000:.0f} ms)"))
+        cells.append(f"{e.mean_nodes:,.0f}" + (f"（最大 {e.max_nodes:,}）" if ja else f" (max {e.max_nodes:,})"))
         rows.append(cells)
     return rows
 

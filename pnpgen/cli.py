@@ -215,6 +215,9 @@ def simulate(
     bot_names = _bot_list(rules, bots, players)
     if not as_json:
         out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, {workers} worker(s)")
+        for name, method in rules.bot_methods().items():
+            if name in bot_names:
+                out.print(f"  {name}: {method}")
     with _progress(quiet) as progress:
         task = progress.add_task("games", total=games)
         summary = run(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
@@ -274,6 +277,8 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 
 
 def _print_summary(summary: Any, rules: Any) -> None:
+    from pnpgen.engine.simulate import score_figures
+
     n = summary.games
     seats = Table(title=f"Win rate per seat ({n} games, seats rotated)" if not summary.solo
                   else f"Win rate ({n} games)")
@@ -311,6 +316,9 @@ def _print_summary(summary: Any, rules: Any) -> None:
         won = summary.won_lengths
         figures.add_row("player moves in won games (turns used)", f"{sum(won) / len(won):.1f} "
                         f"(min {min(won)}, max {max(won)})")
+        score = score_figures(summary.won_scores)
+        figures.add_row("score in won games (the game's own)", f"{score['mean']:.1f} "
+                        f"(min {score['min']:g}, max {score['max']:g})")
     labels = rules.end_conditions()
     for end, count in sorted(summary.ends.items()):
         figures.add_row(f"ended by: {labels.get(end, end)}", f"{count} ({count / n:.1%})")

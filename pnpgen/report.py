@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
@@ -97,6 +98,7 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
         "content": content_version(rules),
         "settings": {"games": options.games, "seed": options.seed, "bots": bots,
                      "mcts": mcts_settings(rules),
+                     "bot_methods": {b: m for b, m in rules.bot_methods().items() if b in bots},
                      "seed_rule": "game i uses derive_seed(seed, i); bots rotate one seat per game",
                      "skill_bot": options.skill_bot, "skill_games": options.skill_games},
         "end_labels": rules.end_conditions(),
@@ -141,10 +143,12 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
         lines.append(f"Skill check: {check.strong} against {check.weak}, {check.games} games, seed {check.seed}")
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
+    lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]
     y = top - 7 * mm
     for line in lines:
-        c.drawString(left, y, line)
-        y -= 4.5 * mm
+        for part in simpleSplit(line, SANS, 9, width - 2 * left):
+            c.drawString(left, y, part)
+            y -= 4.5 * mm
     chart_w = (width - 2 * left - 10 * mm) / 2
     chart_h = 62 * mm
     y -= chart_h + 8 * mm

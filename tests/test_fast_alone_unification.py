@@ -227,6 +227,13 @@ def test_simulate_cli_reports_solo_figures(run_pnpgen: CliRun) -> None:
     assert low <= data["seats"][0]["win_rate"] <= high
     assert set(data["ends"]) <= {WON, TIME, STUCK}
     assert "turns" in data["stats"] and "red in centre" in data["stats"]
+    wins = data["seats"][0]["win_rate"] * 5
+    if wins:  # the score is the pushes left (doubled with the red in the centre)
+        assert 0 < data["score_in_wins"]["min"] <= data["score_in_wins"]["mean"] <= 2 * 60
+    code, out, _ = run_pnpgen("simulate", f"fast-alone/{KEY}-complex", "--games", "3", "--seed", "3",
+                              "--bots", "solver", "--quiet", "--content", str(CONTENT))
+    said = " ".join(out.split())
+    assert code == 0 and "solver: weighted A* search" in said and "score in won games" in said
 
 
 # --- referee -----------------------------------------------------------------------------
@@ -353,3 +360,17 @@ def test_board_sheet_is_a4_with_the_edge_effects(side: str, tmp_path: Path) -> N
     text = page.extract_text()
     for edge in un(side).edges.values():  # the edge effects come from rules.yaml
         assert text_for(edge.name, "en") in text
+
+
+def test_report_names_the_solver_method(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from pnpgen.report import ReportOptions, write_report
+
+    rules = un("complex")
+    pdf, data_path = write_report(rules, ReportOptions(games=4, seed=5, bots=["solver"], out=tmp_path))
+    data = json.loads(data_path.read_text())
+    assert data["settings"]["bot_methods"] == {"solver": rules.bot_methods()["solver"]}
+    assert data["summary"]["score_in_wins"]["max"] <= 2 * rules.push_limit
+    text = " ".join(PdfReader(pdf).pages[0].extract_text().split())
+    assert "Bot solver: weighted A* search" in text and "positions per plan" in text

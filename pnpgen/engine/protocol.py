@@ -163,6 +163,10 @@ class Rules(ABC, Generic[S, M]):
         """Game-specific bots by name (the generic ones are added by the engine)."""
         return {}
 
+    def bot_methods(self) -> dict[str, str]:
+        """How each game-specific bot plays, one line per bot name (simulate and report print it)."""
+        return {}
+
     def game_stats(self, state: S) -> dict[str, float]:
         """Per-game figures for the simulation summary (e.g. mean turn score)."""
         return {}

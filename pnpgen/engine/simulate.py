@@ -182,6 +182,7 @@ class Summary:
     timeouts: int = 0
     events: dict[str, float] = field(default_factory=dict)  # mean count per game by event kind
     won_lengths: list[int] = field(default_factory=list)  # player moves of the games won (solo: turns used)
+    won_scores: list[float] = field(default_factory=list)  # solo: the game's own score of the games won
 
     @property
     def decided(self) -> int:
@@ -232,7 +233,15 @@ class Summary:
         data.update(self.metrics())
         if self.solo:
             data["moves_used_in_wins"] = distribution(self.won_lengths)
+            data["score_in_wins"] = score_figures(self.won_scores)
         return data
+
+
+def score_figures(scores: list[float]) -> dict[str, float]:
+    """Mean, lowest and highest of a solo game's scores ({} when there are none)."""
+    if not scores:
+        return {}
+    return {"mean": sum(scores) / len(scores), "min": min(scores), "max": max(scores)}
 
 
 def simulate(
@@ -294,6 +303,7 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
         problems=[p for r in records for p in r.problems][:20],
         lengths=lengths,
         won_lengths=[r.player_moves for r in records if r.outcome.winners],
+        won_scores=[r.outcome.scores[0] for r in records if r.outcome.winners] if players == 1 else [],
         draws=draws,
         timeouts=timeouts,
         events={k: v / n for k, v in sorted(event_counts.items())} if n else {},

@@ -9,7 +9,7 @@ Japanese and English rulebooks share them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
@@ -17,6 +17,18 @@ from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import play_many
 from pnpgen.errors import ContentError
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+class Puzzle(Rules[S, M]):
+    """What every Fast Alone puzzle shares: its bots are named for simulate and report
+    from the rulebook context's `solver_method`, the text the designer notes print."""
+
+    def bot_methods(self) -> dict[str, str]:
+        return {"random": "any legal move, each with equal chance",
+                "solver": str(self.rulebook_context("en")["solver_method"])}
+
 
 BOT_NAMES = {"random": {"ja": "ランダム", "en": "random player"}, "solver": {"ja": "ソルバー", "en": "solver"}}
 

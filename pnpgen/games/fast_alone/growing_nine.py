@@ -32,7 +32,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
 ENDS = (WON, STUCK, REPEAT)
@@ -121,7 +121,7 @@ def die_text(value: int) -> str:
     return f"{'R' if value > RED else ''}{o[0]}/{o[1]}"
 
 
-class GrowingNine(Rules[State, Move]):
+class GrowingNine(Puzzle[State, Move]):
     """One board side of Growing Nine."""
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:

@@ -24,7 +24,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
 WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
@@ -137,7 +137,7 @@ def _condition(entry: Any) -> Condition:
                      (0 if value == "even" else 1) if test == "parity" else int(value))
 
 
-class HorizontalVertical(Rules[State, Move]):
+class HorizontalVertical(Puzzle[State, Move]):
     """One board side of Horizontal & Vertical."""
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:

@@ -22,7 +22,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
 
 ROLL, PLAY, REROLL, OVER = "roll", "play", "reroll", "over"
 WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
@@ -120,7 +120,7 @@ def connected(cells: tuple[tuple[int, int], ...]) -> bool:
     return len(seen) == len(every)
 
 
-class NoGaps(Rules[State, Move]):
+class NoGaps(Puzzle[State, Move]):
     """One board side of No Gaps."""
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:

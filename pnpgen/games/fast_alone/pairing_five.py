@@ -24,7 +24,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
 
 WON, STUCK = "p5_won", "p5_stuck"
 ENDS = (WON, STUCK)
@@ -93,7 +93,7 @@ def _fail(message: str, container: Any, key: Any) -> ContentError:
     return ContentError(message, **where(container, key, value=True))
 
 
-class PairingFive(Rules[State, Move]):
+class PairingFive(Puzzle[State, Move]):
     """One board side of Pairing Five."""
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:

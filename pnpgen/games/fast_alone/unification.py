@@ -25,7 +25,7 @@ from pnpgen.content.schema import Choice, Each, Text, check, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
 
 WON, TIME, STUCK = "un_won", "un_time", "un_stuck"
 ENDS = (WON, TIME, STUCK)
@@ -104,7 +104,7 @@ def _fail(message: str, container: Any, key: Any) -> ContentError:
     return ContentError(message, **where(container, key, value=True))
 
 
-class Unification(Rules[State, Move]):
+class Unification(Puzzle[State, Move]):
     """One board side of Unification."""
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:

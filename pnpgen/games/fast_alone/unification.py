@@ -653,9 +653,11 @@ class Unification(Puzzle[State, Move]):
             "side_name": text_for(self.side_name, lang),
             **edges,
             "solver_method": (f"重み付き A* 探索（結果の決まる押し出しだけで勝ちまでの手順を探し、1手順あたり最大"
-                              f"{self.nodes}局面、評価は残りの効果の回数×{self.weight:g}）") if ja else
+                              f"{self.nodes}局面、評価は残りの効果の回数×{self.weight:g}。"
+                              "勝ちを見つけたあとも赤が中央の勝ちを少し探す）") if ja else
             (f"weighted A* search for a winning line over the pushes whose result is certain (at most "
-             f"{self.nodes} positions per plan, effect steps still needed weighted {self.weight:g})"),
+             f"{self.nodes} positions per plan, effect steps still needed weighted {self.weight:g}; after a "
+             "first win it searches a little longer for a win with the red in the centre)"),
         }
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
@@ -708,19 +710,30 @@ def random_bot(rules: Unification) -> Bot[State, Move]:
 
 def plan(rules: Unification, state: State, nodes: int) -> list[Move] | None:
     """A winning line of certain pushes by weighted A* (None when none is found within
-    `nodes` positions or the pushes left)."""
+    `nodes` positions or the pushes left). A win with the red die off the centre is kept
+    while the search goes on, for a quarter of `nodes` more, for a centre win scoring more
+    (the doubling)."""
     Key = tuple[tuple[int, ...], int, int, str]
 
     def key(s: State) -> Key:
         return (s.cells, s.red, s.push, s.banned)
 
+    def line_to(at: Key | None) -> list[Move]:
+        line: list[Move] = []
+        while at is not None:
+            at, step = parents[at]
+            if step is not None:
+                line.append(step)
+        return line[::-1]
+
     certain = {k for k, edge in rules.edges.items() if all(e.effect != "reroll" for e in edge.effects)}
-    start_g = state.pushes
     counter = 0
     frontier: list[tuple[float, int, int, State]] = [(rules.weight * rules.distance(state), 0, counter, state)]
     parents: dict[Key, tuple[Key | None, Move | None]] = {key(state): (None, None)}
     best_g: dict[Key, int] = {key(state): 0}
-    while frontier and len(parents) < nodes:
+    best: tuple[int, list[Move]] | None = None  # the best-scoring win found so far
+    budget = nodes
+    while frontier and len(parents) < budget:
         _, g, _, here = heapq.heappop(frontier)
         here_key = key(here)
         if best_g.get(here_key, 1 << 30) < g:
@@ -735,18 +748,19 @@ def plan(rules: Unification, state: State, nodes: int) -> list[Move] | None:
             parents[new_key] = (here_key, move)
             best_g[new_key] = g + 1
             if new.end == WON:
-                line: list[Move] = []
-                at: Key | None = new_key
-                while at is not None:
-                    parent, step = parents[at]
-                    if step is not None:
-                        line.append(step)
-                    at = parent
-                return line[::-1]
-            if start_g + g + 1 < rules.push_limit:
+                score = rules.score(new)
+                if best is None:  # from here on, a quarter of the positions more for a better win
+                    budget = min(nodes, len(parents) + nodes // 4)
+                if best is None or score > best[0]:
+                    best = (score, line_to(new_key))
+                if new.red == rules.centre or rules.centre < 0:
+                    return best[1]
+                continue
+            left = rules.push_limit - new.pushes
+            if left > 0 and not (best and 2 * left <= best[0]):  # a centre win could still score more
                 counter += 1
                 heapq.heappush(frontier, (g + 1 + rules.weight * rules.distance(new), g + 1, counter, new))
-    return None
+    return best[1] if best else None
 
 
 def solver_bot(rules: Unification) -> Bot[State, Move]:

@@ -446,8 +446,20 @@ def referee(
     raise typer.Exit(0 if verdict.legal else 1)
 
 
+class _StateDumper(yaml.SafeDumper):
+    """YAML for people: a list of plain values on one line (`grid: [[3, 1, 4], ...]` rows)."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    flow = all(not isinstance(v, dict | list) for v in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_StateDumper.add_representer(list, _represent_list)
+
+
 def _yaml(data: Any) -> str:
-    return yaml.safe_dump(_plain(data), allow_unicode=True, sort_keys=False, width=100)
+    return yaml.dump(_plain(data), Dumper=_StateDumper, allow_unicode=True, sort_keys=False, width=100)
 
 
 def _plain(value: Any) -> Any:

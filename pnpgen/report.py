@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import __version__
 from pnpgen.engine.metrics import histogram
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import SkillCheck, Summary, simulate, skill_check
+from pnpgen.engine.simulate import SkillCheck, Summary, score_figures, simulate, skill_check
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import atomic_output, new_canvas
@@ -306,6 +306,9 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
         used = s.to_data()["moves_used_in_wins"]
         rows.append(("moves used in won games", f"mean {sum(s.won_lengths) / len(s.won_lengths):.1f}; "
                      f"min {used['min']}, median {used['median']:g}, max {used['max']}"))
+        score = score_figures(s.won_scores)
+        rows.append(("score in won games (the game's own)",
+                     f"mean {score['mean']:.1f}; min {score['min']:g}, max {score['max']:g}"))
     rows += [(k.replace("_", " "), f"{v:.2f}") for k, v in s.stats.items()]
     rows += [(f"'{k}' events per game", f"{v:.2f}") for k, v in list(s.events.items())[:8]]
     if check:

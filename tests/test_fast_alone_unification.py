@@ -368,9 +368,11 @@ def test_report_names_the_solver_method(tmp_path: Path) -> None:
     from pnpgen.report import ReportOptions, write_report
 
     rules = un("complex")
-    pdf, data_path = write_report(rules, ReportOptions(games=4, seed=5, bots=["solver"], out=tmp_path))
+    pdf, data_path = write_report(rules, ReportOptions(games=4, seed=5, bots=["solver"], skill_bot=None,
+                                                                   out=tmp_path))
     data = json.loads(data_path.read_text())
     assert data["settings"]["bot_methods"] == {"solver": rules.bot_methods()["solver"]}
     assert data["summary"]["score_in_wins"]["max"] <= 2 * rules.push_limit
     text = " ".join(PdfReader(pdf).pages[0].extract_text().split())
     assert "Bot solver: weighted A* search" in text and "positions per plan" in text
+    assert "score in won games (the game's own)" in text

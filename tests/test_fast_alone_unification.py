@@ -376,3 +376,20 @@ def test_report_names_the_solver_method(tmp_path: Path) -> None:
     text = " ".join(PdfReader(pdf).pages[0].extract_text().split())
     assert "Bot solver: weighted A* search" in text and "positions per plan" in text
     assert "score in won games (the game's own)" in text
+
+
+def test_difficulty_figures_are_cached_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pnpgen.games.fast_alone import difficulty
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    rules = un("complex")
+    first = difficulty.measure(rules, "random", 7, 3)
+    (stored,) = (tmp_path / "cache" / "difficulty").glob("*.json")
+    assert json.loads(stored.read_text())["games"] == 7 and first.games == 7 and first.turns == 60.0
+    difficulty._measured.clear()
+    stored.write_text(json.dumps({"games": 7, "wins": 5, "turns": 9.0, "score": 80.0}))
+    assert difficulty.measure(rules, "random", 7, 3).wins == 5  # read back, not simulated again
+    difficulty._measured.clear()
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    assert difficulty.measure(rules, "random", 7, 3) == first
+    difficulty._measured.clear()

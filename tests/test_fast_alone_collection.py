@@ -20,10 +20,12 @@ from pnpgen.games.fast_alone import RULE_MODULES
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE
 from pnpgen.render.rulebook import render_rulebooks
 from tests.conftest import ROOT
+from tests.fast_alone_support import check_referee_scenario
 from tests.kit_pdf import unembedded_fonts
 
 FOLDER = ROOT / "content" / "fast-alone"
 REFEREE = ROOT / "tests" / "referee" / "fast-alone"
+SCENARIOS = sorted(p.with_suffix(".yaml") for p in REFEREE.glob("*/*.expected"))
 NOTATION = ROOT / "docs" / "notation"
 LANGS = ("ja", "en")
 
@@ -149,3 +151,8 @@ def test_rulebook_fonts_are_embedded(rulebooks: dict[str, Path]) -> None:
     assert set(rulebooks) == set(LANGS)
     for path in rulebooks.values():
         assert unembedded_fonts(path) == [], path
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
+def test_referee_scenario(path: Path) -> None:
+    check_referee_scenario(path)

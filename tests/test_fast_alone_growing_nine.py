@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from pnpgen.cli import app
 from pnpgen.content.game import load_game
 from pnpgen.engine.protocol import CHANCE
 from pnpgen.engine.simulate import simulate
-from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.errors import BadMove
 from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.games.fast_alone.growing_nine import (
@@ -32,12 +29,11 @@ from pnpgen.games.fast_alone.growing_nine import (
     solve_setup,
 )
 from tests.conftest import ROOT, CliRun
+from tests.fast_alone_support import own_copy
 
 CONTENT = ROOT / "content"
 KEY = "growing-nine"
 SIDES = ("a", "b")
-REFEREE = ROOT / "tests" / "referee" / "fast-alone"
-SCENARIOS = sorted(p for side in SIDES for p in (REFEREE / f"{KEY}-{side}").glob("*.yaml"))
 QUEUE5 = ["2/1", "5/3", "6/4", "1/3", "2/4"]
 
 
@@ -206,33 +202,6 @@ def test_examples_replay() -> None:
     assert all(r.ok for r in results), [r.problems for r in results if not r.ok]
 
 
-def test_at_least_three_scenarios_per_side() -> None:
-    for side in SIDES:
-        assert len(list((REFEREE / f"{KEY}-{side}").glob("*.yaml"))) >= 3
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
-def test_referee_scenario(path: Path) -> None:
-    expected = yaml.safe_load(path.with_suffix(".expected").read_text(encoding="utf-8"))
-    args = ["referee", f"fast-alone/{path.parent.name}", "--state", str(path), "--content", str(CONTENT)]
-    if "move" in expected:
-        args += ["--move", str(expected["move"])]
-    result = CliRunner().invoke(app, args)
-    if expected["exit"] == 2:
-        assert isinstance(result.exception, ImpossibleState), result.output
-        message = str(result.exception)
-        assert message.startswith(f"{path}:") and message.split(":")[1].isdigit(), message
-        for text in expected["says"]:
-            assert text in message
-        return
-    assert result.exit_code == expected["exit"], result.output
-    said = " ".join(result.output.split())
-    for text in expected["says"]:
-        assert text in said, said
-    if "rule" in expected:
-        assert f"rule {expected['rule']} (" in said
-
-
 def test_bad_state_is_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text('grid: ["1/2 . . R3/2", ". . . .", ". 3/4 . .", "4/1 3/2 . 6/2"]\nqueue: [2/1]\n',
@@ -243,22 +212,6 @@ def test_bad_state_is_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
 
 
 # --- data drives behaviour ---------------------------------------------------------------
-def own_copy(tmp_path: Path, edit: Any) -> Path:
-    """content/fast-alone with only this puzzle, its rules.yaml changed by `edit`."""
-    root = tmp_path / "content"
-    folder = root / "fast-alone"
-    shutil.copytree(CONTENT / "fast-alone" / KEY, folder / KEY)
-    game = yaml.safe_load((CONTENT / "fast-alone" / "game.yaml").read_text(encoding="utf-8"))
-    game.update(rules={KEY: f"{KEY}/rules.yaml"}, rule_ids=[f"{KEY}/ids.yaml"],
-                end_conditions=[f"{KEY}/ends.yaml"], examples=[f"{KEY}/examples.yaml"])
-    for key in ("rulebook", "components"):
-        game.pop(key, None)
-    (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
-    data_file = folder / KEY / "rules.yaml"
-    data = yaml.safe_load(data_file.read_text(encoding="utf-8"))
-    edit(data)
-    data_file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return root
 
 
 def test_yaml_drives_board_and_dice(tmp_path: Path) -> None:
@@ -268,7 +221,7 @@ def test_yaml_drives_board_and_dice(tmp_path: Path) -> None:
         data["sides"]["a"]["spawns"] = [{"symbol": "sun", "mark": "S", "cells": ["b2", "e5"]},
                                         {"symbol": "moon", "mark": "M", "cells": ["b5", "e2"]}]
 
-    rules = g9("a", own_copy(tmp_path, edit))
+    rules = g9("a", own_copy(tmp_path, KEY, edit))
     assert rules.n == 6 and [rules.cell_name(c) for c in rules.spawn_cells] == ["b2", "e2", "b5", "e5"]
     state = rolled(rules, 2)
     assert len(state.rolled) == 8 and len(rules.legal_moves(state)) == 4 * 7 * 6 * 5
@@ -281,7 +234,7 @@ def test_bad_board_data_names_the_line(tmp_path: Path) -> None:
         data["sides"]["b"]["spawns"][0]["cells"] = ["a1", "z9"]
 
     with pytest.raises(Exception, match=r"rules.yaml:\d+:\d+: spawns: .*'z9' is not a cell"):
-        find_rules(own_copy(tmp_path, edit), f"fast-alone/{KEY}-b")
+        find_rules(own_copy(tmp_path, KEY, edit), f"fast-alone/{KEY}-b")
 
 
 # --- print -------------------------------------------------------------------------------

@@ -4,29 +4,25 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from typer.testing import CliRunner
 
-from pnpgen.cli import app
 from pnpgen.content.game import load_game
 from pnpgen.engine.simulate import simulate
-from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.errors import BadMove
 from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.games.fast_alone.horizontal_vertical import FULL, STUCK, WON, HorizontalVertical, Move, State
 from tests.conftest import ROOT, CliRun
+from tests.fast_alone_support import build_sheet, own_copy
 
 CONTENT = ROOT / "content"
 KEY = "horizontal-vertical"
 SIDES = ("total", "number")
 REFEREE = ROOT / "tests" / "referee" / "fast-alone"
-SCENARIOS = sorted(p for side in SIDES for p in (REFEREE / f"{KEY}-{side}").glob("*.yaml"))
 
 
 def hv(side: str, root: Path = CONTENT) -> HorizontalVertical:
@@ -193,35 +189,6 @@ def test_simulate_cli_reports_solo_figures(run_pnpgen: CliRun) -> None:
 
 
 # --- referee -----------------------------------------------------------------------------
-def test_at_least_three_scenarios_per_side() -> None:
-    for side in SIDES:
-        assert len(list((REFEREE / f"{KEY}-{side}").glob("*.yaml"))) >= 3
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
-def test_referee_scenario(path: Path) -> None:
-    expected = yaml.safe_load(path.with_suffix(".expected").read_text(encoding="utf-8"))
-    args = ["referee", f"fast-alone/{path.parent.name}", "--state", str(path), "--content", str(CONTENT)]
-    if "move" in expected:
-        args += ["--move", str(expected["move"])]
-    result = CliRunner().invoke(app, args)
-    if expected["exit"] == 2:
-        assert isinstance(result.exception, ImpossibleState), result.output
-        message = str(result.exception)
-        assert message.startswith(f"{path}:") and message.split(":")[1].isdigit(), message
-        for text in expected["says"]:
-            assert text in message
-        return
-    assert result.exit_code == expected["exit"], result.output
-    said = " ".join(result.output.split())
-    for text in expected["says"]:
-        assert text in said, said
-    for text in expected.get("not_says", []):
-        assert text not in said, said
-    if "rule" in expected:
-        assert f"rule {expected['rule']} (" in said
-    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
-    assert data["legal"] is (expected["exit"] == 0) and data["rule"] == expected.get("rule")
 
 
 def test_referee_lists_and_describes(run_pnpgen: CliRun) -> None:
@@ -250,22 +217,6 @@ def test_bad_move_and_bad_state_are_one_line(run_pnpgen: CliRun, tmp_path: Path)
 
 
 # --- data drives behaviour ---------------------------------------------------------------
-def own_copy(tmp_path: Path, edit: Any) -> Path:
-    """content/fast-alone with only this puzzle, its rules.yaml changed by `edit`."""
-    root = tmp_path / "content"
-    folder = root / "fast-alone"
-    shutil.copytree(CONTENT / "fast-alone" / KEY, folder / KEY)
-    game = yaml.safe_load((CONTENT / "fast-alone" / "game.yaml").read_text(encoding="utf-8"))
-    game.update(rules={KEY: f"{KEY}/rules.yaml"}, rule_ids=[f"{KEY}/ids.yaml"],
-                end_conditions=[f"{KEY}/ends.yaml"], examples=[f"{KEY}/examples.yaml"])
-    for key in ("rulebook", "components"):
-        game.pop(key, None)
-    (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
-    data_file = folder / KEY / "rules.yaml"
-    data = yaml.safe_load(data_file.read_text(encoding="utf-8"))
-    edit(data)
-    data_file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return root
 
 
 def test_yaml_drives_passes_wilds_and_conditions(tmp_path: Path) -> None:
@@ -274,7 +225,7 @@ def test_yaml_drives_passes_wilds_and_conditions(tmp_path: Path) -> None:
         data["wild_faces"] = []  # no wild: a 1 names nothing
         data["sides"]["total"]["rows"][1] = {"label": "=18", "measure": "sum", "equals": 18}
 
-    rules = hv("total", own_copy(tmp_path, edit))
+    rules = hv("total", own_copy(tmp_path, KEY, edit))
     state = grid(rules, EMPTY, [1, 1, 5], turns=1)
     assert len(rules.legal_moves(state)) == 25  # passes only: nothing can be named
     state = rules.from_data({"grid": ["x x x x ."] + EMPTY[1:], "passes_used": 4, "turns": 4, "dice": [2, 3, 5]})
@@ -293,26 +244,10 @@ def test_a_condition_needs_exactly_one_test(tmp_path: Path) -> None:
         data["sides"]["number"]["columns"] = [{"label": "?", "measure": "sum"}] * 5
 
     with pytest.raises(Exception, match=r"rules.yaml:\d+:\d+: condition '\?': give exactly one of"):
-        find_rules(own_copy(tmp_path, edit), f"fast-alone/{KEY}-number")
+        find_rules(own_copy(tmp_path, KEY, edit), f"fast-alone/{KEY}-number")
 
 
 # --- print -------------------------------------------------------------------------------
-def build_sheet(component_id: str, tmp_path: Path, lang: str = "en") -> tuple[Path, str]:
-    """One of this puzzle's write-on sheets, built through the print kit; its path and text."""
-    from pypdf import PdfReader
-
-    from pnpgen.build import BuildOptions
-    from pnpgen.render.kit import components, jobs, type_module
-
-    content = load_game(CONTENT / "fast-alone")
-    item = next(c for c in components(content) if c["id"] == component_id)
-    module = type_module(str(item["type"]))
-    assert module is not None
-    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item)
-               if j.lang == lang)
-    assert module.check(item, job) == []
-    path = module.render(item, job)[0].path
-    return path, "\n".join(page.extract_text() for page in PdfReader(path).pages)
 
 
 @pytest.mark.parametrize("side", SIDES)

@@ -4,28 +4,24 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from pnpgen.cli import app
 from pnpgen.content.game import load_game
 from pnpgen.engine.simulate import simulate
-from pnpgen.errors import BadMove, ContentError, PnpgenError
+from pnpgen.errors import BadMove, ContentError
 from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.games.fast_alone.no_gaps import NO_DICE, NO_REROLLS, WON, NoGaps, State
 from tests.conftest import ROOT, CliRun
+from tests.fast_alone_support import build_sheet, own_copy
 
 CONTENT = ROOT / "content"
 KEY = "no-gaps"
 SIDES = ("a", "b")
 REFEREE = ROOT / "tests" / "referee" / "fast-alone"
-SCENARIOS = sorted(p for side in SIDES for p in (REFEREE / f"{KEY}-{side}").glob("*.yaml"))
 BOTTOM_ROW_OPEN = ["F5 a1 a2 b2 c2 b3", "L5 b1 c1 d1 e1 e2", "V5 f1 f2 d3 e3 f3", "M d2",
                    "P5 a3 a4 b4 a5 b5", "T5 c3 c4 d4 e4 c5", "L4 f4 d5 e5 f5"]
 
@@ -194,35 +190,6 @@ def test_simulate_cli_json(run_pnpgen: CliRun) -> None:
 
 
 # --- referee -----------------------------------------------------------------------------
-def test_at_least_three_scenarios_per_side() -> None:
-    for side in SIDES:
-        assert len(list((REFEREE / f"{KEY}-{side}").glob("*.expected"))) >= 3
-
-
-@pytest.mark.parametrize("path", [p for p in SCENARIOS if p.with_suffix(".expected").exists()],
-                         ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_referee_scenario(path: Path) -> None:
-    expected = yaml.safe_load(path.with_suffix(".expected").read_text(encoding="utf-8"))
-    args = ["referee", f"fast-alone/{path.parent.name}", "--state", str(path), "--content", str(CONTENT)]
-    if "move" in expected:
-        args += ["--move", str(expected["move"])]
-    result = CliRunner().invoke(app, args)
-    if expected["exit"] == 2:  # a bad state (names file and line) or an unreadable move
-        assert isinstance(result.exception, PnpgenError), result.output
-        message = str(result.exception)
-        if "move" not in expected:
-            assert message.startswith(f"{path}:") and message.split(":")[1].isdigit(), message
-        for text in expected["says"]:
-            assert text in message
-        return
-    assert result.exit_code == expected["exit"], result.output
-    said = " ".join(result.output.split())
-    for text in expected["says"]:
-        assert text in said, said
-    if "rule" in expected:
-        assert f"rule {expected['rule']} (" in said
-    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
-    assert data["legal"] is (expected["exit"] == 0) and data["rule"] == expected.get("rule")
 
 
 def test_referee_describes_the_grid(run_pnpgen: CliRun) -> None:
@@ -235,21 +202,6 @@ def test_referee_describes_the_grid(run_pnpgen: CliRun) -> None:
 
 
 # --- data drives behaviour, bad content --------------------------------------------------
-def own_copy(tmp_path: Path, edit: Any) -> Path:
-    """content/fast-alone with only this puzzle, its rules.yaml changed by `edit`."""
-    root = tmp_path / "content"
-    folder = root / "fast-alone"
-    shutil.copytree(CONTENT / "fast-alone" / KEY, folder / KEY)
-    game = yaml.safe_load((CONTENT / "fast-alone" / "game.yaml").read_text(encoding="utf-8"))
-    game.update(rules={KEY: f"{KEY}/rules.yaml"}, rule_ids=[f"{KEY}/ids.yaml"],
-                end_conditions=[f"{KEY}/ends.yaml"], examples=[f"{KEY}/examples.yaml"])
-    for key in ("rulebook", "components"):
-        game.pop(key, None)
-    (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
-    data_file = folder / KEY / "rules.yaml"
-    text = data_file.read_text(encoding="utf-8")
-    data_file.write_text(edit(text) if callable(edit) else text, encoding="utf-8")
-    return root
 
 
 def test_yaml_drives_transforms_tiles_and_rerolls(tmp_path: Path) -> None:
@@ -260,7 +212,7 @@ def test_yaml_drives_transforms_tiles_and_rerolls(tmp_path: Path) -> None:
         data["rerolls"] = 1
         return yaml.safe_dump(data, allow_unicode=True)
 
-    rules = ng("a", own_copy(tmp_path, edit))
+    rules = ng("a", own_copy(tmp_path, KEY, edit, text=True))
     moves = rules.legal_moves(state(rules, [], [4], 5))
     assert len(moves) == 80  # 4 turns x 20 places, one L4 line with two tiles
     assert rules.tiles[rules.by_id["L4"]].count == 2
@@ -272,13 +224,14 @@ def test_yaml_drives_transforms_tiles_and_rerolls(tmp_path: Path) -> None:
 
 def test_bad_shapes_name_the_line(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match=r"rules.yaml:\d+:\d+: shape: '\*' is not '#'"):
-        find_rules(own_copy(tmp_path / "1", lambda t: t.replace('shape: "###"', 'shape: "#*#"')), f"fast-alone/{KEY}-a")
+        star = own_copy(tmp_path / "1", KEY, lambda t: t.replace('shape: "###"', 'shape: "#*#"'), text=True)
+        find_rules(star, f"fast-alone/{KEY}-a")
     disconnected = lambda t: t.replace('shape: "##"}', 'shape: "#.#"}')  # noqa: E731
     with pytest.raises(ContentError, match=r"rules.yaml:\d+:\d+: shapes.D: the cells must touch"):
-        find_rules(own_copy(tmp_path / "2", disconnected), f"fast-alone/{KEY}-a")
+        find_rules(own_copy(tmp_path / "2", KEY, disconnected, text=True), f"fast-alone/{KEY}-a")
     unknown = lambda t: t.replace("3: [I3, L3]", "3: [I3, J3]")  # noqa: E731
     with pytest.raises(ContentError, match=r"rules.yaml:\d+:\d+: sides.a.tiles.3: unknown shape 'J3'"):
-        find_rules(own_copy(tmp_path / "3", unknown), f"fast-alone/{KEY}-a")
+        find_rules(own_copy(tmp_path / "3", KEY, unknown, text=True), f"fast-alone/{KEY}-a")
 
 
 def test_bad_state_is_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
@@ -291,22 +244,6 @@ def test_bad_state_is_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
 
 
 # --- print -------------------------------------------------------------------------------
-def build_sheet(component_id: str, tmp_path: Path, lang: str = "en") -> tuple[Path, str]:
-    """One of this puzzle's write-on sheets, built through the print kit; its path and text."""
-    from pypdf import PdfReader
-
-    from pnpgen.build import BuildOptions
-    from pnpgen.render.kit import components, jobs, type_module
-
-    content = load_game(CONTENT / "fast-alone")
-    item = next(c for c in components(content) if c["id"] == component_id)
-    module = type_module(str(item["type"]))
-    assert module is not None
-    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item)
-               if j.lang == lang)
-    assert module.check(item, job) == []
-    path = module.render(item, job)[0].path
-    return path, "\n".join(page.extract_text() for page in PdfReader(path).pages)
 
 
 def test_board_sheets_print_each_sides_chart(tmp_path: Path) -> None:

@@ -4,30 +4,26 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from typer.testing import CliRunner
 
-from pnpgen.cli import app
 from pnpgen.content.game import load_game
 from pnpgen.engine.protocol import CHANCE, IllegalMove
 from pnpgen.engine.simulate import simulate
-from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.errors import BadMove
 from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.games.fast_alone.pairing_five import STUCK, WON, Move, PairingFive, State
 from tests.conftest import ROOT, CliRun
+from tests.fast_alone_support import build_sheet, own_copy
 
 CONTENT = ROOT / "content"
 KEY = "pairing-five"
 SIDES = ("basic", "expert")
 REFEREE = ROOT / "tests" / "referee" / "fast-alone"
-SCENARIOS = sorted(p for side in SIDES for p in (REFEREE / f"{KEY}-{side}").glob("*.yaml"))
 
 
 def p5(side: str, root: Path = CONTENT) -> PairingFive:
@@ -236,33 +232,6 @@ def test_simulate_cli_reports_solo_figures(run_pnpgen: CliRun) -> None:
 
 
 # --- referee -----------------------------------------------------------------------------
-def test_at_least_three_scenarios_per_side() -> None:
-    for side in SIDES:
-        assert len(list((REFEREE / f"{KEY}-{side}").glob("*.yaml"))) >= 3
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
-def test_referee_scenario(path: Path) -> None:
-    expected = yaml.safe_load(path.with_suffix(".expected").read_text(encoding="utf-8"))
-    args = ["referee", f"fast-alone/{path.parent.name}", "--state", str(path), "--content", str(CONTENT)]
-    if "move" in expected:
-        args += ["--move", str(expected["move"])]
-    result = CliRunner().invoke(app, args)
-    if expected["exit"] == 2:
-        assert isinstance(result.exception, ImpossibleState), result.output
-        message = str(result.exception)
-        assert message.startswith(f"{path}:") and message.split(":")[1].isdigit(), message
-        for text in expected["says"]:
-            assert text in message
-        return
-    assert result.exit_code == expected["exit"], result.output
-    said = " ".join(result.output.split())
-    for text in expected["says"]:
-        assert text in said, said
-    if "rule" in expected:
-        assert f"rule {expected['rule']} (" in said
-    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
-    assert data["legal"] is (expected["exit"] == 0) and data["rule"] == expected.get("rule")
 
 
 def test_referee_describes_the_board(run_pnpgen: CliRun) -> None:
@@ -287,22 +256,6 @@ def test_bad_move_and_bad_state_are_one_line(run_pnpgen: CliRun, tmp_path: Path)
 
 
 # --- data drives behaviour ---------------------------------------------------------------
-def own_copy(tmp_path: Path, edit: Any) -> Path:
-    """content/fast-alone with only this puzzle, its rules.yaml changed by `edit`."""
-    root = tmp_path / "content"
-    folder = root / "fast-alone"
-    shutil.copytree(CONTENT / "fast-alone" / KEY, folder / KEY)
-    game = yaml.safe_load((CONTENT / "fast-alone" / "game.yaml").read_text(encoding="utf-8"))
-    game.update(rules={KEY: f"{KEY}/rules.yaml"}, rule_ids=[f"{KEY}/ids.yaml"],
-                end_conditions=[f"{KEY}/ends.yaml"], examples=[f"{KEY}/examples.yaml"])
-    for key in ("rulebook", "components"):
-        game.pop(key, None)
-    (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
-    data_file = folder / KEY / "rules.yaml"
-    data = yaml.safe_load(data_file.read_text(encoding="utf-8"))
-    edit(data)
-    data_file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return root
 
 
 def test_yaml_drives_the_areas_and_their_effects(tmp_path: Path) -> None:
@@ -313,7 +266,7 @@ def test_yaml_drives_the_areas_and_their_effects(tmp_path: Path) -> None:
         areas[4]["least"] = 3  # same reroll needs three of a face
         data["sides"]["expert"]["areas"][2]["by"] = 4  # a ±4 instead of ±1
 
-    root = own_copy(tmp_path, edit)
+    root = own_copy(tmp_path, KEY, edit)
     rules = p5("basic", root)
     state = at(rules, {}, 4, START)
     per_area = [sum(m.area == a for m in rules.legal_moves(state)) for a in range(5)]
@@ -328,7 +281,7 @@ def test_area_count_must_match_the_dice(tmp_path: Path) -> None:
         data["sides"]["basic"]["areas"].pop()
 
     with pytest.raises(Exception, match=r"rules.yaml:\d+:\d+: dice.white: 9 white dice and the red fill 10 cells"):
-        find_rules(own_copy(tmp_path, edit), f"fast-alone/{KEY}-basic")
+        find_rules(own_copy(tmp_path, KEY, edit), f"fast-alone/{KEY}-basic")
 
 
 # --- print -------------------------------------------------------------------------------
@@ -336,17 +289,10 @@ def test_area_count_must_match_the_dice(tmp_path: Path) -> None:
 def test_board_sheet_is_a4_with_the_areas_effects(side: str, tmp_path: Path) -> None:
     from pypdf import PdfReader
 
-    from pnpgen.build import BuildOptions
     from pnpgen.content.schema import text_for
-    from pnpgen.render.kit import components, jobs, type_module
 
-    content = load_game(CONTENT / "fast-alone")
-    item = next(c for c in components(content) if c["id"] == f"{KEY}-{side}")
-    module = type_module(str(item["type"]))
-    assert module is not None
-    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item) if j.lang == "en")
-    assert module.check(item, job) == []
-    (page,) = PdfReader(module.render(item, job)[0].path).pages
+    path, _ = build_sheet(f"{KEY}-{side}", tmp_path)
+    (page,) = PdfReader(path).pages
     assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
     text = page.extract_text()
     for area in p5(side).areas:  # the effect names come from rules.yaml

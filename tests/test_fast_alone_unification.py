@@ -4,30 +4,26 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from typer.testing import CliRunner
 
-from pnpgen.cli import app
 from pnpgen.content.game import load_game
 from pnpgen.engine.protocol import CHANCE, IllegalMove
 from pnpgen.engine.simulate import simulate
-from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.errors import BadMove
 from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.games.fast_alone.unification import STUCK, TIME, WON, Move, State, Unification
 from tests.conftest import ROOT, CliRun
+from tests.fast_alone_support import build_sheet, own_copy
 
 CONTENT = ROOT / "content"
 KEY = "unification"
 SIDES = ("simple", "complex")
 REFEREE = ROOT / "tests" / "referee" / "fast-alone"
-SCENARIOS = sorted(p for side in SIDES for p in (REFEREE / f"{KEY}-{side}").glob("*.yaml"))
 GRID = [[3, 1, 4], [1, 5, 2], [6, 5, 3]]
 
 
@@ -237,33 +233,6 @@ def test_simulate_cli_reports_solo_figures(run_pnpgen: CliRun) -> None:
 
 
 # --- referee -----------------------------------------------------------------------------
-def test_at_least_three_scenarios_per_side() -> None:
-    for side in SIDES:
-        assert len(list((REFEREE / f"{KEY}-{side}").glob("*.yaml"))) >= 3
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
-def test_referee_scenario(path: Path) -> None:
-    expected = yaml.safe_load(path.with_suffix(".expected").read_text(encoding="utf-8"))
-    args = ["referee", f"fast-alone/{path.parent.name}", "--state", str(path), "--content", str(CONTENT)]
-    if "move" in expected:
-        args += ["--move", str(expected["move"])]
-    result = CliRunner().invoke(app, args)
-    if expected["exit"] == 2:
-        assert isinstance(result.exception, ImpossibleState), result.output
-        message = str(result.exception)
-        assert message.startswith(f"{path}:") and message.split(":")[1].isdigit(), message
-        for text in expected["says"]:
-            assert text in message
-        return
-    assert result.exit_code == expected["exit"], result.output
-    said = " ".join(result.output.split())
-    for text in expected["says"]:
-        assert text in said, said
-    if "rule" in expected:
-        assert f"rule {expected['rule']} (" in said
-    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
-    assert data["legal"] is (expected["exit"] == 0) and data["rule"] == expected.get("rule")
 
 
 def test_referee_describes_the_board(run_pnpgen: CliRun) -> None:
@@ -286,23 +255,6 @@ def test_bad_move_and_bad_state_are_one_line(run_pnpgen: CliRun, tmp_path: Path)
 
 
 # --- data drives behaviour ---------------------------------------------------------------
-def own_copy(tmp_path: Path, edit: Any) -> Path:
-    """content/fast-alone with only this puzzle, its rules.yaml changed by `edit`."""
-    root = tmp_path / "content"
-    folder = root / "fast-alone"
-    shutil.copytree(CONTENT / "fast-alone" / KEY, folder / KEY)
-    game = yaml.safe_load((CONTENT / "fast-alone" / "game.yaml").read_text(encoding="utf-8"))
-    game.update(rules={KEY: f"{KEY}/rules.yaml"}, rule_ids=[f"{KEY}/ids.yaml"],
-                end_conditions=[f"{KEY}/ends.yaml"], examples=[f"{KEY}/examples.yaml"])
-    for key in ("rulebook", "components"):
-        game.pop(key, None)
-    game["simulation"].pop("difficulty_table", None)
-    (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
-    data_file = folder / KEY / "rules.yaml"
-    data = yaml.safe_load(data_file.read_text(encoding="utf-8"))
-    edit(data)
-    data_file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return root
 
 
 def test_yaml_drives_the_edges_and_the_limit(tmp_path: Path) -> None:
@@ -312,7 +264,7 @@ def test_yaml_drives_the_edges_and_the_limit(tmp_path: Path) -> None:
         data["sides"]["complex"]["edges"]["west"]["effects"] = [{"effect": "add", "by": 2}, {"effect": "rotate"}]
         data["push_limit"] = 30
 
-    root = own_copy(tmp_path, edit)
+    root = own_copy(tmp_path, KEY, edit)
     rules = un("simple", root)
     state = rules.example_state()
     new = play(rules, state, "N1")  # the 6 leaves by the south: now −1
@@ -333,7 +285,7 @@ def test_stuck_when_no_push_is_allowed(tmp_path: Path) -> None:
         for key in ("north", "east", "south", "west"):
             data["sides"]["simple"]["edges"][key]["effects"] = [{"effect": "add", "by": 1}]
 
-    rules = un("simple", own_copy(tmp_path, edit))
+    rules = un("simple", own_copy(tmp_path, KEY, edit))
     state = at(rules, [[6, 6, 6], [6, 5, 6], [6, 6, 2]], [2, 2], 6, banned="E3", pushes=4)
     new = play(rules, state, "W3")  # the 2 leaves: 3; every edge cell now shows 6 (+1 impossible)
     assert grid(rules, new)[2] == [6, 6, 6] and new.end == STUCK
@@ -345,17 +297,10 @@ def test_stuck_when_no_push_is_allowed(tmp_path: Path) -> None:
 def test_board_sheet_is_a4_with_the_edge_effects(side: str, tmp_path: Path) -> None:
     from pypdf import PdfReader
 
-    from pnpgen.build import BuildOptions
     from pnpgen.content.schema import text_for
-    from pnpgen.render.kit import components, jobs, type_module
 
-    content = load_game(CONTENT / "fast-alone")
-    item = next(c for c in components(content) if c["id"] == f"{KEY}-{side}")
-    module = type_module(str(item["type"]))
-    assert module is not None
-    job = next(j for j in jobs(content, rules_for_content(content), BuildOptions(out=tmp_path), item) if j.lang == "en")
-    assert module.check(item, job) == []
-    (page,) = PdfReader(module.render(item, job)[0].path).pages
+    path, _ = build_sheet(f"{KEY}-{side}", tmp_path)
+    (page,) = PdfReader(path).pages
     assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
     text = page.extract_text()
     for edge in un(side).edges.values():  # the edge effects come from rules.yaml

@@ -1,0 +1,40 @@
+"""Budgets on everything content, a state file or a CLI option can make large.
+
+Content is untrusted: a game folder written by someone else must not hang a build or
+exhaust memory. Each limit is far above what a real game needs (the reason is beside
+it) and breaking one is a one-line error naming the file, line and the limit.
+docs/limits.md lists them for designers.
+"""
+
+from __future__ import annotations
+
+# --- any file a build or the referee reads -------------------------------------------------
+MAX_YAML_BYTES = 2_000_000  # the largest content YAML is ~40 KB; 50x room
+MAX_CSV_BYTES = 2_000_000  # a 2,000-card CSV with long texts is ~0.5 MB
+MAX_STATE_BYTES = 1_000_000  # the largest state file (a race) is ~5 KB
+MAX_IMAGE_BYTES = 50_000_000  # a 600 dpi A3 PNG is ~30 MB
+MAX_DEPTH = 40  # nesting of YAML mappings/lists; real content nests 8 deep
+MAX_TEXT_CHARS = 20_000  # one string; the longest rulebook paragraph is ~1,500 characters
+MAX_INT = 2**53  # any integer in content or a state: exact in a float, far beyond any count
+MAX_CSV_ROWS = 5_000  # rows in one CSV file
+MAX_CSV_COLUMNS = 200
+
+# --- counts a build multiplies out ---------------------------------------------------------
+MAX_PLAYERS = 100  # seats; the largest seed game seats 6
+MAX_COPIES = 1_000  # copies of one card
+MAX_CARDS = 5_000  # cards in one deck after copies (a 100-page print at 3x3 is 900)
+MAX_REPEAT = 1_000  # repeated rows or blocks on a sheet
+MAX_GRID_CELLS = 10_000  # cells on one board (100x100)
+MAX_PAGES = 2_000  # pages in one output file
+MAX_LENGTH_MM = 5_000.0  # any length in content (a 5 m banner); sizes must also be > 0 where they size a box
+MAX_FONT_PT = 500.0
+MAX_IMAGE_PIXELS = 100_000_000  # ~A2 at 600 dpi; Pillow's own bomb guard is 89 MP
+MAX_SHRINK_STEPS = 60  # text shrinking to fit halves its step; 60 steps is far below 0.1 pt
+
+# --- templates -----------------------------------------------------------------------------
+MAX_TEMPLATE_OUTPUT = 100_000  # characters one template may produce
+MAX_TEMPLATE_STEPS = 10_000  # loop iterations one template may run
+
+# --- simulation and referee ----------------------------------------------------------------
+MAX_GAMES = 10_000_000  # --games; a million games is a long night
+MAX_WORKERS = 256

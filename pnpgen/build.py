@@ -11,6 +11,7 @@ from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError
 from pnpgen.games import rules_for_content
+from pnpgen.output import check_source_date_epoch, clean_stale_parts, refuse_content_folder
 from pnpgen.render.paper import paper_mm
 
 LANGS = ("ja", "en")
@@ -51,17 +52,18 @@ def renderers() -> list[Renderer]:
 
 def check_options(options: BuildOptions) -> None:
     paper_mm(options.paper)
+    if not options.langs:
+        raise BuildError(f"--lang names no language; languages: {', '.join(LANGS)}")
     for lang in options.langs:
         if lang not in LANGS:
             raise BuildError(f"unknown language '{lang}'; languages: {', '.join(LANGS)}")
-    out = options.out.resolve()
-    content = options.content_root.resolve()
-    if out == content or out.is_relative_to(content):
-        raise BuildError(f"output folder {options.out} is inside the content folder; choose another")
+    refuse_content_folder(options.out, options.content_root)
+    check_source_date_epoch()
 
 
 def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     rules = rules_for_content(content)
+    clean_stale_parts(options.game_dir(content))
     files: list[BuiltFile] = []
     for render in renderers():
         files += render(content, rules, options)

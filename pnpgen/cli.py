@@ -12,11 +12,13 @@ import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from typer.exceptions import TyperException
 
-from pnpgen import __version__
+from pnpgen import __version__, limits
 from pnpgen.content.game import content_root, load_games
 from pnpgen.content.schema import text_for
 from pnpgen.errors import PnpgenError
+from pnpgen.output import check_source_date_epoch, refuse_content_folder
 
 app = typer.Typer(
     help="pnpgen: describe a print-and-play game in YAML; build its printable release, "
@@ -155,6 +157,8 @@ def validate(
 
     root = content_root(content)
     golden_dir = golden or _default_golden(root, update_golden)
+    if update_golden and golden_dir is not None:
+        refuse_content_folder(golden_dir, root, "golden folder")
     failures = 0
     for game in load_games(root, games or None):
         for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
@@ -245,10 +249,12 @@ def _checked_run(games: int, workers: int, seed: int | None) -> int:
     """Check the run options; the seed, drawn and printed when omitted."""
     import random
 
-    if games < 1:
-        raise PnpgenError("--games must be at least 1")
-    if workers < 1:
-        raise PnpgenError("--workers must be at least 1")
+    if not 1 <= games <= limits.MAX_GAMES:
+        raise PnpgenError(f"--games must be from 1 to {limits.MAX_GAMES:,}")
+    if not 1 <= workers <= limits.MAX_WORKERS:
+        raise PnpgenError(f"--workers must be from 1 to {limits.MAX_WORKERS}")
+    if seed is not None and not 0 <= seed <= limits.MAX_INT:
+        raise PnpgenError(f"--seed must be from 0 to {limits.MAX_INT}")
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
 
 
@@ -371,7 +377,10 @@ def report(
     from pnpgen.games import find_rules
     from pnpgen.report import ReportOptions, skill_defaults, write_report
 
-    rules = find_rules(content_root(content), game)
+    root = content_root(content)
+    refuse_content_folder(out_dir, root)
+    check_source_date_epoch()
+    rules = find_rules(root, game)
     _checked_run(games, workers, seed)
     bot_names = _bot_list(rules, bots, players)
     default_bot, default_games = skill_defaults(rules)
@@ -471,15 +480,36 @@ def _plain(value: Any) -> Any:
 
 
 def main() -> None:
-    """Entry point: bad input becomes one line on stderr and exit code 2."""
+    """Entry point. Bad input (content, state, move, option, output folder) is one line on
+    stderr and exit 2; anything unexpected is a bug: one line asking for a report, exit 3.
+    `--debug` shows the traceback instead."""
     debug = "--debug" in sys.argv
+    if len(sys.argv) == 1:
+        sys.argv.append("--help")
     try:
-        app()
-    except PnpgenError as error:
+        code = app(standalone_mode=False)
+    except (PnpgenError, TyperException, OSError) as error:
         if debug:
             raise
-        err.print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
-        sys.exit(error.exit_code)
-    except KeyboardInterrupt:
+        err.print(f"error: {_one_line(error)}", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(getattr(error, "exit_code", 2) if not isinstance(error, OSError) else 2)
+    except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted")
         sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - the last guard: never a traceback, never exit 1
+        if debug:
+            raise
+        err.print(f"internal error, please report: {type(error).__name__}: {_one_line(error)[:300]} "
+                  "(run again with --debug for the traceback)", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(3)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, TyperException):
+        text = error.format_message()
+    elif isinstance(error, OSError) and error.strerror:
+        text = f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    else:
+        text = str(error)
+    return " ".join(text.split())

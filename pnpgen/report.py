@@ -22,9 +22,10 @@ from pnpgen import __version__
 from pnpgen.engine.metrics import histogram
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import SkillCheck, Summary, score_figures, simulate, skill_check
+from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
-from pnpgen.render.pdf import atomic_output, new_canvas
+from pnpgen.render.pdf import new_canvas
 
 INK = (0.1, 0.1, 0.12)
 BAR = (0.22, 0.42, 0.69)
@@ -112,6 +113,7 @@ def write_report(rules: Rules[Any, Any], options: ReportOptions,
                  on_game: Any = None) -> tuple[Path, Path]:
     summary, check, data = analyse(rules, options, on_game)
     pdf_path, json_path = report_paths(rules, options.out)
+    clean_stale_parts(pdf_path.parent)
     with atomic_output(json_path) as tmp:
         tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     with atomic_output(pdf_path) as tmp:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnpgen.content.schema import Any_, Each, OneOf, Text, check, text_for
+from pnpgen import limits
+from pnpgen.content.schema import Any_, Each, OneOf, Range, Text, check, text_for
 from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.errors import ContentError, UnknownGame
 
@@ -20,8 +21,8 @@ COMMON_SCHEMA: dict[str, Any] = {
     "engine?": str,  # absent: a print-only game (components and rulebook, no rules engine)
     "title": Text,
     "subtitle?": Text,
-    "players": {"min": int, "max": int},
-    "time_minutes": int,
+    "players": {"min": Range(int, 1, limits.MAX_PLAYERS), "max": Range(int, 1, limits.MAX_PLAYERS)},
+    "time_minutes": Range(int, 1, 10_000),
     "ages?": str,
     "version": OneOf(int, str),
     "source?": str,
@@ -33,11 +34,19 @@ COMMON_SCHEMA: dict[str, Any] = {
     "rulebook?": OneOf(str, Any_),
     "examples?": OneOf(str, Each(str), Each(dict)),
     "simulation?": {
-        "seed?": int,
-        "smoke_games?": int,
+        "seed?": Range(int, 0, 2**53),
+        "smoke_games?": Range(int, 0, 100_000),
         "bots?": [str],
-        "max_steps?": int,
-        "*": Any_,
+        "max_steps?": Range(int, 1, 10_000_000),
+        "unreached_ok?": [str],
+        "verify_games?": Range(int, 0, 100_000),
+        "verify_seconds?": Range(float, 0, 3_600),
+        "end_search_games?": Range(int, 0, 1_000_000),
+        "end_search_seconds?": Range(float, 0, 3_600),
+        "skill_bot?": str,
+        "skill_games?": Range(int, 0, 100_000),
+        "mcts_playout?": Range(int, 0, 1_000_000),
+        "*": Any_,  # a game's own settings, checked by its rules module
     },
     "variants?": {"*": Any_},
 }
@@ -71,11 +80,11 @@ class GameContent:
         list of such files whose lists are concatenated."""
         value = self.data.get(key, default)
         if isinstance(value, str) and value.endswith((".yaml", ".yml")):
-            return load_yaml(self.path(value))
+            return load_yaml(self.path(value, self.data, key))
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             merged = YList()
-            for name in value:
-                loaded = load_yaml(self.path(name))
+            for index, name in enumerate(value):
+                loaded = load_yaml(self.path(name, value, index))
                 if not isinstance(loaded, list):
                     raise ContentError(f"{key}: expected a list in this file", self.path(name), 1, 1)
                 merged.extend(loaded)
@@ -92,8 +101,9 @@ class GameContent:
         if key in self.loaded_labels:
             return self.loaded_labels[key]
         merged = YMap()
-        for name in [value] if isinstance(value, str) else value:
-            loaded = load_yaml(self.path(name))
+        names = [value] if isinstance(value, str) else value
+        for index, name in enumerate(names):
+            loaded = load_yaml(self.path(name, *((self.data, key) if isinstance(value, str) else (value, index))))
             check(loaded, {"*": Text}, None, None, key)
             for label, text in loaded.items():
                 if label in merged:
@@ -103,12 +113,26 @@ class GameContent:
         self.loaded_labels[key] = merged
         return merged
 
-    def path(self, relative: str) -> Path:
-        """A file the content refers to, checked to stay inside the game folder."""
-        target = (self.folder / relative).resolve()
-        if not target.is_relative_to(self.folder.resolve()):
-            raise ContentError(f"path '{relative}' leaves the game folder", self.main_file)
-        return target
+    def path(self, relative: str, origin: Any = None, key: Any = None) -> Path:
+        """A file the content refers to, checked to stay inside the game folder (links
+        followed). `origin` and `key`, the YAML container and key holding the reference,
+        say where an error points (default: game.yaml)."""
+        return confined_path(self.folder, relative, where(origin, key, value=True) if origin is not None
+                             else {"file": self.main_file})
+
+
+def confined_path(folder: Path, relative: str, location: dict[str, Any]) -> Path:
+    """`relative` inside `folder`, or a ContentError at `location`: no absolute paths, no
+    URLs, nothing that leaves the folder (after following links)."""
+    text = str(relative)
+    if "://" in text or text.lower().startswith(("file:", "data:", "http:", "https:")):
+        raise ContentError(f"path '{text}' is a link; name a file inside the game folder", **location)
+    if "\0" in text or Path(text).is_absolute() or text.startswith("~"):
+        raise ContentError(f"path '{text}' is not relative to the game folder", **location)
+    target = (folder / text).resolve()
+    if not target.is_relative_to(folder.resolve()):
+        raise ContentError(f"path '{text}' leaves the game folder", **location)
+    return target
 
 
 def load_game(folder: Path) -> GameContent:

@@ -6,7 +6,7 @@ A spec is one of:
     any key (a map of user-chosen names);
   - a one-item list `[spec]`: a list whose items all match `spec`;
   - `Text`: a string, or a mapping of language code -> string;
-  - `OneOf(spec, ...)`, `Each(spec, min=..)`, `Any_`.
+  - `OneOf(spec, ...)`, `Each(spec, min=..)`, `Range(type, low, high)`, `Any_`.
 """
 
 from __future__ import annotations
@@ -53,6 +53,16 @@ class Choice:
         object.__setattr__(self, "words", words)
 
 
+@dataclass(frozen=True)
+class Range:
+    """A number of `kind` (int or float) within [low, high]; content is untrusted, so every
+    count and size that a build multiplies out has one (limits in pnpgen.limits)."""
+
+    kind: type
+    low: float
+    high: float
+
+
 LANGS = ("ja", "en")
 Text = OneOf(str, {"ja?": str, "en?": str})
 
@@ -68,6 +78,8 @@ def _describe(spec: Any) -> str:
         return "a list"
     if isinstance(spec, Choice):
         return "one of " + ", ".join(spec.words)
+    if isinstance(spec, Range):
+        return f"{_describe(spec.kind)} from {spec.low:g} to {spec.high:g}"
     if isinstance(spec, OneOf):
         return " or ".join(_describe(o) for o in spec.options)
     return repr(spec)
@@ -112,6 +124,11 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
         if not isinstance(value, str) or value not in spec.words:
             hint = _did_you_mean(str(value), spec.words)
             fail(f"expected {_describe(spec)}, found {_type_name(value)}{hint}")
+        return
+    if isinstance(spec, Range):
+        check(value, spec.kind, parent, key, path)
+        if not spec.low <= value <= spec.high:
+            fail(f"{value:g} is out of range; expected {_describe(spec)}")
         return
     if isinstance(spec, type):
         ok = isinstance(value, spec) and not (spec is int and isinstance(value, bool))

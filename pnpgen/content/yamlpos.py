@@ -3,15 +3,22 @@
 Mappings load as `YMap` and sequences as `YList`; both are plain dict/list
 subclasses carrying the file name and the line/column of each key or item, so
 any later check can report `file:line:col: problem`.
+
+Files are untrusted: the loader is PyYAML's SafeLoader (no Python tags) and bounds what
+one file can make large (pnpgen.limits): its size, nesting depth, the values aliases
+expand to, string lengths and numbers; only regular files are read.
 """
 
 from __future__ import annotations
 
+import math
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from pnpgen import limits
 from pnpgen.errors import ContentError
 
 Position = tuple[int, int]  # 1-based line, column
@@ -43,15 +50,81 @@ def _pos(node: yaml.Node) -> Position:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+MAX_VALUES = 1_000_000  # values one file may expand to, aliases counted each time they are used
+
+
 def _make_loader(file: str) -> type[yaml.SafeLoader]:
+    def refuse(problem: str, node_or_mark: Any) -> ContentError:
+        mark = getattr(node_or_mark, "start_mark", node_or_mark)
+        return ContentError(problem, file, mark.line + 1, mark.column + 1)
+
     class PositionLoader(yaml.SafeLoader):
-        pass
+        """Composes with a depth limit and counts the values aliases expand to."""
+
+        depth = 0
+        values = 0
+        weights: dict[int, int]
+
+        def compose_document(self) -> Any:
+            self.weights = {}
+            return super().compose_document()
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                node = super().compose_node(parent, index)
+                self._count(self.weights.get(id(node), 1), event.start_mark)
+                return node
+            mark = self.peek_event().start_mark
+            self.depth += 1
+            if self.depth > limits.MAX_DEPTH:
+                raise refuse(f"nested more than {limits.MAX_DEPTH} levels deep (the limit)", mark)
+            start = self.values
+            try:
+                node = super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+            self._count(1, mark)
+            self.weights[id(node)] = self.values - start
+            return node
+
+        def _count(self, weight: int, mark: Any) -> None:
+            self.values += weight
+            if self.values > MAX_VALUES:
+                raise refuse(f"expands to more than {MAX_VALUES:,} values (the limit; aliases count "
+                             "each time they are used)", mark)
+
+    def construct_str(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+        text = loader.construct_scalar(node)
+        if len(text) > limits.MAX_TEXT_CHARS:
+            raise refuse(f"a text of {len(text):,} characters; the limit is {limits.MAX_TEXT_CHARS:,}", node)
+        return str(text)
+
+    def construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+        if len(str(node.value)) > 40:
+            raise refuse(f"number too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})", node)
+        number = int(yaml.SafeLoader.construct_yaml_int(loader, node))
+        if abs(number) > limits.MAX_INT:
+            raise refuse(f"number {number:.3g} is too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})",
+                         node)
+        return number
+
+    def construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
+        number = float(yaml.SafeLoader.construct_yaml_float(loader, node))
+        if not math.isfinite(number):
+            raise refuse(f"'{node.value}' is not a finite number", node)
+        if abs(number) > limits.MAX_INT:
+            raise refuse(f"number {number:.3g} is too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})",
+                         node)
+        return number
 
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> YMap:
         loader.flatten_mapping(node)
         result = YMap()
         result.file, result.position = file, _pos(node)
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise refuse("a key must be a plain value, not a list or mapping", key_node)
             key = loader.construct_object(key_node, deep=True)
             if key in result:
                 line, col = _pos(key_node)
@@ -73,20 +146,43 @@ def _make_loader(file: str) -> type[yaml.SafeLoader]:
     PositionLoader.add_constructor(
         yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, construct_sequence
     )
+    PositionLoader.add_constructor("tag:yaml.org,2002:str", construct_str)
+    PositionLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
+    PositionLoader.add_constructor("tag:yaml.org,2002:float", construct_float)
     return PositionLoader
 
 
-def load_yaml(path: str | Path, text: str | None = None) -> Any:
+def read_text(path: Path, limit: int, what: str = "file") -> str:
+    """A regular file's UTF-8 text, refused when larger than `limit` bytes (never read past it)."""
+    name = str(path)
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise ContentError(f"is a folder, not a {what}", name)
+        if not stat.S_ISREG(info.st_mode):
+            raise ContentError(f"not a regular file (a device or pipe cannot be a {what})", name)
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise ContentError("file not found", name) from None
+    except OSError as err:
+        raise ContentError(f"cannot read: {err.strerror or err}", name) from None
+    if len(data) > limit:
+        raise ContentError(f"larger than {limit:,} bytes (the limit for a {what})", name)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ContentError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", name, line) from None
+
+
+def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX_YAML_BYTES,
+              what: str = "YAML file") -> Any:
     """Load one YAML file safely; malformed YAML becomes a one-line ContentError."""
     path = Path(path)
     name = str(path)
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ContentError("file not found", name) from None
-        except UnicodeDecodeError as err:
-            raise ContentError(f"not UTF-8 text ({err.reason})", name) from None
+        text = read_text(path, limit, what)
     try:
         return yaml.load(text, Loader=_make_loader(name))  # noqa: S506 - SafeLoader subclass
     except yaml.MarkedYAMLError as err:

@@ -2,40 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.output import atomic_output
 from pnpgen.render.fonts import setup_fonts
 
-
-@contextlib.contextmanager
-def atomic_output(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside `path`; move it into place only on success.
-
-    A failed build never leaves a half-written file behind.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get normal file modes
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+__all__ = ["atomic_output", "new_canvas", "page_count"]
 
 
 def new_canvas(path: Path, pagesize: tuple[float, float], title: str = "") -> Canvas:

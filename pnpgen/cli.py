@@ -87,7 +87,7 @@ def build(
     games: Annotated[list[str] | None, typer.Argument(help="Games to build (default: all).")] = None,
     lang: Annotated[str, typer.Option("--lang", help="Languages, comma-separated.")] = "ja,en",
     paper: Annotated[
-        str, typer.Option("--paper", help="Paper for rulebooks and components naming none: A4, Letter, B5, A3, B4.")
+        str, typer.Option("--paper", help="Paper for rulebooks and components naming none: A4, Letter, B5, A3, B4, A5.")
     ] = "A4",
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
     guides: Annotated[

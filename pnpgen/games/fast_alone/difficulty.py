@@ -63,7 +63,7 @@ def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficul
             data = json.loads(stored.read_text(encoding="utf-8")) if stored else None
         except (OSError, ValueError):
             data = None
-        if not isinstance(data, dict):
+        if not _readable(data):  # none stored, or a corrupt file: simulate again and overwrite it
             records = list(play_many(rules, games, seed, [bot]))
             won = [r for r in records if r.outcome.winners]
             data = {"games": len(records), "wins": len(won),
@@ -74,6 +74,14 @@ def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficul
         _measured[key] = Difficulty(data["games"], data["wins"], wilson_interval(data["wins"], data["games"]),
                                     data["turns"], data["score"])
     return _measured[key]
+
+
+def _readable(data: Any) -> bool:
+    """A cached entry as `_store` writes it: four finite numbers, games >= wins >= 0."""
+    fields = ("games", "wins", "turns", "score")
+    if not isinstance(data, dict) or any(type(data.get(f)) not in (int, float) for f in fields):
+        return False
+    return all(abs(data[f]) < 1e15 for f in fields) and 0 <= data["wins"] <= data["games"] and data["games"] >= 1
 
 
 # --- a cache on disk, so rebuilds do not simulate again ---------------------------------

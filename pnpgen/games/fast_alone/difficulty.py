@@ -60,7 +60,7 @@ def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficul
     if key not in _measured:
         stored = cache_file(rules, key)
         try:
-            data = json.loads(stored.read_text(encoding="utf-8")) if stored else None
+            data: Any = json.loads(stored.read_text(encoding="utf-8")) if stored else None
         except (OSError, ValueError):
             data = None
         if not _readable(data):  # none stored, or a corrupt file: simulate again and overwrite it

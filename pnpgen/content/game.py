@@ -31,7 +31,7 @@ COMMON_SCHEMA: dict[str, Any] = {
     "end_conditions?": OneOf(str, Each(str), {"*": Text}),
     "rules?": Any_,
     "components?": OneOf(str, Each(Any_)),
-    "rulebook?": OneOf(str, Any_),
+    "rulebook?": OneOf(str, Each(str, 1), {"*": Any_}),
     "examples?": OneOf(str, Each(str), Each(dict)),
     "simulation?": {
         "seed?": Range(int, 0, 2**53),
@@ -127,10 +127,10 @@ def confined_path(folder: Path, relative: str, location: dict[str, Any]) -> Path
     text = str(relative)
     if "://" in text or text.lower().startswith(("file:", "data:", "http:", "https:")):
         raise ContentError(f"path '{text}' is a link; name a file inside the game folder", **location)
-    if "\0" in text or Path(text).is_absolute() or text.startswith("~"):
+    if "\0" in text or os.path.isabs(text) or text.startswith("~"):
         raise ContentError(f"path '{text}' is not relative to the game folder", **location)
-    target = (folder / text).resolve()
-    if not target.is_relative_to(folder.resolve()):
+    target = Path(os.path.normpath(folder / text))  # as given, so messages name it as the user does
+    if not target.resolve().is_relative_to(folder.resolve()):
         raise ContentError(f"path '{text}' leaves the game folder", **location)
     return target
 

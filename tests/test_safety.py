@@ -3,6 +3,7 @@ random content mutations that must never crash or hang the loader and build."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import shutil
@@ -236,10 +237,31 @@ def mutate(data: Any, path: tuple[Any, ...], action: str, value: Any) -> Any:
 
 BASE = yaml.safe_load((OK_GAME / "game.yaml").read_text(encoding="utf-8"))
 PATHS = list(paths_of(BASE))
+KIT_DEMO = ROOT / "tests" / "fixtures" / "kit-demo"
+KIT_PARTS = {name: yaml.safe_load((KIT_DEMO / name).read_text(encoding="utf-8"))
+             for name in ("deck.yaml", "board.yaml", "sheet.yaml")}
+KIT_PATHS = [(name, path) for name, data in KIT_PARTS.items() for path in paths_of(data)]
 
 
 class Budget(Exception):
     pass
+
+
+@contextlib.contextmanager
+def time_budget(seconds: int, what: str) -> Iterator[None]:
+    """A hang fails the test instead of stalling CI."""
+    def stop(*_: Any) -> None:
+        raise Budget
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    except Budget:
+        pytest.fail(f"took more than {seconds} s: {what}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True,
@@ -252,22 +274,33 @@ def test_random_content_mutations_never_crash_or_hang(run_pnpgen: CliRun, tmp_pa
     data = mutate(copy.deepcopy(BASE), path, action, value)
     (root / "burning-desire" / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
 
-    def stop(*_: Any) -> None:
-        raise Budget
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(60)  # the time budget per example: a hang fails the test, it does not stall CI
-    try:
+    with time_budget(60, f"{action} {path} = {value!r}"):
         code, _, err = run_pnpgen("validate", "burning-desire", "--content", str(root), "--games", "0",
                                   "--verify-games", "0")
         if code != 2:
             code, _, err = run_pnpgen("build", "burning-desire", "-q", "--lang", "en", "--content", str(root),
                                       "--out", str(root.parent / f"{root.name}-out"))
-    except Budget:
-        pytest.fail(f"took more than 60 s: {action} {path} = {value!r}")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
     assert code in (0, 1, 2), err
     if code == 2:
         one_error_line(err)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(where=st.sampled_from(KIT_PATHS), action=st.sampled_from(["set", "delete", "add"]), value=NASTY)
+def test_random_component_mutations_never_crash_or_hang(run_pnpgen: CliRun, tmp_path_factory: pytest.TempPathFactory,
+                                                         where: tuple[str, tuple[Any, ...]], action: str,
+                                                         value: Any) -> None:
+    """Decks, boards and sheets of the kit demo (CSV, images, rich text), one value changed, built."""
+    name, path = where
+    root = tmp_path_factory.mktemp("kit")
+    shutil.copytree(KIT_DEMO, root / "kit-demo")
+    data = mutate(copy.deepcopy(KIT_PARTS[name]), path, action, value)
+    (root / "kit-demo" / name).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    out = root.parent / f"{root.name}-out"
+    with time_budget(60, f"{name}: {action} {path} = {value!r}"):
+        code, _, err = run_pnpgen("build", "kit-demo", "-q", "--lang", "en", "--content", str(root), "--out", str(out))
+    assert code in (0, 2), err
+    if code == 2:
+        one_error_line(err)
+        assert not list(out.rglob("*.part"))

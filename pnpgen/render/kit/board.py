@@ -48,6 +48,7 @@ from pnpgen.render.kit.sheet import (
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 
 SIDES = ("top", "bottom", "left", "right")
+PREVIEW_SIDE = 2_400.0  # points: the preview of a larger board is scaled down to this
 SYMBOLS = ("circle", "dot", "cross", "square", "diamond", "triangle", "star", "ring")
 
 # --- schema -----------------------------------------------------------------------------
@@ -601,7 +602,8 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
     check_board(component)
     ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
     layout, stack = layout_board(component, ctx)
-    ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component))
+    marks = next((key for key in ("regions", "cells", "decorations") if key in component), None)
+    ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component, marks))
     bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
     w, h = layout.width, layout.height
     if job.options.print_shop:  # the page is the board plus its bleed: never tiled
@@ -738,7 +740,10 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
 
     plan, ctx = plan_board(component, job)
     w, h = plan.layout.width * mm, plan.layout.height * mm
-    rec = Recorder(w, h)
+    fit = min(1.0, PREVIEW_SIDE / max(w, h))
+    rec = Recorder(w * fit, h * fit)
+    if fit < 1:  # a board of metres: its PNG stays about PREVIEW_SIDE pixels a side
+        rec.scale(fit, fit)
     draw_board(rec, Frame(0, h), component, plan.layout, plan.stack, ctx)  # type: ignore[arg-type]
     tiles = plan.tiles
     caption = fill(component["title"], ctx, component, "title") + (

@@ -618,7 +618,7 @@ class Table(Block):
 
 
 def table_cells(spec: YMap, rows: int, columns: int) -> int:
-    """rows × columns (a header row counts as a row), refused over MAX_GRID_CELLS."""
+    """rows × columns of a table's body, refused over MAX_GRID_CELLS."""
     if rows * columns > MAX_GRID_CELLS:
         shape = f"{columns:,} columns" if rows == 1 else f"{rows:,} rows × {columns:,} columns"
         raise ContentError(f"table: {shape} is {rows * columns:,} cells; the limit is {MAX_GRID_CELLS:,}",
@@ -664,7 +664,7 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
         data_rows = data_rows[1:]
     elif "data" in spec or "csv" in spec:
         data_rows = _data_rows(spec, columns, ctx)
-    height = 1 + len(data_rows) + sum(_repeat(r) * _body_lines(r) for r in spec.get("rows") or [])
+    height = len(data_rows) + sum(_repeat(r) * _body_lines(r) for r in spec.get("rows") or [])
     ctx.drawn.add(table_cells(spec, height, len(columns)), "table", where(spec))
     row_height = float(spec.get("row_height", 7.0))
     body: list[list[Cell]] = []

@@ -38,3 +38,7 @@ MAX_TEMPLATE_STEPS = 10_000  # loop iterations one template may run
 # --- simulation and referee ----------------------------------------------------------------
 MAX_GAMES = 10_000_000  # --games; a million games is a long night
 MAX_WORKERS = 256
+
+# --- print kit ---
+MAX_PER_PAGE = 1_000  # cards or sheets imposed on one page (10 mm counters on A4 are 20 x 28 = 560)
+MAX_DRAWS = 200_000  # cells, labels, boxes and card elements drawn into one output file (kit-demo's largest: 868)

@@ -5,6 +5,7 @@ each item is one component with a `type`. The type's module `pnpgen.render.kit.<
 exposes:
 
     SCHEMA: dict                                         checked here (did-you-mean)
+    BOUNDS: dict                                         its numbers' limits, checked here (bounds.py)
     check(component, job) -> list[str]                   build-time problems (overflow, ...)
     render(component, job) -> list[BuiltFile]            writes PDFs atomically
     preview(component, job) -> list[Path]                SVG preview(s)
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pnpgen.content.schema import check, text_for
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
 
 if TYPE_CHECKING:
@@ -77,6 +79,8 @@ def components(content: GameContent) -> list[YMap]:
         module = type_module(str(kind))
         if module is not None and hasattr(module, "SCHEMA"):
             check(item, module.SCHEMA, items, index, f"{path} ({ident})")
+        if module is not None and hasattr(module, "BOUNDS"):
+            check_bounds(item, module.BOUNDS)
     return list(items)
 
 

@@ -23,7 +23,9 @@ from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.limits import MAX_GRID_CELLS, MAX_LENGTH_MM
 from pnpgen.render.fonts import SANS, setup_fonts
+from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, Bound, check_bounds, check_draws, number
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.sheet import (
@@ -43,9 +45,10 @@ from pnpgen.render.kit.sheet import (
     printable,
     text_height,
 )
-from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, alignment_marks, plan_tiles
+from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 
 SIDES = ("top", "bottom", "left", "right")
+PREVIEW_SIDE = 2_400.0  # points: the preview of a larger board is scaled down to this
 SYMBOLS = ("circle", "dot", "cross", "square", "diamond", "triangle", "star", "ring")
 
 # --- schema -----------------------------------------------------------------------------
@@ -119,12 +122,27 @@ SCHEMA: dict[str, Any] = {
     "background?": str,
     "font_size?": float,
 }
+COUNT_BOUND = Bound(1, MAX_GRID_CELLS)  # columns or rows given as a number
+BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have sheet.BLOCK_BOUNDS
+    "overlap": LENGTH,
+    "grid": {"columns": COUNT_BOUND, "rows": COUNT_BOUND, "cell": (SIZE, {"width": SIZE, "height": SIZE}),
+             "line": LENGTH, "border": LENGTH},
+    "labels": [{"size": SIZE, "font_size": FONT}],
+    "cells": [{"symbol_size": SIZE, "text_size": FONT}],
+    "regions": [{"border_width": LENGTH, "label_size": FONT}],
+    "title_block": {"size": SIZE},
+    "bleed": LENGTH,
+    "padding": LENGTH,
+    "frame": LENGTH,
+    "font_size": FONT,
+}
 
 
 def check_board(component: YMap, path: str = "board") -> None:
-    """The schema, the blocks and the decorations (cells, labels and data are checked as
-    the board is laid out and drawn)."""
+    """The schema, the numbers' bounds, the blocks and the decorations (cells, labels and
+    data are checked as the board is laid out and drawn)."""
     schema_check(component, SCHEMA, None, None, path)
+    check_bounds(component, BOUNDS)
     if "blocks" in component:
         check_blocks(component["blocks"], f"{path}.blocks")
     if "decorations" in component:
@@ -194,23 +212,24 @@ def number_range(value: Any, ctx: TextCtx, parent: Any, key: str) -> tuple[int, 
 
 def label_values(spec: YMap, count: int, ctx: TextCtx) -> list[str]:
     """The texts of one label set: explicit values, a number range, or numbers from `start`."""
+    items: Sequence[Any]
     if "values" in spec:
         raw = spec["values"]
         items = ctx.job.data_at(raw, spec, "values") if isinstance(raw, str) else raw
         if not isinstance(items, list):
             raise ContentError(f"labels: '{raw}' is not a list", **where(spec, "values", value=True))
-        values = [fill(v, ctx, items, i) for i, v in enumerate(items)]
     elif "range" in spec:
         first, last = number_range(spec["range"], ctx, spec, "range")
         step = 1 if last >= first else -1
-        values = [str(v) for v in range(first, last + step, step)]
+        items = range(first, last + step, step)  # a range knows its length without being made
     else:
         start = int(spec.get("start", 1))
-        values = [str(start + i) for i in range(count)]
-    if len(values) != count:
+        items = range(start, start + count)
+    if len(items) != count:
         wanted = "1 (span: true)" if spec.get("span") else f"{count} {spec['axis']}"
-        raise ContentError(f"labels: {len(values)} values for {wanted}",
+        raise ContentError(f"labels: {len(items):,} values for {wanted}",
                            **where(spec, "values" if "values" in spec else "range" if "range" in spec else "axis"))
+    values = [fill(v, ctx, items, i) for i, v in enumerate(items)] if "values" in spec else [str(v) for v in items]
     return values[::-1] if spec.get("reverse") else values
 
 
@@ -226,6 +245,14 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
     grid = component["grid"]
     columns = grid_count(grid["columns"], ctx, grid, "columns")
     rows = grid_count(grid["rows"], ctx, grid, "rows")
+    if columns * rows > MAX_GRID_CELLS:
+        raise ContentError(f"grid: {columns:,} columns × {rows:,} rows is {columns * rows:,} cells; the limit is "
+                           f"{MAX_GRID_CELLS:,}", **where(component, "grid"))
+    ctx.drawn.add(columns * rows, "grid", where(component, "grid"))
+    labels = sum((len(spec["sides"]) if spec.get("sides") else 2)
+                 * (1 if spec.get("span") else columns if spec["axis"] == "columns" else rows)
+                 for spec in component.get("labels") or [])  # counted before any is made
+    ctx.drawn.add(labels, "labels", where(component, "labels"))
     cw, ch = cell_size(grid)
     pad = float(component.get("padding", 4.0))
 
@@ -267,6 +294,9 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
         y += title_h
     layout = BoardLayout(columns, rows, cw, ch, grid_x, grid_y, inner_w + 2 * pad, y + pad,
                          title=title_box, blocks=blocks_box)
+    if max(layout.width, layout.height) > MAX_LENGTH_MM:  # also PDF's largest page (5.08 m)
+        raise ContentError(f"the board is {number(round(layout.width))} × {number(round(layout.height))} mm; the "
+                           f"limit is {number(MAX_LENGTH_MM)} mm a side", **where(component, "grid"))
 
     used: set[tuple[str, str]] = set()  # corners (vertical side, horizontal side) holding a title
     for side in SIDES:
@@ -361,6 +391,23 @@ def region_cells(spec: YMap, layout: BoardLayout) -> list[tuple[int, int]]:
     (c0, r0), = resolve_cells(spec["from"], layout, spec, "from")
     (c1, r1), = resolve_cells(spec["to"], layout, spec, "to")
     return [(c, r) for r in range(min(r0, r1), max(r0, r1) + 1) for c in range(min(c0, c1), max(c0, c1) + 1)]
+
+
+def marked_cells(component: YMap, layout: BoardLayout) -> int:
+    """How many cells the regions and cell marks fill or mark, counted without listing them
+    (a region from [1, 1] to [100, 100] is 10,000 cells), plus the decorations."""
+    count = len(component.get("decorations") or [])
+    for spec in component.get("regions") or []:
+        if "cells" in spec:
+            count += len(spec["cells"])
+        elif "from" in spec and "to" in spec:
+            (c0, r0), = resolve_cells(spec["from"], layout, spec, "from")
+            (c1, r1), = resolve_cells(spec["to"], layout, spec, "to")
+            count += (abs(c1 - c0) + 1) * (abs(r1 - r0) + 1)
+    for spec in component.get("cells") or []:
+        at = spec["at"]
+        count += 1 if at and isinstance(at[0], int) else len(at)
+    return count
 
 
 def outline(cells: Sequence[tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -555,6 +602,8 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
     check_board(component)
     ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
     layout, stack = layout_board(component, ctx)
+    marks = next((key for key in ("regions", "cells", "decorations") if key in component), None)
+    ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component, marks))
     bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
     w, h = layout.width, layout.height
     if job.options.print_shop:  # the page is the board plus its bleed: never tiled
@@ -570,7 +619,11 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
         tiles = plan_tiles(w, h, (area_up.w / mm, area_up.h / mm), overlap, orientation,
                            (area_turned.w / mm, area_turned.h / mm))
     except ValueError as error:
-        raise ContentError(f"{ctx.label}: {error}", **where(component, "overlap")) from None
+        cause = "grid" if isinstance(error, TooManyTiles) and "overlap" not in component else "overlap"
+        raise ContentError(f"{ctx.label}: {error}", **where(component, cause)) from None
+    per_page = ctx.drawn.used  # a tile draws the whole board, clipped
+    check_draws(per_page * len(tiles.tiles), f"{per_page:,} cells, labels and marks on each of "
+                f"{len(tiles.tiles):,} tiles", where(component))
     page, area = (turned, area_turned) if tiles.landscape else (upright, area_up)
     pages = []
     for tile in tiles.tiles:  # each window centred in the printable area
@@ -687,7 +740,10 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
 
     plan, ctx = plan_board(component, job)
     w, h = plan.layout.width * mm, plan.layout.height * mm
-    rec = Recorder(w, h)
+    fit = min(1.0, PREVIEW_SIDE / max(w, h))
+    rec = Recorder(w * fit, h * fit)
+    if fit < 1:  # a board of metres: its PNG stays about PREVIEW_SIDE pixels a side
+        rec.scale(fit, fit)
     draw_board(rec, Frame(0, h), component, plan.layout, plan.stack, ctx)  # type: ignore[arg-type]
     tiles = plan.tiles
     caption = fill(component["title"], ctx, component, "title") + (

@@ -9,7 +9,6 @@ Format: docs/components/deck.md. Outputs, in build/<game>/:
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -21,10 +20,14 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.build import BuiltFile
+from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE
 from pnpgen.render.fonts import SANS
+from pnpgen.render.kit.bounds import FONT, LENGTH, OFFSET, SIZE, Location, check_draws, check_pages
+from pnpgen.render.kit.csvfile import field_pair, read_table
 from pnpgen.render.kit.elements import ElementContext, check_elements, draw_elements, iter_elements
 from pnpgen.render.kit.imposition import CARD_SIZES, DEFAULT_MARGIN, Fold, Grid, best_fold, best_grid, card_size
 from pnpgen.render.kit.page import (
@@ -68,6 +71,16 @@ SCHEMA: dict[str, Any] = {
     "back?": Each(Any_),
 }
 QUANTITY = "quantity"
+BOUNDS: dict[str, Any] = {  # see bounds.py; quantities are checked as the cards are counted
+    "size": {"width": SIZE, "height": SIZE},
+    "bleed": LENGTH,
+    "safe": LENGTH,
+    "gap": LENGTH,
+    "margin": LENGTH,
+    "back_offset": {"x": OFFSET, "y": OFFSET},
+    "font_size": FONT,
+    "icons": {"*": {"radius": LENGTH}},
+}
 
 
 # --- settings -------------------------------------------------------------------------------
@@ -93,16 +106,11 @@ def settings(component: YMap, job: KitJob) -> Settings:
     size = component.get("size", "poker")
     dims = size if isinstance(size, str) else (float(size["width"]), float(size["height"]))
     card = card_size(dims, bool(component.get("landscape", False)))
-    if min(card) <= 0:
-        raise ContentError("size: width and height must be positive", **where(component, "size", value=True))
     paper = str(component.get("paper", job.options.paper))
     job.paper_mm(paper)  # unknown paper: error now
     offset = component.get("back_offset") or {}
     lengths = {key: float(component.get(key, default)) for key, default in
-               (("bleed", 3.0), ("safe", 3.0), ("gap", 0.0), ("margin", DEFAULT_MARGIN))}
-    for key, value in lengths.items():
-        if value < 0:
-            raise ContentError(f"{key}: must be 0 or more (mm)", **where(component, key, value=True))
+               (("bleed", 3.0), ("safe", 3.0), ("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
     return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
                     lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
                     str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
@@ -114,6 +122,7 @@ def grid_of(component: YMap, s: Settings) -> Grid:
     if grid.per_page == 0:
         raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card with {s.bleed:g} mm bleed does not fit on "
                            f"{s.paper} paper", **where(component, "size" if "size" in component else "paper"))
+    _check_per_page(component, s, grid.per_page)
     return grid
 
 
@@ -122,7 +131,16 @@ def fold_of(component: YMap, s: Settings) -> Fold:
     if fold.per_page == 0:
         raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card does not fit twice (front and back) on "
                            f"{s.paper} paper for a fold-over layout", **where(component, "layout", value=True))
+    _check_per_page(component, s, fold.per_page)
     return fold
+
+
+def _check_per_page(component: YMap, s: Settings, per_page: int) -> None:
+    """Tiny cards: thousands of slots make thousands of crop marks and calibration targets."""
+    if per_page > MAX_PER_PAGE:
+        raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card fits {per_page:,} times on one page; the limit is "
+                           f"{MAX_PER_PAGE:,} cards per page", **where(component, "size" if "size" in component
+                                                                        else "paper"))
 
 
 # --- cards ----------------------------------------------------------------------------------
@@ -134,75 +152,92 @@ class Card:
     name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
 
 
-def _quantity(value: Any, job: KitJob, parent: Any, key: Any, file: Path | None = None,
-              line: int | None = None) -> int:
-    """A card's copies: a whole number, or (in YAML) a game.yaml path such as 'players.max'."""
-    if isinstance(value, str) and file is None and value.strip() and not value.strip().isdigit():
-        value = job.data_at(value.strip(), parent, key)
+WHOLE = re.compile(r"\s*[0-9]+\s*$")
+
+
+def _quantity(value: Any, job: KitJob, location: Location, data: tuple[Any, Any] | None = None) -> int:
+    """A card's copies, 0 to MAX_COPIES: a whole number or, when `data` (the YAML parent and
+    key) is given, a game.yaml path such as 'players.max'."""
+    source = ""
+    if data is not None and isinstance(value, str) and value.strip() and not WHOLE.match(value):
+        source = f"'{value.strip()}' is "
+        value = job.data_at(value.strip(), *data)
     if value is None or value == "":
         return 1
-    try:
+    count = -1
+    if isinstance(value, str) and WHOLE.match(value):
         count = int(value)
-    except (TypeError, ValueError):
-        count = -1
-    if count < 0 or isinstance(value, bool):
-        message = f"{QUANTITY}: expected a whole number of copies, found '{value}'"
-        if file is not None:
-            raise ContentError(message, file, line)
-        raise ContentError(message, **where(parent, key, value=True))
+    elif isinstance(value, int) and not isinstance(value, bool):
+        count = value
+    elif isinstance(value, float) and value.is_integer():
+        count = int(value)
+    if count < 0:
+        raise ContentError(f"{QUANTITY}: expected a whole number of copies, found '{value}'", **location)
+    if count > MAX_COPIES:
+        raise ContentError(f"{QUANTITY}: {source}{count:,} copies of one card; the limit is {MAX_COPIES:,}",
+                           **location)
     return count
+
+
+def csv_file(component: YMap, content: GameContent) -> tuple[Path, Path]:
+    """The `csv:` file of a deck or table: its path, and its name as errors show it."""
+    name = str(component["csv"])
+    try:  # the refusal names the csv: key, not game.yaml
+        path = content.path(name)
+    except ContentError as error:
+        raise ContentError(error.message, **where(component, "csv", value=True)) from None
+    if path.is_dir():
+        raise ContentError(f"csv: '{name}' is a folder, not a CSV file", **where(component, "csv", value=True))
+    if not path.is_file():
+        raise ContentError(f"csv: file not found: {name}", **where(component, "csv", value=True))
+    return path, content.folder / name
 
 
 def read_csv(component: YMap, job: KitJob) -> Iterator[tuple[dict[str, Any], int, Path]]:
     """Rows of the deck's CSV as fields (columns `x_ja` and `x_en` make the Text field `x`),
-    with their line numbers."""
-    path = job.content.path(str(component["csv"]))
-    if not path.is_file():
-        raise ContentError(f"csv: file not found: {component['csv']}", **where(component, "csv", value=True))
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        headers = reader.fieldnames or []
-        for index, header in enumerate(headers):
-            if not header or not header.strip():
-                raise ContentError(f"column {index + 1} has no name in the header row", path, 1)
-        line = reader.line_num
-        for row in reader:
-            start, line = line + 1, reader.line_num
-            if None in row:
-                raise ContentError(f"this row has more cells than the header row ({len(headers)})", path, start)
-            if not any((v or "").strip() for v in row.values()):
-                continue
-            fields: dict[str, Any] = {}
-            for header, value in row.items():
-                value = (value or "").strip()
-                fields[header] = value
-                base, _, lang = header.rpartition("_")
-                if lang in ("ja", "en") and base:
-                    pair = fields.setdefault(base, {})
-                    if isinstance(pair, dict):
-                        pair[lang] = value
-            yield fields, start, path
+    with their line numbers and the file's name as errors show it."""
+    path, shown = csv_file(component, job.content)
+    table = read_table(path, shown)
+    for cells, line in table.rows:
+        fields: dict[str, Any] = {}
+        for header, value in zip(table.header, cells, strict=True):
+            fields[header] = value
+            pair = field_pair(header)
+            if pair:
+                fields.setdefault(pair[0], {})[pair[1]] = value
+        yield fields, line, shown
 
 
 def expand_cards(component: YMap, job: KitJob) -> list[Card]:
     """Every card of the deck, copies included, in order: YAML cards, then CSV rows. Each
-    card has the fields `copy` (1, 2, ... within its quantity) and `index` (in the deck)."""
+    card has the fields `copy` (1, 2, ... within its quantity) and `index` (in the deck).
+    At most MAX_CARDS in all."""
     column = str(component.get("quantity", QUANTITY))
     name_field = component.get("name_field")
     sources: list[tuple[dict[str, Any], int, str]] = []
-    for number, item in enumerate(component.get("cards") or []):
-        cards = component["cards"]
+    total = 0
+
+    def count(fields: dict[str, Any], copies: int, where_from: str, location: Location) -> None:
+        nonlocal total
+        total += copies
+        if total > MAX_CARDS:
+            raise ContentError(f"{QUANTITY}: {copies:,} {'copy brings' if copies == 1 else 'copies bring'} the deck "
+                               f"to {total:,} cards; the limit is {MAX_CARDS:,}", **location)
+        sources.append((fields, copies, where_from))
+
+    cards = component.get("cards") or []
+    for number, item in enumerate(cards):
         fields = {k: v for k, v in item.items() if k != column}
-        count = _quantity(item.get(column), job, item if column in item else cards, column if column in item
-                          else number)
-        sources.append((fields, count, f"{number + 1}"))
+        parent, key = (item, column) if column in item else (cards, number)
+        location = where(parent, key, value=True)
+        count(fields, _quantity(item.get(column), job, location, (parent, key)), f"{number + 1}", location)
     if "csv" in component:
-        for fields, line, path in read_csv(component, job):
-            count = _quantity(fields.pop(column, None), job, None, None, path, line)
-            sources.append((fields, count, f"{path.name}:{line}"))
+        for fields, line, shown in read_csv(component, job):
+            location = {"file": shown, "line": line}
+            count(fields, _quantity(fields.pop(column, None), job, location), f"{shown.name}:{line}", location)
     out: list[Card] = []
-    for fields, count, where_from in sources:
-        for copy in range(1, count + 1):
+    for fields, copies, where_from in sources:
+        for copy in range(1, copies + 1):
             index = len(out) + 1
             full = {**fields, "copy": copy, "index": index}
             title = _card_title(full, name_field, job)
@@ -220,7 +255,7 @@ def _card_title(fields: dict[str, Any], name_field: Any, job: KitJob) -> str:
     return ""
 
 
-def localized(component: YMap, content: Any) -> bool:
+def localized(component: YMap, content: GameContent) -> bool:
     """Built once per language when any card text, layout text or CSV column has ja/en forms,
     or a table comes from the rules (printed in the build's language), unless the element
     names its `lang`."""
@@ -234,13 +269,12 @@ def localized(component: YMap, content: Any) -> bool:
            if isinstance(element, dict)):
         return True
     if "csv" in component:
-        try:
-            path = content.path(str(component["csv"]))
-            with path.open(encoding="utf-8-sig", newline="") as handle:
-                header = next(csv.reader(handle), [])
-        except (OSError, PnpgenError):
+        try:  # a broken CSV is reported when the cards are read
+            path, shown = csv_file(component, content)
+            header = read_table(path, shown).header
+        except PnpgenError:
             return False
-        return any(h.endswith(("_ja", "_en")) for h in header)
+        return any(field_pair(h) for h in header)
     return False
 
 
@@ -275,15 +309,34 @@ def draw_face(canvas: Canvas, layout: Sequence[Any], trim: Rect, clip: Rect, ctx
     canvas.restoreState()
 
 
+def check_work(component: YMap, s: Settings, cards: int, per_page: int, print_shop: bool = False) -> None:
+    """The pages and drawings of the deck's file (or of its print-shop file) are within the
+    limits: checked before anything is drawn."""
+    back = bool(component.get("back"))
+    if print_shop:
+        pages = cards * (2 if back else 1)
+    elif s.layout == "foldover":
+        pages = -(-cards // per_page)
+    else:
+        pages = -(-cards // per_page) * (2 if back else 1) + (2 if back and s.calibration else 0)
+    elements = len(component["front"]) + len(component.get("back") or [])
+    check_pages(pages, "the print-shop file" if print_shop else "the deck", where(component))
+    check_draws(cards * elements, f"{cards:,} cards × {elements} layout elements", where(component))
+
+
 def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: the card must fit the paper, every face must fit its text."""
     s = settings(component, job)
-    grid_of(component, s) if s.layout == "duplex" else fold_of(component, s)
+    per_page = grid_of(component, s).per_page if s.layout == "duplex" else fold_of(component, s).per_page
     check_elements(component["front"], "front")
     check_elements(component.get("back") or [], "back")
     problems: list[str] = []
     trim = Rect.mm(0, 0, *s.card)
-    for card in expand_cards(component, job):
+    cards = expand_cards(component, job)
+    check_work(component, s, len(cards), per_page)
+    if job.options.print_shop:
+        check_work(component, s, len(cards), 1, print_shop=True)
+    for card in cards:
         ctx = element_context(component, job, card, s.bleed * mm)
         for layout in (component["front"], component.get("back") or []):
             try:
@@ -524,17 +577,20 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
     check_elements(component.get("back") or [], "back")
     s = settings(component, job)
     cards = expand_cards(component, job)
+    fold = fold_of(component, s) if s.layout == "foldover" else None
+    grid = grid_of(component, s) if fold is None else fold.grid
+    check_work(component, s, len(cards), (fold or grid).per_page)
+    if job.options.print_shop:
+        check_work(component, s, len(cards), 1, print_shop=True)
     title = component_title(component, job)
     built: list[BuiltFile] = []
     path = job.out_path(str(component["id"]))
     with atomic_output(path) as tmp:
-        if s.layout == "foldover":
-            fold = fold_of(component, s)
+        if fold is not None:
             canvas = open_canvas(tmp, (fold.page.w, fold.page.h), title)
             pages = render_foldover(canvas, component, job, s, cards, fold)
             note = f"fold-over, {fold.per_page} cards per page"
         else:
-            grid = grid_of(component, s)
             canvas = open_canvas(tmp, (grid.page.w, grid.page.h), title)
             pages = render_duplex(canvas, component, job, s, cards, grid)
             note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"

@@ -24,7 +24,19 @@ from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YList, YMap, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.limits import MAX_COPIES, MAX_GRID_CELLS, MAX_PER_PAGE
 from pnpgen.render.fonts import SANS, setup_fonts
+from pnpgen.render.kit.bounds import (
+    FONT,
+    LENGTH,
+    REPEAT,
+    SIZE,
+    Bound,
+    Budget,
+    check_bounds,
+    check_draws,
+    check_pages,
+)
 from pnpgen.render.kit.elements import (
     LEADING,
     Align,
@@ -117,6 +129,28 @@ SCHEMA: dict[str, Any] = {
     "show_title?": bool,
     "blocks": Each(Any_, min=1),
 }
+BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have BLOCK_BOUNDS
+    "size": {"width": SIZE, "height": SIZE},
+    "copies": Bound(0, MAX_COPIES),
+    "bleed": LENGTH,
+    "padding": LENGTH,
+    "font_size": FONT,
+}
+BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
+    "heading": {"size": FONT},
+    "text": {"size": FONT},
+    "table": {"table": {
+        "columns": [{"repeat": REPEAT, "width": SIZE, "columns": [{"repeat": REPEAT, "width": SIZE}]}],
+        "rows": [{"repeat": REPEAT, "height": SIZE, "lines": [{"height": SIZE}]}],
+        "row_height": SIZE,
+        "header_height": SIZE,
+        "font_size": FONT,
+    }},
+    "checkboxes": {"checkboxes": {"count": REPEAT, "size": SIZE, "gap": LENGTH}},
+    "write_in": {"write_in": {"lines": REPEAT, "height": SIZE, "width": SIZE}},
+    "space": {"space": LENGTH},
+    "row": {"widths": [LENGTH], "gap": LENGTH},
+}
 
 
 def block_kind(block: Any, parent: Any, key: Any, path: str) -> str:
@@ -142,6 +176,7 @@ def check_blocks(blocks: Sequence[Any], path: str) -> None:
         here = f"{path}[{index}]"
         kind = block_kind(block, blocks, index, here)
         schema_check(block, BLOCKS[kind], blocks, index, here)
+        check_bounds(block, BLOCK_BOUNDS[kind], here)
         if kind == "row":
             check_blocks(block["row"], f"{here}.row")
         if kind == "table":
@@ -179,6 +214,7 @@ class TextCtx:
     label: str  # "game <g>, component <c>", named in build errors
     values: dict[str, Any] = field(default_factory=dict)
     font_size: float = 9.0
+    drawn: Budget = field(default_factory=Budget)  # shared by with_values copies
 
     @property
     def lang(self) -> str:
@@ -581,9 +617,32 @@ class Table(Block):
                 canvas.line(x, frame.y(total.y), x, frame.y(total.bottom))
 
 
+def table_cells(spec: YMap, rows: int, columns: int) -> int:
+    """rows × columns of a table's body, refused over MAX_GRID_CELLS."""
+    if rows * columns > MAX_GRID_CELLS:
+        shape = f"{columns:,} columns" if rows == 1 else f"{rows:,} rows × {columns:,} columns"
+        raise ContentError(f"table: {shape} is {rows * columns:,} cells; the limit is {MAX_GRID_CELLS:,}",
+                           **where(spec))
+    return rows * columns
+
+
+def _repeat(spec: Any) -> int:
+    return int(spec.get("repeat", 1))
+
+
+def _body_lines(spec: Any) -> int:
+    """The body rows one repetition of a row spec makes (see _body_rows)."""
+    if "cells" in spec or not ("lines" in spec or spec.get("merge")):
+        return 1
+    return len(spec.get("lines") or [{}])
+
+
 def make_table(spec: YMap, ctx: TextCtx) -> Table:
     size = float(spec.get("font_size", ctx.font_size))
     align = str(spec.get("align", "center"))
+    width = sum(_repeat(c) * (sum(_repeat(leaf) for leaf in c["columns"]) if "group" in c else 1)
+                for c in spec.get("columns") or [])
+    table_cells(spec, 1, width)  # before the columns are made
     columns: list[Column] = []
     groups: list[str] = []
     for col_spec in spec.get("columns") or []:
@@ -605,6 +664,8 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
         data_rows = data_rows[1:]
     elif "data" in spec or "csv" in spec:
         data_rows = _data_rows(spec, columns, ctx)
+    height = len(data_rows) + sum(_repeat(r) * _body_lines(r) for r in spec.get("rows") or [])
+    ctx.drawn.add(table_cells(spec, height, len(columns)), "table", where(spec))
     row_height = float(spec.get("row_height", 7.0))
     body: list[list[Cell]] = []
     heights: list[float] = []
@@ -678,7 +739,11 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
     elif isinstance(spec["data"], dict):  # a YAML file of the game folder holding the list
         from pnpgen.content.yamlpos import load_yaml
 
-        items = load_yaml(ctx.content.path(str(spec["data"]["file"])))
+        try:  # a refused path names the file: key
+            path = ctx.content.path(str(spec["data"]["file"]))
+        except ContentError as error:
+            raise ContentError(error.message, **where(spec["data"], "file", value=True)) from None
+        items = load_yaml(path)
     else:
         items = ctx.job.data_at(str(spec["data"]), spec, "data")
     if isinstance(items, dict):
@@ -687,6 +752,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
         source = spec[key]["file"] if isinstance(spec[key], dict) else spec[key]
         raise ContentError(f"{ctx.label}: '{source}' is not a list or mapping",
                            **where(spec, key, value=True))
+    table_cells(spec, len(items), len(columns))
     known = sorted({str(k) for item in items if isinstance(item, dict) for k in item})
     for col in columns:
         if col.field and col.field not in known:
@@ -715,6 +781,11 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
 def make_block(spec: YMap, ctx: TextCtx) -> Block:
     kind = block_kind(spec, None, None, "block")
     size = float(spec.get("size", ctx.font_size))
+    if kind in ("checkboxes", "write_in"):  # a table counts its own cells
+        part = spec[kind]
+        ctx.drawn.add(int(part.get("count" if kind == "checkboxes" else "lines", 1)), kind, where(spec, kind))
+    elif kind != "table":
+        ctx.drawn.add(1, kind, where(spec, kind))
     if kind == "heading":
         return TextBlock(fill(spec["heading"], ctx, spec, "heading"), float(spec.get("size", ctx.font_size * 1.5)),
                          str(spec.get("align", "left")), rule=True)
@@ -859,7 +930,7 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
             best: tuple[Rect, list[Rect]] | None = None
             for turned in options:
                 page = job.paper(paper, turned)
-                found = impose(printable(page), w, h, 2 * bleed, copies or 10_000)
+                found = impose(printable(page), w, h, 2 * bleed, copies or MAX_PER_PAGE)
                 if best is None or len(found) > len(best[1]):
                     best = (page, found)
             assert best is not None
@@ -885,7 +956,10 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
                                  rule=True)])
         used = title.height(content.width) + GAP
         content = Box(content.x, content.y + used, content.width, content.height - used)
+    check_pages(pages, "the sheet", where(component))
     stack = make_stack(component["blocks"], ctx)
+    check_draws(copies * ctx.drawn.used, f"{copies:,} copies × {ctx.drawn.used:,} cells, boxes and texts",
+                where(component))
     overflow(stack, content, ctx, "the sheet's content", component, "blocks")
     return SheetPlan(page, trims, pages, copies, content, stack, title), ctx
 

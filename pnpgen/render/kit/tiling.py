@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 
+from pnpgen.limits import MAX_PAGES
+
 EPSILON = 1e-6  # mm: a drawing exactly the size of the area fits
 
 
@@ -105,20 +107,40 @@ def fits(width: float, height: float, area: tuple[float, float]) -> bool:
     return width <= area[0] + EPSILON and height <= area[1] + EPSILON
 
 
-def _spans(length: float, room: float, overlap: float) -> list[tuple[float, float]]:
-    """(start, size) windows covering `length` with at most `room` each, seams overlapping by `overlap`."""
+class TooManyTiles(ValueError):
+    """The drawing needs more than MAX_PAGES tiles."""
+
+
+def _count(length: float, room: float, overlap: float) -> int:
+    """How many windows of at most `room` cover `length`, seams overlapping by `overlap`."""
     if length <= room + EPSILON:
-        return [(0.0, length)]
+        return 1
     if overlap >= room:
         raise ValueError(f"overlap {overlap:g} mm leaves no room on a {room:g} mm page area")
-    count = math.ceil((length - overlap) / (room - overlap) - EPSILON)
+    return math.ceil((length - overlap) / (room - overlap) - EPSILON)
+
+
+def tile_count(width: float, height: float, area: tuple[float, float], overlap: float) -> int:
+    return _count(width, area[0], overlap) * _count(height, area[1], overlap)
+
+
+def _spans(length: float, room: float, overlap: float) -> list[tuple[float, float]]:
+    """(start, size) windows covering `length` with at most `room` each, seams overlapping by `overlap`."""
+    count = _count(length, room, overlap)
+    if count == 1:
+        return [(0.0, length)]
     size = (length + (count - 1) * overlap) / count  # equal windows, exact overlap
     return [(i * (size - overlap), size) for i in range(count)]
 
 
 def plan_for(width: float, height: float, area: tuple[float, float], overlap: float,
              landscape: bool) -> TilePlan:
-    """The tiling of a width x height drawing on one paper orientation (area already turned)."""
+    """The tiling of a width x height drawing on one paper orientation (area already turned);
+    TooManyTiles beyond MAX_PAGES tiles."""
+    columns, rows_count = _count(width, area[0], overlap), _count(height, area[1], overlap)
+    if columns * rows_count > MAX_PAGES:
+        raise TooManyTiles(f"the board needs {columns:,} × {rows_count:,} tiles; the limit is {MAX_PAGES:,} pages "
+                           "in one file")
     cols = _spans(width, area[0], overlap)
     rows = _spans(height, area[1], overlap)
     tiles = tuple(Tile(c, r, x, y, w, h)
@@ -143,9 +165,8 @@ def plan_tiles(width: float, height: float, area: tuple[float, float], overlap: 
         return plan_for(width, height, area, overlap, False)
     if fits(width, height, turned):
         return plan_for(width, height, turned, overlap, True)
-    upright = plan_for(width, height, area, overlap, False)
-    sideways = plan_for(width, height, turned, overlap, True)
-    return sideways if len(sideways.tiles) < len(upright.tiles) else upright
+    landscape = tile_count(width, height, turned, overlap) < tile_count(width, height, area, overlap)
+    return plan_for(width, height, turned if landscape else area, overlap, landscape)
 
 
 def alignment_marks(plan: TilePlan) -> dict[tuple[int, int], list[tuple[float, float]]]:

@@ -357,7 +357,7 @@ def test_the_checker_rejects_the_source_example(tmp_path: Path) -> None:
     data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     data["examples"] = "source-example.yaml"
     data.pop("components")
-    data["rulebook"] = None
+    data.pop("rulebook")
     data["simulation"]["end_search_games"] = 0
     (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     (folder / "source-example.yaml").write_text(SOURCE_EXAMPLE, encoding="utf-8")

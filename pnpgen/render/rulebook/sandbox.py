@@ -18,6 +18,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from numbers import Integral, Rational, Real
 from typing import Any
 
 import jinja2
@@ -141,9 +142,6 @@ _PRIVATE_FILTERS = {_LOOP: jinja2.pass_context(_loop), _CONCAT: jinja2.pass_cont
 TESTS = sorted(set(jinja2.Environment().tests) - {"callable", "escaped", "filter", "sameas",
                                                   "test"})
 
-_NUMBER = (int, float)
-
-
 class ContentSandbox(ImmutableSandboxedEnvironment):
     """The environment every rulebook text renders in (one per Resolver, not thread-safe:
     the budgets of the render in progress live on it)."""
@@ -264,25 +262,27 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
             yield item
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
-        """Arithmetic on numbers only (no 'x' * 10**9), with integers within MAX_INT."""
-        if not (isinstance(left, _NUMBER) and isinstance(right, _NUMBER)):
+        """Arithmetic on numbers only (no 'x' * 10**9); exact results (integers, fractions)
+        within MAX_INT, checked before a power is computed."""
+        if not (isinstance(left, Real) and isinstance(right, Real)):
             hint = "; join text with '~'" if operator == "+" else ""
             raise Refused(f"'{operator}' works on numbers only{hint}")
-        if (operator == "**" and isinstance(left, int) and isinstance(right, int)
-                and abs(left) > 1 and right > MAX_INT.bit_length()):
+        if (operator == "**" and isinstance(left, Rational) and isinstance(right, Integral)
+                and abs(left) not in (0, 1) and abs(int(right)) > MAX_INT.bit_length()):
             raise self._too_big()
         try:
             result = _BINOPS[operator](left, right)
         except ArithmeticError as err:  # a mistake, not a refusal: 1 / 0, 2.0 ** 10000
             reason = err.args[-1] if err.args else type(err).__name__
             raise jinja2.TemplateRuntimeError(f"'{operator}': {reason}") from None
-        if isinstance(result, int) and abs(result) > MAX_INT:
+        if isinstance(result, Rational) and max(abs(int(result.numerator)),
+                                                int(result.denominator)) > MAX_INT:
             raise self._too_big()
         return result
 
     @staticmethod
     def _too_big() -> Refused:
-        return Refused(f"a number in the template would be larger than {MAX_INT:,} (MAX_INT)")
+        return Refused(f"a number in the template would be out of range (MAX_INT: {MAX_INT:,})")
 
     # --- no methods: a value's attribute that is a function is refused -------------
     def getattr(self, obj: Any, attribute: str) -> Any:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import operator
 import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from numbers import Integral, Rational, Real
 from typing import Any
@@ -139,8 +140,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
 }
 _PRIVATE_FILTERS = {_LOOP: jinja2.pass_context(_loop), _CONCAT: jinja2.pass_context(_concat)}
 # Jinja2's tests, less those that look at objects rather than values.
-TESTS = sorted(set(jinja2.Environment().tests) - {"callable", "escaped", "filter", "sameas",
-                                                  "test"})
+TESTS = frozenset(jinja2.Environment().tests) - {"callable", "escaped", "filter", "sameas", "test"}
+
 
 class ContentSandbox(ImmutableSandboxedEnvironment):
     """The environment every rulebook text renders in (one per Resolver, not thread-safe:
@@ -231,7 +232,9 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
         """Render a checked template. Refused for a refusal or a broken budget; a
         TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
         try:
-            template = self.from_string(ast)
+            with warnings.catch_warnings():  # Python's compiler warns on e.g. `(1)[1:]`
+                warnings.simplefilter("ignore", SyntaxWarning)
+                template = self.from_string(ast)
         except (RecursionError, SyntaxError):  # Python's own nesting limits
             raise self._too_deep() from None
         self.steps = self.work = 0

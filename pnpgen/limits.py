@@ -42,3 +42,7 @@ MAX_WORKERS = 256
 # --- print kit ---
 MAX_PER_PAGE = 1_000  # cards or sheets imposed on one page (10 mm counters on A4 are 20 x 28 = 560)
 MAX_DRAWS = 200_000  # cells, labels, boxes and card elements drawn into one output file (kit-demo's largest: 868)
+
+# --- rulebook templates ---
+MAX_TEMPLATE_DEPTH = 16  # nesting of tags and expressions in one text; real rulebook text nests 6
+MAX_TEMPLATE_WORK = 200_000  # loop iterations x nodes in the loop body (< 0.3 s); real text does 26

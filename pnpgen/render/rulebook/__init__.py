@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from reportlab.platypus.doctemplate import LayoutError
@@ -11,6 +12,7 @@ from pnpgen.errors import BuildError, ContentError
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import atomic_output
 from pnpgen.render.rulebook.model import Book, Resolver, load_book
+from pnpgen.render.rulebook.sandbox import TemplateRefused
 
 if TYPE_CHECKING:
     from pnpgen.build import BuildOptions, BuiltFile
@@ -21,7 +23,8 @@ __all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book"]
 
 
 def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> list[str]:
-    """Every problem in the rulebook text and its references, as `file:line:col: problem`."""
+    """Every problem in the rulebook text and its references, as `file:line:col: problem`.
+    A refused template is not a problem but an error: TemplateRefused is raised."""
     from pnpgen.render.rulebook.layout import Writer
 
     try:
@@ -35,6 +38,8 @@ def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> l
         res = Resolver(content, rules_list, lang, collect=True)
         try:
             Writer(book, res, 500.0, 700.0).story()
+        except TemplateRefused:
+            raise
         except ContentError as err:  # pragma: no cover - collect mode reports, not raises
             res.problems.append(str(err))
         problems += [p for p in res.problems if p not in problems]
@@ -61,6 +66,15 @@ def render_rulebooks(
             try:
                 pages = write_pdf(tmp, content, book, res, paper_points(options.paper))
             except LayoutError as err:
-                raise BuildError(f"rulebook layout failed: {err}", content.main_file) from None
+                raise BuildError(f"rulebook layout failed: {_layout_problem(err)}",
+                                 content.main_file) from None
         built.append(BuiltFile(content.id, path, pages, "rulebook"))
     return built
+
+
+def _layout_problem(err: LayoutError) -> str:
+    """ReportLab's message without object addresses: which flowable, on which page."""
+    found = re.search(r"<(\w+)@.*? too large on page (\d+)", str(err), re.S)
+    if found is None:
+        return str(err)
+    return f"a {found[1].lower()} on page {found[2]} is taller than the page; shorten its text"

@@ -57,6 +57,15 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
+# The longest text one Paragraph holds. ReportLab re-breaks the whole rest of a paragraph on
+# every page it continues onto, which is quadratic in its length (200 KB of credits took 22 s,
+# 5 MB over an hour), so longer text is cut into Paragraphs of about a page each. Real texts
+# are under 500 characters and 5 lines, and stay one Paragraph.
+CHUNK_CHARS = 2_000
+CHUNK_LINES = 30
+TOC_CHARS = 300  # a longer heading is cut short in the contents and the PDF outline
+
+
 def label(name: str, lang: str, **values: Any) -> str:
     return LABELS[name][lang].format(**values)
 
@@ -66,9 +75,50 @@ def markup(text: str, lang: str) -> str:
     out = escape(text.strip())
     if lang == "ja":  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
-        out = re.sub(r"(?<=[、。（「]) +| +(?=[、。）」])", "", out)
+        # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
+        out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
     out = re.sub(r"\*\*(.+?)\*\*", rf'<font name="{SANS}" color="#000000">\1</font>', out)
     return out.replace("\n", "<br/>")
+
+
+def pieces(text: str) -> list[str]:
+    """`text` cut into pieces of at most CHUNK_CHARS characters and CHUNK_LINES line breaks,
+    after a line break, a space or a Japanese full stop where one is near the limit."""
+    out: list[str] = []
+    start = 0
+    while True:
+        window = text[start:start + CHUNK_CHARS + 1]
+        breaks = [i for i, ch in enumerate(window) if ch == "\n"]
+        if len(window) <= CHUNK_CHARS and len(breaks) <= CHUNK_LINES:
+            out.append(window)
+            return out
+        if len(breaks) > CHUNK_LINES:
+            cut = breaks[CHUNK_LINES - 1] + 1
+        else:
+            window = window[:CHUNK_CHARS]
+            cut = max(window.rfind(ch) for ch in "\n 。") + 1
+            if cut < CHUNK_CHARS // 2:  # one long word: cut anywhere
+                cut = CHUNK_CHARS
+        out.append(text[start:start + cut])
+        start += cut
+
+
+def paragraphs(text: str, lang: str, style: ParagraphStyle, bullet: str | None = None,
+               prefix: str = "") -> list[Paragraph]:
+    """Content text (plain) as Paragraphs: one, unless it is longer than CHUNK_CHARS or
+    CHUNK_LINES. `prefix` (markup) starts the first; `bullet` is its bullet."""
+    parts = pieces(text)
+    if len(parts) == 1:
+        return [Paragraph(prefix + markup(text, lang), style, bulletText=bullet)]
+    out = []
+    for index, part in enumerate(parts):
+        first, last = index == 0, index == len(parts) - 1
+        piece_style = ParagraphStyle(f"{style.name}-{index}", parent=style,
+                                     spaceBefore=style.spaceBefore if first else 0,
+                                     spaceAfter=style.spaceAfter if last else 0)
+        out.append(Paragraph((prefix if first else "") + markup(part, lang), piece_style,
+                             bulletText=bullet if first else None))
+    return out
 
 
 class Styles:
@@ -126,9 +176,17 @@ def grid_style(commands: list[tuple[Any, ...]]) -> TableStyle:
 class Heading(Paragraph):
     """A heading that becomes a contents line and a PDF bookmark."""
 
-    def __init__(self, text: str, style: ParagraphStyle, toc: tuple[int, str, str] | None):
-        super().__init__(text, style)
+    def __init__(self, text: str | None, style: ParagraphStyle,
+                 toc: tuple[int, str, str] | None = None, **kw: Any) -> None:
+        super().__init__(text, style, **kw)  # (ReportLab's split passes more keywords)
         self.toc_entry = toc  # (outline level, plain text, bookmark key)
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803
+        """A heading too long for the page: the entry stays with its first part."""
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        for index, part in enumerate(parts):
+            part.toc_entry = self.toc_entry if index == 0 else None
+        return parts
 
 
 class FitPage(Flowable):
@@ -244,10 +302,10 @@ class Writer:
         content, res, st = self.res.content, self.res, self.st
         data = content.data
         out: list[Flowable] = [Spacer(1, self.height * 0.22),
-                               Paragraph(markup(content.title(self.lang), self.lang), st.title)]
+                               *paragraphs(content.title(self.lang), self.lang, st.title)]
         if "subtitle" in data:
-            out += [Spacer(1, 10), Paragraph(markup(res.plain(data["subtitle"]), self.lang),
-                                             st.subtitle)]
+            out += [Spacer(1, 10), *paragraphs(res.plain(data["subtitle"]), self.lang,
+                                               st.subtitle)]
         lo, hi = data["players"]["min"], data["players"]["max"]
         players = label("players_one" if lo == hi else "players_value", self.lang, a=lo, b=hi)
         rows = [[label("players", self.lang), players],
@@ -269,11 +327,10 @@ class Writer:
             intro = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
             style = ParagraphStyle("intro", parent=st.centered, leftIndent=20 * mm,
                                    rightIndent=20 * mm)
-            out += [Spacer(1, 24), Paragraph(markup(intro, self.lang), style)]
+            out += [Spacer(1, 24), *paragraphs(intro, self.lang, style)]
         if "credits" in data:
-            out += [Spacer(1, 40), Paragraph(markup(res.plain(data["credits"]), self.lang),
-                                             ParagraphStyle("credits", parent=st.small,
-                                                            alignment=TA_CENTER))]
+            style = ParagraphStyle("credits", parent=st.small, alignment=TA_CENTER)
+            out += [Spacer(1, 40), *paragraphs(res.plain(data["credits"]), self.lang, style)]
         return out
 
     # --- sections --------------------------------------------------------------------
@@ -288,6 +345,8 @@ class Writer:
         if rule is not None and "title" in node:
             res.rule_title(str(rule), node)  # report unknown ids
         plain = f"{rule}  {title}" if rule else title
+        if len(plain) > TOC_CHARS:  # a contents line must fit on a page
+            plain = plain[:TOC_CHARS - 1] + "…"
         text = markup(title, self.lang)
         if rule:
             text = f'<font color="#8a2b0e">{escape(str(rule))}</font>&nbsp;&nbsp;{text}'
@@ -323,16 +382,14 @@ class Writer:
         res, st, lang = self.res, self.st, self.lang
         rules = res.game(block["game"], block) if "game" in block else default
         if "text" in block:
-            return [Paragraph(markup(res.text(block["text"], block, "text", rules), lang),
-                              st.body)]
+            return paragraphs(res.text(block["text"], block, "text", rules), lang, st.body)
         if "list" in block or "steps" in block:
             key = "list" if "list" in block else "steps"
             items = block[key]
             out: list[Flowable] = []
             for i, item in enumerate(items):
                 bullet = "•" if key == "list" else f"{i + 1}."
-                text = markup(res.text(item, items, i, rules), lang)
-                out.append(Paragraph(text, st.bullet, bulletText=bullet))
+                out += paragraphs(res.text(item, items, i, rules), lang, st.bullet, bullet)
             return out + [Spacer(1, 3)]
         if "table" in block:
             return self.table(block, rules)
@@ -343,19 +400,27 @@ class Writer:
         if "components" in block:
             return self.components(block["components"], rules)
         if "callout" in block:
-            text = markup(res.text(block["callout"], block, "callout", rules), lang)
-            return [self.boxed([Paragraph(text, st.body)], border=True)]
+            text = res.text(block["callout"], block, "callout", rules)
+            parts = paragraphs(text, lang, st.body)
+            return [self.boxed(parts, border=True, split=len(parts) > 1)]
         if block.get("page_break"):
             return [PageBreak()]
         return []
 
-    def boxed(self, flowables: list[Flowable], border: bool = False) -> Table:
-        box = Table([[flowables]], colWidths=[self.width])
+    def boxed(self, flowables: list[Flowable], border: bool = False,
+              split: bool = False) -> Table:
+        """A shaded box. With `split` (long text cut into pieces) each flowable is a row of its
+        own, so the box can continue onto the next page."""
+        rows = [[f] for f in flowables] if split else [[flowables]]
+        box = Table(rows, colWidths=[self.width])
         commands: list[tuple[Any, ...]] = [
             ("BACKGROUND", (0, 0), (-1, -1), SHADE),
             ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
             ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
         ]
+        if split:  # no padding between the rows: one box
+            commands += [("TOPPADDING", (0, 1), (-1, -1), 0),
+                         ("BOTTOMPADDING", (0, 0), (-1, -2), 0)]
         if border:
             commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
         box.setStyle(grid_style(commands))
@@ -403,7 +468,7 @@ class Writer:
         out: list[Flowable] = []
         if "caption" in block:
             text = self.res.text(block["caption"], block, "caption", rules)
-            out.append(Paragraph(markup(text, self.lang), st.caption))
+            out += paragraphs(text, self.lang, st.caption)
         return out + [table]
 
     def example(self, example: dict[str, Any]) -> Flowable:
@@ -414,9 +479,11 @@ class Writer:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
             title += f'&nbsp;&nbsp;<font color="#555555">({escape(str(example["rule"]))})</font>'
         parts: list[Flowable] = [Paragraph(title, st.example_title)]
+        split = False
         if "text" in example:
-            text = res.text(example["text"], example, "text", rules)
-            parts.append(Paragraph(markup(text, lang), st.body))
+            text = paragraphs(res.text(example["text"], example, "text", rules), lang, st.body)
+            parts += text
+            split = len(text) > 1
         moves = example.get("moves") or []
         if moves:
             line = " · ".join(escape(str(m)) for m in moves)
@@ -424,20 +491,20 @@ class Writer:
             if refused:
                 line += escape(label("refused", lang, rule=refused))
             parts.append(Paragraph(f"{label('moves', lang)}{line}", st.small))
-        return self.boxed(parts)
+        return self.boxed(parts, split=split)
 
     def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
         res, st, lang = self.res, self.st, self.lang
         out: list[Flowable] = []
         for item in items:
-            text = markup(res.text(item["text"], item, "text", rules), lang)
-            out.append(Paragraph(f'<font name="{SANS}" color="#8a2b0e">{escape(item["id"])}'
-                                 f'</font>&nbsp;&nbsp;{text}', st.body))
+            text = res.text(item["text"], item, "text", rules)
+            out += paragraphs(text, lang, st.body, prefix=f'<font name="{SANS}" color="#8a2b0e">'
+                              f'{escape(item["id"])}</font>&nbsp;&nbsp;')
             if "source" in item:
-                src = markup(res.text(item["source"], item, "source", rules), lang)
-                out.append(Paragraph(f"{label('source', lang)}{src}",
-                                     ParagraphStyle("src", parent=st.small, leftIndent=14,
-                                                    spaceAfter=4)))
+                src = res.text(item["source"], item, "source", rules)
+                out += paragraphs(src, lang, ParagraphStyle("src", parent=st.small, leftIndent=14,
+                                                            spaceAfter=4),
+                                  prefix=label("source", lang))
         return out
 
     def components(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:

@@ -1,4 +1,4 @@
-"""Rulebook YAML: loading, schema, and the text resolver (Jinja2, rules, examples).
+"""Rulebook YAML: loading, schema, and the text resolver (sandboxed Jinja2, rules, examples).
 
 The format is documented in docs/rulebook.md. Everything here is generic: a game
 supplies numbers through `Rules.rulebook_context` and tables through
@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
-import jinja2.meta
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
+from pnpgen.render.rulebook.sandbox import ContentSandbox, Refused, TemplateRefused
 
 BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "text": {"text": Text},
@@ -117,7 +117,8 @@ class Resolver:
     """Texts, tables, rules and examples for one language.
 
     With `collect=True` problems are gathered in `problems` (for `check_rulebook`);
-    otherwise the first problem raises ContentError.
+    otherwise the first problem raises ContentError. A refused template (sandbox.py) always
+    raises TemplateRefused.
     """
 
     def __init__(
@@ -125,7 +126,7 @@ class Resolver:
     ) -> None:
         self.content, self.rules, self.lang, self.collect = content, rules, lang, collect
         self.problems: list[str] = []
-        self.env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+        self.env = ContentSandbox()
         self._contexts: dict[str, dict[str, Any]] = {}
         self._examples: list[dict[str, Any]] | None = None
 
@@ -177,25 +178,26 @@ class Resolver:
         return self.template(str(source), rules, loc_parent, loc_key)
 
     def template(self, source: str, rules: Rules[Any, Any] | None, parent: Any, key: Any) -> str:
+        """`source` rendered in the sandbox; problems reported at the text's position."""
         ctx = self.context(rules)
         try:
-            ast = self.env.parse(source)
+            ast = self.env.checked(source)
+            missing = sorted(self.env.undeclared(ast) - set(ctx))
+            if missing:
+                known = ", ".join(sorted(ctx))
+                self.problem(
+                    f"undefined template variable '{missing[0]}' (known: {known})",
+                    parent, key, value=True,
+                )
+                return source
+            return self.env.run(ast, ctx)
+        except Refused as err:
+            raise TemplateRefused(f"template error: {err}", **where(parent, key, value=True)) from None
         except jinja2.TemplateSyntaxError as err:
             self.problem(f"template error: {err.message}", parent, key, value=True)
-            return source
-        missing = sorted(jinja2.meta.find_undeclared_variables(ast) - set(ctx))
-        if missing:
-            known = ", ".join(sorted(ctx))
-            self.problem(
-                f"undefined template variable '{missing[0]}' (known: {known})",
-                parent, key, value=True,
-            )
-            return source
-        try:
-            return self.env.from_string(source).render(ctx)
-        except jinja2.TemplateError as err:
+        except (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as err:
             self.problem(f"template error: {err}", parent, key, value=True)
-            return source
+        return source
 
     def plain(self, value: Any) -> str:
         """A Text from game.yaml (titles, credits): no templating."""

@@ -106,9 +106,10 @@ def load_book(content: GameContent) -> Book | None:
             raise ContentError(
                 "rulebook: expected a file name", **where(content.data["rulebook"], index)
             )
-        data = load_yaml(content.path(name))
+        path = content.path(name, *((content.data, "rulebook") if isinstance(spec, str) else (spec, index)))
+        data = load_yaml(path)
         if not isinstance(data, YMap):
-            raise ContentError("expected a mapping with 'sections:'", content.path(name), 1, 1)
+            raise ContentError("expected a mapping with 'sections:'", path, 1, 1)
         _load_file(data, book, index == 0)
     return book
 

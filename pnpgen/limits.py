@@ -38,3 +38,10 @@ MAX_TEMPLATE_STEPS = 10_000  # loop iterations one template may run
 # --- simulation and referee ----------------------------------------------------------------
 MAX_GAMES = 10_000_000  # --games; a million games is a long night
 MAX_WORKERS = 256
+
+# --- images ---------------------------------------------------------------------------------
+MAX_SVG_BYTES = 10_000_000  # a detailed Inkscape drawing is ~1 MB; embedded base64 PNGs grow it
+MAX_SVG_ELEMENTS = 100_000  # XML elements in one SVG; rich art has a few thousand paths
+MAX_SVG_SIDE = 1_000_000.0  # an SVG's declared width/height in its own units (also >= 1/1000)
+MAX_PREVIEW_PIXELS = 25_000_000  # one preview PNG; a 5 m board is drawn at a lower resolution
+MAX_LEADING = 10.0  # text line height as a multiple of its size; books use 1.2 to 2

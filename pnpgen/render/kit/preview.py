@@ -23,6 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnpgen.render.fonts import FONT_DIR, FONT_FILES, SANS, setup_fonts
+from pnpgen.render.kit.images import Image, checked
 from pnpgen.render.pdf import atomic_output
 
 Point = tuple[float, float]
@@ -326,30 +327,29 @@ class Recorder:
             self._text(x, y, text, bold=mode == 2, font=font, size=size, fill=_rgb(fill))
 
     # images
-    def draw_image_file(self, path: Path, x: float, y: float, w: float, h: float) -> None:
-        """An image file placed in a box (called by elements.draw_image_file)."""
+    def draw_image_file(self, image: Image, x: float, y: float, w: float, h: float) -> None:
+        """A checked image placed in a box (called by elements.draw_image_file)."""
         (x0, y0), (x1, y1) = _apply(self.state.matrix, x, y), _apply(self.state.matrix, x + w, y + h)
-        if path.suffix.lower() == ".svg":
+        if image.drawing is not None:
             # Drawn shape by shape, so that the PNG shows it too.
             from reportlab.graphics import renderPDF
 
-            from pnpgen.render.kit.elements import image_size, svg_drawing
-
-            iw, ih = image_size(path)
             self.saveState()
             self.translate(x, y)
-            self.scale(w / iw, h / ih)
-            renderPDF.draw(svg_drawing(path), self, 0, 0)  # type: ignore[arg-type]
+            self.scale(w / image.width, h / image.height)
+            renderPDF.draw(image.drawing, self, 0, 0)  # type: ignore[arg-type]
             self.restoreState()
             return
-        self.ops.append(ImageOp(path, min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
+        self.ops.append(ImageOp(image.path, min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
 
     def drawImage(self, image: str, x: float, y: float, width: float, height: float, **kwargs: Any) -> None:  # noqa: N802
-        self.draw_image_file(Path(image), x, y, width, height)
+        self.draw_image_file(checked(image), x, y, width, height)
 
     def drawInlineImage(self, image: Any, x: float, y: float, width: float, height: float, **kwargs: Any) -> None:  # noqa: N802
+        """svglib's picture of an SVG's <image>: a linked file (checked with its SVG), or
+        decoded data: pixels, which a preview leaves out."""
         if isinstance(image, str | Path):
-            self.draw_image_file(Path(image), x, y, width, height)
+            self.draw_image_file(checked(image), x, y, width, height)
 
 
 # --- SVG ----------------------------------------------------------------------------------
@@ -432,7 +432,7 @@ def _svg_text(dwg: Any, parent: Any, op: TextOp, height: float) -> None:
 
 
 def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float) -> None:
-    kind = "image/svg+xml" if op.path.suffix.lower() == ".svg" else "image/png"
+    kind = "image/png" if op.path.suffix.lower() == ".png" else "image/jpeg"  # a checked PNG or JPEG
     data = base64.b64encode(op.path.read_bytes()).decode("ascii")
     parent.add(dwg.image(f"data:{kind};base64,{data}", insert=(round(op.x, 2), round(height - op.y - op.h, 2)),
                          size=(round(op.w, 2), round(op.h, 2))))

@@ -14,6 +14,8 @@ import os
 import random
 import re
 import struct
+import subprocess
+import sys
 import time
 import zlib
 from pathlib import Path
@@ -470,3 +472,42 @@ def test_kit_demo_art_still_renders(run_pnpgen: CliRun, repo_root: Path, tmp_pat
     spells = (tmp_path / "out" / "kit-demo" / "spells-en.pdf").read_bytes()
     assert b"/Subtype /Image" in spells  # bolt.png
     assert (tmp_path / "out" / "kit-demo" / "spells-print-shop-en.pdf").stat().st_size > 10_000
+
+
+def test_svg_text_uses_the_bundled_font_and_svglib_stays_quiet(repo_root: Path, tmp_path: Path) -> None:
+    """A font-family is never looked up as a file (nor by fc-match), and svglib's own
+    warnings (an old Inkscape, an unknown element) add no line to stderr: a real process,
+    as pytest would catch the log records."""
+    art = svg('<text x="1" y="12" font-family="../../../../etc/passwd, Comic Sans" font-size="6">Hi</text>',
+              '<blink/>',
+              open_tag=SVG_OPEN.replace("<svg ", '<svg xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
+                                        'inkscape:version="0.48 r9654" '))
+    content = make_game(tmp_path, {"c/g/art/a.svg": art})
+    done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "g", "-q", "--content", str(content), "--out",
+                           str(tmp_path / "out"), "--lang", "en"], cwd=repo_root, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
+    fonts = set(re.findall(rb"/BaseFont /(?:[A-Z]{6}\+)?([\w-]+)", pdf))
+    assert fonts == {SANS.encode()}
+
+
+# --- previews -------------------------------------------------------------------------------------
+
+
+def test_a_huge_preview_is_drawn_smaller(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from pnpgen.limits import MAX_PREVIEW_PIXELS
+    from pnpgen.render.kit import preview
+
+    side = 5000 * 72 / 25.4  # a 5 m board, in points
+    sheet = preview.PreviewSheet(side, side, [preview.Tile(preview.Recorder(side, side), 0, 0, "board")])
+    started = time.perf_counter()
+    preview.write_png(sheet, tmp_path / "board.png", dpi=72)
+    assert time.perf_counter() - started < 30
+    with Image.open(tmp_path / "board.png") as png_file:
+        assert png_file.width * png_file.height <= MAX_PREVIEW_PIXELS
+    sheet_png = preview.contact_sheet([tmp_path / "board.svg"] * 8, tmp_path / "contact.png")
+    with Image.open(sheet_png) as contact:
+        assert contact.width * contact.height <= MAX_PREVIEW_PIXELS * 1.1  # plus the labels and gaps

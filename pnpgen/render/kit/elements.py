@@ -244,7 +244,7 @@ def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | N
     if math.isfinite(value) and low <= value <= high and (low_ok or value > low):
         return None
     span = f"from {low:g} to {high:g}" if low_ok else f"more than {low:g} and at most {high:g}"
-    return f"{key} {value:g} is out of range ({span} {unit})"
+    return f"{value:g} is out of range ({span} {unit})"
 
 
 def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
@@ -263,7 +263,7 @@ def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: 
                              **where(element, key, value=True)) from None
     problem = range_problem(element, key, number) if key in RANGES else None
     if problem:
-        raise BuildError(f"{ctx.label}: {problem}", **where(element, key, value=True))
+        raise BuildError(f"{ctx.label}: {key} {problem}", **where(element, key, value=True))
     return number
 
 

@@ -104,28 +104,27 @@ def _raster(source: IO[bytes], shown: str, line: int | None = None) -> tuple[int
     from PIL import Image as PILImage
     from PIL import UnidentifiedImageError
 
-    # Pillow's own bomb guard at our limit: it never warns about an image we accept.
-    PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
-
     def fail(problem: str) -> BuildError:
         return BuildError(problem, shown, line)
 
+    PILImage.MAX_IMAGE_PIXELS = None  # our own guard below, with the size in its message
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
+            warnings.simplefilter("ignore")  # a warning would be a second line on stderr
             with PILImage.open(source, formats=("PNG", "JPEG")) as picture:
-                width, height = picture.size
+                width, height = picture.size  # from the header: nothing is decoded yet
                 if width * height > MAX_IMAGE_PIXELS:
                     raise fail(f"image of {width}×{height} pixels is over the limit of {MAX_IMAGE_PIXELS:,} pixels")
                 picture.load()
     except BuildError:
         raise
-    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
-        raise fail(f"image is over the limit of {MAX_IMAGE_PIXELS:,} pixels") from None
     except UnidentifiedImageError:
         raise fail("not a PNG or JPEG image") from None
     except Exception as error:  # noqa: BLE001 - any decoder failure on untrusted bytes is bad input
         raise fail(f"not a readable PNG or JPEG image ({_reason(error)})") from None
+    finally:
+        # Pillow's guard, at our limit, for every later read (all of checked images).
+        PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
     return width, height
 
 
@@ -243,8 +242,8 @@ def _render(svg: Any, path: Path, shown: str, root: Path) -> Any:
     from svglib.svglib import SvgRenderer
 
     setup_fonts()
-    quiet = logging.getLogger("svglib")
-    quiet.disabled = True  # its warnings would add lines to our one-line errors
+    # svglib logs what it skips; on stderr those would be lines beside our one-line errors.
+    logging.getLogger("svglib").setLevel(logging.CRITICAL)
     try:
         renderer = SvgRenderer(str(path), font_map=_BundledFonts(), external_reference_root=str(root))
         drawing = renderer.render(svg)

@@ -22,6 +22,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pnpgen.limits import MAX_PREVIEW_PIXELS
 from pnpgen.render.fonts import FONT_DIR, FONT_FILES, SANS, setup_fonts
 from pnpgen.render.kit.images import Image, checked
 from pnpgen.render.pdf import atomic_output
@@ -509,8 +510,9 @@ def write_png(sheet: PreviewSheet, path: Path, dpi: float = 100) -> Path:
     """The sheet as a PNG at `dpi`, tiles framed and captioned like the SVG."""
     from PIL import Image, ImageDraw
 
-    scale = dpi / 72
-    image = Image.new("RGB", (round(sheet.width * scale), round(sheet.height * scale)), "white")
+    # A huge sheet (a 5 m board) is drawn at a lower resolution: at most MAX_PREVIEW_PIXELS.
+    scale = min(dpi / 72, math.sqrt(MAX_PREVIEW_PIXELS / max(1.0, sheet.width * sheet.height)))
+    image = Image.new("RGB", (max(1, round(sheet.width * scale)), max(1, round(sheet.height * scale))), "white")
     draw = ImageDraw.Draw(image)
     for tile in sheet.tiles:
         x, y = round(tile.x * scale), round(tile.y * scale)
@@ -602,6 +604,11 @@ def contact_sheet(previews: Sequence[Path], out: Path, width_px: int = 1600) -> 
             picture = picture.resize((width_px - 2 * gap, max(1, round(picture.height * ratio))))
         pictures.append((svg.stem, picture))
     height = gap + sum(label_h + p.height + gap for _, p in pictures)
+    if width_px * height > MAX_PREVIEW_PIXELS:  # many tall previews: all drawn smaller
+        ratio = MAX_PREVIEW_PIXELS / (width_px * height)
+        pictures = [(name, p.resize((max(1, round(p.width * ratio)), max(1, round(p.height * ratio)))))
+                    for name, p in pictures]
+        height = gap + sum(label_h + p.height + gap for _, p in pictures)
     sheet = Image.new("RGB", (width_px, height), "white")
     draw = ImageDraw.Draw(sheet)
     y = gap

@@ -511,3 +511,25 @@ def test_a_huge_preview_is_drawn_smaller(tmp_path: Path) -> None:
     sheet_png = preview.contact_sheet([tmp_path / "board.svg"] * 8, tmp_path / "contact.png")
     with Image.open(sheet_png) as contact:
         assert contact.width * contact.height <= MAX_PREVIEW_PIXELS * 1.1  # plus the labels and gaps
+
+
+def test_a_preview_embeds_each_picture_once_within_a_budget(run_pnpgen: CliRun, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """One picture on many cards is one copy in the preview SVG; past the budget of picture
+    bytes (MAX_IMAGE_BYTES; lowered here) a grey box stands in."""
+    from pnpgen.render.kit import preview
+
+    p, q = png(5, 5, colour=(9, 9, 9)), png(7, 7, colour=(8, 8, 8))
+    front = "      - {image: 'art/{art}'}\n"
+    content = make_game(tmp_path, {"c/g/art/p.png": p, "c/g/art/q.png": q}, front)
+    game = content / "g" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        '      - {name: A, big: 1e300, nan: "nan", zero: 0}',
+        "      - {name: A, art: p.png}\n      - {name: B, art: p.png}\n      - {name: C, art: q.png}\n"
+        "      - {name: D, art: p.png}"), encoding="utf-8")
+    monkeypatch.setattr(preview, "MAX_IMAGE_BYTES", len(p) + 10)
+    code, err = build(run_pnpgen, content, tmp_path / "out")
+    assert (code, err) == (0, "")
+    text = (tmp_path / "out" / "g" / "preview" / "cards.svg").read_text(encoding="utf-8")
+    assert text.count(base64.b64encode(p).decode("ascii")) == 1 and text.count('xlink:href="#picture0"') == 3
+    assert base64.b64encode(q).decode("ascii") not in text and 'fill="#dddddd"' in text

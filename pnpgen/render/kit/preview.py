@@ -22,7 +22,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pnpgen.limits import MAX_PREVIEW_PIXELS
+from pnpgen.limits import MAX_IMAGE_BYTES, MAX_PREVIEW_PIXELS
 from pnpgen.render.fonts import FONT_DIR, FONT_FILES, SANS, setup_fonts
 from pnpgen.render.kit.images import Image, checked
 from pnpgen.render.pdf import atomic_output
@@ -387,6 +387,7 @@ def write_svg(sheet: PreviewSheet, path: Path) -> Path:
     dwg = svgwrite.Drawing(size=(f"{sheet.width / mm:.2f}mm", f"{sheet.height / mm:.2f}mm"),
                            viewBox=f"0 0 {sheet.width:.2f} {sheet.height:.2f}", profile="full", debug=False)
     dwg.add(dwg.rect((0, 0), (sheet.width, sheet.height), fill="#ffffff"))
+    embedded: dict[Path, tuple[str, int]] = {}  # picture file -> its <symbol> id and size
     for tile in sheet.tiles:
         rec = tile.recording
         box = dwg.svg(insert=(round(tile.x, 2), round(tile.y, 2)), size=(round(rec.width, 2), round(rec.height, 2)))
@@ -396,7 +397,7 @@ def write_svg(sheet: PreviewSheet, path: Path) -> Path:
             elif isinstance(op, TextOp):
                 _svg_text(dwg, box, op, rec.height)
             else:
-                _svg_image(dwg, box, op, rec.height)
+                _svg_image(dwg, box, op, rec.height, embedded)
         dwg.add(box)
         if tile.frame:
             dwg.add(dwg.rect((round(tile.x, 2), round(tile.y, 2)), (round(rec.width, 2), round(rec.height, 2)),
@@ -432,11 +433,22 @@ def _svg_text(dwg: Any, parent: Any, op: TextOp, height: float) -> None:
     parent.add(dwg.text(op.text, **attrs))
 
 
-def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float) -> None:
-    kind = "image/png" if op.path.suffix.lower() == ".png" else "image/jpeg"  # a checked PNG or JPEG
-    data = base64.b64encode(op.path.read_bytes()).decode("ascii")
-    parent.add(dwg.image(f"data:{kind};base64,{data}", insert=(round(op.x, 2), round(height - op.y - op.h, 2)),
-                         size=(round(op.w, 2), round(op.h, 2))))
+def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float, embedded: dict[Path, tuple[str, int]]) -> None:
+    """A checked PNG or JPEG, embedded once per file (a <symbol>, placed by <use>). Past
+    MAX_IMAGE_BYTES of pictures in one preview, a grey box stands in for the rest."""
+    x, y, w, h = round(op.x, 2), round(height - op.y - op.h, 2), round(op.w, 2), round(op.h, 2)
+    if op.path not in embedded:
+        size = op.path.stat().st_size
+        if sum(n for _, n in embedded.values()) + size > MAX_IMAGE_BYTES:
+            parent.add(dwg.rect((x, y), (w, h), fill="#dddddd"))
+            return
+        kind = "image/png" if op.path.suffix.lower() == ".png" else "image/jpeg"
+        data = base64.b64encode(op.path.read_bytes()).decode("ascii")
+        symbol = dwg.symbol(id=f"picture{len(embedded)}", viewBox="0 0 1 1", preserveAspectRatio="none")
+        symbol.add(dwg.image(f"data:{kind};base64,{data}", insert=(0, 0), size=(1, 1), preserveAspectRatio="none"))
+        dwg.defs.add(symbol)
+        embedded[op.path] = (symbol["id"], size)
+    parent.add(dwg.use(f"#{embedded[op.path][0]}", insert=(x, y), size=(w, h)))
 
 
 # --- PNG ----------------------------------------------------------------------------------
@@ -482,11 +494,19 @@ def to_image(rec: Recorder, scale: float) -> Any:
             else:
                 _rotated_text(image, op, px(op.x, op.y), font, colour(op.fill), stroke)
         else:
-            with Image.open(op.path) as source:
-                picture = source.convert("RGB").resize((max(1, round(op.w * scale)), max(1, round(op.h * scale))))
+            picture = _picture(op.path, max(1, round(op.w * scale)), max(1, round(op.h * scale)))
             x, y = px(op.x, op.y + op.h)
             image.paste(picture, (round(x), round(y)))
     return image
+
+
+@lru_cache(maxsize=4)
+def _picture(path: Path, width: int, height: int) -> Any:
+    """A checked PNG or JPEG at a preview size, decoded once for every tile that shows it."""
+    from PIL import Image
+
+    with Image.open(path) as source:
+        return source.convert("RGB").resize((width, height))
 
 
 def _rotated_text(image: Any, op: TextOp, origin: Point, font: Any, fill: tuple[int, int, int], stroke: int) -> None:

@@ -533,3 +533,22 @@ def test_a_preview_embeds_each_picture_once_within_a_budget(run_pnpgen: CliRun, 
     text = (tmp_path / "out" / "g" / "preview" / "cards.svg").read_text(encoding="utf-8")
     assert text.count(base64.b64encode(p).decode("ascii")) == 1 and text.count('xlink:href="#picture0"') == 3
     assert base64.b64encode(q).decode("ascii") not in text and 'fill="#dddddd"' in text
+
+
+def test_png_jpeg_and_linked_svg_in_print_shop_files(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    art = svg('<image xlink:href="inside.png" width="9" height="9"/>',
+              f'<image xlink:href="{data_uri(png(kind="JPEG"), "image/jpeg")}" x="10" width="9" height="9"/>')
+    front = ("      - {image: art/a.svg, x: 5, y: 5, w: 20, h: 20}\n"
+             "      - {image: art/b.jpg, x: 5, y: 30, w: 20, h: 20}\n"
+             "      - {image: art/inside.png, x: 30, y: 30, w: 20, h: 20, fit: cover}\n")
+    content = make_game(tmp_path, {"c/g/art/a.svg": art, "c/g/art/inside.png": png(6, 6),
+                                   "c/g/art/b.jpg": png(8, 8, kind="JPEG")}, front)
+    out = tmp_path / "out"
+    code, _out, err = run_pnpgen("build", "g", "-q", "--content", str(content), "--out", str(out), "--lang", "en",
+                                 "--print-shop")
+    assert (code, err) == (0, "")
+    pdf = (out / "g" / "cards-print-shop.pdf").read_bytes()
+    inline = re.findall(rb"BI\s*/W \d+ /H \d+ /BPC 8 /CS /(\w+)", pdf_streams(pdf))
+    assert inline == [b"DeviceCMYK", b"DeviceCMYK"]  # the SVG's linked PNG and its data: JPEG
+    assert pdf.count(b"/ColorSpace /DeviceCMYK") == 2 and b"/DeviceRGB" not in pdf  # b.jpg and inside.png
+    assert (out / "g" / "preview" / "cards.png").is_file()

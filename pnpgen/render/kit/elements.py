@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from reportlab.lib import colors
@@ -42,7 +43,7 @@ from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_SHRINK_STEPS
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
 from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
-from pnpgen.render.kit.images import Image, check_image
+from pnpgen.render.kit.images import Image, check_image, checked
 from pnpgen.render.kit.page import KitJob, Rect
 
 FONTS = {"sans": SANS, "serif": SERIF}
@@ -648,39 +649,55 @@ def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, ctx: Ele
 
 @lru_cache(maxsize=128)
 def svg_drawing(image: Image, cmyk: bool = False) -> Any:
-    """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours converted
-    (print-shop files)."""
+    """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours and pictures
+    converted (print-shop files)."""
     if not cmyk:
         return image.drawing
     import copy
 
-    drawing = copy.deepcopy(image.drawing)
-    _cmyk_shapes(drawing)
+    from reportlab.graphics.shapes import Image as Picture
+
+    # Decoded data: pictures are shared, not copied (a copied JPEG loses its file).
+    shared = {id(n.path): n.path for n in _nodes(image.drawing) if isinstance(n, Picture) and hasattr(n.path, "mode")}
+    drawing = copy.deepcopy(image.drawing, shared)
+    for node in _nodes(drawing):
+        for attr in ("fillColor", "strokeColor"):
+            value = getattr(node, attr, None)
+            if isinstance(value, colors.Color):
+                setattr(node, attr, to_cmyk(value))
+        if isinstance(node, Picture):
+            node.path = _cmyk_picture(node.path)
     black = colors.CMYKColor(0, 0, 0, 1)
     drawing.__dict__.update(initialFillColor=black, initialStrokeColor=black)  # not Drawing attributes
     return drawing
 
 
-def _cmyk_shapes(node: Any) -> None:
-    for attr in ("fillColor", "strokeColor"):
-        value = getattr(node, attr, None)
-        if isinstance(value, colors.Color):
-            setattr(node, attr, to_cmyk(value))
+def _nodes(node: Any) -> Iterator[Any]:
+    yield node
     for child in getattr(node, "contents", []):
-        _cmyk_shapes(child)
+        yield from _nodes(child)
+
+
+def _cmyk_picture(picture: Any) -> Any:
+    """A PIL picture, or a checked file, in CMYK with transparency flattened on white."""
+    from PIL import Image as PILImage
+
+    if isinstance(picture, str | Path):
+        with PILImage.open(checked(picture).path) as source:
+            rgba = source.convert("RGBA")
+    else:
+        rgba = picture.convert("RGBA")
+    flat = PILImage.new("RGB", rgba.size, "white")
+    flat.paste(rgba, mask=rgba.getchannel("A"))
+    return flat.convert("CMYK")
 
 
 @lru_cache(maxsize=128)
 def cmyk_image(image: Image) -> Any:
-    """A checked PNG or JPEG converted to CMYK (transparency flattened on white) for print-shop files."""
-    from PIL import Image as PILImage
+    """A checked PNG or JPEG converted to CMYK for print-shop files."""
     from reportlab.lib.utils import ImageReader
 
-    with PILImage.open(image.path) as source:
-        rgba = source.convert("RGBA")
-    flat = PILImage.new("RGB", rgba.size, "white")
-    flat.paste(rgba, mask=rgba.getchannel("A"))
-    return ImageReader(flat.convert("CMYK"))
+    return ImageReader(_cmyk_picture(image.path))
 
 
 # --- shapes -------------------------------------------------------------------------------

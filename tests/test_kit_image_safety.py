@@ -21,6 +21,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pnpgen.limits import (
     MAX_FONT_PT,
@@ -552,3 +554,72 @@ def test_png_jpeg_and_linked_svg_in_print_shop_files(run_pnpgen: CliRun, tmp_pat
     assert inline == [b"DeviceCMYK", b"DeviceCMYK"]  # the SVG's linked PNG and its data: JPEG
     assert pdf.count(b"/ColorSpace /DeviceCMYK") == 2 and b"/DeviceRGB" not in pdf  # b.jpg and inside.png
     assert (out / "g" / "preview" / "cards.png").is_file()
+
+
+# --- random SVGs and PNGs -------------------------------------------------------------------------
+
+NUMBERS = ["0", "-1", "1e300", "-1e300", "nan", "inf", "1e-300", "5", "50%", "3em", "", "abc", "1e999", "10 10"]
+SHAPES = [
+    '<rect x="{0}" y="{1}" width="{2}" height="{3}" rx="{4}" stroke-width="{5}" transform="scale({6}) rotate({7})"/>',
+    '<circle cx="{0}" cy="{1}" r="{2}" opacity="{3}"/>',
+    '<line x1="{0}" y1="{1}" x2="{2}" y2="{3}" stroke="red" stroke-width="{4}" stroke-dasharray="{5} {6}"/>',
+    '<path d="M{0} {1} L{2} {3} C{4} {5} {6} {7} {0} {1} A{2} {3} {4} 1 0 {5} {6} Z"/>',
+    '<text x="{0}" y="{1}" font-size="{2}" text-anchor="middle">hé日<tspan dx="{3}">x</tspan></text>',
+    '<image xlink:href="p.png" x="{0}" width="{1}" height="{2}" preserveAspectRatio="none"/>',
+    '<svg x="{0}" width="{1}" height="{2}" viewBox="{3} {4} {5} {6}"><circle r="2"/></svg>',
+    '<linearGradient id="g" x1="{0}" gradientTransform="scale({1})"><stop offset="{2}" stop-color="red"/>'
+    '</linearGradient><rect fill="url(#g)" width="{3}" height="{4}"/>',
+    '<clipPath id="c"><rect width="{0}" height="{1}"/></clipPath><rect clip-path="url(#c)" width="{2}" height="{3}"/>',
+    '<g transform="translate({0}) skewX({1})"><use xlink:href="#r" x="{2}"/><rect id="r" width="{3}" height="1"/></g>',
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shapes=st.lists(st.tuples(st.sampled_from(SHAPES), st.lists(st.sampled_from(NUMBERS), min_size=8,
+                                                                      max_size=8)), min_size=1, max_size=5),
+       size=st.tuples(st.sampled_from(NUMBERS), st.sampled_from(NUMBERS)))
+def test_random_svgs_never_crash_a_pdf_or_a_preview(tmp_path: Path, shapes: list[tuple[str, list[str]]],
+                                                    size: tuple[str, str]) -> None:
+    from reportlab.graphics import renderPDF
+
+    from pnpgen.errors import BuildError
+    from pnpgen.render.kit import images, preview
+
+    if not (tmp_path / "p.png").exists():
+        (tmp_path / "p.png").write_bytes(png())
+    body = "".join(shape.format(*values) for shape, values in shapes)
+    path = tmp_path / f"a{abs(hash(body)) % 10**9}.svg"
+    path.write_text(SVG_OPEN.replace('width="20" height="20"', f'width="{size[0]}" height="{size[1]}"') + body
+                    + "</svg>", encoding="utf-8")
+    started = time.perf_counter()
+    try:
+        image = images.check_image(path, path.name, tmp_path)
+    except BuildError as error:
+        assert "\n" not in str(error)
+        return
+    recording = preview.Recorder(100, 100)
+    recording.draw_image_file(image, 0, 0, 100, 100)
+    renderPDF.draw(image.drawing, preview.Recorder(100, 100), 0, 0)
+    preview.write_png(preview.PreviewSheet(120, 120, [preview.Tile(recording, 0, 0)]), tmp_path / "p.png.png")
+    assert time.perf_counter() - started < 10
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cuts=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), min_size=1, max_size=6),
+       kind=st.sampled_from(["PNG", "JPEG"]), end=st.integers(8, 2000))
+def test_damaged_pictures_are_one_line_or_whole(tmp_path: Path, cuts: list[tuple[int, int]], kind: str,
+                                                end: int) -> None:
+    from pnpgen.errors import BuildError
+    from pnpgen.render.kit import images
+
+    data = bytearray(png(24, 24, colour=(10, 200, 30), kind=kind))
+    for at, value in cuts:
+        data[at % len(data)] = value
+    path = tmp_path / f"a{abs(hash(bytes(data[:end]))) % 10**9}.png"
+    path.write_bytes(bytes(data[:end]))
+    try:
+        image = images.check_image(path, path.name, tmp_path)
+    except BuildError as error:
+        assert "\n" not in str(error)
+        return
+    assert elements.cmyk_image(image).getSize() == (image.width, image.height)  # decodes again, whole

@@ -462,18 +462,24 @@ def _font(name: str, pixels: int) -> Any:
 
 
 def to_image(rec: Recorder, scale: float) -> Any:
-    """A Pillow image of a recording, `scale` pixels per point."""
+    """A Pillow image of a recording, `scale` pixels per point. Coordinates and sizes far
+    outside the image (absurd values inside an SVG) are pinned or left out, so Pillow never
+    overflows or draws for minutes."""
     from PIL import Image, ImageDraw
 
     setup_fonts()
     image = Image.new("RGB", (max(1, round(rec.width * scale)), max(1, round(rec.height * scale))), "white")
     draw = ImageDraw.Draw(image)
+    limit = 10.0 * max(image.width, image.height)  # pixels; anything sane is well inside
+
+    def pin(v: float) -> float:
+        return max(-limit, min(limit, v)) if math.isfinite(v) else 0.0
 
     def px(x: float, y: float) -> Point:
-        return (x * scale, (rec.height - y) * scale)
+        return (pin(x * scale), pin((rec.height - y) * scale))
 
     def colour(rgb: RGB) -> tuple[int, int, int]:
-        r, g, b = (round(max(0.0, min(1.0, v)) * 255) for v in rgb)
+        r, g, b = (round(max(0.0, min(1.0, v if math.isfinite(v) else 0.0)) * 255) for v in rgb)
         return (r, g, b)
 
     for op in rec.ops:
@@ -484,17 +490,23 @@ def to_image(rec: Recorder, scale: float) -> Any:
                     draw.polygon(pts, fill=colour(op.fill))
                 if op.stroke is not None and len(pts) > 1:
                     line = pts + [pts[0]] if closed else pts
-                    draw.line(line, fill=colour(op.stroke), width=max(1, round(op.width * scale)))
+                    draw.line(line, fill=colour(op.stroke), width=max(1, round(abs(pin(op.width * scale)))))
         elif isinstance(op, TextOp):
-            font = _font(op.font, round(op.size * scale))
-            stroke = round(op.size * scale * 0.035) if op.bold else 0
+            pixels = op.size * scale
+            if not (math.isfinite(pixels) and 0 < pixels <= limit):
+                continue
+            font = _font(op.font, round(pixels))
+            stroke = round(pixels * 0.035) if op.bold else 0
             if abs(op.angle) < 0.01:
                 draw.text(px(op.x, op.y), op.text, font=font, fill=colour(op.fill), anchor="ls",
                           stroke_width=stroke, stroke_fill=colour(op.fill))
             else:
                 _rotated_text(image, op, px(op.x, op.y), font, colour(op.fill), stroke)
         else:
-            picture = _picture(op.path, max(1, round(op.w * scale)), max(1, round(op.h * scale)))
+            w, h = op.w * scale, op.h * scale
+            if not (math.isfinite(w * h) and w * h <= MAX_PREVIEW_PIXELS):
+                continue
+            picture = _picture(op.path, max(1, round(w)), max(1, round(h)))
             x, y = px(op.x, op.y + op.h)
             image.paste(picture, (round(x), round(y)))
     return image

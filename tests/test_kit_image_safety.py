@@ -332,19 +332,24 @@ PATH_CASES = {
     "art/a.gif": "image 'art/a.gif' must be a .png, .jpg or .svg file",
     "art/none.png": "image not found: art/none.png",
     "../../outside.png": "image '../../outside.png' leaves the game folder",
-    "{root}/outside.png": "image '{root}/outside.png' leaves the game folder",
+    "/etc/outside.png": "image '/etc/outside.png' leaves the game folder",
+    "{root}/outside.png": "image '{said}' leaves the game folder",  # it exists
     "art/out.png": "image 'art/out.png' leaves the game folder",  # a symlink
+    '"art/\\0.png"': "image 'art/\\0.png' is not a file name",  # a NUL, written as \0
+    "'  '": "image '  ' is not a file name",
+    "a" * 300 + ".png": "image '" + "a" * 79 + "…' is not a usable file name",  # over 255 bytes
 }
 
 
 @pytest.mark.parametrize("value", PATH_CASES)
 def test_a_bad_image_name_points_at_its_line(run_pnpgen: CliRun, tmp_path: Path, value: str) -> None:
-    name = value.replace("{root}", str(tmp_path))
+    name = value.replace("{root}", str(tmp_path.resolve()))
     content = make_game(tmp_path, {"c/g/art/a.gif": png(kind="GIF"), "c/g/art/folder.png/x.txt": "x",
                                    "outside.png": png()}, IMAGE.replace("art/a.svg", name))
     (content / "g" / "art" / "out.png").symlink_to(tmp_path / "outside.png")
     code, err = build(run_pnpgen, content, tmp_path / "out")
-    message = PATH_CASES[value].replace("{root}", str(tmp_path))
+    said = name if len(name) <= 80 else name[:79] + "…"  # a long name is cut in messages
+    message = PATH_CASES[value].replace("{said}", said)
     assert_refused(code, err, f"{content}/g/game.yaml:14:17: game g, component cards, card 1 'A' (1): {message}",
                    tmp_path / "out")
 

@@ -589,21 +589,23 @@ def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
     point at `parent[key]`; problems inside the file name the file."""
     content = ctx.job.content
     here = where(parent, key, value=True)
+    said = name.replace("\0", "\\0")
+    said = said if len(said) <= 80 else said[:79] + "…"
     if "\0" in name or not name.strip():
-        raise BuildError(f"{ctx.label}: image '{name}' is not a file name", **here)
+        raise BuildError(f"{ctx.label}: image '{said}' is not a file name", **here)
     try:
         path = content.path(name)
         exists, folder = path.exists(), path.is_dir()
     except ContentError:
-        raise BuildError(f"{ctx.label}: image '{name}' leaves the game folder", **here) from None
+        raise BuildError(f"{ctx.label}: image '{said}' leaves the game folder", **here) from None
     except (OSError, ValueError):
-        raise BuildError(f"{ctx.label}: image '{name}' is not a usable file name", **here) from None
+        raise BuildError(f"{ctx.label}: image '{said}' is not a usable file name", **here) from None
     if not exists:
-        raise BuildError(f"{ctx.label}: image not found: {name}", **here)
+        raise BuildError(f"{ctx.label}: image not found: {said}", **here)
     if folder:
-        raise BuildError(f"{ctx.label}: image '{name}' is a folder, not a file", **here)
+        raise BuildError(f"{ctx.label}: image '{said}' is a folder, not a file", **here)
     if path.suffix.lower() not in IMAGE_SUFFIXES:
-        raise BuildError(f"{ctx.label}: image '{name}' must be a .png, .jpg or .svg file", **here)
+        raise BuildError(f"{ctx.label}: image '{said}' must be a .png, .jpg or .svg file", **here)
     return check_image(path, str(content.folder / name), content.folder)
 
 

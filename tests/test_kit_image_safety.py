@@ -30,6 +30,7 @@ from pnpgen.limits import (
     MAX_IMAGE_PIXELS,
     MAX_SHRINK_STEPS,
     MAX_SVG_BYTES,
+    MAX_SVG_DEPTH,
     MAX_SVG_ELEMENTS,
 )
 from pnpgen.render.fonts import SANS, setup_fonts
@@ -628,3 +629,53 @@ def test_damaged_pictures_are_one_line_or_whole(tmp_path: Path, cuts: list[tuple
         assert "\n" not in str(error)
         return
     assert elements.cmyk_image(image).getSize() == (image.width, image.height)  # decodes again, whole
+
+
+# --- work that grows with copies ------------------------------------------------------------------
+
+
+TOO_MANY = f"SVG draws more than {MAX_SVG_ELEMENTS:,} elements (copies by <use> included)"
+TOO_DEEP = f"SVG nests deeper than {MAX_SVG_DEPTH} levels (copies by <use> included)"
+CHAIN = "".join(f'<g id="l{i}"><use xlink:href="#l{i - 1}"/></g>' for i in range(1, 400))
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('<defs><g id="a">' + '<rect width="1" height="1"/>' * 500 + "</g></defs>" + '<use xlink:href="#a"/>' * 5000,
+     TOO_MANY),
+    ('<defs><g id="l0"><rect width="1" height="1"/></g>' + CHAIN + '</defs><use xlink:href="#l399"/>', TOO_DEEP),
+    ("<g>" * 250 + "<rect/>" + "</g>" * 250, TOO_DEEP),
+])
+def test_use_bombs_and_deep_nesting_end_in_seconds(run_pnpgen: CliRun, tmp_path: Path, body: str,
+                                                   message: str) -> None:
+    """Once >5 minutes (5,000 copies of 500 shapes); a deep drawing broke the print-shop copy."""
+    content = make_game(tmp_path, {"c/g/art/a.svg": svg(body)})
+    started = time.perf_counter()
+    code, err = build(run_pnpgen, content, tmp_path / "out")
+    assert time.perf_counter() - started < 15
+    assert_refused(code, err, f"{content}/g/art/a.svg: {message}", tmp_path / "out")
+
+
+def test_svg_art_is_drawn_once_per_pdf(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    """Every card places one form: the drawing's work does not grow with the cards."""
+    content = make_game(tmp_path, {"c/g/art/a.svg": svg('<circle cx="9" cy="9" r="4" fill="#ff0000"/>')})
+    game = content / "g" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("zero: 0}", "zero: 0, quantity: 12}"), encoding="utf-8")
+    code, err = build(run_pnpgen, content, tmp_path / "out")
+    assert (code, err) == (0, "")
+    pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
+    streams = pdf_streams(pdf)
+    assert streams.count(b"pnpgenSvg0 Do") == 12 and b"pnpgenSvg1" not in streams
+    assert streams.count(b"1 0 0 rg") == 1  # the red circle's colour: drawn once, in the form
+
+
+def test_a_preview_spends_a_budget_on_svg_shapes(tmp_path: Path) -> None:
+    from pnpgen.render.kit import images, preview
+
+    (tmp_path / "a.svg").write_text(svg(*['<rect width="2" height="2"/>'] * 8), encoding="utf-8")
+    image = images.check_image(tmp_path / "a.svg", "a.svg", tmp_path)
+    budget = [image.nodes + 3]
+    first, second = preview.Recorder(50, 50, budget), preview.Recorder(50, 50, budget)
+    first.draw_image_file(image, 0, 0, 50, 50)
+    second.draw_image_file(image, 0, 0, 50, 50)
+    assert len(first.ops) == 9 and budget == [3]  # the background and 8 squares
+    assert len(second.ops) == 1 and second.ops[0].fill == (0.87, 0.87, 0.87)  # a grey box

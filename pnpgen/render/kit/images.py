@@ -12,8 +12,9 @@ An image is a PNG, JPEG or SVG file inside its game folder:
   file) or a relative path to a PNG/JPEG inside the game folder. URLs, `file:` links,
   absolute paths, links leaving the game folder and links to other SVG files are refused.
   svglib then draws the parsed tree with the game folder as its reference root and a
-  font map that never opens a font file or runs fc-match. Its declared size must lie in
-  [1/1000, MAX_SVG_SIDE] units.
+  font map that never opens a font file or runs fc-match, and stops past MAX_SVG_ELEMENTS
+  nodes drawn or MAX_SVG_DEPTH levels (<use> copies count). Its declared size must lie
+  in [1/1000, MAX_SVG_SIDE] units.
 
 A problem is a BuildError naming the image file (and the line of the bad SVG element).
 """
@@ -34,7 +35,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from pnpgen.errors import BuildError
-from pnpgen.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES, MAX_SVG_ELEMENTS, MAX_SVG_SIDE
+from pnpgen.limits import (
+    MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS,
+    MAX_SVG_BYTES,
+    MAX_SVG_DEPTH,
+    MAX_SVG_ELEMENTS,
+    MAX_SVG_SIDE,
+)
 from pnpgen.render.fonts import SANS, setup_fonts
 
 RASTER = (".png", ".jpg", ".jpeg")
@@ -54,6 +62,7 @@ class Image:
     width: float
     height: float
     drawing: Any = None
+    nodes: int = 0  # SVG elements drawn (what a preview spends on it)
 
 
 _checked: dict[Path, Image] = {}  # every image that passed its checks, by resolved path
@@ -164,7 +173,7 @@ def _svg(path: Path, shown: str, root: Path) -> Image:
             link = element.get(attribute)
             if link is not None:
                 _check_link(link, path, shown, root, element.sourceline, budget)
-    drawing = _render(svg, path, shown, root)
+    drawing, nodes = _render(svg, path, shown, root)
     width, height = float(drawing.width), float(drawing.height)
     low = 1 / 1000
     if not all(math.isfinite(v) and low <= v <= MAX_SVG_SIDE for v in (width, height)):
@@ -177,7 +186,7 @@ def _svg(path: Path, shown: str, root: Path) -> Image:
         renderPDF.draw(drawing, Canvas(io.BytesIO()), 0, 0)
     except Exception as error:  # noqa: BLE001 - see _render
         raise BuildError(f"SVG could not be drawn ({_reason(error)})", shown) from None
-    return Image(path, shown, width, height, drawing)
+    return Image(path, shown, width, height, drawing, nodes)
 
 
 @dataclass
@@ -238,15 +247,44 @@ class _BundledFonts:
         return SANS, True
 
 
-def _render(svg: Any, path: Path, shown: str, root: Path) -> Any:
+class _TooBig(Exception):
+    pass
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> type:
     from svglib.svglib import SvgRenderer
 
+    class Renderer(SvgRenderer):  # type: ignore[misc]
+        """svglib's renderer, stopped past MAX_SVG_ELEMENTS nodes drawn or MAX_SVG_DEPTH levels:
+        every <use> draws a copy of its target, so a small file can draw millions of shapes."""
+
+        nodes = depth = 0
+
+        def renderNode(self, node: Any, parent: Any = None) -> None:  # noqa: N802 - svglib's name
+            self.nodes += 1
+            self.depth += 1
+            try:
+                if self.nodes > MAX_SVG_ELEMENTS:
+                    raise _TooBig(f"SVG draws more than {MAX_SVG_ELEMENTS:,} elements (copies by <use> included)")
+                if self.depth > MAX_SVG_DEPTH:
+                    raise _TooBig(f"SVG nests deeper than {MAX_SVG_DEPTH} levels (copies by <use> included)")
+                super().renderNode(node, parent)
+            finally:
+                self.depth -= 1
+
+    return Renderer
+
+
+def _render(svg: Any, path: Path, shown: str, root: Path) -> tuple[Any, int]:
     setup_fonts()
     # svglib logs what it skips; on stderr those would be lines beside our one-line errors.
     logging.getLogger("svglib").setLevel(logging.CRITICAL)
     try:
-        renderer = SvgRenderer(str(path), font_map=_BundledFonts(), external_reference_root=str(root))
+        renderer = _renderer()(str(path), font_map=_BundledFonts(), external_reference_root=str(root))
         drawing = renderer.render(svg)
+    except _TooBig as error:
+        raise BuildError(str(error), shown) from None
     except Exception as error:  # noqa: BLE001 - svglib failing on untrusted input is bad input
         raise BuildError(f"SVG could not be read ({_reason(error)})", shown) from None
     if drawing is None:
@@ -254,7 +292,7 @@ def _render(svg: Any, path: Path, shown: str, root: Path) -> Any:
     _bundled_font(drawing)
     # The renderer's first state: never a base-14 font (read by renderbase.StateTracker).
     drawing.__dict__["initialFontName"] = SANS
-    return drawing
+    return drawing, renderer.nodes
 
 
 def _bundled_font(node: Any) -> None:

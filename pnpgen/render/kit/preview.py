@@ -22,7 +22,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pnpgen.limits import MAX_IMAGE_BYTES, MAX_PREVIEW_PIXELS
+from pnpgen.limits import MAX_IMAGE_BYTES, MAX_PREVIEW_PIXELS, MAX_PREVIEW_SHAPES
 from pnpgen.render.fonts import FONT_DIR, FONT_FILES, SANS, setup_fonts
 from pnpgen.render.kit.images import Image, checked
 from pnpgen.render.pdf import atomic_output
@@ -204,8 +204,10 @@ class Recorder:
     """A stand-in for a ReportLab Canvas (the calls the print kit and svglib make) that
     records what is drawn, in page points (origin bottom-left)."""
 
-    def __init__(self, width: float, height: float) -> None:
+    def __init__(self, width: float, height: float, art_budget: list[int] | None = None) -> None:
         self.width, self.height = width, height
+        # SVG shapes this recording may still draw; the faces of one preview share it.
+        self.art_budget = art_budget if art_budget is not None else [MAX_PREVIEW_SHAPES]
         self.ops: list[PathOp | TextOp | ImageOp] = []
         self.state = State()
         self._stack: list[State] = []
@@ -331,10 +333,15 @@ class Recorder:
     def draw_image_file(self, image: Image, x: float, y: float, w: float, h: float) -> None:
         """A checked image placed in a box (called by elements.draw_image_file)."""
         (x0, y0), (x1, y1) = _apply(self.state.matrix, x, y), _apply(self.state.matrix, x + w, y + h)
+        if image.drawing is not None and image.nodes > self.art_budget[0]:
+            self.ops.append(PathOp([([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True)], (0.87, 0.87, 0.87), None, 0,
+                                   (), self.state.clip))  # over budget: a grey box
+            return
         if image.drawing is not None:
             # Drawn shape by shape, so that the PNG shows it too.
             from reportlab.graphics import renderPDF
 
+            self.art_budget[0] -= image.nodes
             self.saveState()
             self.translate(x, y)
             self.scale(w / image.width, h / image.height)
@@ -598,9 +605,10 @@ def deck_preview(component: Any, job: Any) -> list[Path]:
     own_backs = bool(back) and deck.uses_card_fields(back, job)
     w, h = s.card[0] * mm, s.card[1] * mm
     faces: list[tuple[Recorder, str]] = []
+    art_budget = [MAX_PREVIEW_SHAPES]
 
     def face(layout: Sequence[Any], card: deck.Card, caption: str) -> None:
-        rec = Recorder(w, h)
+        rec = Recorder(w, h, art_budget)
         draw_elements(rec, layout, Rect(0, 0, w, h), deck.element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
         faces.append((rec, caption))
 

@@ -206,7 +206,7 @@ def test_svglib_itself_is_rooted_in_the_game_folder(tmp_path: Path) -> None:
     path = tmp_path / "g" / "a.svg"
     root = etree.fromstring(svg('<image xlink:href="../outside.png" width="9" height="9"/>',
                                 '<use xlink:href="../outside.svg#t"/>').encode())
-    drawing = images._render(root, path, "a.svg", tmp_path / "g")
+    drawing, _nodes = images._render(root, path, "a.svg", tmp_path / "g")
 
     def leaves(node: object) -> list[object]:
         children = getattr(node, "contents", None)
@@ -664,7 +664,7 @@ def test_svg_art_is_drawn_once_per_pdf(run_pnpgen: CliRun, tmp_path: Path) -> No
     assert (code, err) == (0, "")
     pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
     streams = pdf_streams(pdf)
-    assert streams.count(b"pnpgenSvg0 Do") == 12 and b"pnpgenSvg1" not in streams
+    assert streams.count(b"pnpgenImage0 Do") == 12 and b"pnpgenImage1" not in streams
     assert streams.count(b"1 0 0 rg") == 1  # the red circle's colour: drawn once, in the form
 
 

@@ -636,29 +636,31 @@ def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, ctx: Ele
         canvas.clipPath(clip, stroke=0, fill=0)
     if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
         canvas.draw_image_file(image, x, y, w, h)
-    elif image.drawing is not None:
-        name = _svg_form(canvas, image, ctx.cmyk)
+    elif image.drawing is not None or ctx.cmyk:
+        name = _form(canvas, image, ctx.cmyk)
         canvas.translate(x, y)
         canvas.scale(sx, sy)
         canvas.doForm(name)
-    elif ctx.cmyk:
-        canvas.drawImage(cmyk_image(image), x, y, w, h)
-    else:
+    else:  # ReportLab embeds a file once, however many cards show it
         canvas.drawImage(str(image.path), x, y, w, h, mask="auto")
     canvas.restoreState()
 
 
-def _svg_form(canvas: Canvas, image: Image, cmyk: bool) -> str:
-    """A checked SVG drawn once per PDF as a form, which every card showing it places: a
-    picture of thousands of shapes on 5,000 cards is drawn once, not 5,000 times."""
-    forms: dict[tuple[Image, bool], str] = canvas.__dict__.setdefault("_pnpgen_svgs", {})
+def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
+    """A checked SVG, or a picture converted to CMYK, drawn once per PDF as a form that every
+    card showing it places: the work does not grow with the cards (a drawing of thousands
+    of shapes, or a CMYK picture ReportLab would hash again for every card)."""
+    forms: dict[tuple[Image, bool], str] = canvas.__dict__.setdefault("_pnpgen_images", {})
     name = forms.get((image, cmyk))
     if name is None:
-        from reportlab.graphics import renderPDF
-
-        name = forms[image, cmyk] = f"pnpgenSvg{len(forms)}"
+        name = forms[image, cmyk] = f"pnpgenImage{len(forms)}"
         canvas.beginForm(name, 0, 0, image.width, image.height)
-        renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
+        if image.drawing is not None:
+            from reportlab.graphics import renderPDF
+
+            renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
+        else:
+            canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height)
         canvas.endForm()
     return name
 

@@ -512,4 +512,4 @@ def _one_line(error: BaseException) -> str:
         text = f"{error.filename}: {error.strerror}" if error.filename else error.strerror
     else:
         text = str(error)
-    return " ".join(text.split())
+    return " ".join(text.splitlines())

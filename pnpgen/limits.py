@@ -46,3 +46,12 @@ MAX_DRAWS = 200_000  # cells, labels, boxes and card elements drawn into one out
 # --- rulebook templates ---
 MAX_TEMPLATE_DEPTH = 16  # nesting of tags and expressions in one text; real rulebook text nests 6
 MAX_TEMPLATE_WORK = 200_000  # loop iterations x nodes in the loop body (< 0.3 s); real text does 26
+
+# --- images ---------------------------------------------------------------------------------
+MAX_SVG_BYTES = 10_000_000  # a detailed Inkscape drawing is ~1 MB; embedded base64 PNGs grow it
+MAX_SVG_ELEMENTS = 20_000  # elements one SVG draws (<use> copies count); art has thousands; svglib reads ~7,000/s
+MAX_SVG_DEPTH = 50  # nesting of an SVG's elements as drawn (<use> copies included); Inkscape art nests ~10
+MAX_SVG_SIDE = 1_000_000.0  # an SVG's declared width/height in its own units (also >= 1/1000)
+MAX_PREVIEW_PIXELS = 25_000_000  # one preview PNG; a 5 m board is drawn at a lower resolution
+MAX_PREVIEW_SHAPES = 100_000  # SVG shapes drawn into one preview (a deck's faces share it); then grey boxes
+MAX_LEADING = 10.0  # text line height as a multiple of its size; books use 1.2 to 2

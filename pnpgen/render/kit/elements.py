@@ -24,12 +24,13 @@ lowers the size (to `min_size`, 4 pt by default) until it fits.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -39,7 +40,10 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
+from pnpgen.limits import MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_SHRINK_STEPS
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
+from pnpgen.render.kit.images import Image, check_image, checked
 from pnpgen.render.kit.page import KitJob, Rect
 
 FONTS = {"sans": SANS, "serif": SERIF}
@@ -196,22 +200,72 @@ def check_elements(elements: Sequence[Any], path: str) -> None:
                     raise ContentError(f"{here}.{key}: {error}", **where(element, key, value=True)) from None
         if kind == "table" and not {"rows", "from_rules"} & set(element["table"]):
             raise ContentError(f"{here}: a table needs 'rows' or 'from_rules'", **where(element, "table"))
+        _check_numbers(element, here)
+
+
+def _check_numbers(element: Mapping[str, Any], here: str) -> None:
+    """Lengths, sizes and dashes within their ranges (a `{field}` is checked when drawn)."""
+    for key in RANGES:
+        value = element.get(key)
+        if isinstance(value, str) and "{" not in value:
+            try:
+                value = float(value)
+            except ValueError:
+                raise ContentError(f"{here}.{key}: '{value}' is not a number",
+                                   **where(element, key, value=True)) from None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            problem = range_problem(element, key, float(value))
+            if problem:
+                raise ContentError(f"{here}.{key}: {problem}", **where(element, key, value=True))
+    dash = element.get("dash")
+    if isinstance(dash, list) and dash and (not all(0 <= d <= MAX_LENGTH_MM for d in dash) or sum(dash) <= 0):
+        raise ContentError(f"{here}.dash: dashes are from 0 to {MAX_LENGTH_MM:g} mm, not all 0",
+                           **where(element, "dash", value=True))
 
 
 # --- geometry ---------------------------------------------------------------------------------
 
 
+# key: (lowest, highest, lowest allowed, unit). Sizes and box sides must be more than 0
+# (a line's box may be flat); everything finite.
+RANGES: dict[str, tuple[float, float, bool, str]] = {
+    **dict.fromkeys(("x", "y", "x2", "y2"), (-MAX_LENGTH_MM, MAX_LENGTH_MM, True, "mm")),
+    **dict.fromkeys(("w", "h"), (0.0, MAX_LENGTH_MM, False, "mm")),
+    **dict.fromkeys(("padding", "radius", "stroke_width"), (0.0, MAX_LENGTH_MM, True, "mm")),
+    **dict.fromkeys(("size", "min_size"), (0.0, MAX_FONT_PT, False, "pt")),
+    "leading": (0.0, MAX_LEADING, False, "times the size"),
+}
+
+
+def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | None:
+    """What is wrong with `value` for `key` (RANGES), or None."""
+    low, high, low_ok, unit = RANGES[key]
+    if key in ("w", "h") and element.get("shape") == "line":
+        low_ok = True
+    if math.isfinite(value) and low <= value <= high and (low_ok or value > low):
+        return None
+    span = f"from {low:g} to {high:g}" if low_ok else f"more than {low:g} and at most {high:g}"
+    return f"{value:g} is out of range ({span} {unit})"
+
+
 def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
+    """A number of the element (or `default`), a `{field}` filled in; checked against RANGES."""
     value = element.get(key)
     if value is None:
-        return default
-    if isinstance(value, int | float):
-        return float(value)
-    text = fill_fields(str(value), ctx, element, key)
-    try:
-        return float(text)
-    except ValueError:
-        raise BuildError(f"{ctx.label}: {key} '{text}' is not a number", **where(element, key, value=True)) from None
+        number = default
+    elif isinstance(value, int | float):
+        number = float(value)
+    else:
+        text = fill_fields(str(value), ctx, element, key)
+        try:
+            number = float(text)
+        except ValueError:
+            raise BuildError(f"{ctx.label}: {key} '{text}' is not a number",
+                             **where(element, key, value=True)) from None
+    problem = range_problem(element, key, number) if key in RANGES else None
+    if problem:
+        raise BuildError(f"{ctx.label}: {key} {problem}", **where(element, key, value=True))
+    return number
 
 
 def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
@@ -220,6 +274,12 @@ def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> 
     outer = box.outset(ctx.bleed) if element.get("bleed") else box
     x = _number(element, "x", ctx, (outer.x - box.x) / mm)
     y = _number(element, "y", ctx, (box.top - outer.top) / mm)
+    if element.get("shape") != "line":  # a line's box may be flat: its end is x2, y2
+        ends = (("w", "x", x, (outer.right - box.x) / mm), ("h", "y", y, (box.top - outer.y) / mm))
+        for side, key, start, end in ends:
+            if side not in element and start >= end:  # the default side would be 0 or less
+                raise BuildError(f"{ctx.label}: {key} {start:g} mm starts past the end of its {end:g} mm box",
+                                 **where(element, key, value=True))
     w = _number(element, "w", ctx, outer.w / mm - x + (outer.x - box.x) / mm)
     h = _number(element, "h", ctx, outer.h / mm - y + (box.top - outer.top) / mm)
     return Rect(box.x + x * mm, box.top - (y + h) * mm, w * mm, h * mm)
@@ -374,14 +434,46 @@ class TextLayout:
 def fit_text(tokens: Sequence[Token], font: str, size: float, leading: float, area: Rect,
              shrink: bool, min_size: float) -> TextLayout | None:
     """The layout at `size`, or shrunk in 0.25 pt steps when `shrink`; None if it never fits."""
-    while True:
-        lines, fits = break_lines(tokens, font, size, area.w)
-        layout = TextLayout(lines, font, size, leading)
-        if fits and layout.height <= area.h + 1e-6:
-            return layout
-        if not shrink or size - 0.25 < min_size - 1e-9:
-            return None
-        size = round(size - 0.25, 2)
+
+    def attempt(at: float) -> TextLayout | None:
+        lines, fits = break_lines(tokens, font, at, area.w)
+        layout = TextLayout(lines, font, at, leading)
+        return layout if fits and layout.height <= area.h + 1e-6 else None
+
+    return shrink_to_fit(attempt, size, min_size if shrink else math.inf, rounded=True, slack=1e-9)
+
+
+T = TypeVar("T")
+SHRINK_SIZES = int(4 * MAX_FONT_PT)  # 0.25 pt steps from the largest size
+
+
+def shrink_to_fit(attempt: Callable[[float], T | None], size: float, min_size: float, rounded: bool,
+                     slack: float) -> T | None:
+    """`attempt(size)`, else attempt at the largest smaller size in 0.25 pt steps, down to
+    `min_size` (inf: no shrinking), that succeeds; None if none does. A smaller size only
+    fits better, so a bisection finds it: at most MAX_SHRINK_STEPS attempts whatever the
+    input (a dozen for the 2,000 steps below MAX_FONT_PT)."""
+    found = attempt(size)
+    if found is not None:
+        return found
+    sizes: list[float] = []  # the sizes a step-by-step search would try, largest first
+    while len(sizes) < SHRINK_SIZES and size - 0.25 >= min_size - slack:
+        size = round(size - 0.25, 2) if rounded else size - 0.25
+        sizes.append(size)
+    if not sizes:
+        return None
+    best = attempt(sizes[-1])
+    low, high = 0, len(sizes) - 1  # sizes[high] fits; the largest fitting size is in [low, high]
+    for _ in range(MAX_SHRINK_STEPS - 2):
+        if best is None or low >= high:
+            break
+        middle = (low + high) // 2
+        fitted = attempt(sizes[middle])
+        if fitted is None:
+            low = middle + 1
+        else:
+            high, best = middle, fitted
+    return best
 
 
 @lru_cache(maxsize=4096)
@@ -492,27 +584,50 @@ def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, a
 # --- icons and images -------------------------------------------------------------------------
 
 
+def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
+    """The image file `name` of the game folder, checked (images.py). Problems with the name
+    point at `parent[key]`; problems inside the file name the file."""
+    content = ctx.job.content
+    here = where(parent, key, value=True)
+    said = name.replace("\0", "\\0")
+    said = said if len(said) <= 80 else said[:79] + "…"
+    if "\0" in name or not name.strip():
+        raise BuildError(f"{ctx.label}: image '{said}' is not a file name", **here)
+    try:
+        path = content.path(name)
+        exists, folder = path.exists(), path.is_dir()
+    except ContentError:
+        raise BuildError(f"{ctx.label}: image '{said}' leaves the game folder", **here) from None
+    except (OSError, ValueError):
+        raise BuildError(f"{ctx.label}: image '{said}' is not a usable file name", **here) from None
+    if not exists:
+        raise BuildError(f"{ctx.label}: image not found: {said}", **here)
+    if folder:
+        raise BuildError(f"{ctx.label}: image '{said}' is a folder, not a file", **here)
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise BuildError(f"{ctx.label}: image '{said}' must be a .png, .jpg or .svg file", **here)
+    return check_image(path, str(content.folder / name), content.folder)
+
+
 def draw_icon(canvas: Canvas, name: str, area: Rect, ctx: ElementContext) -> None:
     """An icon of the component's `icons:` map: an image file, or a shape mapping."""
     spec = ctx.icons[name]
     if isinstance(spec, str):
-        draw_image_file(canvas, ctx.job.content.path(spec), area, "contain", ctx)
+        draw_image_file(canvas, image_file(ctx, spec, ctx.icons, name), area, "contain", ctx)
     else:
         element = {"shape": spec.get("shape", "circle"), "fill": spec.get("fill", ctx.color),
                    "stroke": spec.get("stroke"), "radius": spec.get("radius", 0.6)}
         draw_shape(canvas, element, area, ctx)
 
 
-def draw_image_file(canvas: Canvas, path: Path, area: Rect, fit: str, ctx: ElementContext) -> None:
-    if not path.is_file():
-        raise BuildError(f"{ctx.label}: image not found: {path}")
-    width, height = image_size(path)
-    sx, sy = area.w / width, area.h / height
+def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, ctx: ElementContext) -> None:
+    """A checked image scaled into `area` (contain, cover or stretch)."""
+    sx, sy = area.w / image.width, area.h / image.height
     if fit == "contain":
         sx = sy = min(sx, sy)
     elif fit == "cover":
         sx = sy = max(sx, sy)
-    w, h = width * sx, height * sy
+    w, h = image.width * sx, image.height * sy
     x, y = area.x + (area.w - w) / 2, area.y + (area.h - h) / 2
     canvas.saveState()
     if fit == "cover":
@@ -520,85 +635,87 @@ def draw_image_file(canvas: Canvas, path: Path, area: Rect, fit: str, ctx: Eleme
         clip.rect(area.x, area.y, area.w, area.h)
         canvas.clipPath(clip, stroke=0, fill=0)
     if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
-        canvas.draw_image_file(path, x, y, w, h)
-    elif path.suffix.lower() == ".svg":
-        from reportlab.graphics import renderPDF
-
+        canvas.draw_image_file(image, x, y, w, h)
+    elif image.drawing is not None or ctx.cmyk:
+        name = _form(canvas, image, ctx.cmyk)
         canvas.translate(x, y)
         canvas.scale(sx, sy)
-        renderPDF.draw(svg_drawing(path, ctx.cmyk), canvas, 0, 0)
-    elif ctx.cmyk:
-        canvas.drawImage(cmyk_image(path), x, y, w, h)
-    else:
-        canvas.drawImage(str(path), x, y, w, h, mask="auto")
+        canvas.doForm(name)
+    else:  # ReportLab embeds a file once, however many cards show it
+        canvas.drawImage(str(image.path), x, y, w, h, mask="auto")
     canvas.restoreState()
 
 
-@lru_cache(maxsize=128)
-def svg_drawing(path: Path, cmyk: bool = False) -> Any:
-    """An SVG file as a ReportLab Drawing (svglib), read once per build; with `cmyk` its
-    colours are converted (print-shop files)."""
-    if cmyk:
-        import copy
+def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
+    """A checked SVG, or a picture converted to CMYK, drawn once per PDF as a form that every
+    card showing it places: the work does not grow with the cards (a drawing of thousands
+    of shapes, or a CMYK picture ReportLab would hash again for every card)."""
+    forms: dict[tuple[Image, bool], str] = canvas.__dict__.setdefault("_pnpgen_images", {})
+    name = forms.get((image, cmyk))
+    if name is None:
+        name = forms[image, cmyk] = f"pnpgenImage{len(forms)}"
+        canvas.beginForm(name, 0, 0, image.width, image.height)
+        if image.drawing is not None:
+            from reportlab.graphics import renderPDF
 
-        drawing = copy.deepcopy(svg_drawing(path))
-        _cmyk_shapes(drawing)
-        black = colors.CMYKColor(0, 0, 0, 1)
-        drawing.__dict__.update(initialFillColor=black, initialStrokeColor=black)  # not Drawing attributes
-        return drawing
-    try:
-        from svglib.svglib import svg2rlg
-    except ImportError:  # pragma: no cover - svglib is a dependency
-        raise BuildError(f"{path}: SVG images need the svglib package (pip install svglib)") from None
-    drawing = svg2rlg(str(path))
-    if drawing is None:
-        raise BuildError(f"{path}: not a readable SVG file")
-    _bundled_font(drawing)
-    # The renderer's first state: never a base-14 font (read by renderbase.StateTracker).
-    drawing.__dict__["initialFontName"] = SANS
+            renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
+        else:
+            canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height)
+        canvas.endForm()
+    return name
+
+
+@lru_cache(maxsize=128)
+def svg_drawing(image: Image, cmyk: bool = False) -> Any:
+    """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours and pictures
+    converted (print-shop files)."""
+    if not cmyk:
+        return image.drawing
+    import copy
+
+    from reportlab.graphics.shapes import Image as Picture
+
+    # Decoded data: pictures are shared, not copied (a copied JPEG loses its file).
+    shared = {id(n.path): n.path for n in _nodes(image.drawing) if isinstance(n, Picture) and hasattr(n.path, "mode")}
+    drawing = copy.deepcopy(image.drawing, shared)
+    for node in _nodes(drawing):
+        for attr in ("fillColor", "strokeColor"):
+            value = getattr(node, attr, None)
+            if isinstance(value, colors.Color):
+                setattr(node, attr, to_cmyk(value))
+        if isinstance(node, Picture):
+            node.path = _cmyk_picture(node.path)
+    black = colors.CMYKColor(0, 0, 0, 1)
+    drawing.__dict__.update(initialFillColor=black, initialStrokeColor=black)  # not Drawing attributes
     return drawing
 
 
-def _bundled_font(node: Any) -> None:
-    """Text inside an SVG is set in the bundled font (embedded; covers Japanese)."""
-    if hasattr(node, "fontName"):
-        node.fontName = SANS
+def _nodes(node: Any) -> Iterator[Any]:
+    yield node
     for child in getattr(node, "contents", []):
-        _bundled_font(child)
+        yield from _nodes(child)
 
 
-def _cmyk_shapes(node: Any) -> None:
-    for attr in ("fillColor", "strokeColor"):
-        value = getattr(node, attr, None)
-        if isinstance(value, colors.Color):
-            setattr(node, attr, to_cmyk(value))
-    for child in getattr(node, "contents", []):
-        _cmyk_shapes(child)
+def _cmyk_picture(picture: Any) -> Any:
+    """A PIL picture, or a checked file, in CMYK with transparency flattened on white."""
+    from PIL import Image as PILImage
 
-
-@lru_cache(maxsize=128)
-def cmyk_image(path: Path) -> Any:
-    """A raster image converted to CMYK (transparency flattened on white) for print-shop files."""
-    from PIL import Image
-    from reportlab.lib.utils import ImageReader
-
-    with Image.open(path) as source:
-        rgba = source.convert("RGBA")
-    flat = Image.new("RGB", rgba.size, "white")
+    if isinstance(picture, str | Path):
+        with PILImage.open(checked(picture).path) as source:
+            rgba = source.convert("RGBA")
+    else:
+        rgba = picture.convert("RGBA")
+    flat = PILImage.new("RGB", rgba.size, "white")
     flat.paste(rgba, mask=rgba.getchannel("A"))
-    return ImageReader(flat.convert("CMYK"))
+    return flat.convert("CMYK")
 
 
 @lru_cache(maxsize=128)
-def image_size(path: Path) -> tuple[float, float]:
-    """Natural size of an image, in its own units (SVG user units, PNG pixels)."""
-    if path.suffix.lower() == ".svg":
-        drawing = svg_drawing(path)
-        return float(drawing.width), float(drawing.height)
+def cmyk_image(image: Image) -> Any:
+    """A checked PNG or JPEG converted to CMYK for print-shop files."""
     from reportlab.lib.utils import ImageReader
 
-    w, h = ImageReader(str(path)).getSize()
-    return float(w), float(h)
+    return ImageReader(_cmyk_picture(image.path))
 
 
 # --- shapes -------------------------------------------------------------------------------
@@ -616,7 +733,7 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
         canvas.setFillColor(ctx.colour(fill_fields(str(fill), ctx, element, "fill")))
     if stroke or kind == "line":
         canvas.setStrokeColor(ctx.colour(fill_fields(str(stroke or ctx.color), ctx, element, "stroke")))
-        canvas.setLineWidth(float(element.get("stroke_width", 0.3)) * mm)
+        canvas.setLineWidth(_number(element, "stroke_width", ctx, 0.3) * mm)
     dash = element.get("dash")
     if dash:
         canvas.setDash([float(d) * mm for d in dash])
@@ -624,7 +741,7 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
     if kind == "rect":
         canvas.rect(area.x, area.y, area.w, area.h, **paint)
     elif kind == "rounded":
-        radius = float(element.get("radius", 3)) * mm
+        radius = _number(element, "radius", ctx, 3) * mm
         canvas.roundRect(area.x, area.y, area.w, area.h, min(radius, area.w / 2, area.h / 2), **paint)
     elif kind == "circle":
         canvas.circle(area.x + area.w / 2, area.y + area.h / 2, min(area.w, area.h) / 2, **paint)
@@ -664,17 +781,20 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
     rows = table_rows(element, ctx)
     cols = max(len(r) for r in rows)
     rows = [r + [""] * (cols - len(r)) for r in rows]
-    size = float(element.get("size", ctx.font_size))
-    min_size = float(element.get("min_size", DEFAULT_MIN_SIZE))
+    size = _number(element, "size", ctx, ctx.font_size)
+    min_size = _number(element, "min_size", ctx, DEFAULT_MIN_SIZE) if element.get("shrink") else math.inf
     pad = 1.2 * mm
-    while True:
-        natural = [max(_width(r[c], SANS, size) for r in rows) + 2 * pad for c in range(cols)]
-        row_h = size * 1.6
-        if sum(natural) <= area.w + 1e-6 and row_h * len(rows) <= area.h + 1e-6:
-            break
-        if not element.get("shrink") or size - 0.25 < min_size:
-            raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
-        size -= 0.25
+
+    def attempt(at: float) -> tuple[float, list[float]] | None:
+        natural = [max(_width(r[c], SANS, at) for r in rows) + 2 * pad for c in range(cols)]
+        fits = sum(natural) <= area.w + 1e-6 and at * 1.6 * len(rows) <= area.h + 1e-6
+        return (at, natural) if fits else None
+
+    fitted = shrink_to_fit(attempt, size, min_size, rounded=False, slack=0.0)
+    if fitted is None:
+        raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
+    size, natural = fitted
+    row_h = size * 1.6
     if canvas is None:
         return
     spare = (area.w - sum(natural)) / cols
@@ -721,13 +841,13 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
 def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     raw = element["text"]
     text = fill_fields(ctx.job.text(raw), ctx, element, "text")
-    pad = float(element.get("padding", 0)) * mm
+    pad = _number(element, "padding", ctx, 0) * mm
     inner = area.inset(pad)
     font = FONTS[str(element.get("font", "sans"))]
     size = _number(element, "size", ctx, ctx.font_size)
-    leading = float(element.get("leading", LEADING))
+    leading = _number(element, "leading", ctx, LEADING)
     layout = _layout(text, tuple(sorted(ctx.icons)), font, size, leading, inner.w, inner.h,
-                     bool(element.get("shrink")), float(element.get("min_size", DEFAULT_MIN_SIZE)))
+                     bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
     if canvas is not None:
@@ -738,11 +858,9 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
 
 def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     name = fill_fields(str(element["image"]), ctx, element, "image")
-    path = ctx.job.content.path(name)
-    if not path.is_file():
-        raise BuildError(f"{ctx.label}: image not found: {name}", **where(element, "image", value=True))
+    image = image_file(ctx, name, element, "image")
     if canvas is not None:
-        draw_image_file(canvas, path, area, str(element.get("fit", "contain")), ctx)
+        draw_image_file(canvas, image, area, str(element.get("fit", "contain")), ctx)
 
 
 def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:

@@ -22,7 +22,9 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pnpgen.limits import MAX_IMAGE_BYTES, MAX_PREVIEW_PIXELS, MAX_PREVIEW_SHAPES
 from pnpgen.render.fonts import FONT_DIR, FONT_FILES, SANS, setup_fonts
+from pnpgen.render.kit.images import Image, checked
 from pnpgen.render.pdf import atomic_output
 
 Point = tuple[float, float]
@@ -202,8 +204,10 @@ class Recorder:
     """A stand-in for a ReportLab Canvas (the calls the print kit and svglib make) that
     records what is drawn, in page points (origin bottom-left)."""
 
-    def __init__(self, width: float, height: float) -> None:
+    def __init__(self, width: float, height: float, art_budget: list[int] | None = None) -> None:
         self.width, self.height = width, height
+        # SVG shapes this recording may still draw; the faces of one preview share it.
+        self.art_budget = art_budget if art_budget is not None else [MAX_PREVIEW_SHAPES]
         self.ops: list[PathOp | TextOp | ImageOp] = []
         self.state = State()
         self._stack: list[State] = []
@@ -326,30 +330,34 @@ class Recorder:
             self._text(x, y, text, bold=mode == 2, font=font, size=size, fill=_rgb(fill))
 
     # images
-    def draw_image_file(self, path: Path, x: float, y: float, w: float, h: float) -> None:
-        """An image file placed in a box (called by elements.draw_image_file)."""
+    def draw_image_file(self, image: Image, x: float, y: float, w: float, h: float) -> None:
+        """A checked image placed in a box (called by elements.draw_image_file)."""
         (x0, y0), (x1, y1) = _apply(self.state.matrix, x, y), _apply(self.state.matrix, x + w, y + h)
-        if path.suffix.lower() == ".svg":
+        if image.drawing is not None and image.nodes > self.art_budget[0]:
+            self.ops.append(PathOp([([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True)], (0.87, 0.87, 0.87), None, 0,
+                                   (), self.state.clip))  # over budget: a grey box
+            return
+        if image.drawing is not None:
             # Drawn shape by shape, so that the PNG shows it too.
             from reportlab.graphics import renderPDF
 
-            from pnpgen.render.kit.elements import image_size, svg_drawing
-
-            iw, ih = image_size(path)
+            self.art_budget[0] -= image.nodes
             self.saveState()
             self.translate(x, y)
-            self.scale(w / iw, h / ih)
-            renderPDF.draw(svg_drawing(path), self, 0, 0)  # type: ignore[arg-type]
+            self.scale(w / image.width, h / image.height)
+            renderPDF.draw(image.drawing, self, 0, 0)  # type: ignore[arg-type]
             self.restoreState()
             return
-        self.ops.append(ImageOp(path, min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
+        self.ops.append(ImageOp(image.path, min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
 
     def drawImage(self, image: str, x: float, y: float, width: float, height: float, **kwargs: Any) -> None:  # noqa: N802
-        self.draw_image_file(Path(image), x, y, width, height)
+        self.draw_image_file(checked(image), x, y, width, height)
 
     def drawInlineImage(self, image: Any, x: float, y: float, width: float, height: float, **kwargs: Any) -> None:  # noqa: N802
+        """svglib's picture of an SVG's <image>: a linked file (checked with its SVG), or
+        decoded data: pixels, which a preview leaves out."""
         if isinstance(image, str | Path):
-            self.draw_image_file(Path(image), x, y, width, height)
+            self.draw_image_file(checked(image), x, y, width, height)
 
 
 # --- SVG ----------------------------------------------------------------------------------
@@ -386,6 +394,7 @@ def write_svg(sheet: PreviewSheet, path: Path) -> Path:
     dwg = svgwrite.Drawing(size=(f"{sheet.width / mm:.2f}mm", f"{sheet.height / mm:.2f}mm"),
                            viewBox=f"0 0 {sheet.width:.2f} {sheet.height:.2f}", profile="full", debug=False)
     dwg.add(dwg.rect((0, 0), (sheet.width, sheet.height), fill="#ffffff"))
+    embedded: dict[Path, tuple[str, int]] = {}  # picture file -> its <symbol> id and size
     for tile in sheet.tiles:
         rec = tile.recording
         box = dwg.svg(insert=(round(tile.x, 2), round(tile.y, 2)), size=(round(rec.width, 2), round(rec.height, 2)))
@@ -395,7 +404,7 @@ def write_svg(sheet: PreviewSheet, path: Path) -> Path:
             elif isinstance(op, TextOp):
                 _svg_text(dwg, box, op, rec.height)
             else:
-                _svg_image(dwg, box, op, rec.height)
+                _svg_image(dwg, box, op, rec.height, embedded)
         dwg.add(box)
         if tile.frame:
             dwg.add(dwg.rect((round(tile.x, 2), round(tile.y, 2)), (round(rec.width, 2), round(rec.height, 2)),
@@ -431,11 +440,22 @@ def _svg_text(dwg: Any, parent: Any, op: TextOp, height: float) -> None:
     parent.add(dwg.text(op.text, **attrs))
 
 
-def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float) -> None:
-    kind = "image/svg+xml" if op.path.suffix.lower() == ".svg" else "image/png"
-    data = base64.b64encode(op.path.read_bytes()).decode("ascii")
-    parent.add(dwg.image(f"data:{kind};base64,{data}", insert=(round(op.x, 2), round(height - op.y - op.h, 2)),
-                         size=(round(op.w, 2), round(op.h, 2))))
+def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float, embedded: dict[Path, tuple[str, int]]) -> None:
+    """A checked PNG or JPEG, embedded once per file (a <symbol>, placed by <use>). Past
+    MAX_IMAGE_BYTES of pictures in one preview, a grey box stands in for the rest."""
+    x, y, w, h = round(op.x, 2), round(height - op.y - op.h, 2), round(op.w, 2), round(op.h, 2)
+    if op.path not in embedded:
+        size = op.path.stat().st_size
+        if sum(n for _, n in embedded.values()) + size > MAX_IMAGE_BYTES:
+            parent.add(dwg.rect((x, y), (w, h), fill="#dddddd"))
+            return
+        kind = "image/png" if op.path.suffix.lower() == ".png" else "image/jpeg"
+        data = base64.b64encode(op.path.read_bytes()).decode("ascii")
+        symbol = dwg.symbol(id=f"picture{len(embedded)}", viewBox="0 0 1 1", preserveAspectRatio="none")
+        symbol.add(dwg.image(f"data:{kind};base64,{data}", insert=(0, 0), size=(1, 1), preserveAspectRatio="none"))
+        dwg.defs.add(symbol)
+        embedded[op.path] = (symbol["id"], size)
+    parent.add(dwg.use(f"#{embedded[op.path][0]}", insert=(x, y), size=(w, h)))
 
 
 # --- PNG ----------------------------------------------------------------------------------
@@ -449,18 +469,24 @@ def _font(name: str, pixels: int) -> Any:
 
 
 def to_image(rec: Recorder, scale: float) -> Any:
-    """A Pillow image of a recording, `scale` pixels per point."""
+    """A Pillow image of a recording, `scale` pixels per point. Coordinates and sizes far
+    outside the image (absurd values inside an SVG) are pinned or left out, so Pillow never
+    overflows or draws for minutes."""
     from PIL import Image, ImageDraw
 
     setup_fonts()
     image = Image.new("RGB", (max(1, round(rec.width * scale)), max(1, round(rec.height * scale))), "white")
     draw = ImageDraw.Draw(image)
+    limit = 10.0 * max(image.width, image.height)  # pixels; anything sane is well inside
+
+    def pin(v: float) -> float:
+        return max(-limit, min(limit, v)) if math.isfinite(v) else 0.0
 
     def px(x: float, y: float) -> Point:
-        return (x * scale, (rec.height - y) * scale)
+        return (pin(x * scale), pin((rec.height - y) * scale))
 
     def colour(rgb: RGB) -> tuple[int, int, int]:
-        r, g, b = (round(max(0.0, min(1.0, v)) * 255) for v in rgb)
+        r, g, b = (round(max(0.0, min(1.0, v if math.isfinite(v) else 0.0)) * 255) for v in rgb)
         return (r, g, b)
 
     for op in rec.ops:
@@ -471,21 +497,35 @@ def to_image(rec: Recorder, scale: float) -> Any:
                     draw.polygon(pts, fill=colour(op.fill))
                 if op.stroke is not None and len(pts) > 1:
                     line = pts + [pts[0]] if closed else pts
-                    draw.line(line, fill=colour(op.stroke), width=max(1, round(op.width * scale)))
+                    draw.line(line, fill=colour(op.stroke), width=max(1, round(abs(pin(op.width * scale)))))
         elif isinstance(op, TextOp):
-            font = _font(op.font, round(op.size * scale))
-            stroke = round(op.size * scale * 0.035) if op.bold else 0
+            pixels = op.size * scale
+            if not (math.isfinite(pixels) and 0 < pixels <= limit):
+                continue
+            font = _font(op.font, round(pixels))
+            stroke = round(pixels * 0.035) if op.bold else 0
             if abs(op.angle) < 0.01:
                 draw.text(px(op.x, op.y), op.text, font=font, fill=colour(op.fill), anchor="ls",
                           stroke_width=stroke, stroke_fill=colour(op.fill))
             else:
                 _rotated_text(image, op, px(op.x, op.y), font, colour(op.fill), stroke)
         else:
-            with Image.open(op.path) as source:
-                picture = source.convert("RGB").resize((max(1, round(op.w * scale)), max(1, round(op.h * scale))))
+            w, h = op.w * scale, op.h * scale
+            if not (math.isfinite(w * h) and w * h <= MAX_PREVIEW_PIXELS):
+                continue
+            picture = _picture(op.path, max(1, round(w)), max(1, round(h)))
             x, y = px(op.x, op.y + op.h)
             image.paste(picture, (round(x), round(y)))
     return image
+
+
+@lru_cache(maxsize=4)
+def _picture(path: Path, width: int, height: int) -> Any:
+    """A checked PNG or JPEG at a preview size, decoded once for every tile that shows it."""
+    from PIL import Image
+
+    with Image.open(path) as source:
+        return source.convert("RGB").resize((width, height))
 
 
 def _rotated_text(image: Any, op: TextOp, origin: Point, font: Any, fill: tuple[int, int, int], stroke: int) -> None:
@@ -509,8 +549,9 @@ def write_png(sheet: PreviewSheet, path: Path, dpi: float = 100) -> Path:
     """The sheet as a PNG at `dpi`, tiles framed and captioned like the SVG."""
     from PIL import Image, ImageDraw
 
-    scale = dpi / 72
-    image = Image.new("RGB", (round(sheet.width * scale), round(sheet.height * scale)), "white")
+    # A huge sheet (a 5 m board) is drawn at a lower resolution: at most MAX_PREVIEW_PIXELS.
+    scale = min(dpi / 72, math.sqrt(MAX_PREVIEW_PIXELS / max(1.0, sheet.width * sheet.height)))
+    image = Image.new("RGB", (max(1, round(sheet.width * scale)), max(1, round(sheet.height * scale))), "white")
     draw = ImageDraw.Draw(image)
     for tile in sheet.tiles:
         x, y = round(tile.x * scale), round(tile.y * scale)
@@ -564,9 +605,10 @@ def deck_preview(component: Any, job: Any) -> list[Path]:
     own_backs = bool(back) and deck.uses_card_fields(back, job)
     w, h = s.card[0] * mm, s.card[1] * mm
     faces: list[tuple[Recorder, str]] = []
+    art_budget = [MAX_PREVIEW_SHAPES]
 
     def face(layout: Sequence[Any], card: deck.Card, caption: str) -> None:
-        rec = Recorder(w, h)
+        rec = Recorder(w, h, art_budget)
         draw_elements(rec, layout, Rect(0, 0, w, h), deck.element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
         faces.append((rec, caption))
 
@@ -602,6 +644,11 @@ def contact_sheet(previews: Sequence[Path], out: Path, width_px: int = 1600) -> 
             picture = picture.resize((width_px - 2 * gap, max(1, round(picture.height * ratio))))
         pictures.append((svg.stem, picture))
     height = gap + sum(label_h + p.height + gap for _, p in pictures)
+    if width_px * height > MAX_PREVIEW_PIXELS:  # many tall previews: all drawn smaller
+        ratio = MAX_PREVIEW_PIXELS / (width_px * height)
+        pictures = [(name, p.resize((max(1, round(p.width * ratio)), max(1, round(p.height * ratio)))))
+                    for name, p in pictures]
+        height = gap + sum(label_h + p.height + gap for _, p in pictures)
     sheet = Image.new("RGB", (width_px, height), "white")
     draw = ImageDraw.Draw(sheet)
     y = gap

@@ -1,0 +1,303 @@
+"""Images content refers to, checked before any decoder or renderer reads them.
+
+An image is a PNG, JPEG or SVG file inside its game folder:
+
+- every file is at most MAX_IMAGE_BYTES (an SVG MAX_SVG_BYTES);
+- a PNG or JPEG is at most MAX_IMAGE_PIXELS pixels, read from its header before it is
+  decoded, and is then decoded once in full (a truncated file is refused here, not when
+  a PDF is half written);
+- an SVG is parsed by us first (lxml: no DTD loading, no entities, no network; a
+  document declaring entities is refused), at most MAX_SVG_ELEMENTS elements, and
+  every link it holds is checked: `#id`, a base64 PNG/JPEG `data:` URI (checked like a
+  file) or a relative path to a PNG/JPEG inside the game folder. URLs, `file:` links,
+  absolute paths, links leaving the game folder and links to other SVG files are refused.
+  svglib then draws the parsed tree with the game folder as its reference root and a
+  font map that never opens a font file or runs fc-match, and stops past MAX_SVG_ELEMENTS
+  nodes drawn or MAX_SVG_DEPTH levels (<use> copies count). Its declared size must lie
+  in [1/1000, MAX_SVG_SIDE] units.
+
+A problem is a BuildError naming the image file (and the line of the bad SVG element).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import logging
+import math
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import IO, Any
+
+from pnpgen.errors import BuildError
+from pnpgen.limits import (
+    MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS,
+    MAX_SVG_BYTES,
+    MAX_SVG_DEPTH,
+    MAX_SVG_ELEMENTS,
+    MAX_SVG_SIDE,
+)
+from pnpgen.render.fonts import SANS, setup_fonts
+
+RASTER = (".png", ".jpg", ".jpeg")
+SUFFIXES = (*RASTER, ".svg")
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # http:, file:, C: ...
+SVGLIB_DATA = re.compile(r"data:image/(jpe?g|png);base64")  # what svglib decodes (else: a path)
+
+
+@dataclass(frozen=True, eq=False)
+class Image:
+    """A checked image: its natural size (SVG user units, PNG pixels) and, for an SVG, the
+    ReportLab Drawing svglib made of it."""
+
+    path: Path  # resolved
+    shown: str  # as errors name it
+    width: float
+    height: float
+    drawing: Any = None
+    nodes: int = 0  # SVG elements drawn (what a preview spends on it)
+
+
+_checked: dict[Path, Image] = {}  # every image that passed its checks, by resolved path
+
+
+def check_image(path: Path, shown: str, root: Path) -> Image:
+    """Check the image file `path` (resolved, inside the resolved game folder `root`);
+    `shown` names it in errors as the designer wrote it. Cached per file version."""
+    if not path.is_file():
+        kind = "a folder" if path.is_dir() else "missing"
+        raise BuildError(f"image is {kind}, not a file", shown)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise BuildError(f"an image must be a .png, .jpg or .svg file, not '{path.suffix or path.name}'", shown)
+    stat = path.stat()
+    image = _check(path, stat.st_size, stat.st_mtime_ns, shown, root.resolve())
+    _checked[path.resolve()] = image
+    return image
+
+
+def checked(path: str | Path) -> Image:
+    """A checked image by path (svglib hands raster links over as strings)."""
+    found = _checked.get(Path(path).resolve())
+    if found is None:  # drawing code reaches only checked images; never guess
+        raise BuildError(f"image {path} was not checked before drawing")
+    return found
+
+
+@lru_cache(maxsize=256)
+def _check(path: Path, size: int, mtime: int, shown: str, root: Path) -> Image:
+    if path.suffix.lower() == ".svg":
+        if size > MAX_SVG_BYTES:
+            raise BuildError(f"SVG file of {size:,} bytes is over the limit of {MAX_SVG_BYTES:,} bytes", shown)
+        return _svg(path, shown, root)
+    if size > MAX_IMAGE_BYTES:
+        raise BuildError(f"image file of {size:,} bytes is over the limit of {MAX_IMAGE_BYTES:,} bytes", shown)
+    with path.open("rb") as source:
+        width, height = _raster(source, shown)
+    return Image(path, shown, width, height)
+
+
+# --- PNG and JPEG -----------------------------------------------------------------------------
+
+
+def _raster(source: IO[bytes], shown: str, line: int | None = None) -> tuple[int, int]:
+    """Size of a PNG or JPEG, refused over MAX_IMAGE_PIXELS before decoding, then decoded
+    once to prove it whole."""
+    from PIL import Image as PILImage
+    from PIL import UnidentifiedImageError
+
+    def fail(problem: str) -> BuildError:
+        return BuildError(problem, shown, line)
+
+    PILImage.MAX_IMAGE_PIXELS = None  # our own guard below, with the size in its message
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a warning would be a second line on stderr
+            with PILImage.open(source, formats=("PNG", "JPEG")) as picture:
+                width, height = picture.size  # from the header: nothing is decoded yet
+                if width * height > MAX_IMAGE_PIXELS:
+                    raise fail(f"image of {width}×{height} pixels is over the limit of {MAX_IMAGE_PIXELS:,} pixels")
+                picture.load()
+    except BuildError:
+        raise
+    except UnidentifiedImageError:
+        raise fail("not a PNG or JPEG image") from None
+    except Exception as error:  # noqa: BLE001 - any decoder failure on untrusted bytes is bad input
+        raise fail(f"not a readable PNG or JPEG image ({_reason(error)})") from None
+    finally:
+        # Pillow's guard, at our limit, for every later read (all of checked images).
+        PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+    return width, height
+
+
+def _reason(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+# --- SVG ------------------------------------------------------------------------------------
+
+
+def _svg(path: Path, shown: str, root: Path) -> Image:
+    from lxml import etree
+
+    data = path.read_bytes()
+    if b"<!ENTITY" in data:
+        raise BuildError("an SVG may not declare XML entities (<!ENTITY>)", shown)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                             remove_comments=True, remove_pis=True)
+    try:
+        svg = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as error:
+        raise BuildError(f"not a well-formed SVG file ({_reason(Exception(error.msg))})", shown,
+                         error.lineno or None) from None
+    dtd = svg.getroottree().docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise BuildError("an SVG may not declare XML entities (<!ENTITY>)", shown)
+    if etree.QName(svg).localname != "svg":
+        raise BuildError(f"not an SVG file (its root element is <{etree.QName(svg).localname}>)", shown)
+    budget = _Budget()
+    for count, element in enumerate(svg.iter(), start=1):
+        if count > MAX_SVG_ELEMENTS:
+            raise BuildError(f"SVG has more than {MAX_SVG_ELEMENTS:,} elements", shown)
+        if not isinstance(element.tag, str) or etree.QName(element).localname == "a":
+            continue  # an entity reference; or a hyperlink, which svglib never follows
+        for attribute in (XLINK_HREF, "href"):
+            link = element.get(attribute)
+            if link is not None:
+                _check_link(link, path, shown, root, element.sourceline, budget)
+    drawing, nodes = _render(svg, path, shown, root)
+    width, height = float(drawing.width), float(drawing.height)
+    low = 1 / 1000
+    if not all(math.isfinite(v) and low <= v <= MAX_SVG_SIDE for v in (width, height)):
+        raise BuildError(f"SVG size {width:g}×{height:g} is out of range: give it a width and height (or viewBox) "
+                         f"between {low:g} and {MAX_SVG_SIDE:,.0f} units", shown)
+    try:  # a trial draw, so that a drawing error is found here and not half-way through a PDF
+        from reportlab.graphics import renderPDF
+        from reportlab.pdfgen.canvas import Canvas
+
+        renderPDF.draw(drawing, Canvas(io.BytesIO()), 0, 0)
+    except Exception as error:  # noqa: BLE001 - see _render
+        raise BuildError(f"SVG could not be drawn ({_reason(error)})", shown) from None
+    return Image(path, shown, width, height, drawing, nodes)
+
+
+@dataclass
+class _Budget:
+    pixels: int = 0  # decoded pixels of every data: image in one SVG
+
+
+def _check_link(link: str, svg: Path, shown: str, root: Path, line: int | None, budget: _Budget) -> None:
+    """One `href` of an SVG: refused unless svglib would draw only checked pixels from it."""
+    short = link if len(link) <= 60 else link[:59] + "…"
+
+    def refuse(problem: str) -> BuildError:
+        return BuildError(f"image link '{short}' {problem}", shown, line)
+
+    if link.startswith("#"):
+        return
+    if link.startswith("data:"):
+        found = SVGLIB_DATA.match(link)
+        if not found or link[found.end():found.end() + 1] != ",":
+            raise refuse("is not a base64 PNG or JPEG (the only data: links drawn)")
+        try:
+            payload = base64.decodebytes(link[found.end() + 1:].encode("ascii"))
+        except (binascii.Error, UnicodeEncodeError):
+            raise refuse("holds bad base64 data") from None
+        width, height = _raster(io.BytesIO(payload), shown, line)
+        budget.pixels += width * height
+        if budget.pixels > MAX_IMAGE_PIXELS:
+            raise BuildError(f"the data: images of this SVG are over the limit of {MAX_IMAGE_PIXELS:,} pixels",
+                             shown, line)
+        return
+    if SCHEME.match(link):
+        raise refuse("is a URL: link only to files inside the game folder")
+    if link.startswith(("/", "\\")) or os.path.isabs(link):
+        raise refuse("is an absolute path: link only to files inside the game folder")
+    iri = link.split("#", 1)[0]
+    if not iri:
+        return
+    # As svglib resolves it: joined to the SVG's folder, then normalised.
+    target = Path(os.path.normpath(os.path.join(os.path.dirname(svg), iri)))
+    real = target.resolve()
+    if not real.is_relative_to(root):
+        raise refuse("leaves the game folder")
+    if target.suffix.lower() == ".svg":
+        raise refuse("points to another SVG file: draw it as its own image element instead")
+    if target.suffix.lower() not in RASTER:
+        raise refuse("is not a .png or .jpg file")
+    if not real.is_file():
+        raise refuse("points to no file")
+    linked = os.path.normpath(os.path.join(os.path.dirname(shown), iri))
+    check_image(real, linked, root)
+
+
+class _BundledFonts:
+    """svglib's font lookup: every family is the bundled sans (text in an SVG is set in it
+    anyway), so no font file is opened and no fc-match is run for a name content chose."""
+
+    def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+        return SANS, True
+
+
+class _TooBig(Exception):
+    pass
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> type:
+    from svglib.svglib import SvgRenderer
+
+    class Renderer(SvgRenderer):  # type: ignore[misc]
+        """svglib's renderer, stopped past MAX_SVG_ELEMENTS nodes drawn or MAX_SVG_DEPTH levels:
+        every <use> draws a copy of its target, so a small file can draw millions of shapes."""
+
+        nodes = depth = 0
+
+        def renderNode(self, node: Any, parent: Any = None) -> None:  # noqa: N802 - svglib's name
+            self.nodes += 1
+            self.depth += 1
+            try:
+                if self.nodes > MAX_SVG_ELEMENTS:
+                    raise _TooBig(f"SVG draws more than {MAX_SVG_ELEMENTS:,} elements (copies by <use> included)")
+                if self.depth > MAX_SVG_DEPTH:
+                    raise _TooBig(f"SVG nests deeper than {MAX_SVG_DEPTH} levels (copies by <use> included)")
+                super().renderNode(node, parent)
+            finally:
+                self.depth -= 1
+
+    return Renderer
+
+
+def _render(svg: Any, path: Path, shown: str, root: Path) -> tuple[Any, int]:
+    setup_fonts()
+    # svglib logs what it skips; on stderr those would be lines beside our one-line errors.
+    logging.getLogger("svglib").setLevel(logging.CRITICAL)
+    try:
+        renderer = _renderer()(str(path), font_map=_BundledFonts(), external_reference_root=str(root))
+        drawing = renderer.render(svg)
+    except _TooBig as error:
+        raise BuildError(str(error), shown) from None
+    except Exception as error:  # noqa: BLE001 - svglib failing on untrusted input is bad input
+        raise BuildError(f"SVG could not be read ({_reason(error)})", shown) from None
+    if drawing is None:
+        raise BuildError("not a readable SVG file", shown)
+    _bundled_font(drawing)
+    # The renderer's first state: never a base-14 font (read by renderbase.StateTracker).
+    drawing.__dict__["initialFontName"] = SANS
+    return drawing, renderer.nodes
+
+
+def _bundled_font(node: Any) -> None:
+    """Text inside an SVG is set in the bundled font (embedded; covers Japanese)."""
+    if hasattr(node, "fontName"):
+        node.fontName = SANS
+    for child in getattr(node, "contents", []):
+        _bundled_font(child)

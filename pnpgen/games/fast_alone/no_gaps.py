@@ -517,7 +517,7 @@ class NoGaps(Puzzle[State, Move]):
             unusable = [d for d in state.hand if not self.fits(state.filled, state.left, d)]
             if unusable:
                 problems.append(f"dice: no tile fits for {unusable[0]}, so that die has left the game")
-        elif state.hand:
+        elif state.hand and state.end != WON:  # the tile that fills the grid wins at once (NG-6)
             problems.append(f"phase {state.phase} with dice in hand")
         if state.phase == ROLL and not state.aside:
             problems.append("phase roll with no dice to roll")

@@ -40,6 +40,7 @@ from pnpgen.games.dice_road_race.race import (
     report_to_data,
 )
 from pnpgen.games.dice_road_race.report import describe_race
+from pnpgen.games.words import number
 
 Move = tuple[str, tuple[int, ...]]  # ("roll", ()), ("retire", ()), ("dice", faces high to low)
 ROLL: Move = ("roll", ())
@@ -347,8 +348,9 @@ class StageRace(Rules[State, Move]):
             return ROLL
         if words == ["retire"]:
             return RETIRE
-        if words and words[0] == "dice" and len(words) > 1 and all(w.isdigit() for w in words[1:]):
-            return ("dice", tuple(sorted((int(w) for w in words[1:]), reverse=True)))
+        faces = [number(w) for w in words[1:]]
+        if words and words[0] == "dice" and faces and None not in faces:
+            return ("dice", tuple(sorted((f or 0 for f in faces), reverse=True)))
         raise BadMove(f"cannot read move '{text}': expected 'roll', 'retire' or 'dice 6 4 1'")
 
     def format_move(self, move: Move) -> str:

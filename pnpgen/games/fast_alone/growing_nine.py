@@ -33,6 +33,7 @@ from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.words import number
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
 ENDS = (WON, STUCK, REPEAT)
@@ -606,9 +607,10 @@ class GrowingNine(Puzzle[State, Move]):
             chosen: dict[int, int] = {}
             for word in words[1:]:
                 cell, _, die = word.partition("=")
-                if not (die.upper() == "R" or die.isdigit()):
+                white = number(die)
+                if not (die.upper() == "R" or white is not None):
                     raise BadMove(f"cannot read move '{text}': '{word}' is cell=R or cell=white number")
-                chosen[self.parse_cell(text, cell)] = 0 if die.upper() == "R" else int(die)
+                chosen[self.parse_cell(text, cell)] = white or 0
             if sorted(chosen) != list(self.spawn_cells):
                 raise BadMove(f"cannot read move '{text}': name every spawn cell once "
                               f"({' '.join(map(self.cell_name, self.spawn_cells))})")

@@ -275,6 +275,7 @@ def protocol_checks(rules: Rules[Any, Any], folder: Path | None = None) -> list[
         _roundtrip(rules, state, with_yaml=True)
         if folder is not None:
             _file_roundtrip(rules, state, folder)
+            problems += _successor_checks(rules, state, folder)
     except Fault as fault:
         problems.append(f"example state: {fault}")
         state = None
@@ -286,6 +287,23 @@ def protocol_checks(rules: Rules[Any, Any], folder: Path | None = None) -> list[
     except Exception as err:
         problems.append(f"parse_move({NONSENSE_MOVE!r}) raises {type(err).__name__}, not BadMove: {err}")
     return problems
+
+
+def _successor_checks(rules: Rules[Any, Any], state: Any, folder: Path) -> list[str]:
+    """Each state one move after the example (as the referee prints it) reads back the same."""
+    player = _call("current_player", rules.current_player, state)
+    if player == TERMINAL:
+        return []
+    moves = ([m for m, _ in _call("chance_outcomes", rules.chance_outcomes, state)] if player == CHANCE
+             else _call("legal_moves", rules.legal_moves, state))
+    for move in moves[:APPLY_LIMIT]:
+        text = _text(rules, move)
+        try:
+            after, _ = _call(f"applying {text}", rules.apply, state, move)
+            _file_roundtrip(rules, after, folder)
+        except Fault as fault:
+            return [f"example state, after {text}: {fault}"]
+    return []
 
 
 def player_counts(rules: Rules[Any, Any]) -> list[int]:

@@ -69,12 +69,14 @@ def dump_state(rules: Rules[Any, Any], state: Any) -> str:
 def load_state(rules: Rules[Any, Any], path: Path) -> Any:
     """Read a state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
     data = load_yaml(path)
+    if data is None:
+        raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
     if not isinstance(data, dict):
         raise ImpossibleState("a state file must be a mapping", path, 1, 1)
     state = rules.from_data(data)
     problems = rules.check(state)
     if problems:
-        raise ImpossibleState(problems[0], path)
+        raise ImpossibleState(problems[0], path, 1, 1)
     return state
 
 

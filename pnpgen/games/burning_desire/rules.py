@@ -520,7 +520,8 @@ class BurningDesire(Rules[State, Move]):
         )
         problems = self.check(state)
         if problems:
-            raise ImpossibleState(problems[0], **where(data))
+            key = "turns_played" if problems[0].startswith("turns_played") else None
+            raise ImpossibleState(problems[0], **where(data, key, value=True))
         return state
 
     def example_state(self) -> State:
@@ -534,6 +535,8 @@ class BurningDesire(Rules[State, Move]):
         problems = []
         if any(s < 0 for s in state.scores):
             problems.append("a total is negative")
+        if state.turns < 0:
+            problems.append(f"turns_played: {state.turns} cannot be negative")
         if not 0 <= state.turn < n:
             problems.append(f"seat {state.turn + 1} on turn is not a seat of {n}")
         if state.phase == OVER:

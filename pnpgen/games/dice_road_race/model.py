@@ -426,6 +426,13 @@ class StageRace(Rules[State, Move]):
                 raise ImpossibleState(f"live: no entry for {name} under riders", **where(data, "riders"))
         for name in riders:
             player({name: name}, name)
+        for name in race.players:
+            for key, high in (("dice", self.cfg.max_dice), ("cell", None), ("rolls", None), ("leftover", None)):
+                value = riders[name].get(key, 0)
+                if value < 0 or (high is not None and value > high):
+                    limit = f"0–{high}" if high is not None else "0 or more"
+                    raise ImpossibleState(f"live: {name} {key} is {value}, expected {limit}",
+                                          **where(riders[name], key, value=True))
         per = [riders[name] for name in race.players]
         return Live(
             stage=data["stage"],
@@ -464,6 +471,8 @@ class StageRace(Rules[State, Move]):
         for s, d in enumerate(live.dice):
             if not 0 <= d <= self.cfg.max_dice:
                 problems.append(f"{state.race.players[s]} holds {d} dice (0–{self.cfg.max_dice})")
+            if live.rolls[s] < 0 or live.leftover[s] < 0:
+                problems.append(f"{state.race.players[s]}: rolls and leftover cannot be negative")
             if not 0 <= live.cell[s] <= len(cells):
                 problems.append(f"{state.race.players[s]} stands on cell {live.cell[s]} of {len(cells)}")
         if not live.rolling and not live.racing[live.turn]:

@@ -509,7 +509,12 @@ class GrowingNine(Puzzle[State, Move]):
                 raise ImpossibleState(f"rolled: {len(rolled)} dice, the game has {self.whites + 1}",
                                       **where(data, "rolled"))
             dice = tuple((self._die(w, i == 0, rolled, i) - 1) % RED for i, w in enumerate(rolled))
-            return State(dice, (0,) * self.size, (), frozenset(), turns, end)
+            setup = State(dice, (0,) * self.size, (), frozenset(), turns, end)
+            problems = self.check(setup)
+            if problems:
+                key = next((k for k in ("end", "turns") if problems[0].startswith(k) and k in data), "rolled")
+                raise ImpossibleState(problems[0], **where(data, key if key in data else None, value=True))
+            return setup
         cells = self._grid(data["grid"], data, "grid")
         queue = data.get("queue") or []
         q = tuple(self._die(w, False, queue, i) - 1 for i, w in enumerate(queue))
@@ -530,8 +535,14 @@ class GrowingNine(Puzzle[State, Move]):
 
     # --- checks and analysis -------------------------------------------------------------
     def check(self, state: State) -> list[str]:
+        if state.turns < 0:
+            return [f"turns: {state.turns} cannot be negative"]
         if not self.placed(state):
-            return [] if len(state.rolled) <= self.whites + 1 else ["more dice rolled than the game has"]
+            if len(state.rolled) > self.whites + 1:
+                return ["more dice rolled than the game has"]
+            if state.end:
+                return [f"end: {state.end}, but the dice are not placed yet"]
+            return ["turns: no die tumbles before the dice are placed"] if state.turns else []
         problems = []
         reds = sum(v > RED for v in state.cells)
         whites = sum(0 < v <= RED for v in state.cells)

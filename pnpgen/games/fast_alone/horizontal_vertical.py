@@ -511,8 +511,8 @@ class HorizontalVertical(Puzzle[State, Move]):
         if state.turns < needed:
             written = self.size - state.cells.count(0) - crossed
             held = " and the roll in hand" if state.dice else ""
-            problems.append(f"turns: {state.turns} rolls made, but {written} numbers, {state.passes} passes"
-                            f"{held} need {needed}")
+            passes = f"{state.passes} pass{'' if state.passes == 1 else 'es'}"
+            problems.append(f"turns: {state.turns} rolls made, but {written} numbers, {passes}{held} need {needed}")
         won = self.won(state.cells)
         if state.end == WON and not won:
             problems.append("end is hv_won, but no winning row and column are on the grid")

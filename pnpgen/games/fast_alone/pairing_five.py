@@ -573,6 +573,8 @@ class PairingFive(Puzzle[State, Move]):
             problems.append("red: name the area holding the red die")
         if not placed and state.red_area >= 0:
             problems.append("red: the board is empty, so the red die waits to be placed (give its face)")
+        if state.pending < 0 or state.rerolls < 0:
+            problems.append("rerolling and rerolls cannot be negative")
         if state.turns < placed:
             problems.append(f"turns: {placed} dice are placed, so at least {placed} turns")
         if state.end == WON and not all(cells):

@@ -479,7 +479,7 @@ class Unification(Puzzle[State, Move]):
             raise BadMove(f"cannot read move '{text}': expected {forms}")
         line = number(m[2]) or 0
         if not 1 <= line <= self.n:
-            raise BadMove(f"cannot read move '{text}': line {line} is not 1–{self.n}")
+            raise BadMove(f"cannot read move '{text}': line {m[2]} is not 1–{self.n}")
         delta = 0
         if len(words) == 2:
             delta = (signed(words[1]) or 0) if words[1][:1] in ("+", "-") else 0
@@ -566,6 +566,8 @@ class Unification(Puzzle[State, Move]):
             problems.append("grid: pushes were made, so every cell holds a die")
         if state.banned and not state.pushes:
             problems.append("banned: no push was made yet, so no place is banned")
+        if state.pushes < 0 or state.rerolls < 0:
+            problems.append("pushes and rerolls cannot be negative")
         if state.pushes > self.push_limit:
             problems.append(f"pushes: at most {self.push_limit} (push_limit)")
         if state.rerolls > state.pushes:

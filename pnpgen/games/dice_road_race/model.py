@@ -475,9 +475,34 @@ class StageRace(Rules[State, Move]):
                 problems.append(f"{state.race.players[s]}: rolls and leftover cannot be negative")
             if not 0 <= live.cell[s] <= len(cells):
                 problems.append(f"{state.race.players[s]} stands on cell {live.cell[s]} of {len(cells)}")
-        if not live.rolling and not live.racing[live.turn]:
+        if not live.racing[live.turn]:
             problems.append(f"{state.race.players[live.turn]} has the turn but is not racing")
-        return problems
+        return problems + self._live_problems(state.race.players, live)
+
+    def _live_problems(self, names: tuple[str, ...], live: Live) -> list[str]:
+        """Who is still racing agrees with who finished and who retired, phase by phase."""
+        finished = live.winners_turn + live.extra_round + live.continued + live.tt_finished
+        done = finished + live.retired
+        if len(set(done)) != len(done):
+            return ["live: a rider is listed twice among the finishers and the retired"]
+        for s, name in enumerate(names):
+            if live.racing[s] == (s in done):
+                return [f"live: {name} is {'' if live.racing[s] else 'not '}racing, but "
+                        f"{'is' if s in done else 'is not'} listed as finished or retired"]
+        time_trial = self.cfg.course[live.stage - 1].time_trial
+        if time_trial != (live.phase == "time_trial"):
+            return [f"live: phase {live.phase} in a {'time trial' if time_trial else 'road stage'}"]
+        if time_trial and sorted(live.tt_order) != list(range(len(names))):
+            return ["live: tt_order lists every rider once, in start order"]
+        if not time_trial and (live.tt_order or live.tt_finished or live.tt_round):
+            return ["live: tt_order, tt_finished and tt_round belong to a time trial"]
+        if live.phase == "race" and (finished or live.turn_player is not None or live.queue):
+            return ["live: in phase race nobody has finished yet (no winner, no queue)"]
+        if live.phase in ("extra", "play_on") and (not live.winners_turn or live.turn_player is None):
+            return [f"live: phase {live.phase} follows the stage winner's turn (winners_turn, turn_player)"]
+        if any(not live.racing[s] for s in live.queue):
+            return ["live: a rider in the queue is not racing"]
+        return []
 
     def evaluate(self, state: State, seat: int) -> float:
         if state.live is None:

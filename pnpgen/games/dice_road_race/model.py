@@ -399,7 +399,11 @@ class StageRace(Rules[State, Move]):
                     dice = tuple(report[-1].dice_after[s] for s in range(len(race.players)))
                 return State(race, self._start_stage(race, len(race.stages) + 1, dice))
             return State(race, None)
-        return State(race, self._live_from_data(race, data["live"], data))
+        state = State(race, self._live_from_data(race, data["live"], data))
+        problems = self.check(state)
+        if problems:
+            raise ImpossibleState(problems[0], **where(data, "live"))
+        return state
 
     def _live_from_data(self, race: Race, data: Any, parent: Any) -> Live:
         check(data, LIVE_SCHEMA, parent, "live", "live")

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -455,28 +454,10 @@ def referee(
     raise typer.Exit(0 if verdict.legal else 1)
 
 
-class _StateDumper(yaml.SafeDumper):
-    """YAML for people: a list of plain values on one line (`grid: [[3, 1, 4], ...]` rows)."""
-
-
-def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    flow = all(not isinstance(v, dict | list) for v in data)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
-
-
-_StateDumper.add_representer(list, _represent_list)
-
-
 def _yaml(data: Any) -> str:
-    return yaml.dump(_plain(data), Dumper=_StateDumper, allow_unicode=True, sort_keys=False, width=100)
+    from pnpgen.referee import dump_data
 
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+    return dump_data(data)
 
 
 def main() -> None:

@@ -32,7 +32,8 @@ class PnpgenError(Exception):
                 if self.column is not None:
                     where += f":{self.column}"
             where += ": "
-        return where + self.message.replace("\n", " ")
+        # one line, whatever the message quotes: splitlines also breaks at \r, \x1c-\x1e, \x85, \u2028, …
+        return " ".join((where + self.message).splitlines())
 
 
 class ContentError(PnpgenError):

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState
@@ -34,14 +36,47 @@ class Verdict:
         }
 
 
+class _StateDumper(yaml.SafeDumper):
+    """YAML for people: a list of plain values on one line (`grid: [[3, 1, 4], ...]` rows)."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    flow = all(not isinstance(v, dict | list) for v in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_StateDumper.add_representer(list, _represent_list)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def dump_data(data: Any) -> str:
+    """State data as the referee prints it and reads it back (`load_state`)."""
+    return yaml.dump(_plain(data), Dumper=_StateDumper, allow_unicode=True, sort_keys=False, width=100)
+
+
+def dump_state(rules: Rules[Any, Any], state: Any) -> str:
+    """A state file's text: what `pnpgen referee` prints, and `load_state` accepts back."""
+    return dump_data(rules.to_data(state))
+
+
 def load_state(rules: Rules[Any, Any], path: Path) -> Any:
+    """Read a state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
     data = load_yaml(path)
+    if data is None:
+        raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
     if not isinstance(data, dict):
         raise ImpossibleState("a state file must be a mapping", path, 1, 1)
     state = rules.from_data(data)
     problems = rules.check(state)
     if problems:
-        raise ImpossibleState(problems[0], path)
+        raise ImpossibleState(problems[0], path, 1, 1)
     return state
 
 

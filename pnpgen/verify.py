@@ -4,7 +4,9 @@ simulation tests), end-condition coverage, and golden playthroughs.
 Seeded random playthroughs check at every step that the player to move has a legal
 move; that every legal move (and every chance outcome) applies cleanly without
 changing its input; that chance probabilities are exact and sum to 1; that the state
-round-trips through the referee's JSON/YAML form; that a copy equals the original;
+round-trips through the referee's JSON/YAML form and through a real state file, written
+and read back the way `pnpgen referee` does it (same state, same data, same legal moves);
+that a copy equals the original;
 that the game's own invariants hold; and that the game ends within its declared
 maximum length.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -25,6 +28,8 @@ import yaml
 
 from pnpgen.engine.protocol import CHANCE, TERMINAL, IllegalMove, Rules
 from pnpgen.engine.simulate import TIMEOUT, derive_seed
+from pnpgen.errors import PnpgenError
+from pnpgen.referee import dump_state, load_state
 
 APPLY_LIMIT = 48  # per step, apply every option up to this many, else a seeded sample of it
 
@@ -72,6 +77,45 @@ def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
             raise Fault(f"the state does not survive its {form} state file (from_data(to_data(s)) != s)")
     if copy.deepcopy(state) != state:
         raise Fault("a copy of the state is not equal to it (states must support ==)")
+
+
+def _file_roundtrip(rules: Rules[Any, Any], state: Any, folder: Path) -> None:
+    """Write the state file as the referee prints it, read it back as the referee reads it:
+    it must be accepted and mean the same (equal state, equal data, equal legal moves)."""
+    path = folder / "state.yaml"
+    path.write_text(_call("dump_state", dump_state, rules, state), encoding="utf-8")
+    try:
+        back = load_state(rules, path)
+    except PnpgenError as err:
+        raise Fault(f"the referee refuses the state file it printed: {err}") from None
+    except Exception as err:
+        raise Fault(f"reading the referee's own state file crashes: {type(err).__name__}: {err}") from None
+    written, read = rules.to_data(state), _call("to_data", rules.to_data, back)
+    if written != read:
+        raise Fault(f"the state file reads back different data: {_difference(written, read)}")
+    if back != state:
+        raise Fault("the state file reads back a different state with the same data")
+    # the same player and legal moves (chance outcomes follow from the equal state; listing
+    # thousands of them twice per step would cost more than the rest of the check)
+    if _call("current_player", rules.current_player, back) != rules.current_player(state):
+        raise Fault("the state file reads back a state where another player moves")
+    if _call("legal_moves", rules.legal_moves, back) != rules.legal_moves(state):
+        raise Fault("the state file reads back a state with other legal moves")
+
+
+def _difference(written: Any, read: Any, path: str = "") -> str:
+    """The first place two plain data values differ, e.g. `turns: 6 written, 7 read back`."""
+    if isinstance(written, dict) and isinstance(read, dict):
+        for key in [*written, *(k for k in read if k not in written)]:
+            if key not in read or key not in written:
+                return f"{path}{key}: {'missing' if key not in read else 'extra'} when read back"
+            if written[key] != read[key]:
+                return _difference(written[key], read[key], f"{path}{key}.")
+    if isinstance(written, list) and isinstance(read, list) and len(written) == len(read):
+        for i, (a, b) in enumerate(zip(written, read, strict=True)):
+            if a != b:
+                return _difference(a, b, f"{path.rstrip('.')}[{i}].")
+    return f"{path.rstrip('.') or 'state'}: {written!r} written, {read!r} read back"
 
 
 def _distinct(rules: Rules[Any, Any], moves: list[Any], what: str) -> None:
@@ -167,8 +211,10 @@ def _check_terminal(rules: Rules[Any, Any], state: Any, players: int) -> str:
     return outcome.end
 
 
-def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verification) -> None:
-    """One random game, every step checked; the first fault is recorded with its step."""
+def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verification,
+                folder: Path | None = None) -> None:
+    """One random game, every step checked; the first fault is recorded with its step.
+    With a folder, every state also goes through a real state file there."""
     rng = random.Random(seed)
     step = 0
     try:
@@ -180,6 +226,8 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
                 if problems:
                     raise Fault(f"invariant broken: {'; '.join(problems)}")
                 _roundtrip(rules, state, with_yaml=step == 0)
+                if folder is not None:
+                    _file_roundtrip(rules, state, folder)
                 player = _call("current_player", rules.current_player, state)
                 if player == TERMINAL:
                     _roundtrip(rules, state, with_yaml=True)
@@ -209,8 +257,9 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
 NONSENSE_MOVE = "?? not a move ??"
 
 
-def protocol_checks(rules: Rules[Any, Any]) -> list[str]:
-    """The documented example state is valid and round-trips; nonsense notation is a BadMove."""
+def protocol_checks(rules: Rules[Any, Any], folder: Path | None = None) -> list[str]:
+    """The documented example state is valid and round-trips (through a state file in
+    `folder` when given); nonsense notation is a BadMove."""
     from pnpgen.errors import BadMove
 
     problems = []
@@ -220,6 +269,9 @@ def protocol_checks(rules: Rules[Any, Any]) -> list[str]:
         if invariants:
             raise Fault(f"invariant broken: {'; '.join(invariants)}")
         _roundtrip(rules, state, with_yaml=True)
+        if folder is not None:
+            _file_roundtrip(rules, state, folder)
+            problems += _successor_checks(rules, state, folder)
     except Fault as fault:
         problems.append(f"example state: {fault}")
         state = None
@@ -231,6 +283,23 @@ def protocol_checks(rules: Rules[Any, Any]) -> list[str]:
     except Exception as err:
         problems.append(f"parse_move({NONSENSE_MOVE!r}) raises {type(err).__name__}, not BadMove: {err}")
     return problems
+
+
+def _successor_checks(rules: Rules[Any, Any], state: Any, folder: Path) -> list[str]:
+    """Each state one move after the example (as the referee prints it) reads back the same."""
+    player = _call("current_player", rules.current_player, state)
+    if player == TERMINAL:
+        return []
+    moves = ([m for m, _ in _call("chance_outcomes", rules.chance_outcomes, state)] if player == CHANCE
+             else _call("legal_moves", rules.legal_moves, state))
+    for move in moves[:APPLY_LIMIT]:
+        text = _text(rules, move)
+        try:
+            after, _ = _call(f"applying {text}", rules.apply, state, move)
+            _file_roundtrip(rules, after, folder)
+        except Fault as fault:
+            return [f"example state, after {text}: {fault}"]
+    return []
 
 
 def player_counts(rules: Rules[Any, Any]) -> list[int]:
@@ -245,16 +314,18 @@ def verify(rules: Rules[Any, Any], games: int, seed: int, budget: float | None =
     per player count.
     """
     result = Verification(rules.id, seed)
-    result.problems += [f"{rules.id}, {p}" for p in protocol_checks(rules)]
-    counts = player_counts(rules)
-    start = time.perf_counter()
-    for index in range(games):
-        if budget is not None and index >= len(counts) and time.perf_counter() - start > budget:
-            result.stopped_by_budget = True
-            break
-        playthrough(rules, counts[index % len(counts)], derive_seed(seed, index), result)
-        if len(result.problems) >= max_problems:
-            break
+    with tempfile.TemporaryDirectory(prefix="pnpgen-verify-") as tmp:
+        folder = Path(tmp)
+        result.problems += [f"{rules.id}, {p}" for p in protocol_checks(rules, folder)]
+        counts = player_counts(rules)
+        start = time.perf_counter()
+        for index in range(games):
+            if budget is not None and index >= len(counts) and time.perf_counter() - start > budget:
+                result.stopped_by_budget = True
+                break
+            playthrough(rules, counts[index % len(counts)], derive_seed(seed, index), result, folder)
+            if len(result.problems) >= max_problems:
+                break
     return result
 
 
@@ -413,19 +484,32 @@ def determinism(rules: Rules[Any, Any], seed: int) -> tuple[list[str], str]:
     folder = rules.content.folder
     if not (folder / "game.yaml").is_file():
         return [], "skipped: the game has no folder on disk"
+    from pnpgen.games import engine_module
+
+    if getattr(engine_module(rules.content), "__file__", None) is None:
+        return [], "skipped: the game's engine exists only in this process (no module file to import)"
     here = record_golden(rules, seed)
     env = {**os.environ, "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"}
     try:
         child = subprocess.run([sys.executable, "-c", _RECORD_IN_CHILD, str(folder), rules.id, str(seed)],
                                env=env, capture_output=True, text=True, timeout=300, check=False)
-        there = json.loads(child.stdout)
-    except (subprocess.TimeoutExpired, ValueError) as err:
-        return [], f"skipped: the child process gave no result ({type(err).__name__})"
+    except subprocess.TimeoutExpired:
+        return ["the child process replaying the game did not finish within 300 s"], ""
+    except OSError as err:
+        return [f"the child process replaying the game could not start: {err}"], ""
+    try:
+        there = json.loads(child.stdout) if child.returncode == 0 else None
+    except ValueError:
+        there = None
+    if not isinstance(there, dict) or not isinstance(there.get("steps"), list):
+        lines = [line for line in child.stderr.splitlines() if line.strip()]
+        why = lines[-1].strip() if lines else f"no result on stdout ({child.stdout.strip()[:200]!r})"
+        return [f"the child process replaying the game failed (exit {child.returncode}): {why}"], ""
     for number, (a, b) in enumerate(zip(here["steps"], there["steps"], strict=False), 1):
         if a != b:
             return [f"step {number}: {a} here but {b} in a process with another hash seed "
                     "(does set or dict order reach the rules or the move lists?)"], ""
-    if len(here["steps"]) != len(there["steps"]) or here["end"] != there["end"]:
+    if len(here["steps"]) != len(there["steps"]) or here["end"] != there.get("end"):
         return [f"the same seed ends differently in another process: {len(here['steps'])} steps, "
-                f"{here['end']} here; {len(there['steps'])} steps, {there['end']} there"], ""
+                f"{here['end']} here; {len(there['steps'])} steps, {there.get('end')} there"], ""
     return [], f"seed {seed}, {len(here['steps'])} steps identical under another hash seed"

@@ -91,7 +91,7 @@ def test_pass_ticks_a_box_and_writes_an_x() -> None:
 def test_full_grid_without_a_win_is_lost() -> None:
     rules = hv("total")
     rows = ["3 3 3 3 3"] * 4 + ["3 3 3 3 ."]  # only column 4 (ODD) counts
-    state = grid(rules, rows, [4, 6, 6], turns=24)
+    state = grid(rules, rows, [4, 6, 6], turns=25)
     new, _ = rules.apply(state, rules.parse_move("write 4 at 6-6"))  # row 6 totals 16, not ≦14
     assert new.end == FULL and rules.outcome(new).winners == () and rules.outcome(new).scores == (0.0,)
 
@@ -123,11 +123,11 @@ def test_win_scores_the_passes_left() -> None:
 def test_number_side_line_need_not_be_full_but_no_x() -> None:
     rules = hv("number")
     rows = [". . . 4 .", ". 2 . . .", "4 . 4 . .", ". . . 4 x", ". 6 . . ."]
-    new, _ = rules.apply(grid(rules, rows, [4, 4, 5], 1, 7), rules.parse_move("write 4 at 4-5"))
+    new, _ = rules.apply(grid(rules, rows, [4, 4, 5], 1, 8), rules.parse_move("write 4 at 4-5"))
     assert new.end == WON
     # the same three 4s with an x in the row do not count
     rows[2] = "4 x 4 . ."
-    new, _ = rules.apply(grid(rules, rows, [4, 4, 5], 2, 8), rules.parse_move("write 4 at 4-5"))
+    new, _ = rules.apply(grid(rules, rows, [4, 4, 5], 2, 9), rules.parse_move("write 4 at 4-5"))
     assert new.end == ""
 
 
@@ -228,7 +228,7 @@ def test_yaml_drives_passes_wilds_and_conditions(tmp_path: Path) -> None:
     rules = hv("total", own_copy(tmp_path, KEY, edit))
     state = grid(rules, EMPTY, [1, 1, 5], turns=1)
     assert len(rules.legal_moves(state)) == 25  # passes only: nothing can be named
-    state = rules.from_data({"grid": ["x x x x ."] + EMPTY[1:], "passes_used": 4, "turns": 4, "dice": [2, 3, 5]})
+    state = rules.from_data({"grid": ["x x x x ."] + EMPTY[1:], "passes_used": 4, "turns": 5, "dice": [2, 3, 5]})
     assert any(m.kind == "pass" for m in rules.legal_moves(state))  # 5 boxes now
     rows = [". . 2 . .", "5 4 . 3 2", ". . 6 . x", ". . 1 . .", ". . 5 . ."]
     won_before = grid(hv("total"), rows, [3, 3, 4], 1, 10)

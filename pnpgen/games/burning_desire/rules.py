@@ -24,6 +24,7 @@ from pnpgen.errors import BadMove, ImpossibleState
 from pnpgen.games.burning_desire.config import Config, load_config
 from pnpgen.games.burning_desire.scoring import Breakdown, score
 from pnpgen.games.burning_desire.solver import TurnSolver
+from pnpgen.games.words import number
 
 ROLL, CHOOSE, GAMBLE, MULTIPLY, OVER = "roll", "choose", "gamble", "multiply", "over"
 PHASES = (ROLL, CHOOSE, GAMBLE, MULTIPLY, OVER)
@@ -391,17 +392,19 @@ class BurningDesire(Rules[State, Move]):
                 kept.remove(face)
             return Move("keep", tuple(kept), int(not reroll_bonus))
         if head == "mult" and len(args) == len(self.cfg.multipliers):
-            if not all(a.isdigit() for a in args):
+            faces = [number(a) for a in args]
+            if None in faces:
                 raise BadMove(f"cannot read move '{text}': multiplier faces are numbers")
-            return Move("mult", tuple(int(a) for a in args))
+            return Move("mult", tuple(f or 0 for f in faces))
         forms = ("'roll 1 4 4 5 6 6 b5', 'keep 1 1 b', 'reroll 4 5', 'score 4-6', 'gamble', 'stop' "
                  f"or 'mult {' '.join(['0'] * len(self.cfg.multipliers))}'")
         raise BadMove(f"cannot read move '{text}': expected {forms}")
 
     def _face(self, text: str, word: str, faces: int) -> int:
-        if not word.isdigit() or not 1 <= int(word) <= faces:
+        face = number(word)
+        if face is None or not 1 <= face <= faces:
             raise BadMove(f"cannot read move '{text}': '{word}' is not a die face 1–{faces}")
-        return int(word)
+        return face
 
     def _dice(self, text: str, words: list[str]) -> tuple[int, ...]:
         return tuple(sorted(self._face(text, w, self.cfg.faces) for w in words))
@@ -517,7 +520,8 @@ class BurningDesire(Rules[State, Move]):
         )
         problems = self.check(state)
         if problems:
-            raise ImpossibleState(problems[0], **where(data))
+            key = "turns_played" if problems[0].startswith("turns_played") else None
+            raise ImpossibleState(problems[0], **where(data, key, value=True))
         return state
 
     def example_state(self) -> State:
@@ -531,6 +535,8 @@ class BurningDesire(Rules[State, Move]):
         problems = []
         if any(s < 0 for s in state.scores):
             problems.append("a total is negative")
+        if state.turns < 0:
+            problems.append(f"turns_played: {state.turns} cannot be negative")
         if not 0 <= state.turn < n:
             problems.append(f"seat {state.turn + 1} on turn is not a seat of {n}")
         if state.phase == OVER:

@@ -40,6 +40,7 @@ from pnpgen.games.dice_road_race.race import (
     report_to_data,
 )
 from pnpgen.games.dice_road_race.report import describe_race
+from pnpgen.games.words import number
 
 Move = tuple[str, tuple[int, ...]]  # ("roll", ()), ("retire", ()), ("dice", faces high to low)
 ROLL: Move = ("roll", ())
@@ -347,8 +348,9 @@ class StageRace(Rules[State, Move]):
             return ROLL
         if words == ["retire"]:
             return RETIRE
-        if words and words[0] == "dice" and len(words) > 1 and all(w.isdigit() for w in words[1:]):
-            return ("dice", tuple(sorted((int(w) for w in words[1:]), reverse=True)))
+        faces = [number(w) for w in words[1:]]
+        if words and words[0] == "dice" and faces and None not in faces:
+            return ("dice", tuple(sorted((f or 0 for f in faces), reverse=True)))
         raise BadMove(f"cannot read move '{text}': expected 'roll', 'retire' or 'dice 6 4 1'")
 
     def format_move(self, move: Move) -> str:
@@ -397,7 +399,11 @@ class StageRace(Rules[State, Move]):
                     dice = tuple(report[-1].dice_after[s] for s in range(len(race.players)))
                 return State(race, self._start_stage(race, len(race.stages) + 1, dice))
             return State(race, None)
-        return State(race, self._live_from_data(race, data["live"], data))
+        state = State(race, self._live_from_data(race, data["live"], data))
+        problems = self.check(state)
+        if problems:
+            raise ImpossibleState(problems[0], **where(data, "live"))
+        return state
 
     def _live_from_data(self, race: Race, data: Any, parent: Any) -> Live:
         check(data, LIVE_SCHEMA, parent, "live", "live")
@@ -424,6 +430,13 @@ class StageRace(Rules[State, Move]):
                 raise ImpossibleState(f"live: no entry for {name} under riders", **where(data, "riders"))
         for name in riders:
             player({name: name}, name)
+        for name in race.players:
+            for key, high in (("dice", self.cfg.max_dice), ("cell", None), ("rolls", None), ("leftover", None)):
+                value = riders[name].get(key, 0)
+                if value < 0 or (high is not None and value > high):
+                    limit = f"0–{high}" if high is not None else "0 or more"
+                    raise ImpossibleState(f"live: {name} {key} is {value}, expected {limit}",
+                                          **where(riders[name], key, value=True))
         per = [riders[name] for name in race.players]
         return Live(
             stage=data["stage"],
@@ -462,11 +475,38 @@ class StageRace(Rules[State, Move]):
         for s, d in enumerate(live.dice):
             if not 0 <= d <= self.cfg.max_dice:
                 problems.append(f"{state.race.players[s]} holds {d} dice (0–{self.cfg.max_dice})")
+            if live.rolls[s] < 0 or live.leftover[s] < 0:
+                problems.append(f"{state.race.players[s]}: rolls and leftover cannot be negative")
             if not 0 <= live.cell[s] <= len(cells):
                 problems.append(f"{state.race.players[s]} stands on cell {live.cell[s]} of {len(cells)}")
-        if not live.rolling and not live.racing[live.turn]:
+        if not live.racing[live.turn]:
             problems.append(f"{state.race.players[live.turn]} has the turn but is not racing")
-        return problems
+        return problems + self._live_problems(state.race.players, live)
+
+    def _live_problems(self, names: tuple[str, ...], live: Live) -> list[str]:
+        """Who is still racing agrees with who finished and who retired, phase by phase."""
+        finished = live.winners_turn + live.extra_round + live.continued + live.tt_finished
+        done = finished + live.retired
+        if len(set(done)) != len(done):
+            return ["live: a rider is listed twice among the finishers and the retired"]
+        for s, name in enumerate(names):
+            if live.racing[s] == (s in done):
+                return [f"live: {name} is {'' if live.racing[s] else 'not '}racing, but "
+                        f"{'is' if s in done else 'is not'} listed as finished or retired"]
+        time_trial = self.cfg.course[live.stage - 1].time_trial
+        if time_trial != (live.phase == "time_trial"):
+            return [f"live: phase {live.phase} in a {'time trial' if time_trial else 'road stage'}"]
+        if time_trial and sorted(live.tt_order) != list(range(len(names))):
+            return ["live: tt_order lists every rider once, in start order"]
+        if not time_trial and (live.tt_order or live.tt_finished or live.tt_round):
+            return ["live: tt_order, tt_finished and tt_round belong to a time trial"]
+        if live.phase == "race" and (finished or live.turn_player is not None or live.queue):
+            return ["live: in phase race nobody has finished yet (no winner, no queue)"]
+        if live.phase in ("extra", "play_on") and (not live.winners_turn or live.turn_player is None):
+            return [f"live: phase {live.phase} follows the stage winner's turn (winners_turn, turn_player)"]
+        if any(not live.racing[s] for s in live.queue):
+            return ["live: a rider in the queue is not racing"]
+        return []
 
     def evaluate(self, state: State, seat: int) -> float:
         if state.live is None:

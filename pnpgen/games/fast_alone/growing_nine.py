@@ -33,6 +33,7 @@ from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.words import number
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
 ENDS = (WON, STUCK, REPEAT)
@@ -508,7 +509,12 @@ class GrowingNine(Puzzle[State, Move]):
                 raise ImpossibleState(f"rolled: {len(rolled)} dice, the game has {self.whites + 1}",
                                       **where(data, "rolled"))
             dice = tuple((self._die(w, i == 0, rolled, i) - 1) % RED for i, w in enumerate(rolled))
-            return State(dice, (0,) * self.size, (), frozenset(), turns, end)
+            setup = State(dice, (0,) * self.size, (), frozenset(), turns, end)
+            problems = self.check(setup)
+            if problems:
+                key = next((k for k in ("end", "turns") if problems[0].startswith(k) and k in data), "rolled")
+                raise ImpossibleState(problems[0], **where(data, key if key in data else None, value=True))
+            return setup
         cells = self._grid(data["grid"], data, "grid")
         queue = data.get("queue") or []
         q = tuple(self._die(w, False, queue, i) - 1 for i, w in enumerate(queue))
@@ -529,8 +535,14 @@ class GrowingNine(Puzzle[State, Move]):
 
     # --- checks and analysis -------------------------------------------------------------
     def check(self, state: State) -> list[str]:
+        if state.turns < 0:
+            return [f"turns: {state.turns} cannot be negative"]
         if not self.placed(state):
-            return [] if len(state.rolled) <= self.whites + 1 else ["more dice rolled than the game has"]
+            if len(state.rolled) > self.whites + 1:
+                return ["more dice rolled than the game has"]
+            if state.end:
+                return [f"end: {state.end}, but the dice are not placed yet"]
+            return ["turns: no die tumbles before the dice are placed"] if state.turns else []
         problems = []
         reds = sum(v > RED for v in state.cells)
         whites = sum(0 < v <= RED for v in state.cells)
@@ -606,9 +618,10 @@ class GrowingNine(Puzzle[State, Move]):
             chosen: dict[int, int] = {}
             for word in words[1:]:
                 cell, _, die = word.partition("=")
-                if not (die.upper() == "R" or die.isdigit()):
+                white = number(die)
+                if not (die.upper() == "R" or white is not None):
                     raise BadMove(f"cannot read move '{text}': '{word}' is cell=R or cell=white number")
-                chosen[self.parse_cell(text, cell)] = 0 if die.upper() == "R" else int(die)
+                chosen[self.parse_cell(text, cell)] = white or 0
             if sorted(chosen) != list(self.spawn_cells):
                 raise BadMove(f"cannot read move '{text}': name every spawn cell once "
                               f"({' '.join(map(self.cell_name, self.spawn_cells))})")

@@ -10,7 +10,6 @@ Every number and every line condition comes from rules.yaml (one side each).
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,6 +24,7 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Ou
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.words import number
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
 WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
@@ -383,12 +383,13 @@ class HorizontalVertical(Puzzle[State, Move]):
 
     # --- notation ------------------------------------------------------------------------
     def parse_cell(self, text: str, word: str) -> int:
-        m = re.fullmatch(r"(\d+)-(\d+)", word)
-        if not m or int(m[1]) not in self.row_labels or int(m[2]) not in self.col_labels:
+        row, _, col = word.partition("-")
+        r, c = number(row), number(col)
+        if r not in self.row_labels or c not in self.col_labels:
             rows, cols = self.row_labels, self.col_labels
             raise BadMove(f"cannot read move '{text}': '{word}' is not a cell (row-column, rows "
                           f"{rows[0]}–{rows[-1]}, columns {cols[0]}–{cols[-1]}, e.g. {rows[0]}-{cols[-1]})")
-        return self.row_labels.index(int(m[1])) * self.n_cols + self.col_labels.index(int(m[2]))
+        return self.row_labels.index(r) * self.n_cols + self.col_labels.index(c)  # type: ignore[arg-type]
 
     def parse_move(self, text: str, state: State | None = None) -> Move:
         words = text.replace(",", " ").split()
@@ -397,9 +398,10 @@ class HorizontalVertical(Puzzle[State, Move]):
             raise BadMove(f"cannot read an empty move: expected {forms}")
         head = words[0].lower()
         if head == "roll" and len(words) == self.count + 1:
-            if not all(w.isdigit() and 1 <= int(w) <= self.faces for w in words[1:]):
+            faces = [number(w) or 0 for w in words[1:]]
+            if not all(1 <= f <= self.faces for f in faces):
                 raise BadMove(f"cannot read move '{text}': dice are faces 1–{self.faces}")
-            return Move("roll", dice=tuple(sorted(int(w) for w in words[1:])))
+            return Move("roll", dice=tuple(sorted(faces)))
         xs: tuple[int, ...] = ()
         if "x" in words:
             at = words.index("x")
@@ -410,9 +412,10 @@ class HorizontalVertical(Puzzle[State, Move]):
         if head == "pass" and len(words) == 1:
             return Move("pass", xs=xs)
         if head == "write" and len(words) == 4 and words[2] == "at":
-            if not words[1].isdigit() or not 1 <= int(words[1]) <= self.faces:
+            value = number(words[1]) or 0
+            if not 1 <= value <= self.faces:
                 raise BadMove(f"cannot read move '{text}': '{words[1]}' is not a number 1–{self.faces}")
-            return Move("write", int(words[1]), self.parse_cell(text, words[3]), tuple(sorted(xs)))
+            return Move("write", value, self.parse_cell(text, words[3]), tuple(sorted(xs)))
         raise BadMove(f"cannot read move '{text}': expected {forms}")
 
     def format_move(self, move: Move) -> str:
@@ -458,10 +461,11 @@ class HorizontalVertical(Puzzle[State, Move]):
                 raise bad(f"grid row {self.row_labels[r]}: {len(words)} cells, the board has {self.n_cols} "
                           "('.' empty, 'x' crossed, or a number)", grid, r)
             for word in words:
+                value = number(word) or 0
                 if word in (".", "x", "X"):
                     cells.append(0 if word == "." else X)
-                elif word.isdigit() and 1 <= int(word) <= self.faces:
-                    cells.append(int(word))
+                elif 1 <= value <= self.faces:
+                    cells.append(value)
                 else:
                     raise bad(f"grid row {self.row_labels[r]}: '{word}' is not '.', 'x' or a number "
                               f"1–{self.faces}", grid, r)
@@ -474,11 +478,13 @@ class HorizontalVertical(Puzzle[State, Move]):
         end = str(data.get("end", ""))
         if end and end not in (WON, STUCK, FULL):
             raise bad(f"end: '{end}' is not one of {WON}, {STUCK}, {FULL}", data, "end")
-        state = State(tuple(cells), tuple(sorted(dice)), int(data["passes_used"]),
-                      int(data.get("turns", 0)), end)
+        passes = int(data["passes_used"])
+        # turns are rolls made; a file may leave them out (then the fewest the grid needs)
+        turns = int(data["turns"]) if "turns" in data else self.turns_needed(tuple(cells), passes, bool(dice))
+        state = State(tuple(cells), tuple(sorted(dice)), passes, turns, end)
         problems = self.check(state)
         if problems:
-            key = next((k for k in ("end", "passes_used", "dice") if problems[0].startswith(k) and k in data),
+            key = next((k for k in ("end", "passes_used", "dice", "turns") if problems[0].startswith(k) and k in data),
                        "grid")
             raise bad(problems[0], data, key)
         return state
@@ -487,7 +493,7 @@ class HorizontalVertical(Puzzle[State, Move]):
         """Mid-game on the Total side's board: a roll of 1 3 5 to use."""
         state = self.from_data({
             "grid": [". 3 . . .", ". . 5 . x", "6 . . . .", ". . . 2 .", ". 4 . . ."],
-            "dice": [1, 3, 5], "passes_used": 1, "turns": 6,
+            "dice": [1, 3, 5], "passes_used": 1, "turns": 7,
         })
         return state
 
@@ -501,9 +507,12 @@ class HorizontalVertical(Puzzle[State, Move]):
         crossed = state.cells.count(X)
         if crossed < state.passes * self.pass_x:
             problems.append(f"{state.passes} passes each write {self.pass_x} x, but the grid holds {crossed}")
-        written = self.size - state.cells.count(0) - crossed
-        if state.turns and written + state.passes > state.turns:
-            problems.append(f"{written} numbers and {state.passes} passes need more than {state.turns} turns")
+        needed = self.turns_needed(state.cells, state.passes, bool(state.dice))
+        if state.turns < needed:
+            written = self.size - state.cells.count(0) - crossed
+            held = " and the roll in hand" if state.dice else ""
+            passes = f"{state.passes} pass{'' if state.passes == 1 else 'es'}"
+            problems.append(f"turns: {state.turns} rolls made, but {written} numbers, {passes}{held} need {needed}")
         won = self.won(state.cells)
         if state.end == WON and not won:
             problems.append("end is hv_won, but no winning row and column are on the grid")
@@ -518,6 +527,10 @@ class HorizontalVertical(Puzzle[State, Move]):
         if state.end in (WON, FULL) and state.dice:
             problems.append("dice are waiting in a finished game")
         return problems
+
+    def turns_needed(self, cells: tuple[int, ...], passes: int, rolled: bool) -> int:
+        """The rolls made so far: one per number written and per pass, and the roll in hand."""
+        return self.size - cells.count(0) - cells.count(X) + passes + rolled
 
     def evaluate(self, state: State, seat: int) -> float:
         if state.end:

@@ -23,6 +23,7 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Ou
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.words import number
 
 ROLL, PLAY, REROLL, OVER = "roll", "play", "reroll", "over"
 WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
@@ -391,7 +392,7 @@ class NoGaps(Puzzle[State, Move]):
         mask = 0
         last = chr(ord("a") + self.cols - 1)
         for word in words:
-            m = re.fullmatch(r"([a-z])(\d+)", word.lower())
+            m = re.fullmatch(r"([a-z])([0-9]{1,9})", word.lower())
             if not m or not (ord(m[1]) - ord("a") < self.cols and 1 <= int(m[2]) <= self.rows):
                 raise BadMove(f"cannot read move '{text}': '{word}' is not a cell (a1–{last}{self.rows}: "
                               "column letter, then row number from the top)")
@@ -410,14 +411,15 @@ class NoGaps(Puzzle[State, Move]):
         if head == "reroll" and len(words) == 1:
             return Move("reroll")
         if head == "roll":
-            if not all(w.isdigit() and 1 <= int(w) <= self.faces for w in words[1:]):
+            faces = [number(w) or 0 for w in words[1:]]
+            if not all(1 <= f <= self.faces for f in faces):
                 raise BadMove(f"cannot read move '{text}': dice are faces 1–{self.faces}")
-            return Move("roll", dice=tuple(sorted(int(w) for w in words[1:])))
-        if head.isdigit() and len(words) >= 4 and words[2].lower() == "at":
+            return Move("roll", dice=tuple(sorted(faces)))
+        if number(head) is not None and len(words) >= 4 and words[2].lower() == "at":
             if words[1] not in self.by_id:
                 raise BadMove(f"cannot read move '{text}': '{words[1]}' is not a tile of this side "
                               f"({', '.join(t.id for t in self.tiles)})")
-            return Move("place", int(head), self.by_id[words[1]], self.parse_cells(text, words[3:]))
+            return Move("place", number(head) or 0, self.by_id[words[1]], self.parse_cells(text, words[3:]))
         raise BadMove(f"cannot read move '{text}': expected {forms}")
 
     def format_move(self, move: Move) -> str:
@@ -517,7 +519,7 @@ class NoGaps(Puzzle[State, Move]):
             unusable = [d for d in state.hand if not self.fits(state.filled, state.left, d)]
             if unusable:
                 problems.append(f"dice: no tile fits for {unusable[0]}, so that die has left the game")
-        elif state.hand:
+        elif state.hand and state.end != WON:  # the tile that fills the grid wins at once (NG-6)
             problems.append(f"phase {state.phase} with dice in hand")
         if state.phase == ROLL and not state.aside:
             problems.append("phase roll with no dice to roll")

@@ -25,6 +25,7 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Ou
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.words import number
 
 WON, STUCK = "p5_won", "p5_stuck"
 ENDS = (WON, STUCK)
@@ -430,9 +431,10 @@ class PairingFive(Puzzle[State, Move]):
         return labels.index(word.upper())
 
     def _parse_face(self, text: str, word: str) -> int:
-        if not word.isdigit() or not 1 <= int(word) <= self.faces:
+        face = number(word)
+        if face is None or not 1 <= face <= self.faces:
             raise BadMove(f"cannot read move '{text}': '{word}' is not a face 1–{self.faces}")
-        return int(word)
+        return face
 
     def parse_move(self, text: str, state: State | None = None) -> Move:
         forms = ("'roll red 5 white 1 2 2 3 4 4 5 6 6', 'reroll 3 5', 'place 5 in A with 6>2', "
@@ -453,7 +455,7 @@ class PairingFive(Puzzle[State, Move]):
         rest = words[4:]
         if not rest:
             return Move("place", face, area)
-        m = re.fullmatch(r"(\d+)>(\d+)", rest[0])
+        m = re.fullmatch(r"([0-9]+)>([0-9]+)", rest[0])
         if m and len(rest) == 1:
             return Move("place", face, area, "change", self._parse_face(text, m[1]), self._parse_face(text, m[2]))
         if rest[0] == "reroll" and len(rest) == 2:
@@ -571,6 +573,8 @@ class PairingFive(Puzzle[State, Move]):
             problems.append("red: name the area holding the red die")
         if not placed and state.red_area >= 0:
             problems.append("red: the board is empty, so the red die waits to be placed (give its face)")
+        if state.pending < 0 or state.rerolls < 0:
+            problems.append("rerolling and rerolls cannot be negative")
         if state.turns < placed:
             problems.append(f"turns: {placed} dice are placed, so at least {placed} turns")
         if state.end == WON and not all(cells):

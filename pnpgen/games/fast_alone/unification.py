@@ -26,6 +26,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.words import number, signed
 
 WON, TIME, STUCK = "un_won", "un_time", "un_stuck"
 ENDS = (WON, TIME, STUCK)
@@ -463,25 +464,27 @@ class Unification(Puzzle[State, Move]):
             raise BadMove(f"cannot read an empty move: expected {forms}")
         head = words[0].lower()
         if head in ("roll", "reroll") and len(words) == 2:
-            if not words[1].isdigit() or not 1 <= int(words[1]) <= self.faces:
+            face = number(words[1]) or 0
+            if not 1 <= face <= self.faces:
                 raise BadMove(f"cannot read move '{text}': '{words[1]}' is not a face 1–{self.faces}")
-            return Move(head, face=int(words[1]))
+            return Move(head, face=face)
         if head == "red" and len(words) == 2:
-            m = re.fullmatch(r"(\d+),(\d+)", words[1])
-            if not m or not (1 <= int(m[1]) <= self.n and 1 <= int(m[2]) <= self.n):
+            row, _, col = words[1].partition(",")
+            r, c = number(row) or 0, number(col) or 0
+            if not (1 <= r <= self.n and 1 <= c <= self.n):
                 raise BadMove(f"cannot read move '{text}': '{words[1]}' is not a cell 1,1 to {self.n},{self.n}")
-            return Move("red", cell=(int(m[1]) - 1) * self.n + int(m[2]) - 1)
-        m = re.fullmatch(r"([NESWnesw])(\d+)", words[0])
+            return Move("red", cell=(r - 1) * self.n + c - 1)
+        m = re.fullmatch(r"([NESWnesw])([0-9]+)", words[0])
         if not m or len(words) > 2:
             raise BadMove(f"cannot read move '{text}': expected {forms}")
-        line = int(m[2])
+        line = number(m[2]) or 0
         if not 1 <= line <= self.n:
-            raise BadMove(f"cannot read move '{text}': line {line} is not 1–{self.n}")
+            raise BadMove(f"cannot read move '{text}': line {m[2]} is not 1–{self.n}")
         delta = 0
         if len(words) == 2:
-            if not re.fullmatch(r"[+-]\d+", words[1]) or int(words[1]) == 0:
+            delta = (signed(words[1]) or 0) if words[1][:1] in ("+", "-") else 0
+            if not delta:
                 raise BadMove(f"cannot read the step in '{text}': expected '+1' or '-2'")
-            delta = int(words[1])
         return Move("push", m[1].upper(), line - 1, delta)
 
     def format_move(self, move: Move) -> str:
@@ -563,6 +566,8 @@ class Unification(Puzzle[State, Move]):
             problems.append("grid: pushes were made, so every cell holds a die")
         if state.banned and not state.pushes:
             problems.append("banned: no push was made yet, so no place is banned")
+        if state.pushes < 0 or state.rerolls < 0:
+            problems.append("pushes and rerolls cannot be negative")
         if state.pushes > self.push_limit:
             problems.append(f"pushes: at most {self.push_limit} (push_limit)")
         if state.rerolls > state.pushes:

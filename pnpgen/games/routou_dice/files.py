@@ -158,6 +158,8 @@ def state_from_data(rules: RoutouDice, data: Any) -> State:
     for name in actions:
         if name not in ACTION_KINDS:
             raise fail(f"actions: '{name}' is not one of {', '.join(ACTION_KINDS)}", actions, name)
+        if actions[name] < 0:
+            raise fail(f"actions: {name} {actions[name]} cannot be negative", actions, name)
     passes = data.get("passes", 0)
     if not 0 <= passes < (3 if "result" in data else 2):
         raise fail("passes: 0 or 1 (two passes in a row end the game)", data, "passes")

@@ -19,9 +19,10 @@ import re
 from pnpgen.errors import BadMove
 from pnpgen.games.routou_dice.board import Geometry
 from pnpgen.games.routou_dice.state import Move
+from pnpgen.games.words import number
 
-_CELL = re.compile(r"^\d\d$")
-_TRIPLE = re.compile(r"^(\d)(\d)(\d)(~?)$")
+_CELL = re.compile(r"^[0-9][0-9]$")
+_TRIPLE = re.compile(r"^([0-9])([0-9])([0-9])(~?)$")
 
 
 def cell_of(geo: Geometry, text: str, whole: str) -> int:
@@ -46,7 +47,7 @@ def parse(geo: Geometry, text: str) -> Move:
         return Move("pass")
     head, body = t[0], t[1:]
     if head == "r":
-        if not body.isdigit():
+        if not (body.isascii() and body.isdigit()):
             raise BadMove(f"'{whole}': a roll is r followed by the faces, e.g. r012345")
         return Move("roll", dice=tuple(sorted(int(c) for c in body)))
     if head == "p":
@@ -64,9 +65,10 @@ def parse(geo: Geometry, text: str) -> Move:
         split = []
         for part in parts:
             value, at, end = part.partition("@")
-            if not at or not value.isdigit():
+            amount = number(value)
+            if not at or amount is None:
                 raise BadMove(f"'{whole}': '{part}' is not <value>@<cell>")
-            split.append((int(value), cell_of(geo, end, whole)))
+            split.append((amount, cell_of(geo, end, whole)))
         return Move("clone", cell=cell_of(geo, origin, whole), parts=(split[0], split[1]))
     if head == "b":
         return Move("contract", cell=cell_of(geo, body, whole))

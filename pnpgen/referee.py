@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState
@@ -68,7 +69,7 @@ def dump_state(rules: Rules[Any, Any], state: Any) -> str:
 
 def load_state(rules: Rules[Any, Any], path: Path) -> Any:
     """Read a state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
-    data = load_yaml(path)
+    data = load_yaml(path, limit=limits.MAX_STATE_BYTES, what="state file")
     if data is None:
         raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
     if not isinstance(data, dict):

@@ -121,8 +121,18 @@ def colour_operators(path: Path) -> set[str]:
     """The colour-setting operators used on any page (rg/RG RGB, k/K CMYK, g/G grey)."""
     reader = PdfReader(str(path))
     found: set[str] = set()
-    for page in reader.pages:
-        for _operands, op in ContentStream(page.get_contents(), reader).operations:
+    seen: set[int] = set()
+
+    def scan(content: Any, resources: Any) -> None:
+        for _operands, op in ContentStream(content, reader).operations:
             if op in (b"rg", b"RG", b"k", b"K", b"g", b"G", b"sc", b"scn", b"SC", b"SCN"):
                 found.add(op.decode())
+        for ref in (resources or {}).get("/XObject", {}).values():  # forms the content places
+            form = ref.get_object()
+            if form["/Subtype"] == "/Form" and id(form) not in seen:
+                seen.add(id(form))
+                scan(form, form.get("/Resources"))
+
+    for page in reader.pages:
+        scan(page.get_contents(), page["/Resources"])
     return found

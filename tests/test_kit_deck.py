@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -130,6 +131,22 @@ def test_calibration_sheet_closes_the_duplex_file(demo: Path) -> None:
     assert front.segments
 
 
+def page_images(page: Any) -> list[Any]:
+    """Every image a page draws, also those inside the forms it places."""
+    found: list[Any] = []
+
+    def visit(resources: Any) -> None:
+        for ref in (resources or {}).get("/XObject", {}).values():
+            obj = ref.get_object()
+            if obj["/Subtype"] == "/Image":
+                found.append(obj)
+            elif obj["/Subtype"] == "/Form":
+                visit(obj.get("/Resources"))
+
+    visit(page["/Resources"])
+    return found
+
+
 def test_print_shop_file_one_face_per_page_cmyk(demo: Path) -> None:
     path = demo / "spells-print-shop-en.pdf"
     reader = PdfReader(str(path))
@@ -144,8 +161,8 @@ def test_print_shop_file_one_face_per_page_cmyk(demo: Path) -> None:
     assert not any(abs(s.width - 0.25) < 1e-6 for s in drawing(reader, 0).segments)  # no crop marks
     spark = 2 * 10  # card 11 (the first Spark, with a PNG picture): pages 21 and 22
     assert "Spark" in reader.pages[spark].extract_text()
-    images = [x.get_object() for x in reader.pages[spark]["/Resources"]["/XObject"].values()]
-    assert images and all(img["/ColorSpace"] == "/DeviceCMYK" for img in images if img["/Subtype"] == "/Image")
+    images = page_images(reader.pages[spark])  # the picture sits in a form the page places
+    assert images and all(img["/ColorSpace"] == "/DeviceCMYK" for img in images)
 
 
 def test_previews_svg_and_contact_sheet(demo: Path) -> None:

@@ -606,7 +606,10 @@ class StageRace(Rules[State, Move]):
         """'standings/<example id>/<stage>': the standings a worked example's race file gives."""
         from pnpgen.examples import load_examples
 
-        _, example_id, stage = name.split("/")
+        parts = name.split("/")
+        if len(parts) != 3:
+            raise KeyError(name)
+        _, example_id, stage = parts
         example = next((e for e in load_examples(self.content) if e["id"] == example_id), None)
         if example is None or not stage.isdigit():
             raise KeyError(name)

@@ -636,20 +636,20 @@ def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, ctx: Ele
         canvas.clipPath(clip, stroke=0, fill=0)
     if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
         canvas.draw_image_file(image, x, y, w, h)
-    elif image.drawing is not None or ctx.cmyk:
+    else:
         name = _form(canvas, image, ctx.cmyk)
         canvas.translate(x, y)
         canvas.scale(sx, sy)
         canvas.doForm(name)
-    else:  # ReportLab embeds a file once, however many cards show it
-        canvas.drawImage(str(image.path), x, y, w, h, mask="auto")
     canvas.restoreState()
 
 
 def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
-    """A checked SVG, or a picture converted to CMYK, drawn once per PDF as a form that every
-    card showing it places: the work does not grow with the cards (a drawing of thousands
-    of shapes, or a CMYK picture ReportLab would hash again for every card)."""
+    """A checked image drawn once per PDF as a form that every card showing it places: the
+    work does not grow with the cards (a drawing of thousands of shapes, a picture ReportLab
+    would hash again for every card), and forms are named by order, so the PDF does not
+    depend on where the game folder lies (ReportLab names a picture given by file name
+    after that name)."""
     forms: dict[tuple[Image, bool], str] = canvas.__dict__.setdefault("_pnpgen_images", {})
     name = forms.get((image, cmyk))
     if name is None:
@@ -659,10 +659,18 @@ def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
             from reportlab.graphics import renderPDF
 
             renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
-        else:
+        elif cmyk:
             canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height)
+        else:
+            canvas.drawImage(_reader(str(image.path)), 0, 0, image.width, image.height, mask="auto")
         canvas.endForm()
     return name
+
+
+def _reader(path: str) -> Any:
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(path)
 
 
 @lru_cache(maxsize=128)

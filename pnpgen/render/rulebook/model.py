@@ -218,7 +218,9 @@ class Resolver:
             return []
         try:
             rows = rules.rulebook_table(name, self.lang)
-        except KeyError:
+        except KeyError as err:
+            if err.args != (name,):  # a KeyError inside the game's table code is a bug, not a bad name
+                raise
             self.problem(f"unknown table '{name}' for game '{rules.id}'", block, "table",
                          value=True)
             return []

@@ -7,7 +7,6 @@ a hash of every file in the game folder).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
+from pnpgen.engine.figures import folder_digest
 from pnpgen.engine.metrics import histogram
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import SkillCheck, Summary, score_figures, simulate, skill_check
@@ -58,14 +58,8 @@ class ReportOptions:
 
 def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
     """game.yaml `version` and a SHA-256 over every file of the game folder."""
-    digest = hashlib.sha256()
-    folder = rules.content.folder
-    files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
-    for path in files:
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return {"version": str(rules.content.data.get("version", "")), "sha256": digest.hexdigest()[:16],
-            "files": str(len(files))}
+    digest, files = folder_digest(rules.content.folder)
+    return {"version": str(rules.content.data.get("version", "")), "sha256": digest[:16], "files": str(files)}
 
 
 def mcts_settings(rules: Rules[Any, Any]) -> str:

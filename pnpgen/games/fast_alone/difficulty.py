@@ -8,17 +8,12 @@ Japanese and English rulebooks share them).
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import sys
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, TypeVar
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
+from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import play_many
@@ -58,64 +53,25 @@ _measured: dict[tuple[str, str, int, int], Difficulty] = {}
 def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficulty:
     key = (rules.id, bot, games, seed)
     if key not in _measured:
-        stored = cache_file(rules, key)
-        try:
-            data: Any = json.loads(stored.read_text(encoding="utf-8")) if stored else None
-        except (OSError, ValueError):
-            data = None
-        if not _readable(data):  # none stored, or a corrupt file: simulate again and overwrite it
+        def simulate() -> dict[str, Any]:
             records = list(play_many(rules, games, seed, [bot]))
             won = [r for r in records if r.outcome.winners]
-            data = {"games": len(records), "wins": len(won),
+            return {"games": len(records), "wins": len(won),
                     "turns": sum(r.stats.get("turns", 0.0) for r in records) / max(1, len(records)),
                     "score": sum(r.outcome.scores[0] for r in won) / len(won) if won else 0.0}
-            if stored:
-                _store(stored, data)
+
+        data = cached("difficulty", rules.content.folder, key, simulate, _readable)
         _measured[key] = Difficulty(data["games"], data["wins"], wilson_interval(data["wins"], data["games"]),
                                     data["turns"], data["score"])
     return _measured[key]
 
 
 def _readable(data: Any) -> bool:
-    """A cached entry as `_store` writes it: four finite numbers, games >= wins >= 0."""
+    """A cached entry as `measure` stores it: four finite numbers, games >= wins >= 0."""
     fields = ("games", "wins", "turns", "score")
     if not isinstance(data, dict) or any(type(data.get(f)) not in (int, float) for f in fields):
         return False
     return all(abs(data[f]) < 1e15 for f in fields) and 0 <= data["wins"] <= data["games"] and data["games"] >= 1
-
-
-# --- a cache on disk, so rebuilds do not simulate again ---------------------------------
-# Simulations are seeded, so their figures depend only on the content, the code and the
-# Python version: the file name hashes all three. PNPGEN_CACHE names the folder
-# (default ~/.cache/pnpgen); PNPGEN_CACHE=off turns the cache off.
-
-@lru_cache(maxsize=16)
-def _fingerprint(folder: Path) -> str:
-    digest = hashlib.sha256(sys.version.encode())
-    code = Path(__file__).resolve().parents[2]  # the pnpgen package
-    for root in (folder, code):
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def cache_file(rules: Rules[Any, Any], key: tuple[str, str, int, int]) -> Path | None:
-    setting = os.environ.get("PNPGEN_CACHE", "")
-    if setting.lower() == "off":
-        return None
-    folder = Path(setting) if setting else Path.home() / ".cache" / "pnpgen"
-    name = hashlib.sha256(f"{_fingerprint(rules.content.folder)} {key}".encode()).hexdigest()[:32]
-    return folder / "difficulty" / f"{name}.json"
-
-
-def _store(path: Path, data: dict[str, Any]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_suffix(f".{os.getpid()}.part")
-        part.write_text(json.dumps(data), encoding="utf-8")
-        part.replace(path)
-    except OSError:
-        pass  # no cache, no harm: the figures are simulated again next time
 
 
 def settings(rules: Rules[Any, Any], data: Any) -> tuple[int, int, list[str]]:

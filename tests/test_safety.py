@@ -108,6 +108,24 @@ def test_an_output_folder_that_is_a_file_is_one_line(run_pnpgen: CliRun, game_co
     assert one_error_line(err).startswith(f"error: cannot write {blocker}/burning-desire/")
 
 
+def test_a_full_disk_is_one_line_and_leaves_no_file(run_pnpgen: CliRun, game_copy: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import pnpgen.output as output
+
+    def full(*_: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(output.os, "replace", full)  # the disk fills as the first file is moved into place
+    out = tmp_path / "out"
+    code, _, err = run_pnpgen("build", "burning-desire", "-q", "--lang", "en", "--out", str(out),
+                              "--content", str(game_copy))
+    assert code == 2
+    assert one_error_line(err) == f"error: cannot write {out}/burning-desire/rulebook-en.pdf: No space left on device"
+    assert [p for p in out.rglob("*") if p.is_file()] == []
+
+
 def test_stale_part_files_are_removed_by_the_next_build(run_pnpgen: CliRun, game_copy: Path, tmp_path: Path) -> None:
     out = tmp_path / "build"
     dead = subprocess.Popen([sys.executable, "-c", "pass"])

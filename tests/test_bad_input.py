@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
+from pnpgen.games import engines
 from tests.conftest import ROOT, CliRun
 
 CORPUS = Path("tests") / "bad_input"  # relative: the messages name files as given
@@ -60,7 +61,8 @@ def test_broken_content(run_pnpgen: CliRun, case: str, tmp_path: Path) -> None:
     """`expected.txt` is the exact stderr line; `command.txt` (default: validate) the arguments,
     with {content} the case folder and {out} a fresh output folder."""
     folder = ROOT / CORPUS / "content" / case
-    values = {"content": str(CORPUS / "content" / case), "out": str(tmp_path / "out")}
+    values = {"content": str(CORPUS / "content" / case), "out": str(tmp_path / "out"),
+              "engines": ", ".join(engines())}  # installed game packages add theirs
     expected = _fill((folder / "expected.txt").read_text(encoding="utf-8").strip(), values)
     command_file = folder / "command.txt"
     command = command_file.read_text(encoding="utf-8").strip() if command_file.is_file() else DEFAULT_COMMAND

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from pypdf import PdfReader
 from test_harness_toys import NIM_ENDS, NIM_RULES, Nim, nim
 from typer.testing import CliRunner
 
+import pnpgen.games
 from pnpgen.cli import app
 from pnpgen.content.schema import Any_
 from pnpgen.report import ReportOptions, content_version, write_report
@@ -74,10 +76,14 @@ def _toy_content(root: Path, rules: dict[str, object] | None = None) -> Path:
 
 @pytest.fixture
 def toy_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("pnpgen.games.toy_nim")
+    """The toy registered as engine `toy_nim`, as an entry point of the group pnpgen.games would."""
+    module = types.ModuleType("toy_nim_engine")
     module.RULES_SCHEMA = Any_  # type: ignore[attr-defined]
     module.create = lambda content: [Nim(content)]  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pnpgen.games.toy_nim", module)
+    monkeypatch.setitem(sys.modules, "toy_nim_engine", module)
+    installed = pnpgen.games.engines()
+    point = EntryPoint("toy_nim", "toy_nim_engine", pnpgen.games.GROUP)
+    monkeypatch.setattr(pnpgen.games, "engines", lambda: {**installed, "toy_nim": point})
 
 
 def test_simulate_command_json_and_workers(tmp_path: Path, toy_engine: None) -> None:

@@ -1,6 +1,13 @@
-"""Game modules, one per game, found by the `engine:` key of a game.yaml.
+"""Game engines, found by the `engine:` key of a game.yaml through the entry-point group
+`pnpgen.games`.
 
-A game module (`pnpgen.games.<engine>`) exposes:
+Every engine, pnpgen's own included, is registered the same way, in the `pyproject.toml`
+of the package that ships it:
+
+    [project.entry-points."pnpgen.games"]
+    pig = "pnpgen_pig"          # engine: pig  ->  import pnpgen_pig
+
+The module an entry point names exposes:
   RULES_SCHEMA   the schema of its `rules:` section (see pnpgen.content.schema)
   create(content) -> list[Rules]   one Rules per playable game it defines
                                    (a collection such as Fast Alone defines several,
@@ -9,9 +16,9 @@ A game module (`pnpgen.games.<engine>`) exposes:
 
 from __future__ import annotations
 
-import importlib
+import difflib
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from pnpgen.content.game import GameContent, load_games
@@ -20,20 +27,48 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, UnknownGame
 
+GROUP = "pnpgen.games"
 
-def engine_module(content: GameContent) -> ModuleType:
+
+def engines() -> dict[str, EntryPoint]:
+    """The installed engines by name (the values `engine:` may take), in name order.
+
+    When two installed packages declare the same name, the one found first on sys.path
+    wins, as for any import.
+    """
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        found.setdefault(point.name, point)
+    return dict(sorted(found.items()))
+
+
+def _package(point: EntryPoint) -> str:
+    dist = point.dist
+    return f"{dist.name} {dist.version}" if dist is not None else point.value
+
+
+def engine_module(content: GameContent) -> Any:
+    """The module (or object) registered for the game's `engine:`, imported."""
     name = content.engine or ""
-    if not name.isidentifier():
-        raise ContentError(f"engine '{name}' is not a module name", **where(content.data, "engine"))
+    known = engines()
+    point = known.get(name)
+    if point is None:
+        close = difflib.get_close_matches(name, list(known), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        listed = ", ".join(known) or "none (is pnpgen installed? pip install -e .)"
+        raise ContentError(f"no game engine named '{name}'{hint}; engines: {listed}",
+                           **where(content.data, "engine", value=True))
     try:
-        return importlib.import_module(f"pnpgen.games.{name}")
-    except ModuleNotFoundError as err:
-        if err.name and err.name.startswith(f"pnpgen.games.{name}"):
-            raise ContentError(
-                f"no game engine named '{name}' in pnpgen.games",
-                **where(content.data, "engine", value=True),
-            ) from None
-        raise
+        module = point.load()
+    except Exception as err:  # a broken package: one line naming it, the traceback with --debug
+        problem = " ".join(f"{type(err).__name__}: {err}".split())
+        raise ContentError(f"engine '{name}' ({_package(point)}, {point.value}) failed to import: {problem}",
+                           **where(content.data, "engine", value=True)) from err
+    missing = [attr for attr in ("RULES_SCHEMA", "create") if not hasattr(module, attr)]
+    if missing:
+        raise ContentError(f"engine '{name}' ({_package(point)}, {point.value}) has no {' or '.join(missing)}",
+                           **where(content.data, "engine", value=True))
+    return module
 
 
 def rules_for_content(content: GameContent) -> list[Rules[Any, Any]]:

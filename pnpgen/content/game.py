@@ -14,6 +14,23 @@ from pnpgen.errors import ContentError, UnknownGame
 
 MAIN_FILE = "game.yaml"
 
+SIMULATION_SCHEMA: dict[str, Any] = {
+    "seed?": Range(int, 0, 2**53),
+    "smoke_games?": Range(int, 0, 100_000),
+    "bots?": [str],
+    "max_steps?": Range(int, 1, 10_000_000),
+    "unreached_ok?": [str],
+    "verify_games?": Range(int, 0, 100_000),
+    "verify_seconds?": Range(float, 0, 3_600),
+    "end_search_games?": Range(int, 0, 1_000_000),
+    "end_search_seconds?": Range(float, 0, 3_600),
+    "skill_bot?": str,
+    "skill_games?": Range(int, 0, 100_000),
+    "mcts_playout?": Range(int, 0, 1_000_000),
+}
+"""Settings every game may give under `simulation:`; an engine adds its own (its module's
+`SIMULATION_SCHEMA`), and the two together are checked with did-you-mean once the engine is known."""
+
 # Keys every game.yaml shares. `rules` is checked by the game's module,
 # `components` by the print kit, `rulebook` by the rulebook renderer.
 COMMON_SCHEMA: dict[str, Any] = {
@@ -33,21 +50,7 @@ COMMON_SCHEMA: dict[str, Any] = {
     "components?": OneOf(str, Each(Any_)),
     "rulebook?": OneOf(str, Each(str, 1), {"*": Any_}),
     "examples?": OneOf(str, Each(str), Each(dict)),
-    "simulation?": {
-        "seed?": Range(int, 0, 2**53),
-        "smoke_games?": Range(int, 0, 100_000),
-        "bots?": [str],
-        "max_steps?": Range(int, 1, 10_000_000),
-        "unreached_ok?": [str],
-        "verify_games?": Range(int, 0, 100_000),
-        "verify_seconds?": Range(float, 0, 3_600),
-        "end_search_games?": Range(int, 0, 1_000_000),
-        "end_search_seconds?": Range(float, 0, 3_600),
-        "skill_bot?": str,
-        "skill_games?": Range(int, 0, 100_000),
-        "mcts_playout?": Range(int, 0, 1_000_000),
-        "*": Any_,  # a game's own settings, checked by its rules module
-    },
+    "simulation?": {**SIMULATION_SCHEMA, "*": Any_},  # the engine's own keys: pnpgen.games
     "variants?": {"*": Any_},
 }
 

@@ -12,6 +12,7 @@ The module an entry point names exposes:
   create(content) -> list[Rules]   one Rules per playable game it defines
                                    (a collection such as Fast Alone defines several,
                                    with ids like 'fast-alone/growing-nine-a')
+  SIMULATION_SCHEMA (optional)     its own `simulation:` settings, beside the shared ones
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
-from pnpgen.content.game import GameContent, load_games
+from pnpgen.content.game import SIMULATION_SCHEMA, GameContent, load_games
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import Rules
@@ -82,6 +83,9 @@ def rules_for_content(content: GameContent) -> list[Rules[Any, Any]]:
     if "rules" not in content.data:
         raise ContentError(f"engine '{content.engine}' needs a rules: section", content.main_file, 1, 1)
     check(content.data["rules"], module.RULES_SCHEMA, content.data, "rules", "rules")
+    if "simulation" in content.data:  # the shared settings and the engine's own, nothing else
+        spec = {**SIMULATION_SCHEMA, **getattr(module, "SIMULATION_SCHEMA", {})}
+        check(content.data["simulation"], spec, content.data, "simulation", "simulation")
     rules: list[Rules[Any, Any]] = module.create(content)
     return rules
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
 from pnpgen.games.burning_desire.config import RULES_SCHEMA
 from pnpgen.games.burning_desire.rules import BurningDesire
 
-__all__ = ["RULES_SCHEMA", "create"]
+__all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "create"]
+
+# game.yaml `simulation:` settings of this engine (beside the shared ones)
+SIMULATION_SCHEMA: dict[str, Any] = {
+    "tie_break_rounds?": Range(int, 1, 1_000),  # D-BD-1: still tied after this many rounds: shared win
+    "gamble_margin?": Range(int, 0, 1_000_000),  # bots gamble on reaching the threshold with a smaller lead
+}
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:

@@ -25,6 +25,7 @@ RULE_MODULES = {
 }
 
 RULES_SCHEMA: dict[str, Any] = {f"{key}?": str for key in RULE_MODULES}
+SIMULATION_SCHEMA: dict[str, Any] = {"difficulty_table?": str}  # the intro chapter's table, a file
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:

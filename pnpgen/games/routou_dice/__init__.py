@@ -7,11 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
 from pnpgen.games.routou_dice.config import RULES_SCHEMA
 from pnpgen.games.routou_dice.model import RoutouDice
 
-__all__ = ["RULES_SCHEMA", "RoutouDice", "create"]
+__all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
+
+# game.yaml `simulation:` settings of this engine (beside the shared ones)
+SIMULATION_SCHEMA: dict[str, Any] = {
+    "random_pass_probability?": Range(float, 0, 1),  # the random bot passes this often when it may
+    "greedy?": {"clone_sample?": Range(int, 1, 10_000), "weights?": {"*": Range(float, -1e6, 1e6)}},
+}
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:

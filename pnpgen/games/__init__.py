@@ -43,9 +43,10 @@ def engines() -> dict[str, EntryPoint]:
     return dict(sorted(found.items()))
 
 
-def _package(point: EntryPoint) -> str:
+def _origin(point: EntryPoint) -> str:
+    """'pnpgen_pig from pnpgen-pig 0.1.0': the module an entry point names and its package."""
     dist = point.dist
-    return f"{dist.name} {dist.version}" if dist is not None else point.value
+    return f"{point.value} from {dist.name} {dist.version}" if dist is not None else point.value
 
 
 def engine_module(content: GameContent) -> Any:
@@ -63,11 +64,11 @@ def engine_module(content: GameContent) -> Any:
         module = point.load()
     except Exception as err:  # a broken package: one line naming it, the traceback with --debug
         problem = " ".join(f"{type(err).__name__}: {err}".split())
-        raise ContentError(f"engine '{name}' ({_package(point)}, {point.value}) failed to import: {problem}",
+        raise ContentError(f"engine '{name}' ({_origin(point)}) failed to import: {problem}",
                            **where(content.data, "engine", value=True)) from err
     missing = [attr for attr in ("RULES_SCHEMA", "create") if not hasattr(module, attr)]
     if missing:
-        raise ContentError(f"engine '{name}' ({_package(point)}, {point.value}) has no {' or '.join(missing)}",
+        raise ContentError(f"engine '{name}' ({_origin(point)}) has no {' or '.join(missing)}",
                            **where(content.data, "engine", value=True))
     return module
 

@@ -16,6 +16,7 @@ from pnpgen.games.words import number
 
 RULES_SCHEMA: dict[str, Any] = {"target": Range(int, 1, 10**6),
                                 "die": {"faces": Each(Range(int, 1, 1000), min=2), "bust": int}}
+SIMULATION_SCHEMA: dict[str, Any] = {"hold_at?": Each(Range(int, 1, 10**6))}  # bots hold-at-N, checked by pnpgen
 CHOOSE, ROLL, OVER = "choose", "roll", "over"  # a seat rolls or holds / the die is rolling / game over
 Move = str  # in notation: "roll" or "hold" (a seat's choice), "die 4" (the face rolled: a chance outcome)
 STATE_SCHEMA: dict[str, Any] = {"scores": [int], "turn": int, "phase": Choice(CHOOSE, ROLL, OVER),
@@ -43,7 +44,6 @@ class Pig(Rules[State, Move]):
         if self.bust not in self.faces or set(self.faces) == {self.bust}:
             raise ContentError("rules.die.bust: must be a face of the die, and not its only one",
                                **where(die, "bust", value=True))
-        check(sim.get("hold_at", []), Each(Range(int, 1, 10**6)), sim, "hold_at", "simulation.hold_at")
         self.hold_at = [int(n) for n in sim.get("hold_at", [])]
         self.max_steps = int(sim.get("max_steps", self.max_steps))
         self.outcomes = [(f"die {f}", Fraction(self.faces.count(f), len(self.faces))) for f in sorted(set(self.faces))]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.content.game import GameContent
+from pnpgen.engine.bots import simulation_bots
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import Summary, simulate
 from pnpgen.examples import check_examples
@@ -54,16 +55,10 @@ def settings(content: GameContent) -> dict[str, Any]:
     return dict(content.data.get("simulation", {}) or {})
 
 
-def smoke_bots(rules: Rules[Any, Any]) -> list[str]:
-    bots = list(settings(rules.content).get("bots", ["random"]))
-    players = max(rules.min_players, min(len(bots), rules.max_players))
-    return (bots * players)[:players]
-
-
 def run_smoke(rules: Rules[Any, Any], games: int, seed: int) -> tuple[Check, Summary]:
     """Seeded games with the game's bots, invariants checked after every step;
     timeouts are failures."""
-    seated = smoke_bots(rules)
+    seated = simulation_bots(rules)
     summary = simulate(rules, games, seed, seated, check_invariants=True)
     problems = list(summary.problems)
     if summary.timeouts:
@@ -119,7 +114,7 @@ def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden
         return []
     path = golden_path(golden_dir, content.id)
     if update:
-        runs = [record_golden(rules, seed, smoke_bots(rules)) for rules in all_rules]
+        runs = [record_golden(rules, seed, simulation_bots(rules)) for rules in all_rules]
         write_golden(path, content.id, content.data.get("version"), runs)
         return [Check("golden playthroughs", detail=f"written to {path}")]
     stored = load_golden(path)

@@ -20,6 +20,8 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import Summary, simulate
 from pnpgen.examples import check_examples
 from pnpgen.games import rules_for_content
+from pnpgen.render.kit import check_components
+from pnpgen.render.rulebook import check_rulebook
 from pnpgen.verify import (
     determinism,
     golden_diff,
@@ -142,12 +144,9 @@ def validate_game(
     update_golden: bool = False,
     verify_games: int | None = None,
 ) -> list[Check]:
-    from pnpgen.render.kit import check_components
-    from pnpgen.render.rulebook import check_rulebook
-
     all_rules = rules_for_content(content)
     checks = [Check("schema and rules section", detail=f"{len(all_rules)} game(s)")]
-    checks.append(Check("components", check_components(content)))
+    checks.append(Check("components", check_components(content, all_rules)))
     checks.append(Check("rulebook text and references", check_rulebook(content, all_rules)))
     for result in check_examples(content, all_rules):
         checks.append(Check(f"example {result.example}", result.problems))

@@ -15,9 +15,11 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    session.install("ruff", "mypy", "types-PyYAML", ".")
+    """Ruff, mypy, and the layers: imports point down the pipeline, no cycles (tests/test_layers.py)."""
+    session.install("ruff", "mypy", "types-PyYAML", "pytest", ".")
     session.run("ruff", "check", "pnpgen", "tests", "noxfile.py")
     session.run("mypy", "pnpgen")
+    session.run("pytest", "tests/test_layers.py")
 
 
 @nox.session

@@ -24,8 +24,8 @@ from reportlab.lib.units import mm  # noqa: E402
 from reportlab.lib.utils import simpleSplit  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
-from pnpgen.build import BuildOptions  # noqa: E402
 from pnpgen.content.game import load_game  # noqa: E402
+from pnpgen.output import BuildOptions  # noqa: E402
 from pnpgen.render.fonts import SANS, setup_fonts  # noqa: E402
 from pnpgen.render.kit import components, jobs  # noqa: E402
 from pnpgen.render.kit.deck import render  # noqa: E402

@@ -3,50 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from pnpgen import __version__
 from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError
 from pnpgen.games import rules_for_content
-from pnpgen.output import check_source_date_epoch, clean_stale_parts, refuse_content_folder
+from pnpgen.output import (
+    LANGS,
+    BuildOptions,
+    BuiltFile,
+    atomic_output,
+    check_source_date_epoch,
+    clean_stale_parts,
+    refuse_content_folder,
+)
+from pnpgen.render.kit import render_components
 from pnpgen.render.paper import paper_mm
-
-LANGS = ("ja", "en")
-
-
-@dataclass
-class BuildOptions:
-    out: Path = Path("build")
-    langs: tuple[str, ...] = LANGS
-    paper: str = "A4"
-    guides: bool = False  # proof mode: safe-zone and trim guides drawn
-    print_shop: bool = False  # one card per page, CMYK, no annotations
-    content_root: Path = Path("content")
-
-    def game_dir(self, content: GameContent) -> Path:
-        return self.out / content.id
-
-
-@dataclass
-class BuiltFile:
-    game: str
-    path: Path
-    pages: int
-    kind: str
-    notes: list[str] = field(default_factory=list)
-
+from pnpgen.render.rulebook import render_rulebooks
+from pnpgen.render.templates import render_template
 
 Renderer = Callable[[GameContent, list[Rules[Any, Any]], BuildOptions], list[BuiltFile]]
 
 
 def renderers() -> list[Renderer]:
     """Everything a build produces, in order: rulebooks, then print-kit components."""
-    from pnpgen.render.kit import render_components
-    from pnpgen.render.rulebook import render_rulebooks
-
     return [render_rulebooks, render_components]
 
 
@@ -74,10 +56,6 @@ def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
 
 def write_release_notes(content: GameContent, options: BuildOptions, files: list[BuiltFile]) -> BuiltFile:
     """README.txt beside the PDFs: what each file is and how to print it (templates/release-notes.txt.j2)."""
-    from pnpgen import __version__
-    from pnpgen.render.pdf import atomic_output
-    from pnpgen.render.templates import render_template
-
     listed = [{"name": f.path.relative_to(options.game_dir(content)).as_posix(), "pages": f.pages, "kind": f.kind}
               for f in files]
     text = render_template(

@@ -16,8 +16,17 @@ from typer.exceptions import TyperException
 from pnpgen import __version__, limits
 from pnpgen.content.game import content_root, load_games
 from pnpgen.content.schema import text_for
+from pnpgen.engine.bots import parse_bot, scaled_bot
+from pnpgen.engine.simulate import score_figures, skill_check
+from pnpgen.engine.simulate import simulate as run_games
 from pnpgen.errors import PnpgenError
-from pnpgen.output import check_source_date_epoch, refuse_content_folder
+from pnpgen.games import find_rules, rules_for_content
+from pnpgen.output import BuildOptions, check_source_date_epoch, refuse_content_folder
+from pnpgen.referee import dump_data, judge, legal_move_texts, load_state
+
+# The drawing side (render, build, validate, report) is imported inside the commands that
+# use it: it loads ReportLab, Jinja2 and Pillow (about 0.15 s), which `pnpgen referee`,
+# run once per disputed move, and `pnpgen simulate` never need.
 
 app = typer.Typer(
     help="pnpgen: describe a print-and-play game in YAML; build its printable release, "
@@ -54,8 +63,7 @@ def _root(
 @app.command("list")
 def list_games(content: ContentOpt = None, debug: DebugOpt = False) -> None:
     """List the games in the content folder: players, time, and what a build makes."""
-    from pnpgen.games import rules_for_content
-    from pnpgen.render.kit import component_names
+    from pnpgen.render.kit import component_names  # lazy: ReportLab (see top)
 
     table = Table(title="Games in " + str(content_root(content)))
     for column in ("game", "title", "players", "time", "rules", "builds"):
@@ -101,7 +109,7 @@ def build(
     debug: DebugOpt = False,
 ) -> None:
     """Build the PDFs of the given games (all by default) into build/<game>/."""
-    from pnpgen.build import BuildOptions, build_game, check_options
+    from pnpgen.build import build_game, check_options  # lazy: ReportLab (see top)
 
     root = content_root(content)
     options = BuildOptions(
@@ -152,7 +160,7 @@ def validate(
     Exits 1 if any check fails (naming the game, the check and what differed),
     2 if a content file is malformed.
     """
-    from pnpgen.validate import validate_game
+    from pnpgen.validate import validate_game  # lazy: ReportLab (see top)
 
     root = content_root(content)
     golden_dir = golden or _default_golden(root, update_golden)
@@ -209,10 +217,6 @@ def simulate(
 ) -> None:
     """Play many seeded games with bots and print win rates (95% Wilson intervals, seats
     rotated), balance, game lengths and end conditions."""
-    from pnpgen.engine.simulate import simulate as run
-    from pnpgen.engine.simulate import skill_check
-    from pnpgen.games import find_rules
-
     rules = find_rules(content_root(content), game)
     seed = _checked_run(games, workers, seed)
     bot_names = _bot_list(rules, bots, players)
@@ -223,11 +227,9 @@ def simulate(
                 out.print(f"  {name}: {method}")
     with _progress(quiet) as progress:
         task = progress.add_task("games", total=games)
-        summary = run(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
+        summary = run_games(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
     check = None
     if skill:
-        from pnpgen.engine.bots import parse_bot, scaled_bot
-
         parse_bot(rules, scaled_bot(skill, 4))
         with _progress(quiet) as progress:
             task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
@@ -265,8 +267,6 @@ def _progress(quiet: bool) -> Progress:
 
 
 def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
-    from pnpgen.engine.bots import parse_bot
-
     sim = rules.content.data.get("simulation", {}) or {}
     names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
     count = players or (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
@@ -282,8 +282,6 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 
 
 def _print_summary(summary: Any, rules: Any) -> None:
-    from pnpgen.engine.simulate import score_figures
-
     n = summary.games
     seats = Table(title=f"Win rate per seat ({n} games, seats rotated)" if not summary.solo
                   else f"Win rate ({n} games)")
@@ -372,9 +370,7 @@ def report(
 ) -> None:
     """Write a simulation report (PDF with charts, and JSON) into build/<game>/: win rates
     with error bars, game lengths, end conditions, balance figures and a skill check."""
-    from pnpgen.engine.bots import parse_bot, scaled_bot
-    from pnpgen.games import find_rules
-    from pnpgen.report import ReportOptions, skill_defaults, write_report
+    from pnpgen.report import ReportOptions, skill_defaults, write_report  # lazy: ReportLab (see top)
 
     root = content_root(content)
     refuse_content_folder(out_dir, root)
@@ -411,9 +407,6 @@ def referee(
 ) -> None:
     """Judge a move: exit 0 legal (prints the new state and events), 1 illegal (rule and
     reason), 2 malformed input."""
-    from pnpgen.games import find_rules
-    from pnpgen.referee import judge, legal_move_texts, load_state
-
     rules = find_rules(content_root(content), game)
     if example_state:
         data = rules.to_data(rules.example_state())
@@ -455,8 +448,6 @@ def referee(
 
 
 def _yaml(data: Any) -> str:
-    from pnpgen.referee import dump_data
-
     return dump_data(data)
 
 

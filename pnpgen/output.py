@@ -1,4 +1,4 @@
-"""Writing outputs safely: one guard for every command that writes.
+"""Writing outputs safely: one guard for every command that writes; what a build writes.
 
 - Nothing is ever written into the content folder (`refuse_content_folder`).
 - Every file is written to a temporary `.part` beside it and moved into place only when
@@ -7,6 +7,9 @@
 - A folder that cannot be written (read-only, full, a file in the way) is a one-line error.
 - Dates in outputs come from `SOURCE_DATE_EPOCH` when set (reproducible builds), else a
   fixed date, so the same input always gives the same bytes.
+- `BuildOptions` and `BuiltFile` are the build's options and its record of one file
+  written; they live here, below everything, so renderers and the build share them
+  without importing each other.
 """
 
 from __future__ import annotations
@@ -16,9 +19,39 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnpgen.errors import BuildError, PnpgenError
+
+if TYPE_CHECKING:
+    from pnpgen.content.game import GameContent
+
+LANGS = ("ja", "en")  # the languages a build writes
+
+
+@dataclass
+class BuildOptions:
+    out: Path = Path("build")
+    langs: tuple[str, ...] = LANGS
+    paper: str = "A4"
+    guides: bool = False  # proof mode: safe-zone and trim guides drawn
+    print_shop: bool = False  # one card per page, CMYK, no annotations
+    content_root: Path = Path("content")
+
+    def game_dir(self, content: GameContent) -> Path:
+        return self.out / content.id
+
+
+@dataclass
+class BuiltFile:
+    game: str
+    path: Path
+    pages: int
+    kind: str
+    notes: list[str] = field(default_factory=list)
+
 
 PART = re.compile(r"^\..+\.pid(\d+)\.[^.]+\.part$")
 

@@ -18,7 +18,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
+from pnpgen.engine.bots import simulation_bots
 from pnpgen.engine.figures import folder_digest
+from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
 from pnpgen.engine.metrics import histogram
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import SkillCheck, Summary, score_figures, simulate, skill_check
@@ -63,8 +65,6 @@ def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
 
 
 def mcts_settings(rules: Rules[Any, Any]) -> str:
-    from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
-
     cut = int((rules.content.data.get("simulation", {}) or {}).get("mcts_playout", 0))
     playouts = f"random playouts cut at {cut} steps and judged by evaluate()" if cut else "random playouts to the end"
     return f"mcts:N = UCT, N iterations (default {DEFAULT_ITERATIONS}), exploration {EXPLORATION}, {playouts}"
@@ -78,9 +78,7 @@ def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
 
 def analyse(rules: Rules[Any, Any], options: ReportOptions,
             on_game: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
-    from pnpgen.validate import smoke_bots
-
-    bots = options.bots or smoke_bots(rules)
+    bots = options.bots or simulation_bots(rules)
     summary = simulate(rules, options.games, options.seed, bots, workers=options.workers, on_game=on_game)
     check = None
     if options.skill_bot:

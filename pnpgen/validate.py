@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.content.game import GameContent
+from pnpgen.engine.bots import simulation_bots
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import Summary, simulate
 from pnpgen.examples import check_examples
 from pnpgen.games import rules_for_content
+from pnpgen.render.kit import check_components
+from pnpgen.render.rulebook import check_rulebook
 from pnpgen.verify import (
     determinism,
     golden_diff,
@@ -54,16 +57,10 @@ def settings(content: GameContent) -> dict[str, Any]:
     return dict(content.data.get("simulation", {}) or {})
 
 
-def smoke_bots(rules: Rules[Any, Any]) -> list[str]:
-    bots = list(settings(rules.content).get("bots", ["random"]))
-    players = max(rules.min_players, min(len(bots), rules.max_players))
-    return (bots * players)[:players]
-
-
 def run_smoke(rules: Rules[Any, Any], games: int, seed: int) -> tuple[Check, Summary]:
     """Seeded games with the game's bots, invariants checked after every step;
     timeouts are failures."""
-    seated = smoke_bots(rules)
+    seated = simulation_bots(rules)
     summary = simulate(rules, games, seed, seated, check_invariants=True)
     problems = list(summary.problems)
     if summary.timeouts:
@@ -119,7 +116,7 @@ def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden
         return []
     path = golden_path(golden_dir, content.id)
     if update:
-        runs = [record_golden(rules, seed, smoke_bots(rules)) for rules in all_rules]
+        runs = [record_golden(rules, seed, simulation_bots(rules)) for rules in all_rules]
         write_golden(path, content.id, content.data.get("version"), runs)
         return [Check("golden playthroughs", detail=f"written to {path}")]
     stored = load_golden(path)
@@ -147,12 +144,9 @@ def validate_game(
     update_golden: bool = False,
     verify_games: int | None = None,
 ) -> list[Check]:
-    from pnpgen.render.kit import check_components
-    from pnpgen.render.rulebook import check_rulebook
-
     all_rules = rules_for_content(content)
     checks = [Check("schema and rules section", detail=f"{len(all_rules)} game(s)")]
-    checks.append(Check("components", check_components(content)))
+    checks.append(Check("components", check_components(content, all_rules)))
     checks.append(Check("rulebook text and references", check_rulebook(content, all_rules)))
     for result in check_examples(content, all_rules):
         checks.append(Check(f"example {result.example}", result.problems))

@@ -26,9 +26,13 @@ from typing import Any
 
 import yaml
 
+from pnpgen.content.yamlpos import load_yaml
+from pnpgen.engine.bots import make_bot
 from pnpgen.engine.protocol import CHANCE, TERMINAL, IllegalMove, Rules
-from pnpgen.engine.simulate import TIMEOUT, derive_seed
-from pnpgen.errors import PnpgenError
+from pnpgen.engine.simulate import TIMEOUT, derive_seed, play_game
+from pnpgen.errors import BadMove, PnpgenError
+from pnpgen.games import engine_module
+from pnpgen.output import atomic_output
 from pnpgen.referee import dump_state, load_state
 
 APPLY_LIMIT = 48  # per step, apply every option up to this many, else a seeded sample of it
@@ -260,8 +264,6 @@ NONSENSE_MOVE = "?? not a move ??"
 def protocol_checks(rules: Rules[Any, Any], folder: Path | None = None) -> list[str]:
     """The documented example state is valid and round-trips (through a state file in
     `folder` when given); nonsense notation is a BadMove."""
-    from pnpgen.errors import BadMove
-
     problems = []
     try:
         state = _call("example_state", rules.example_state)
@@ -332,8 +334,6 @@ def verify(rules: Rules[Any, Any], games: int, seed: int, budget: float | None =
 def search_ends(rules: Rules[Any, Any], seen: set[str], games: int, seed: int,
                 budget: float | None = None) -> Counter[str]:
     """Fast unchecked random games until every declared end is seen (or out of games)."""
-    from pnpgen.engine.simulate import play_game
-
     found: Counter[str] = Counter()
     wanted = set(rules.end_conditions()) - seen
     counts = player_counts(rules)
@@ -356,8 +356,6 @@ def unreached(rules: Rules[Any, Any], seen: set[str]) -> list[str]:
 def record_golden(rules: Rules[Any, Any], seed: int, bots: list[str] | None = None) -> dict[str, Any]:
     """A seeded playthrough (random bots unless named): per step the mover, the number
     of options, the move. Only the moves are replayed, so any bot may record it."""
-    from pnpgen.engine.bots import make_bot
-
     rng = random.Random(seed)
     names = bots or ["random"] * rules.min_players
     players = len(names)
@@ -429,16 +427,12 @@ def load_golden(path: Path) -> dict[str, dict[str, Any]]:
     """Golden playthroughs by rules id ({} when the file is missing)."""
     if not path.is_file():
         return {}
-    from pnpgen.content.yamlpos import load_yaml
-
     data = load_yaml(path)
     return {str(p["rules"]): dict(p) for p in (data or {}).get("playthroughs", [])}
 
 
 def write_golden(path: Path, game_id: str, version: Any, playthroughs: list[dict[str, Any]]) -> None:
     """Write golden playthroughs (one step per line, so a diff names the step)."""
-    from pnpgen.render.pdf import atomic_output
-
     lines = [
         f"# Golden playthroughs of {game_id}: seeded random games, one step per line as",
         "# [seat or chance, number of options, move]. A rules change shows up as a diff.",
@@ -484,8 +478,6 @@ def determinism(rules: Rules[Any, Any], seed: int) -> tuple[list[str], str]:
     folder = rules.content.folder
     if not (folder / "game.yaml").is_file():
         return [], "skipped: the game has no folder on disk"
-    from pnpgen.games import engine_module
-
     if getattr(engine_module(rules.content), "__file__", None) is None:
         return [], "skipped: the game's engine exists only in this process (no module file to import)"
     here = record_golden(rules, seed)

@@ -81,7 +81,7 @@ def own_copy(tmp_path: Path, key: str, edit: Callable[[Any], Any], text: bool = 
 
 def build_sheet(component_id: str, tmp_path: Path, lang: str = "en") -> tuple[Path, str]:
     """One of the collection's write-on sheets, built through the print kit; its path and text."""
-    from pnpgen.build import BuildOptions
+    from pnpgen.output import BuildOptions
     from pnpgen.render.kit import components, jobs, type_module
 
     content = load_game(FOLDER)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.build import BuildOptions, build_game
+from pnpgen.build import build_game
 from pnpgen.content.game import load_game
+from pnpgen.output import BuildOptions
 from pnpgen.render.pdf import page_count
 from tests.conftest import ROOT
 

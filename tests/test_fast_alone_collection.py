@@ -12,12 +12,12 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import GameContent, load_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone import RULE_MODULES
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE
+from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import render_rulebooks
 from tests.conftest import ROOT
 from tests.fast_alone_support import check_referee_scenario

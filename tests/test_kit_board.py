@@ -13,9 +13,9 @@ from pypdf import PageObject, PdfReader
 from pypdf.generic import ContentStream
 from reportlab.lib.units import mm
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import GameContent, load_game
 from pnpgen.games import rules_for_content
+from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components
 from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.sheet import natural_width
@@ -263,7 +263,7 @@ def test_bad_board_input_names_file_and_line(tmp_path: Path, change: str, broken
     from pnpgen.render.kit import check_components
 
     folder = print_only_game(tmp_path, MARKED.replace(change, broken, 1))
-    problems = check_components(load_game(folder))
+    problems = check_components(load_game(folder), [])  # a print-only game: no rules
     assert len(problems) >= 1
     assert message in problems[0]
     assert problems[0].startswith(str(folder / "components.yaml") + ":")
@@ -303,7 +303,8 @@ def check_doc_example(example: str, tmp: Path, extra: dict[str, str] | None = No
         main.write_text("\n".join(lines) + "\n", encoding="utf-8")
     for file, body in (extra or {}).items():
         (folder / file).write_text(body, encoding="utf-8")
-    return check_components(load_game(folder))
+    content = load_game(folder)
+    return check_components(content, rules_for_content(content))
 
 
 def test_every_board_example_in_the_docs_builds(tmp_path: Path) -> None:
@@ -353,5 +354,5 @@ def test_span_labels_run_along_a_whole_side(tmp_path: Path) -> None:
     bad = board.replace('values: [reroll]', 'values: [reroll, again]')
     from pnpgen.render.kit import check_components
 
-    problems = check_components(load_game(print_only_game(tmp_path / "bad", bad)))
+    problems = check_components(load_game(print_only_game(tmp_path / "bad", bad)), [])
     assert problems and "labels: 2 values for 1 (span: true)" in problems[0]

@@ -16,10 +16,10 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen import limits
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import load_game
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.errors import ContentError
+from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, number
 from pnpgen.render.kit.deck import expand_cards

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.build import BuildOptions, build_game
+from pnpgen.build import build_game
 from pnpgen.content.game import load_game
+from pnpgen.output import BuildOptions
 from tests.conftest import ROOT, CliRun
 from tests.kit_pdf import MM, all_text, box_mm, colour_operators, drawing, texts, unembedded_fonts
 
@@ -331,7 +332,7 @@ def test_validate_reports_overflow_as_a_problem(tmp_path: Path) -> None:
           cards: [{text: "%s"}]
           front: [{text: "{text}", h: 5}]
         """ % ("word " * 200))
-    problems = check_components(load_game(folder))
+    problems = check_components(load_game(folder), [])  # a print-only game: no rules
     assert len(problems) == 1 and "overflows" in problems[0] and "card 1" in problems[0]
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import load_game
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.errors import BuildError, ContentError
+from pnpgen.output import BuildOptions
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.elements import (
     ElementContext,

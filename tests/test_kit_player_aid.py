@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import load_game
 from pnpgen.games import rules_for_content
+from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components, is_localized, jobs
 from pnpgen.render.kit.deck import render
 from tests.conftest import ROOT

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import load_game
 from pnpgen.games import rules_for_content
+from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import check_rulebook, render_rulebooks
 
 CONTENT = Path(__file__).resolve().parents[1] / "content" / "routou-dice"

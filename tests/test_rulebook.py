@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import GameContent, load_game
 from pnpgen.engine.protocol import TERMINAL, Outcome, Rules
 from pnpgen.errors import ContentError
+from pnpgen.output import BuildOptions
 from pnpgen.render.paper import paper_points
 from pnpgen.render.rulebook import check_rulebook, render_rulebooks
 

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from pnpgen.build import BuildOptions
 from pnpgen.content.game import load_game
 from pnpgen.games import rules_for_content
+from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import check_rulebook, render_rulebooks
 from pnpgen.render.rulebook.layout import CHUNK_CHARS, CHUNK_LINES, markup, pieces
 from pnpgen.render.rulebook.sandbox import FILTERS, ContentSandbox, Refused, TemplateRefused

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
 
@@ -36,8 +37,6 @@ def greedy_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
 
 
 def search_bot(rules: Rules[Any, Any], iterations: int | None = None) -> Bot[Any, Any]:
-    from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
-
     return mcts_bot(rules, iterations or DEFAULT_ITERATIONS)
 
 
@@ -70,12 +69,19 @@ def parse_bot(rules: Rules[Any, Any], name: str) -> tuple[str, int | None]:
 
 def scaled_bot(name: str, factor: int) -> str:
     """The same bot with `factor` times the search ("mcts:100" -> "mcts:400")."""
-    from pnpgen.engine.mcts import DEFAULT_ITERATIONS
-
     base, _, size = name.partition(":")
     if base not in SIZED_BOTS:
         raise PnpgenError(f"bot '{name}' has no search to scale; use mcts or mcts:N")
     return f"{base}:{int(size or DEFAULT_ITERATIONS) * factor}"
+
+
+def simulation_bots(rules: Rules[Any, Any]) -> list[str]:
+    """The bots a game plays itself with by default, one per seat: game.yaml
+    `simulation: bots` (random when none), cycled to fill the seats within the player
+    counts (used by `pnpgen validate`'s smoke test, golden playthroughs and reports)."""
+    bots = list((rules.content.data.get("simulation", {}) or {}).get("bots", ["random"]))
+    players = max(rules.min_players, min(len(bots), rules.max_players))
+    return (bots * players)[:players]
 
 
 def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:

@@ -15,8 +15,8 @@ import math
 import random
 from typing import Any
 
+from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Rules
-from pnpgen.engine.simulate import chance_sampler
 
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 1.4

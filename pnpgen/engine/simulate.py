@@ -10,14 +10,13 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import random
-from bisect import bisect
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any
 
-from pnpgen.engine.bots import make_bot
+from pnpgen.engine.bots import make_bot, scaled_bot
+from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.metrics import (
     distribution,
     first_player_advantage,
@@ -48,26 +47,6 @@ class GameRecord:
     @property
     def timeout(self) -> bool:
         return self.outcome.end == TIMEOUT
-
-
-def chance_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any]:
-    """The game's own sampler if it has one; else a fast equivalent of the default.
-
-    The fast path draws exactly what `Rules.sample_chance` would (the same float
-    weights, one `rng.random()`, the same bisection as `random.choices`), without
-    building the intermediate lists.
-    """
-    if type(rules).sample_chance is not Rules.sample_chance:
-        return rules.sample_chance
-    outcomes_of = rules.chance_outcomes
-
-    def sample(state: Any, rng: random.Random) -> Any:
-        outcomes = outcomes_of(state)
-        cumulative = list(accumulate([p.numerator / p.denominator for _, p in outcomes]))
-        r = rng.random() * cumulative[-1]
-        return outcomes[bisect(cumulative, r, 0, len(cumulative) - 1)][0]
-
-    return sample
 
 
 def play_game(
@@ -347,8 +326,6 @@ def skill_check(
     Solo games compare two separate runs: the share is then the strong bot's win
     rate, against the weak bot's win rate as the reference.
     """
-    from pnpgen.engine.bots import scaled_bot
-
     strong = scaled_bot(bot, factor)
     if players == 1:
         weak_summary = simulate(rules, games, seed, [bot], workers=workers, on_game=on_game)

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from pnpgen.engine.protocol import Bot
 from pnpgen.games.burning_desire.scoring import best_score
+from pnpgen.games.burning_desire.state import GAMBLE, GAMBLE_MOVE, STOP_MOVE, Move, State
 
 if TYPE_CHECKING:
-    from pnpgen.games.burning_desire.rules import BurningDesire, Move, State
+    from pnpgen.games.burning_desire.rules import BurningDesire
 
 
 def wants_gamble(rules: BurningDesire, state: State) -> bool:
@@ -26,8 +27,6 @@ def wants_gamble(rules: BurningDesire, state: State) -> bool:
 
 
 def _decide(rules: BurningDesire, state: State, choose: Bot[State, Move]) -> Bot[State, Move]:
-    from pnpgen.games.burning_desire.rules import GAMBLE, GAMBLE_MOVE, STOP_MOVE
-
     def bot(s: State, rng: random.Random) -> Move:
         if s.phase == GAMBLE:
             return GAMBLE_MOVE if wants_gamble(rules, s) else STOP_MOVE
@@ -39,8 +38,6 @@ def _decide(rules: BurningDesire, state: State, choose: Bot[State, Move]) -> Bot
 def greedy_bot(rules: BurningDesire) -> Bot[State, Move]:
     """Keep the dice counted by the best combination now (and the bonus die when it
     matches one of them); score when out of rolls or when nothing would be rerolled."""
-    from pnpgen.games.burning_desire.rules import Move
-
     cfg = rules.cfg
 
     def choose(s: State, rng: random.Random) -> Move:
@@ -58,8 +55,6 @@ def greedy_bot(rules: BurningDesire) -> Bot[State, Move]:
 
 def optimal_bot(rules: BurningDesire) -> Bot[State, Move]:
     """The exact expected-points-maximising reroll policy."""
-    from pnpgen.games.burning_desire.rules import Move
-
     solver = rules.solver
 
     def choose(s: State, rng: random.Random) -> Move:

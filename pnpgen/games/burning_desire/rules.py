@@ -10,54 +10,33 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Any, NamedTuple
+from typing import Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, check
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.games.burning_desire.bots import greedy_bot, optimal_bot
 from pnpgen.games.burning_desire.config import Config, load_config
 from pnpgen.games.burning_desire.scoring import Breakdown, score
 from pnpgen.games.burning_desire.solver import TurnSolver
+from pnpgen.games.burning_desire.state import (
+    CHOOSE,
+    GAMBLE,
+    GAMBLE_MOVE,
+    MULTIPLY,
+    OVER,
+    PHASES,
+    ROLL,
+    STOP_MOVE,
+    Move,
+    State,
+)
 from pnpgen.games.words import number
-
-ROLL, CHOOSE, GAMBLE, MULTIPLY, OVER = "roll", "choose", "gamble", "multiply", "over"
-PHASES = (ROLL, CHOOSE, GAMBLE, MULTIPLY, OVER)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    kind: str  # roll, keep, score, gamble, stop, mult
-    dice: tuple[int, ...] = ()  # roll: new main dice; keep: kept dice; mult: faces
-    bonus: int = 0  # roll: the bonus die's new face (0: not rolled); keep: 1 = bonus die kept
-    combination: str = ""  # score
-
-
-GAMBLE_MOVE = Move("gamble")
-STOP_MOVE = Move("stop")
-
-
-class State(NamedTuple):
-    scores: tuple[int, ...]
-    turn: int  # seat on turn (0-based)
-    phase: str
-    rolls: int = 0  # rolls made this turn
-    dice: tuple[int, ...] = ()  # main dice showing; while a roll is due: the dice kept
-    bonus: int = 0  # bonus die face; while a roll is due: kept face, or 0 when rerolled
-    combination: str = ""  # gamble/multiply: the combination scored
-    points: int = 0  # gamble/multiply: the turn's points at stake
-    trigger: int = -1  # seat that reached the threshold (-1: no final round yet)
-    to_play: tuple[int, ...] = ()  # final round / tie-break: seats still to play after this one
-    tie_round: int = 0  # tie-break round in progress (0: none)
-    winners: tuple[int, ...] = ()
-    end: str = ""
-    turns: int = 0  # turns completed in the game (for statistics)
-
 
 STATE_SCHEMA: dict[str, Any] = {
     "scores": Each(int, min=1),
@@ -579,8 +558,6 @@ class BurningDesire(Rules[State, Move]):
         return float(state.scores[seat] + pending - max(state.scores))
 
     def bots(self) -> dict[str, Any]:
-        from pnpgen.games.burning_desire.bots import greedy_bot, optimal_bot
-
         return {"greedy": lambda: greedy_bot(self), "optimal": lambda: optimal_bot(self)}
 
     def game_stats(self, state: State) -> dict[str, float]:

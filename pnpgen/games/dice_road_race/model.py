@@ -23,10 +23,11 @@ from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, check
-from pnpgen.content.yamlpos import where
+from pnpgen.content.schema import Choice, Each, check, text_for
+from pnpgen.content.yamlpos import load_yaml, where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.examples import load_examples
 from pnpgen.games.dice_road_race.config import RaceConfig, Stage, load_config
 from pnpgen.games.dice_road_race.race import (
     Race,
@@ -461,8 +462,6 @@ class StageRace(Rules[State, Move]):
 
     def example_state(self) -> State:
         """The sample race file shipped with the content (race-example.yaml)."""
-        from pnpgen.content.yamlpos import load_yaml
-
         return self.from_data(load_yaml(self.content.path(EXAMPLE_RACE)))
 
     # --- checks and analysis -------------------------------------------------------------
@@ -604,8 +603,6 @@ class StageRace(Rules[State, Move]):
 
     def _example_standings(self, name: str, lang: str) -> list[list[str]]:
         """'standings/<example id>/<stage>': the standings a worked example's race file gives."""
-        from pnpgen.examples import load_examples
-
         parts = name.split("/")
         if len(parts) != 3:
             raise KeyError(name)
@@ -628,8 +625,6 @@ class StageRace(Rules[State, Move]):
 
 def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:
     """Tables the rulebook prints, built from the rules data."""
-    from pnpgen.content.schema import text_for
-
     ja = lang == "ja"
     unit = cfg.unit_text(lang)
     if name == "course":

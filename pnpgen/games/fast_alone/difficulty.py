@@ -18,6 +18,7 @@ from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import play_many
 from pnpgen.errors import ContentError
+from pnpgen.games import rules_for_content
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -116,8 +117,6 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
     come from each puzzle's `difficulty:` data, the seed from game.yaml, the puzzle titles
     from the file named by game.yaml `simulation: difficulty_table:`. Simulations are
     shared with the chapters' tables (computed once per process)."""
-    from pnpgen.games import rules_for_content  # here: that module imports the puzzles
-
     content = rules.content
     sim = content.data.get("simulation") or {}
     if "difficulty_table" not in sim:

@@ -21,9 +21,14 @@ from typing import Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.examples import load_examples
 from pnpgen.games.routou_dice import notation
 from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
+from pnpgen.games.routou_dice.bots import evaluate as evaluate_position
+from pnpgen.games.routou_dice.bots import greedy_bot, random_bot
 from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
+from pnpgen.games.routou_dice.files import describe as describe_state
+from pnpgen.games.routou_dice.files import invariants, state_from_data, state_to_data
 from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
 
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
@@ -547,19 +552,12 @@ class RoutouDice(Rules[State, Move]):
         return notation.format_move(self.geo, move)
 
     def to_data(self, state: State) -> dict[str, Any]:
-        from pnpgen.games.routou_dice.files import state_to_data
-
         return state_to_data(self, state)
 
     def from_data(self, data: Any) -> State:
-        from pnpgen.games.routou_dice.files import state_from_data
-
         return state_from_data(self, data)
 
     def example_state(self) -> State:
-        from pnpgen.examples import load_examples
-        from pnpgen.games.routou_dice.files import state_from_data
-
         examples = load_examples(self.content)
         for example in examples:  # the first example with dice on the board
             if example["state"].get("board"):
@@ -567,23 +565,15 @@ class RoutouDice(Rules[State, Move]):
         return self.initial_state(2, random.Random(0))
 
     def describe(self, state: State) -> str:
-        from pnpgen.games.routou_dice.files import describe
-
-        return describe(self, state)
+        return describe_state(self, state)
 
     def check(self, state: State) -> list[str]:
-        from pnpgen.games.routou_dice.files import invariants
-
         return invariants(self, state)
 
     def evaluate(self, state: State, seat: int) -> float:
-        from pnpgen.games.routou_dice.bots import evaluate
-
-        return evaluate(self, state, seat)
+        return evaluate_position(self, state, seat)
 
     def bots(self) -> dict[str, Any]:
-        from pnpgen.games.routou_dice.bots import greedy_bot, random_bot
-
         return {"random": lambda: random_bot(self), "greedy": lambda: greedy_bot(self)}
 
     def game_stats(self, state: State) -> dict[str, float]:

@@ -19,21 +19,19 @@ from __future__ import annotations
 import difflib
 import importlib
 import re
+from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pnpgen.content.schema import check, text_for
+from pnpgen.content.game import GameContent
+from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import YMap, where
+from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.kit.bounds import check_bounds
-from pnpgen.render.kit.page import KitJob
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from pnpgen.build import BuildOptions, BuiltFile
-    from pnpgen.content.game import GameContent
-    from pnpgen.engine.protocol import Rules
+from pnpgen.render.kit.page import KitJob, has_language_pair
+from pnpgen.render.kit.preview import contact_sheet
 
 TYPES = ("deck", "board", "sheet")
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
@@ -101,16 +99,6 @@ def is_localized(component: YMap, content: GameContent) -> bool:
     return any(has_language_pair(v) for k, v in component.items() if k != "title")
 
 
-def has_language_pair(value: Any) -> bool:
-    if isinstance(value, dict):
-        if set(value) <= {"ja", "en"} and len(value) == 2 and value["ja"] != value["en"]:
-            return True
-        return any(has_language_pair(v) for v in value.values())
-    if isinstance(value, list):
-        return any(has_language_pair(v) for v in value)
-    return False
-
-
 def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules[Any, Any]]:
     """The rules a component draws `{fields}` and `from_rules` tables from: the first game,
     or the one its `game:` names (a collection's 'fast-alone/no-gaps-a', or 'no-gaps-a')."""
@@ -134,15 +122,12 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
     return [KitJob(content, rules, options, None)]
 
 
-def check_components(content: GameContent) -> list[str]:
+def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
-    (overflowing text, missing images, ...) in every language."""
-    from pnpgen.build import BuildOptions
-    from pnpgen.games import rules_for_content
-
+    (overflowing text, missing images, ...) in every language. `rules` are the games the
+    folder defines (the caller looks them up)."""
     try:
         items = components(content)
-        rules = rules_for_content(content)
     except PnpgenError as error:
         return [str(error)]
     problems: list[str] = []
@@ -187,16 +172,5 @@ def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options:
         job = jobs(content, rules, options, item)[0]
         paths += module.preview(item, job)
     if paths:
-        from pnpgen.render.kit.preview import contact_sheet
-
         contact_sheet(paths, options.game_dir(content) / "preview" / "contact-sheet.png")
     return paths
-
-
-def component_title(component: YMap, job: KitJob) -> str:
-    """The component's title in the job's language (both for a neutral build)."""
-    title = component.get("title", component["id"])
-    if job.lang:
-        return text_for(title, job.lang)
-    ja, en = text_for(title, "ja"), text_for(title, "en")
-    return en if ja == en else f"{en} / {ja}"

@@ -24,10 +24,12 @@ from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_GRID_CELLS, MAX_LENGTH_MM
+from pnpgen.output import BuiltFile
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, Bound, check_bounds, check_draws, number
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
-from pnpgen.render.kit.page import KitJob, Rect
+from pnpgen.render.kit.page import KitJob, Rect, component_title, open_canvas
+from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.sheet import (
     DEFAULT_BLEED,
     PT,
@@ -46,6 +48,7 @@ from pnpgen.render.kit.sheet import (
     text_height,
 )
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
+from pnpgen.render.pdf import atomic_output
 
 SIDES = ("top", "bottom", "left", "right")
 PREVIEW_SIDE = 2_400.0  # points: the preview of a larger board is scaled down to this
@@ -715,11 +718,6 @@ def check(component: YMap, job: KitJob) -> list[str]:
 
 def render(component: YMap, job: KitJob) -> list[Any]:
     """The board's PDF, build/<game>/<id>[-<lang>].pdf: one page, or one page per tile."""
-    from pnpgen.build import BuiltFile
-    from pnpgen.render.kit import component_title
-    from pnpgen.render.kit.page import open_canvas
-    from pnpgen.render.pdf import atomic_output
-
     plan, ctx = plan_board(component, job)
     path = job.out_path(str(component["id"]))
     first = plan.pages[0][0]
@@ -736,8 +734,6 @@ def render(component: YMap, job: KitJob) -> list[Any]:
 
 def preview(component: YMap, job: KitJob) -> list[Path]:
     """preview/<id>[-<lang>].svg (and its PNG twin): the whole board, untiled."""
-    from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
-
     plan, ctx = plan_board(component, job)
     w, h = plan.layout.width * mm, plan.layout.height * mm
     fit = min(1.0, PREVIEW_SIDE / max(w, h))

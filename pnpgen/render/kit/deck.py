@@ -19,26 +19,46 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.build import BuiltFile
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
-from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE
+from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE, MAX_PREVIEW_SHAPES
+from pnpgen.output import BuiltFile
 from pnpgen.render.fonts import SANS
 from pnpgen.render.kit.bounds import FONT, LENGTH, OFFSET, SIZE, Location, check_draws, check_pages
 from pnpgen.render.kit.csvfile import field_pair, read_table
-from pnpgen.render.kit.elements import ElementContext, check_elements, draw_elements, iter_elements
-from pnpgen.render.kit.imposition import CARD_SIZES, DEFAULT_MARGIN, Fold, Grid, best_fold, best_grid, card_size
+from pnpgen.render.kit.elements import (
+    ElementContext,
+    break_lines,
+    check_elements,
+    draw_elements,
+    iter_elements,
+    tokenize,
+)
+from pnpgen.render.kit.imposition import (
+    CARD_SIZES,
+    DEFAULT_MARGIN,
+    Fold,
+    Grid,
+    best_fold,
+    best_grid,
+    card_size,
+    flips_left_right,
+)
 from pnpgen.render.kit.page import (
+    GUIDE_BLEED,
     KitJob,
     Rect,
+    component_title,
     draw_guides,
     draw_page_marks,
+    has_language_pair,
     open_canvas,
     set_page_boxes,
     union,
 )
+from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.pdf import atomic_output
 
 ICON = OneOf(str, {"shape?": Choice("circle", "rect", "rounded", "ellipse"), "fill?": str, "stroke?": str,
@@ -259,8 +279,6 @@ def localized(component: YMap, content: GameContent) -> bool:
     """Built once per language when any card text, layout text or CSV column has ja/en forms,
     or a table comes from the rules (printed in the build's language), unless the element
     names its `lang`."""
-    from pnpgen.render.kit import has_language_pair
-
     layouts = [e for e in list(component.get("front") or []) + list(component.get("back") or [])
                if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
     if has_language_pair(layouts) or has_language_pair(component.get("cards") or []):
@@ -371,8 +389,6 @@ def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str) -> None:
 def back_shift(grid: Grid, s: Settings) -> tuple[float, float]:
     """How far the backs move on their page to cancel the offset read on the calibration
     sheet (x to the right, y upwards as seen from the front)."""
-    from pnpgen.render.kit.imposition import flips_left_right
-
     dx, dy = -s.offset[0] * mm, -s.offset[1] * mm
     return (-dx, dy) if flips_left_right(grid.landscape, s.duplex) else (dx, -dy)
 
@@ -417,8 +433,6 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
 
 
 def _bleed_guide(canvas: Canvas, rect: Rect) -> None:
-    from pnpgen.render.kit.page import GUIDE_BLEED
-
     canvas.saveState()
     canvas.setStrokeColor(GUIDE_BLEED)
     canvas.setLineWidth(0.35)
@@ -539,8 +553,6 @@ def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str])
     canvas.setFillColor(colors.black)
     width = trim.w - 4 * mm
     y = trim.top - 4 * mm
-    from pnpgen.render.kit.elements import break_lines, tokenize
-
     for line in lines:
         wrapped, _ = break_lines(tokenize(line, {}), SANS, size, width)
         for row in wrapped:
@@ -571,8 +583,6 @@ def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings,
 
 
 def render(component: YMap, job: KitJob) -> list[BuiltFile]:
-    from pnpgen.render.kit import component_title
-
     check_elements(component["front"], "front")
     check_elements(component.get("back") or [], "back")
     s = settings(component, job)
@@ -608,10 +618,34 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
     return built
 
 
-def preview(component: YMap, job: KitJob) -> list[Path]:
-    from pnpgen.render.kit.preview import deck_preview
+MAX_PREVIEW_CARDS = 60
 
-    return deck_preview(component, job)
+
+def preview(component: YMap, job: KitJob) -> list[Path]:
+    """<id>[-<lang>].svg: the first copy of every kind of card (front, then its back when
+    backs differ), and the shared back once; PNG twin beside it."""
+    s = settings(component, job)
+    cards = [c for c in expand_cards(component, job) if c.fields.get("copy") == 1][:MAX_PREVIEW_CARDS]
+    back = component.get("back") or []
+    own_backs = bool(back) and uses_card_fields(back, job)
+    w, h = s.card[0] * mm, s.card[1] * mm
+    faces: list[tuple[Recorder, str]] = []
+    art_budget = [MAX_PREVIEW_SHAPES]
+
+    def face(layout: Sequence[Any], card: Card, caption: str) -> None:
+        rec = Recorder(w, h, art_budget)
+        draw_elements(rec, layout, Rect(0, 0, w, h), element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
+        faces.append((rec, caption))
+
+    for card in cards:
+        face(component["front"], card, card.name)
+        if own_backs:
+            face(back, card, "back")
+    if back and not own_backs:
+        face(back, cards[0], "back (all cards)")
+    sheet = tile_sheet(faces, columns=6 if not own_backs else 6)
+    name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
+    return [save_preview(sheet, job.preview_dir() / name)]
 
 
 def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:

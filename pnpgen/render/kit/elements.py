@@ -37,7 +37,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_SHRINK_STEPS
@@ -185,8 +185,6 @@ def element_kind(element: Any, parent: Any, key: Any, path: str) -> str:
 
 def check_elements(elements: Sequence[Any], path: str) -> None:
     """Schema check of a layout (ContentError at the first bad element)."""
-    from pnpgen.content.schema import check
-
     for index, element in enumerate(elements):
         here = f"{path}[{index}]"
         kind = element_kind(element, elements, index, here)

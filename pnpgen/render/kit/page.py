@@ -11,23 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.content.game import GameContent
 from pnpgen.content.schema import text_for
-from pnpgen.content.yamlpos import where
+from pnpgen.content.yamlpos import YMap, where
+from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
+from pnpgen.output import BuildOptions
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_mm
 from pnpgen.render.pdf import new_canvas
-
-if TYPE_CHECKING:
-    from pnpgen.build import BuildOptions
-    from pnpgen.content.game import GameContent
-    from pnpgen.engine.protocol import Rules
 
 MM = mm  # points per millimetre
 EPS = 1e-6
@@ -170,6 +168,26 @@ class KitJob:
         ident = component.get("id", "?") if isinstance(component, dict) else str(component)
         out = f"game {self.content.id}, component {ident}"
         return out + (f", card {card}" if card else "")
+
+
+def component_title(component: YMap, job: KitJob) -> str:
+    """The component's title in the job's language (both for a neutral build)."""
+    title = component.get("title", component["id"])
+    if job.lang:
+        return text_for(title, job.lang)
+    ja, en = text_for(title, "ja"), text_for(title, "en")
+    return en if ja == en else f"{en} / {ja}"
+
+
+def has_language_pair(value: Any) -> bool:
+    """True when a value holds a {ja, en} pair whose two texts differ."""
+    if isinstance(value, dict):
+        if set(value) <= {"ja", "en"} and len(value) == 2 and value["ja"] != value["en"]:
+            return True
+        return any(has_language_pair(v) for v in value.values())
+    if isinstance(value, list):
+        return any(has_language_pair(v) for v in value)
+    return False
 
 
 def open_canvas(path: Path, pagesize: tuple[float, float], title: str = "") -> Canvas:

@@ -586,41 +586,7 @@ def save_preview(sheet: PreviewSheet, svg_path: Path) -> Path:
     return svg_path
 
 
-# --- the deck preview and the contact sheet ---------------------------------------------
-
-
-MAX_PREVIEW_CARDS = 60
-
-
-def deck_preview(component: Any, job: Any) -> list[Path]:
-    """<id>[-<lang>].svg: the first copy of every kind of card (front, then its back when
-    backs differ), and the shared back once; PNG twin beside it."""
-    from pnpgen.render.kit import deck
-    from pnpgen.render.kit.elements import draw_elements
-    from pnpgen.render.kit.page import Rect
-
-    s = deck.settings(component, job)
-    cards = [c for c in deck.expand_cards(component, job) if c.fields.get("copy") == 1][:MAX_PREVIEW_CARDS]
-    back = component.get("back") or []
-    own_backs = bool(back) and deck.uses_card_fields(back, job)
-    w, h = s.card[0] * mm, s.card[1] * mm
-    faces: list[tuple[Recorder, str]] = []
-    art_budget = [MAX_PREVIEW_SHAPES]
-
-    def face(layout: Sequence[Any], card: deck.Card, caption: str) -> None:
-        rec = Recorder(w, h, art_budget)
-        draw_elements(rec, layout, Rect(0, 0, w, h), deck.element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
-        faces.append((rec, caption))
-
-    for card in cards:
-        face(component["front"], card, card.name)
-        if own_backs:
-            face(back, card, "back")
-    if back and not own_backs:
-        face(back, cards[0], "back (all cards)")
-    sheet = tile_sheet(faces, columns=6 if not own_backs else 6)
-    name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
-    return [save_preview(sheet, job.preview_dir() / name)]
+# --- the contact sheet ---------------------------------------------------------------------
 
 
 def contact_sheet(previews: Sequence[Path], out: Path, width_px: int = 1600) -> Path:

@@ -21,10 +21,11 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, text_for
 from pnpgen.content.schema import check as schema_check
-from pnpgen.content.yamlpos import YList, YMap, where
+from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_COPIES, MAX_GRID_CELLS, MAX_PER_PAGE
+from pnpgen.output import BuiltFile
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.bounds import (
     FONT,
@@ -37,6 +38,7 @@ from pnpgen.render.kit.bounds import (
     check_draws,
     check_pages,
 )
+from pnpgen.render.kit.deck import read_csv
 from pnpgen.render.kit.elements import (
     LEADING,
     Align,
@@ -52,14 +54,18 @@ from pnpgen.render.kit.elements import (
 from pnpgen.render.kit.page import (
     KitJob,
     Rect,
+    component_title,
     crop_mark_lines,
     draw_crop_marks,
     draw_guides,
     draw_page_ruler,
+    open_canvas,
     set_page_boxes,
     union,
 )
+from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame
+from pnpgen.render.pdf import atomic_output
 
 PT = 1 / mm  # one point in millimetres
 
@@ -252,8 +258,6 @@ def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
 
 def heading(component: YMap, ctx: TextCtx) -> str:
     """The component's title as printed: in the job's language, both for a neutral build."""
-    from pnpgen.render.kit import component_title
-
     return printable_text(component_title(component, ctx.job), ctx, component, "title")
 
 
@@ -733,12 +737,8 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
     taken from each column's `field` (a field `x` also finds the CSV pair `x_ja`/`x_en`)."""
     key = "data" if "data" in spec else "csv"
     if key == "csv":
-        from pnpgen.render.kit.deck import read_csv
-
         items: Any = [fields for fields, _, _ in read_csv(spec, ctx.job)]
     elif isinstance(spec["data"], dict):  # a YAML file of the game folder holding the list
-        from pnpgen.content.yamlpos import load_yaml
-
         try:  # a refused path names the file: key
             path = ctx.content.path(str(spec["data"]["file"]))
         except ContentError as error:
@@ -993,11 +993,6 @@ def check(component: YMap, job: KitJob) -> list[str]:
 
 def render(component: YMap, job: KitJob) -> list[Any]:
     """The sheet's PDF: build/<game>/<id>[-<lang>].pdf."""
-    from pnpgen.build import BuiltFile
-    from pnpgen.render.kit import component_title
-    from pnpgen.render.kit.page import open_canvas
-    from pnpgen.render.pdf import atomic_output
-
     plan, ctx = plan_sheet(component, job)
     path = job.out_path(str(component["id"]))
     pad = float(component.get("padding", 4.0))
@@ -1024,8 +1019,6 @@ def draw_sheet(canvas: Canvas, trim: Rect, plan: SheetPlan, ctx: TextCtx) -> Non
 
 def preview(component: YMap, job: KitJob) -> list[Path]:
     """preview/<id>[-<lang>].svg (and its PNG twin): one copy of the sheet."""
-    from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
-
     plan, ctx = plan_sheet(component, job)
     trim = plan.trims[0]
     rec = Recorder(trim.w, trim.h)

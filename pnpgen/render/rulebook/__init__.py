@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.platypus.doctemplate import LayoutError
 
+from pnpgen.content.game import GameContent
 from pnpgen.content.schema import LANGS
+from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError, ContentError
+from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import atomic_output
+from pnpgen.render.rulebook.layout import Writer, write_pdf
 from pnpgen.render.rulebook.model import Book, Resolver, load_book
 from pnpgen.render.rulebook.sandbox import TemplateRefused
-
-if TYPE_CHECKING:
-    from pnpgen.build import BuildOptions, BuiltFile
-    from pnpgen.content.game import GameContent
-    from pnpgen.engine.protocol import Rules
 
 __all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book"]
 
@@ -25,8 +24,6 @@ __all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book"]
 def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> list[str]:
     """Every problem in the rulebook text and its references, as `file:line:col: problem`.
     A refused template is not a problem but an error: TemplateRefused is raised."""
-    from pnpgen.render.rulebook.layout import Writer
-
     try:
         book = load_book(content)
     except ContentError as err:
@@ -50,9 +47,6 @@ def render_rulebooks(
     content: GameContent, rules_list: list[Rules[Any, Any]], options: BuildOptions
 ) -> list[BuiltFile]:
     """rulebook-<lang>.pdf for each language in the options, on the options' paper."""
-    from pnpgen.build import BuiltFile
-    from pnpgen.render.rulebook.layout import Writer, write_pdf
-
     book = load_book(content)
     if book is None:
         return []

@@ -17,6 +17,7 @@ from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
+from pnpgen.examples import load_examples
 from pnpgen.render.rulebook.sandbox import ContentSandbox, Refused, TemplateRefused
 
 BLOCK_SPECS: dict[str, dict[str, Any]] = {
@@ -228,8 +229,6 @@ class Resolver:
 
     def examples(self) -> list[dict[str, Any]]:
         if self._examples is None:
-            from pnpgen.examples import load_examples
-
             try:
                 self._examples = load_examples(self.content)
             except ContentError as err:

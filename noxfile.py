@@ -17,7 +17,7 @@ def tests(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """Ruff, mypy, and the layers: imports point down the pipeline, no cycles (tests/test_layers.py)."""
     session.install("ruff", "mypy", "types-PyYAML", "pytest", ".")
-    session.run("ruff", "check", "pnpgen", "tests", "noxfile.py")
+    session.run("ruff", "check", "pnpgen", "tests", "examples", "noxfile.py")
     session.run("mypy", "pnpgen")
     session.run("pytest", "tests/test_layers.py")
 

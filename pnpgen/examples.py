@@ -20,6 +20,7 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text, check
 from pnpgen.content.yamlpos import YList
+from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Event, IllegalMove, Rules
 from pnpgen.errors import PnpgenError
 
@@ -136,11 +137,10 @@ def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
 
 
 def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> list[ExampleResult]:
-    by_id = {r.id: r for r in all_rules}
     results = []
     for example in load_examples(content):
         game = example.get("game", all_rules[0].id if len(all_rules) == 1 else "")
-        rules = by_id.get(game)
+        rules = pick_game(all_rules, str(game), content.id) if game else None
         if rules is None:
             problems = [f"names game '{game}', which this content does not define"]
         else:

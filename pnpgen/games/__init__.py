@@ -25,6 +25,7 @@ from typing import Any
 from pnpgen.content.game import SIMULATION_SCHEMA, GameContent, load_games
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, UnknownGame
 
@@ -95,13 +96,11 @@ def find_rules(root: Path, name: str) -> Rules[Any, Any]:
     """The Rules called `name` ('burning-desire', 'fast-alone/growing-nine-a', ...)."""
     (content,) = load_games(root, [name])
     rules = rules_for_content(content)
-    by_id = {r.id: r for r in rules}
-    if name in by_id:
-        return by_id[name]
-    if name == content.id and len(rules) == 1:
-        return rules[0]
+    picked = pick_game(rules, name, content.id)
+    if picked is not None:
+        return picked
     if not rules:
         raise UnknownGame(f"'{name}' is print-only (no engine: in its game.yaml), so it has no rules to play", root)
     raise UnknownGame(
-        f"'{name}' names no single game; choose one of: {', '.join(sorted(by_id))}", root
+        f"'{name}' names no single game; choose one of: {', '.join(sorted(r.id for r in rules))}", root
     )

@@ -15,6 +15,7 @@ import jinja2
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
+from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
 from pnpgen.examples import load_examples
@@ -144,9 +145,9 @@ class Resolver:
     def game(self, name: str | None, parent: Any, key: Any = "game") -> Rules[Any, Any] | None:
         if name is None:
             return self.rules[0] if self.rules else None
-        for rules in self.rules:
-            if rules.id in (name, f"{self.content.id}/{name}"):
-                return rules
+        picked = pick_game(self.rules, name, self.content.id)
+        if picked is not None:
+            return picked
         known = ", ".join(r.id for r in self.rules) or "none"
         self.problem(f"unknown game '{name}'; games: {known}", parent, key, value=True)
         return None

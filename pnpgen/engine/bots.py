@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
+
+T = TypeVar("T")
 
 
 def random_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
@@ -18,20 +20,26 @@ def random_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     return choose
 
 
+def best_of(scored: Iterable[tuple[T, float]], rng: random.Random, tolerance: float = 1e-12) -> T:
+    """The item of highest value. Values within `tolerance` of the best tie, and the rng picks
+    among the ties in the order given, so the same seed makes the same choice."""
+    best: list[T] = []
+    best_value = float("-inf")
+    for item, value in scored:
+        if value > best_value + tolerance:
+            best, best_value = [item], value
+        elif abs(value - best_value) <= tolerance:
+            best.append(item)
+    return rng.choice(best)
+
+
 def greedy_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     """One-move look-ahead on the game's evaluation; ties broken by the rng."""
 
     def choose(state: Any, rng: random.Random) -> Any:
         seat = rules.current_player(state)
-        best: list[Any] = []
-        best_value = float("-inf")
-        for move in rules.legal_moves(state):
-            value = rules.evaluate(rules.apply(state, move)[0], seat)
-            if value > best_value + 1e-12:
-                best, best_value = [move], value
-            elif abs(value - best_value) <= 1e-12:
-                best.append(move)
-        return rng.choice(best)
+        return best_of(((move, rules.evaluate(rules.apply(state, move)[0], seat))
+                        for move in rules.legal_moves(state)), rng)
 
     return choose
 

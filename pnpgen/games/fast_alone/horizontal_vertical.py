@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Text, check, text_for
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
@@ -737,28 +739,25 @@ def solver_bot(rules: HorizontalVertical) -> Bot[State, Move]:
     """Greedy on the heuristic: try every write (and a pass), x where they hurt least."""
 
     def choose(state: State, rng: random.Random) -> Move:
-        best: list[Move] = []
-        best_value = float("-inf")
         options: list[tuple[Move, int, int]] = [
             (Move("write", value, cell), cost, cell) for (value, cell), cost in rules.writes(state).items()]
         if state.passes < rules.max_passes:
             options.append((Move("pass"), rules.pass_x, -1))
-        for move, cost, cell in options:
-            cells = list(state.cells)
-            if cell >= 0:
-                cells[cell] = move.value
-            passes = state.passes + (move.kind == "pass")
-            xs, after = _best_crosses(rules, tuple(cells), passes, cost, cell)
-            if rules.won(after):
-                value = 1000.0 + rules.max_passes - passes
-            else:
-                value = rules.position_value(after, passes) if 0 in after else -1000.0
-            move = move._replace(xs=xs)
-            if value > best_value + 1e-12:
-                best, best_value = [move], value
-            elif abs(value - best_value) <= 1e-12:
-                best.append(move)
-        return rng.choice(best)
+
+        def scored() -> Iterator[tuple[Move, float]]:
+            for move, cost, cell in options:
+                cells = list(state.cells)
+                if cell >= 0:
+                    cells[cell] = move.value
+                passes = state.passes + (move.kind == "pass")
+                xs, after = _best_crosses(rules, tuple(cells), passes, cost, cell)
+                if rules.won(after):
+                    value = 1000.0 + rules.max_passes - passes
+                else:
+                    value = rules.position_value(after, passes) if 0 in after else -1000.0
+                yield move._replace(xs=xs), value
+
+        return best_of(scored(), rng)
 
     return choose
 

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text, check, text_for
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
@@ -756,23 +757,18 @@ def solver_bot(rules: NoGaps) -> Bot[State, Move]:
         moves = rules.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        best: list[Move] = []
-        best_value = float("-inf")
-        for move in moves:
+
+        def value(move: Move) -> float:
             filled = state.filled | move.mask
             if filled == rules.full:
-                value = 1e6 + rules.tiles[move.tile].points
-            else:
-                left = list(state.left)
-                left[move.tile] -= 1
-                hand = list(state.hand)
-                hand.remove(move.face)
-                value = rules.position_value(filled, tuple(left), tuple(hand))
-            if value > best_value + 1e-9:
-                best, best_value = [move], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(move)
-        return rng.choice(best)
+                return 1e6 + rules.tiles[move.tile].points
+            left = list(state.left)
+            left[move.tile] -= 1
+            hand = list(state.hand)
+            hand.remove(move.face)
+            return rules.position_value(filled, tuple(left), tuple(hand))
+
+        return best_of(((move, value(move)) for move in moves), rng, tolerance=1e-9)
 
     return choose
 

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
@@ -750,15 +751,7 @@ def solver_bot(rules: PairingFive) -> Bot[State, Move]:
         moves = rules.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        best: list[Move] = []
-        best_value = -1.0
-        for move in moves:
-            value = search.value(rules.advance(state, move), rules.depth - 1)
-            if value > best_value + 1e-12:
-                best, best_value = [move], value
-            elif abs(value - best_value) <= 1e-12:
-                best.append(move)
-        return rng.choice(best)
+        return best_of(((move, search.value(rules.advance(state, move), rules.depth - 1)) for move in moves), rng)
 
     return choose
 

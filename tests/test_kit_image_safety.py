@@ -363,28 +363,26 @@ NUMBER_CASES = [
     ("{text: A, size: 1.0e+300, shrink: true}", "1.0e+300",
      "number 1e+300 is too large (the limit is ±2**53)"),  # the YAML loader's own bound comes first
     ("{text: A, size: 1e300, shrink: true}", "1e300",  # a string in YAML 1.1, read as a number
-     "front[0].size: 1e+300 is out of range (more than 0 and at most 500 pt)"),
-    ("{text: A, size: 0}", "0", "front[0].size: 0 is out of range (more than 0 and at most 500 pt)"),
+     "front[0].size: 1e+300 pt; the limit is 500 pt"),
+    ("{text: A, size: 0}", "0", "front[0].size: 0 pt; must be more than 0 pt"),
     ("{text: A, size: -4, shrink: true}", "-4",
-     "front[0].size: -4 is out of range (more than 0 and at most 500 pt)"),
+     "front[0].size: -4 pt; must be more than 0 pt"),
     ("{text: A, shrink: true, min_size: 0}", "0}",
-     "front[0].min_size: 0 is out of range (more than 0 and at most 500 pt)"),
+     "front[0].min_size: 0 pt; must be more than 0 pt"),
     ("{text: A, leading: 1.0e+3}", "1.0",
-     "front[0].leading: 1000 is out of range (more than 0 and at most 10 times the size)"),
-    ("{text: A, padding: -1}", "-1", "front[0].padding: -1 is out of range (from 0 to 5000 mm)"),
-    ("{text: A, w: -5}", "-5", "front[0].w: -5 is out of range (more than 0 and at most 5000 mm)"),
-    ("{image: art/a.svg, h: 0}", "0", "front[0].h: 0 is out of range (more than 0 and at most 5000 mm)"),
-    ("{shape: rect, x: 1e9}", "1e9", "front[0].x: 1e+09 is out of range (from -5000 to 5000 mm)"),
+     "front[0].leading: 1,000 times the size; the limit is 10 times the size"),
+    ("{text: A, padding: -1}", "-1", "front[0].padding: -1 mm; must be 0 mm or more"),
+    ("{text: A, w: -5}", "-5", "front[0].w: -5 mm; must be more than 0 mm"),
+    ("{image: art/a.svg, h: 0}", "0", "front[0].h: 0 mm; must be more than 0 mm"),
+    ("{shape: rect, x: 1e9}", "1e9", "front[0].x: 1,000,000,000 mm; the limit is 5,000 mm"),
     ("{shape: rect, x: '12 mm'}", "'12", "front[0].x: '12 mm' is not a number"),
     ("{shape: line, dash: [0, 0]}", "[", "front[0].dash: dashes are from 0 to 5000 mm, not all 0"),
     ("{table: {rows: [[a]]}, size: 1.0e+15, shrink: true}", "1.0",
-     "front[0].size: 1e+15 is out of range (more than 0 and at most 500 pt)"),
+     "front[0].size: 1,000,000,000,000,000 pt; the limit is 500 pt"),
     # numbers from a card's fields are checked when drawn, with the card named
-    ("{text: A, size: '{big}', shrink: true}", "'", f"{CARD}: size 1e+300 is out of range "
-     "(more than 0 and at most 500 pt)"),
-    ("{text: A, size: '{nan}', shrink: true}", "'", f"{CARD}: size nan is out of range "
-     "(more than 0 and at most 500 pt)"),
-    ("{shape: rect, w: '{zero}'}", "'", f"{CARD}: w 0 is out of range (more than 0 and at most 5000 mm)"),
+    ("{text: A, size: '{big}', shrink: true}", "'", f"{CARD}: size 1e+300 pt; the limit is 500 pt"),
+    ("{text: A, size: '{nan}', shrink: true}", "'", f"{CARD}: size nan is not a finite number"),
+    ("{shape: rect, w: '{zero}'}", "'", f"{CARD}: w 0 mm; must be more than 0 mm"),
     ("{text: A, x: 70}", "70", f"{CARD}: x 70 mm starts past the end of its 63 mm box"),
 ]
 

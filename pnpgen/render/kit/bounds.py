@@ -11,12 +11,13 @@ looks at values of its own form), and a `Bound` at the leaves.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
-from pnpgen.limits import MAX_DRAWS, MAX_FONT_PT, MAX_LENGTH_MM, MAX_PAGES, MAX_REPEAT
+from pnpgen.limits import MAX_DRAWS, MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_PAGES, MAX_REPEAT
 
 Location = dict[str, Any]  # keyword arguments of ContentError: file, line, column
 
@@ -30,13 +31,22 @@ class Bound:
     unit: str = ""  # "mm", "pt", or "" for a count
     above: bool = False
 
-    def check(self, value: float, path: str, location: Location) -> None:
+    def problem(self, value: float) -> str | None:
+        """What is wrong with `value` ("100,000 mm; the limit is 5,000 mm"), or None."""
         unit = f" {self.unit}" if self.unit else ""
+        if not math.isfinite(value):
+            return f"{value} is not a finite number"
         if value > self.high:
-            raise ContentError(f"{path}: {number(value)}{unit}; the limit is {number(self.high)}{unit}", **location)
+            return f"{number(value)}{unit}; the limit is {number(self.high)}{unit}"
         if value < self.low or (self.above and value == self.low):
             wanted = f"more than {number(self.low)}{unit}" if self.above else f"{number(self.low)}{unit} or more"
-            raise ContentError(f"{path}: {number(value)}{unit}; must be {wanted}", **location)
+            return f"{number(value)}{unit}; must be {wanted}"
+        return None
+
+    def check(self, value: float, path: str, location: Location) -> None:
+        problem = self.problem(value)
+        if problem:
+            raise ContentError(f"{path}: {problem}", **location)
 
 
 LENGTH = Bound(0, MAX_LENGTH_MM, "mm")  # a margin, bleed, gap or line: 0 or more
@@ -44,6 +54,7 @@ SIZE = Bound(0, MAX_LENGTH_MM, "mm", above=True)  # a width or height: more than
 OFFSET = Bound(-MAX_LENGTH_MM, MAX_LENGTH_MM, "mm")  # a shift either way
 FONT = Bound(0, MAX_FONT_PT, "pt", above=True)
 REPEAT = Bound(0, MAX_REPEAT)
+LINE_HEIGHT = Bound(0, MAX_LEADING, "times the size", above=True)  # line height as a multiple of the font size
 
 
 def number(value: float) -> str:

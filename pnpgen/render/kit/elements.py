@@ -40,8 +40,9 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
-from pnpgen.limits import MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_SHRINK_STEPS
+from pnpgen.limits import MAX_FONT_PT, MAX_LENGTH_MM, MAX_SHRINK_STEPS
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.kit.bounds import FONT, LENGTH, LINE_HEIGHT, OFFSET, SIZE, Bound
 from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, checked
 from pnpgen.render.kit.page import KitJob, Rect
@@ -224,26 +225,21 @@ def _check_numbers(element: Mapping[str, Any], here: str) -> None:
 # --- geometry ---------------------------------------------------------------------------------
 
 
-# key: (lowest, highest, lowest allowed, unit). Sizes and box sides must be more than 0
-# (a line's box may be flat); everything finite.
-RANGES: dict[str, tuple[float, float, bool, str]] = {
-    **dict.fromkeys(("x", "y", "x2", "y2"), (-MAX_LENGTH_MM, MAX_LENGTH_MM, True, "mm")),
-    **dict.fromkeys(("w", "h"), (0.0, MAX_LENGTH_MM, False, "mm")),
-    **dict.fromkeys(("padding", "radius", "stroke_width"), (0.0, MAX_LENGTH_MM, True, "mm")),
-    **dict.fromkeys(("size", "min_size"), (0.0, MAX_FONT_PT, False, "pt")),
-    "leading": (0.0, MAX_LEADING, False, "times the size"),
+# The range of each number of an element: sizes and box sides more than 0 (a line's box may
+# be flat), positions either way, everything finite.
+RANGES: dict[str, Bound] = {
+    **dict.fromkeys(("x", "y", "x2", "y2"), OFFSET),
+    **dict.fromkeys(("w", "h"), SIZE),
+    **dict.fromkeys(("padding", "radius", "stroke_width"), LENGTH),
+    **dict.fromkeys(("size", "min_size"), FONT),
+    "leading": LINE_HEIGHT,
 }
 
 
 def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | None:
     """What is wrong with `value` for `key` (RANGES), or None."""
-    low, high, low_ok, unit = RANGES[key]
-    if key in ("w", "h") and element.get("shape") == "line":
-        low_ok = True
-    if math.isfinite(value) and low <= value <= high and (low_ok or value > low):
-        return None
-    span = f"from {low:g} to {high:g}" if low_ok else f"more than {low:g} and at most {high:g}"
-    return f"{value:g} is out of range ({span} {unit})"
+    flat_line = key in ("w", "h") and element.get("shape") == "line"
+    return (LENGTH if flat_line else RANGES[key]).problem(value)
 
 
 def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:

@@ -35,7 +35,7 @@ def playout(rules: GrowingNine, seed: int) -> int:
     """One random game (placement and tumbles drawn uniformly, as the random bot does),
     calling the game's methods directly; returns the steps played."""
     rng = random.Random(seed)
-    state = rules.initial_state(1, rng)
+    state = rules.initial_state(1)
     steps = 0
     while (player := rules.current_player(state)) != TERMINAL and steps < rules.max_steps:
         move = rules.sample_chance(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))

@@ -74,7 +74,7 @@ def direct_play(rules: Rules[Any, Any], players: int) -> Callable[[int], tuple[i
 
     def play(i: int) -> tuple[int, int]:
         rng = random.Random(derive_seed(SEED, i))
-        state = rules.initial_state(players, rng)
+        state = rules.initial_state(players)
         steps = moves = 0
         while (player := current(state)) != TERMINAL and steps < rules.max_steps:
             if player == CHANCE:

@@ -17,6 +17,8 @@ from pnpgen import __version__, limits
 from pnpgen.content.game import content_root, load_games
 from pnpgen.content.schema import text_for
 from pnpgen.engine.bots import parse_bot, scaled_bot
+from pnpgen.engine.capabilities import bot_methods, codec
+from pnpgen.engine.protocol import Presentation
 from pnpgen.engine.simulate import score_figures, skill_check
 from pnpgen.engine.simulate import simulate as run_games
 from pnpgen.errors import PnpgenError
@@ -222,7 +224,7 @@ def simulate(
     bot_names = _bot_list(rules, bots, players)
     if not as_json:
         out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, {workers} worker(s)")
-        for name, method in rules.bot_methods().items():
+        for name, method in bot_methods(rules).items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")
     with _progress(quiet) as progress:
@@ -409,7 +411,7 @@ def referee(
     reason), 2 malformed input."""
     rules = find_rules(content_root(content), game)
     if example_state:
-        data = rules.to_data(rules.example_state())
+        data = codec(rules).to_data(codec(rules).example_state())
         print(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
         return
     if state is None:
@@ -423,11 +425,11 @@ def referee(
             print("\n".join(moves) if moves else "(no legal moves)")
         return
     if move is None:
-        report = None if as_json else rules.describe(current)
+        report = None if as_json or not isinstance(rules, Presentation) else rules.describe(current)
         if report is not None:
             print(report)
             return
-        data = rules.to_data(current)
+        data = codec(rules).to_data(current)
         print(json.dumps({"state": data}, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
         return
     verdict = judge(rules, current, move)

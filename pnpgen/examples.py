@@ -20,6 +20,7 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text, check
 from pnpgen.content.yamlpos import YList
+from pnpgen.engine.capabilities import codec, notation
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Event, IllegalMove, Rules
 from pnpgen.errors import PnpgenError
@@ -108,14 +109,14 @@ def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
     """Problems found replaying one example (empty when it holds)."""
     expect = example["expect"]
     try:
-        state = rules.from_data(example["state"])
+        state = codec(rules, "a worked example").from_data(example["state"])
     except PnpgenError as err:
         return [f"state is impossible: {err.message}"]
     events: list[Event] = []
     moves = list(example.get("moves") or [])
     for index, text in enumerate(moves):
         try:
-            move = rules.parse_move(text, state)
+            move = notation(rules, "a worked example").parse_move(text, state)
             state, new_events = rules.apply(state, move)
             events += new_events
         except PnpgenError as err:
@@ -131,7 +132,7 @@ def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
             return [f"move {index + 1} '{text}' is illegal: {err.rule}: {err.reason}"]
     if "illegal" in expect:
         return [f"the example expects a refusal under {expect['illegal']}, the engine allows it"]
-    problems = diff_partial(expect.get("state", {}), rules.to_data(state), "state")
+    problems = diff_partial(expect.get("state", {}), codec(rules, "a worked example").to_data(state), "state")
     problems += _events_match(list(expect.get("events", [])), events)
     return problems
 

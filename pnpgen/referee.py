@@ -13,6 +13,7 @@ import yaml
 
 from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
+from pnpgen.engine.capabilities import codec, notation
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState
 
@@ -64,7 +65,7 @@ def dump_data(data: Any) -> str:
 
 def dump_state(rules: Rules[Any, Any], state: Any) -> str:
     """A state file's text: what `pnpgen referee` prints, and `load_state` accepts back."""
-    return dump_data(rules.to_data(state))
+    return dump_data(codec(rules).to_data(state))
 
 
 def load_state(rules: Rules[Any, Any], path: Path) -> Any:
@@ -74,28 +75,28 @@ def load_state(rules: Rules[Any, Any], path: Path) -> Any:
         raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
     if not isinstance(data, dict):
         raise ImpossibleState("a state file must be a mapping", path, 1, 1)
-    state = rules.from_data(data)
-    problems = rules.check(state)
+    state = codec(rules).from_data(data)
+    problems = codec(rules).check(state)
     if problems:
         raise ImpossibleState(problems[0], path, 1, 1)
     return state
 
 
 def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
-    move = rules.parse_move(move_text, state)
-    canonical = rules.format_move(move)
+    move = notation(rules).parse_move(move_text, state)
+    canonical = notation(rules).format_move(move)
     if rules.current_player(state) == TERMINAL:
         return Verdict(False, canonical, "end", "the game is already over")
     try:
         new_state, events = rules.apply(state, move)
     except IllegalMove as err:
         return Verdict(False, canonical, err.rule, err.reason)
-    return Verdict(True, canonical, None, None, events, rules.to_data(new_state))
+    return Verdict(True, canonical, None, None, events, codec(rules).to_data(new_state))
 
 
 def legal_move_texts(rules: Rules[Any, Any], state: Any) -> list[str]:
     """Every legal move (or chance outcome, with its probability) in notation."""
-    player = rules.current_player(state)
+    player, write = rules.current_player(state), notation(rules).format_move
     if player == CHANCE:
-        return [f"{rules.format_move(m)}  p={p}" for m, p in rules.chance_outcomes(state)]
-    return [rules.format_move(m) for m in rules.legal_moves(state)]
+        return [f"{write(m)}  p={p}" for m, p in rules.chance_outcomes(state)]
+    return [write(m) for m in rules.legal_moves(state)]

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
 from pnpgen.engine.bots import simulation_bots
+from pnpgen.engine.capabilities import bot_methods
 from pnpgen.engine.figures import folder_digest
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
 from pnpgen.engine.metrics import histogram
@@ -91,7 +92,7 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
         "content": content_version(rules),
         "settings": {"games": options.games, "seed": options.seed, "bots": bots,
                      "mcts": mcts_settings(rules),
-                     "bot_methods": {b: m for b, m in rules.bot_methods().items() if b in bots},
+                     "bot_methods": {b: m for b, m in bot_methods(rules).items() if b in bots},
                      "seed_rule": "game i uses derive_seed(seed, i); bots rotate one seat per game",
                      "skill_bot": options.skill_bot, "skill_games": options.skill_games},
         "end_labels": rules.end_conditions(),

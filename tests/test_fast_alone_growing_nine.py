@@ -49,7 +49,7 @@ def board(rules: GrowingNine, rows: list[str], queue: list[str], turns: int = 0)
 
 def rolled(rules: GrowingNine, seed: int) -> State:
     rng = random.Random(seed)
-    state = rules.initial_state(1, rng)
+    state = rules.initial_state(1)
     while rules.current_player(state) == CHANCE:
         state, _ = rules.apply(state, rules.sample_chance(state, rng))
     return state
@@ -77,7 +77,7 @@ def test_24_right_handed_orientations() -> None:
 
 def test_setup_chance_is_24_orientations_then_a_placement() -> None:
     rules = g9("a")
-    state = rules.initial_state(1, random.Random(1))
+    state = rules.initial_state(1)
     outcomes = rules.chance_outcomes(state)
     assert len(outcomes) == 24 and sum(p for _, p in outcomes) == 1
     state = rolled(rules, 3)

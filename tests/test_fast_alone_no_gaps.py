@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -60,7 +59,7 @@ def test_chart_and_chance() -> None:
     assert [(t.id, t.count) for t in rules.tiles][:4] == [("M", 2), ("D", 2), ("I3", 1), ("L3", 1)]
     assert sum(t.count * t.size for t in rules.tiles) == 87
     assert sum(t.count * t.size for t in ng("b").tiles) == 78
-    start = rules.initial_state(1, random.Random(1))
+    start = rules.initial_state(1)
     outcomes = rules.chance_outcomes(start)
     assert len(outcomes) == 462 and sum(p for _, p in outcomes) == 1
     after, _ = rules.apply(start, rules.parse_move("roll 1 2 3 4 6 6"))
@@ -69,7 +68,7 @@ def test_chart_and_chance() -> None:
 
 def test_all_blanks_go_straight_to_the_reroll() -> None:
     rules = ng("b")
-    start = rules.initial_state(1, random.Random(1))
+    start = rules.initial_state(1)
     after, events = rules.apply(start, rules.parse_move("roll 6 6 6 6 6 6"))
     assert after.phase == "reroll" and after.aside == 6 and events[-1].kind == "set_aside"
     assert rules.legal_moves(after) == [rules.parse_move("reroll")]

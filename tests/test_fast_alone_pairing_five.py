@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -48,7 +47,7 @@ START = [1, 2, 2, 3, 5, 5, 6, 6, 6]  # white dice after the roll; the red shows 
 # --- moves -------------------------------------------------------------------------------
 def test_the_roll_is_one_chance_node_of_red_face_and_white_multiset() -> None:
     rules = p5("basic")
-    state = rules.initial_state(1, random.Random(1))
+    state = rules.initial_state(1)
     assert rules.current_player(state) == CHANCE and not rules.legal_moves(state)
     outcomes = rules.chance_outcomes(state)
     assert len(outcomes) == 6 * 2002 and sum(p for _, p in outcomes) == 1

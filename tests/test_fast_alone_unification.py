@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ def grid(rules: Unification, state: State) -> list[list[int]]:
 # --- setup -------------------------------------------------------------------------------
 def test_setup_is_a_chain_of_chance_steps() -> None:
     rules = un("simple")
-    state = rules.initial_state(1, random.Random(1))
+    state = rules.initial_state(1)
     outcomes = rules.chance_outcomes(state)
     assert rules.current_player(state) == CHANCE and len(outcomes) == 9
     assert {m.kind for m, _ in outcomes} == {"red"} and sum(p for _, p in outcomes) == 1

@@ -95,7 +95,7 @@ def test_cut_playouts_are_judged_by_the_evaluation() -> None:
     rules = nim(simulation={"mcts_playout": 2})
     search = MCTS(rules, 50)
     assert search.playout_limit == 2
-    start = rules.initial_state(2, random.Random(1))
+    start = rules.initial_state(2)
     # The toy rates every unfinished state 0.5 for both seats: a cut playout is a shared win.
     assert search._playout(start, random.Random(1), 2) == [0.5, 0.5]
     assert search._playout(NimState(1, 0, 1), random.Random(1), 2) == [1.0, 0.0]  # seat 1 takes the last stone

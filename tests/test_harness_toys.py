@@ -17,7 +17,18 @@ import pytest
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.engine.protocol import (
+    CHANCE,
+    TERMINAL,
+    Analysis,
+    Event,
+    IllegalMove,
+    Notation,
+    Outcome,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.errors import BadMove, ImpossibleState
 
 
@@ -44,7 +55,8 @@ class NimState:
     winners: tuple[int, ...] = ()
 
 
-class Nim(Rules[NimState, str]):
+class Nim(Rules[NimState, str], Notation[NimState, str], StateCodec[NimState],
+          Analysis[NimState, str], Presentation[NimState]):
     min_players = max_players = 2
 
     def __init__(self, content: GameContent) -> None:
@@ -55,7 +67,7 @@ class Nim(Rules[NimState, str]):
         self.wind = [(f"w{k}", Fraction(p)) for k, p in r["wind"].items()]
         self.max_steps = 2 * self.pile
 
-    def initial_state(self, players: int, rng: random.Random) -> NimState:
+    def initial_state(self, players: int) -> NimState:
         return NimState(self.pile, 0, 1)
 
     def current_player(self, state: NimState) -> int:
@@ -145,7 +157,8 @@ class PigState:
     end: str = ""
 
 
-class Pig(Rules[PigState, str]):
+class Pig(Rules[PigState, str], Notation[PigState, str], StateCodec[PigState],
+          Analysis[PigState, str], Presentation[PigState]):
     min_players = max_players = 1
 
     def __init__(self, content: GameContent) -> None:
@@ -156,7 +169,7 @@ class Pig(Rules[PigState, str]):
         self.max_steps = self.turns * (2 * self.max_rolls + 1)
         self.die = [(f"d{k}", Fraction(1, 6)) for k in range(1, 7)]
 
-    def initial_state(self, players: int, rng: random.Random) -> PigState:
+    def initial_state(self, players: int) -> PigState:
         return PigState(1, 0, 0, 0, 0)
 
     def current_player(self, state: PigState) -> int:
@@ -261,7 +274,7 @@ class ForgetfulNim(Nim):
 class MutatingNim(Nim):
     """A state kept in a mutable list that apply changes in place."""
 
-    def initial_state(self, players: int, rng: random.Random) -> Any:
+    def initial_state(self, players: int) -> Any:
         return [self.pile, 0]
 
     def current_player(self, state: Any) -> int:
@@ -300,7 +313,7 @@ class EndlessNim(Nim):
 
 def test_nim_plays_by_its_rules() -> None:
     rules = nim()
-    state = rules.initial_state(2, random.Random(1))
+    state = rules.initial_state(2)
     assert rules.legal_moves(state) == ["t1", "t2", "t3"]
     state, _ = rules.apply(state, "t3")
     assert rules.current_player(state) == CHANCE

@@ -102,7 +102,7 @@ def real_states(game: str) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     rng = random.Random(7)
     states = [rules.example_state()]
     for players in range(rules.min_players, rules.max_players + 1):
-        state = rules.initial_state(players, rng)
+        state = rules.initial_state(players)
         for n in range(300):
             if rules.is_terminal(state):
                 break
@@ -269,7 +269,7 @@ def test_legal_playouts_round_trip_through_the_referee(game: str) -> None:
         @given(seed=st.integers(0, 2**20), skip=st.integers(0, 400))
         def check(seed: int, skip: int) -> None:
             rng = random.Random(seed)
-            state = rules.initial_state(rng.randint(rules.min_players, rules.max_players), rng)
+            state = rules.initial_state(rng.randint(rules.min_players, rules.max_players))
             for _ in range(skip):  # somewhere into the game, quietly
                 if rules.is_terminal(state):
                     break

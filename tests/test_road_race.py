@@ -363,9 +363,8 @@ def test_roll_outcomes_are_exact(rules: StageRace) -> None:
 
 
 def test_a_turn_in_the_model(rules: StageRace) -> None:
-    import random
 
-    state = rules.initial_state(3, random.Random(1))
+    state = rules.initial_state(3)
     assert rules.current_player(state) == 0
     assert [rules.format_move(m) for m in rules.legal_moves(state)] == ["roll", "retire"]
     state, _ = rules.apply(state, rules.parse_move("roll"))
@@ -403,7 +402,7 @@ def test_simulated_race_file_round_trips(rules: StageRace) -> None:
     record = play_game(rules, ["rider"] * 4, 99)
     assert record.outcome.end == "stages"
     rng = random.Random(99)
-    state = rules.initial_state(4, rng)
+    state = rules.initial_state(4)
     while rules.current_player(state) != TERMINAL:
         chance = rules.current_player(state) == CHANCE
         move = rules.sample_chance(state, rng) if chance else rules.legal_moves(state)[0]

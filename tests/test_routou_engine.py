@@ -379,7 +379,7 @@ def test_the_checker_rejects_the_source_example(tmp_path: Path) -> None:
 def test_bots_only_choose_listed_moves(rules: RoutouDice, bot: str) -> None:
     choose = rules.bots()[bot]()
     rng = random.Random(4)
-    s = rules.initial_state(2, rng)
+    s = rules.initial_state(2)
     for _ in range(150):
         player = rules.current_player(s)
         if player == TERMINAL:

@@ -6,7 +6,6 @@ Burning Desire rulebook is built for real.
 
 from __future__ import annotations
 
-import random
 import re
 import shutil
 import tempfile
@@ -18,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen.content.game import GameContent, load_game
-from pnpgen.engine.protocol import TERMINAL, Outcome, Rules
+from pnpgen.engine.protocol import TERMINAL, Analysis, Notation, Outcome, Presentation, Rules, StateCodec
 from pnpgen.errors import ContentError
 from pnpgen.output import BuildOptions
 from pnpgen.render.paper import paper_points
@@ -27,7 +26,8 @@ from pnpgen.render.rulebook import check_rulebook, render_rulebooks
 FIXTURE = Path(__file__).parent / "fixtures" / "rulebook-toy"
 
 
-class ToyRules(Rules[int, str]):
+class ToyRules(Rules[int, str], Notation[int, str], StateCodec[int],
+               Analysis[int, str], Presentation[int]):
     """Only the rulebook hooks matter here; the numbers come from the fixture's YAML."""
 
     def __init__(self, content: GameContent, suffix: str = "", target: int | None = None) -> None:
@@ -35,7 +35,7 @@ class ToyRules(Rules[int, str]):
         self.id = content.id + suffix
         self.target = target or int(content.data["rules"]["target"])
 
-    def initial_state(self, players: int, rng: random.Random) -> int:
+    def initial_state(self, players: int) -> int:
         return 0
 
     def current_player(self, state: int) -> int:

@@ -1,4 +1,4 @@
-"""Bots every game gets for free; games add their own through Rules.bots()."""
+"""Bots every game gets for free; a game with the Analysis capability adds its own."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from pnpgen.engine.capabilities import evaluation, own_bots
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
@@ -36,9 +37,11 @@ def best_of(scored: Iterable[tuple[T, float]], rng: random.Random, tolerance: fl
 def greedy_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     """One-move look-ahead on the game's evaluation; ties broken by the rng."""
 
+    evaluate = evaluation(rules)
+
     def choose(state: Any, rng: random.Random) -> Any:
         seat = rules.current_player(state)
-        return best_of(((move, rules.evaluate(rules.apply(state, move)[0], seat))
+        return best_of(((move, evaluate(rules.apply(state, move)[0], seat))
                         for move in rules.legal_moves(state)), rng)
 
     return choose
@@ -60,17 +63,17 @@ SIZED_BOTS = {"mcts"}
 
 
 def available_bots(rules: Rules[Any, Any]) -> list[str]:
-    return sorted(set(GENERIC_BOTS) | set(rules.bots()))
+    return sorted(set(GENERIC_BOTS) | set(own_bots(rules)))
 
 
 def parse_bot(rules: Rules[Any, Any], name: str) -> tuple[str, int | None]:
     """Split "mcts:400" into ("mcts", 400), checking the name exists."""
     base, _, size = name.partition(":")
-    if base not in rules.bots() and base not in GENERIC_BOTS:
+    if base not in own_bots(rules) and base not in GENERIC_BOTS:
         raise PnpgenError(f"unknown bot '{name}' for {rules.id}; bots: {', '.join(available_bots(rules))}")
     if not size:
         return base, None
-    if base not in SIZED_BOTS or base in rules.bots() or not size.isdigit() or int(size) < 1:
+    if base not in SIZED_BOTS or base in own_bots(rules) or not size.isdigit() or int(size) < 1:
         raise PnpgenError(f"bot '{name}': only {', '.join(sorted(SIZED_BOTS))} take a size, as name:N with N ≥ 1")
     return base, int(size)
 
@@ -95,7 +98,7 @@ def simulation_bots(rules: Rules[Any, Any]) -> list[str]:
 def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
     """A bot by name: the game's own bots take precedence over the generic ones."""
     base, size = parse_bot(rules, name)
-    own = rules.bots()
+    own = own_bots(rules)
     if base in own and base != "uniform":
         return own[base]()
     if size is not None:

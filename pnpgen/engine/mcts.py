@@ -15,6 +15,7 @@ import math
 import random
 from typing import Any
 
+from pnpgen.engine.capabilities import evaluation, move_text
 from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Rules
 
@@ -50,7 +51,7 @@ def _key(rules: Rules[Any, Any], move: Any) -> Any:
         hash(move)
         return move
     except TypeError:
-        return rules.format_move(move)
+        return move_text(rules, move)
 
 
 class MCTS:
@@ -132,7 +133,8 @@ class MCTS:
 
     def _judge(self, state: Any, seats: int) -> list[float]:
         """A cut playout: the seats the game's evaluation rates best share the win."""
-        values = [self.rules.evaluate(state, seat) for seat in range(self.rules.num_players(state))]
+        evaluate = evaluation(self.rules)
+        values = [evaluate(state, seat) for seat in range(self.rules.num_players(state))]
         top = max(values)
         best = [seat for seat, v in enumerate(values) if v >= top - 1e-12]
         rewards = [0.0] * seats

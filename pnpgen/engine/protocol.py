@@ -1,10 +1,29 @@
-"""The rules protocol: what every game module implements.
+"""The game contract: what a rules module implements.
 
-The shape follows OpenSpiel's Game/State split, kept small. States are plain
-immutable-ish values owned by the game module; `apply` returns a new state and
-never mutates its input. Chance is explicit: when `current_player` is CHANCE,
-`chance_outcomes` lists every outcome (a move in the game's notation) with its
-exact probability.
+A game is a `Rules` subclass with six methods and one number (OpenSpiel's State API,
+kept small; boardgame.io's one object per game):
+
+    initial_state(players)        the state before the first move; no randomness here
+    current_player(state)         a seat (0-based), CHANCE or TERMINAL
+    legal_moves(state)            every legal move of the seat to move
+    chance_outcomes(state)        at CHANCE: every outcome with its exact probability
+    apply(state, move)            (next state, events); raises IllegalMove naming the rule
+    outcome(state)                winners, scores and the end condition of a finished game
+    max_steps                     the longest a game can run, in moves (chance included)
+
+Randomness is always explicit: a die roll or a shuffle is a CHANCE node, so simulation,
+exact odds and the referee all see the same outcomes. States are immutable values;
+`apply` never changes its input.
+
+Everything else is a capability a game adds only if it has it, by also inheriting:
+
+    Notation      moves as text (the referee, worked examples, golden playthroughs)
+    StateCodec    states as YAML/JSON data, derived from the State NamedTuple/dataclass
+    Analysis      evaluation, the game's own bots and per-game figures
+    Presentation  values and tables for the rulebook, a state described for people
+
+A module registers under the `pnpgen.games` entry-point group and exposes RULES_SCHEMA and
+`create(content) -> list[Rules]` (see pnpgen.games); docs/adding-a-game.md walks through it.
 """
 
 from __future__ import annotations
@@ -12,12 +31,18 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from pnpgen.content.schema import text_for
+from pnpgen.engine.events import Event, IllegalMove, Outcome
+from pnpgen.engine.state_data import refuse, state_from_data, state_to_data
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
+
+__all__ = ["CHANCE", "TERMINAL", "Analysis", "Bot", "Event", "IllegalMove", "Notation", "Outcome",
+           "Presentation", "Rules", "StateCodec"]
 
 CHANCE = -1
 TERMINAL = -2
@@ -25,79 +50,28 @@ TERMINAL = -2
 S = TypeVar("S")
 M = TypeVar("M")
 
-
-class Event:
-    """Something that happened while applying a move, for people and for tests.
-
-    `text` may be given as a function that writes it: simulation counts events by kind
-    and never reads their text, so hot paths pass a lambda and pay nothing for prose.
-    """
-
-    __slots__ = ("kind", "_text", "data")
-
-    def __init__(self, kind: str, text: str | Callable[[], str], data: dict[str, Any] | None = None) -> None:
-        self.kind = kind
-        self._text = text
-        self.data = {} if data is None else data
-
-    @property
-    def text(self) -> str:
-        if not isinstance(self._text, str):
-            self._text = self._text()
-        return self._text
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Event):
-            return NotImplemented
-        return (self.kind, self.text, self.data) == (other.kind, other.text, other.data)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable data, like the dataclass it replaces
-
-    def __repr__(self) -> str:
-        return f"Event({self.kind!r}, {self.text!r}, {self.data!r})"
-
-    def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, **({"data": self.data} if self.data else {})}
-
-
-class IllegalMove(Exception):
-    """A well-formed move that the rules forbid in this state."""
-
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}")
-        self.rule = rule
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended."""
-
-    winners: tuple[int, ...]  # seats; empty for a lost solo game; several for a shared win
-    scores: tuple[float, ...]  # per seat, the game's own score
-    end: str  # an end-condition id declared in the game's YAML (e.g. "threshold", "timeout")
-
-    @property
-    def shared(self) -> bool:
-        return len(self.winners) > 1
-
-
 Bot = Callable[[S, random.Random], M]
 
 
 class Rules(ABC, Generic[S, M]):
-    """One playable game. Subclasses hold mechanics; every number comes from content."""
+    """One playable game. Every number comes from content: `settings` is its `rules:` section."""
 
-    id: str
-    content: GameContent
     min_players: int = 1
     max_players: int = 1
-    max_steps: int = 10_000  # declared maximum number of steps (moves incl. chance)
+    max_steps: int = 10_000
 
-    # --- lifecycle -------------------------------------------------------------------
+    def __init__(self, content: GameContent, id: str | None = None, settings: Any = None) -> None:
+        players = content.data.get("players") or {}
+        self.content, self.id = content, id or content.id
+        self.min_players = int(players.get("min", 1))
+        self.max_players = int(players.get("max", self.min_players))
+        self.settings: Any = content.data.get("rules") if settings is None else settings
+        self.simulation: dict[str, Any] = dict(content.data.get("simulation") or {})
+        self.max_steps = int(self.simulation.get("max_steps", type(self).max_steps))
+
     @abstractmethod
-    def initial_state(self, players: int, rng: random.Random) -> S:
-        """The state before the first move (setup randomness drawn from `rng`)."""
+    def initial_state(self, players: int) -> S:
+        """The state before the first move."""
 
     @abstractmethod
     def current_player(self, state: S) -> int:
@@ -109,14 +83,7 @@ class Rules(ABC, Generic[S, M]):
 
     @abstractmethod
     def chance_outcomes(self, state: S) -> list[tuple[M, Fraction]]:
-        """At a chance node: every outcome with its exact probability (sums to 1)."""
-
-    def sample_chance(self, state: S, rng: random.Random) -> M:
-        """Draw one chance outcome. Games may override with a faster sampler."""
-        outcomes = self.chance_outcomes(state)
-        moves = [m for m, _ in outcomes]
-        weights = [float(p) for _, p in outcomes]
-        return rng.choices(moves, weights)[0]
+        """At a chance node: every outcome with its exact probability (they sum to 1)."""
 
     @abstractmethod
     def apply(self, state: S, move: M) -> tuple[S, list[Event]]:
@@ -126,80 +93,106 @@ class Rules(ABC, Generic[S, M]):
     def outcome(self, state: S) -> Outcome:
         """How a terminal state ended."""
 
-    # --- notation and state files ----------------------------------------------------
+    # --- derived; override only for speed or for a game whose seat count is in its state
+    def sample_chance(self, state: S, rng: random.Random) -> M:
+        """Draw one chance outcome with its probability."""
+        outcomes = self.chance_outcomes(state)
+        return rng.choices([m for m, _ in outcomes], [float(p) for _, p in outcomes])[0]
+
+    def is_terminal(self, state: S) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def num_players(self, state: S) -> int:
+        return self.min_players
+
+    def seats(self, state: S) -> Sequence[int]:
+        return range(self.num_players(state))
+
+    def end_conditions(self) -> dict[str, str]:
+        """End-condition ids declared in content, with an English label."""
+        return {k: text_for(v, "en") for k, v in self.content.labels("end_conditions").items()}
+
+    def rule_title(self, rule: str, lang: str = "en") -> str:
+        return text_for(self.content.labels("rule_ids").get(rule, ""), lang)
+
+
+class Notation(ABC, Generic[S, M]):
+    """Moves as text: parse_move(format_move(m)) == m."""
+
     @abstractmethod
     def parse_move(self, text: str, state: S | None = None) -> M:
-        """Move from notation; raises BadMove with a one-line reason."""
+        """The move `text` writes; raises BadMove with a one-line reason."""
 
     @abstractmethod
     def format_move(self, move: M) -> str:
-        """Notation for a move; parse_move(format_move(m)) == m."""
+        """The notation of `move`."""
 
-    @abstractmethod
+
+class StateCodec(ABC, Generic[S]):
+    """States as plain data (the referee's state files). By default a state's fields map one
+    to one onto keys, checked against STATE_SCHEMA (a pnpgen.content.schema spec) and then
+    against `check`; each problem names the file, line and key. Override to_data/from_data
+    for a friendlier file (1-based seats, names instead of indices)."""
+
+    STATE_SCHEMA: ClassVar[dict[str, Any]] = {}
+    State: ClassVar[type]  # a NamedTuple or frozen dataclass
+
     def to_data(self, state: S) -> dict[str, Any]:
-        """Plain YAML/JSON data for a state (the referee's state file format)."""
+        return state_to_data(state)
 
-    @abstractmethod
     def from_data(self, data: Any) -> S:
-        """State from data; raises ImpossibleState (or ContentError) on bad data."""
+        state: S = state_from_data(self.State, data, self.STATE_SCHEMA)
+        return self.checked(state, data)
+
+    def checked(self, state: S, data: Any) -> S:
+        """`state`, or ImpossibleState at the key its first broken invariant names ('key: ...')."""
+        problems = self.check(state)
+        if problems:
+            refuse(problems[0], data)
+        return state
 
     @abstractmethod
     def example_state(self) -> S:
         """A documented sample state for `pnpgen referee --example-state`."""
 
-    # --- checks and analysis hooks (sensible defaults) --------------------------------
     def check(self, state: S) -> list[str]:
-        """Invariant violations in `state` (empty when all hold)."""
+        """Broken invariants of `state`, each 'key: problem' (empty when all hold)."""
         return []
 
+
+class Analysis(Generic[S, M]):
+    """What bots, simulation and reports may use beyond the mechanics."""
+
     def evaluate(self, state: S, seat: int) -> float:
-        """Heuristic value of `state` for `seat`, used by the greedy bot."""
-        if self.current_player(state) == TERMINAL:
-            outcome = self.outcome(state)
-            return 1.0 if seat in outcome.winners else 0.0
-        return 0.0
+        """Heuristic value of `state` for `seat` (the greedy bot and MCTS cut-offs use it)."""
+        outcome = self.outcome(state) if self.is_terminal(state) else None  # type: ignore[attr-defined]
+        return float(outcome is not None and seat in outcome.winners)
 
     def bots(self) -> dict[str, Callable[[], Bot[S, M]]]:
-        """Game-specific bots by name (the generic ones are added by the engine)."""
+        """The game's own bots by name (the generic ones come from the engine)."""
         return {}
 
     def bot_methods(self) -> dict[str, str]:
-        """How each game-specific bot plays, one line per bot name (simulate and report print it)."""
+        """How each of the game's bots plays, one line per name (simulate and report print it)."""
         return {}
 
     def game_stats(self, state: S) -> dict[str, float]:
-        """Per-game figures for the simulation summary (e.g. mean turn score)."""
+        """Per-game figures of a finished game for the simulation summary."""
         return {}
 
+
+class Presentation(Generic[S]):
+    """What the rulebook and the referee show people."""
+
     def describe(self, state: S) -> str | None:
-        """A human report of a state (the referee prints it when no move is given)."""
+        """A state in words (the referee prints it when no move is given)."""
         return None
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
-        """Values the rulebook's Jinja2 text may use ({{ threshold }}, computed figures, ...)."""
+        """Values a rulebook text may use ({{ threshold }}, computed figures, ...)."""
         return {}
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        """A table the rulebook names (e.g. 'scores'), header row first, built from content."""
+        """A table the rulebook names, header row first, built from content."""
         raise KeyError(name)
 
-    def end_conditions(self) -> dict[str, str]:
-        """End-condition ids declared in content, with an English label."""
-        from pnpgen.content.schema import text_for
-
-        declared = self.content.labels("end_conditions")
-        return {k: text_for(v, "en") for k, v in declared.items()}
-
-    def rule_title(self, rule: str, lang: str = "en") -> str:
-        from pnpgen.content.schema import text_for
-
-        return text_for(self.content.labels("rule_ids").get(rule, ""), lang)
-
-    def is_terminal(self, state: S) -> bool:
-        return self.current_player(state) == TERMINAL
-
-    def seats(self, state: S) -> Sequence[int]:
-        return range(self.num_players(state))
-
-    def num_players(self, state: S) -> int:
-        return self.min_players

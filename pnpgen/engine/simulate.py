@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.engine.bots import make_bot, scaled_bot
+from pnpgen.engine.capabilities import broken_invariants, game_stats
 from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.metrics import (
     distribution,
@@ -58,7 +59,7 @@ def play_game(
 ) -> GameRecord:
     rng = random.Random(seed)
     bots = [make_bot(rules, name) for name in bot_names]
-    state = rules.initial_state(len(bot_names), rng)
+    state = rules.initial_state(len(bot_names))
     limit = max_steps or rules.max_steps
     current_player, apply, sample_chance = rules.current_player, rules.apply, chance_sampler(rules)
     steps = moves = 0
@@ -68,7 +69,7 @@ def play_game(
         if steps >= limit:
             scores = tuple(0.0 for _ in bot_names)
             return GameRecord(seed, bot_names, Outcome((), scores, TIMEOUT), steps, moves,
-                              Counter(counts), rules.game_stats(state), problems)
+                              Counter(counts), game_stats(rules, state), problems)
         if player == CHANCE:
             move = sample_chance(state, rng)
         else:
@@ -80,9 +81,9 @@ def play_game(
             counts[kind] = counts.get(kind, 0) + 1
         steps += 1
         if check_invariants:
-            problems += [f"seed {seed}, step {steps}: {p}" for p in rules.check(state)]
+            problems += [f"seed {seed}, step {steps}: {p}" for p in broken_invariants(rules, state)]
     return GameRecord(seed, bot_names, rules.outcome(state), steps, moves, Counter(counts),
-                      rules.game_stats(state), problems)
+                      game_stats(rules, state), problems)
 
 
 def seating(bot_names: list[str], index: int) -> list[str]:

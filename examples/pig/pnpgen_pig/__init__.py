@@ -3,14 +3,24 @@ it, the bust face loses it; the first to bank the target wins. Numbers come from
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Range, check
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.engine.protocol import (
+    CHANCE,
+    TERMINAL,
+    Analysis,
+    Event,
+    IllegalMove,
+    Notation,
+    Outcome,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.errors import BadMove, ContentError, ImpossibleState
 from pnpgen.games.words import number
 
@@ -34,7 +44,8 @@ def create(content: GameContent) -> list[Rules[Any, Any]]:
     return [Pig(content)]
 
 
-class Pig(Rules[State, Move]):
+class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
+          Analysis[State, Move], Presentation[State]):
     def __init__(self, content: GameContent) -> None:
         self.content, self.id = content, content.id
         self.min_players, self.max_players = int(content.data["players"]["min"]), int(content.data["players"]["max"])
@@ -51,7 +62,7 @@ class Pig(Rules[State, Move]):
     def num_players(self, state: State) -> int:
         return len(state.scores)
 
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State((0,) * players, 0, CHOOSE)
 
     def current_player(self, state: State) -> int:

@@ -18,7 +18,18 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, check
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.engine.protocol import (
+    CHANCE,
+    TERMINAL,
+    Analysis,
+    Event,
+    IllegalMove,
+    Notation,
+    Outcome,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.errors import BadMove, ImpossibleState
 from pnpgen.games.burning_desire.bots import greedy_bot, optimal_bot
 from pnpgen.games.burning_desire.config import Config, load_config
@@ -76,7 +87,8 @@ def _clockwise(seats: list[int] | tuple[int, ...], start: int, n: int) -> tuple[
     return tuple(sorted(seats, key=lambda s: (s - start) % n))
 
 
-class BurningDesire(Rules[State, Move]):
+class BurningDesire(Rules[State, Move], Notation[State, Move], StateCodec[State],
+                    Analysis[State, Move], Presentation[State]):
     def __init__(self, content: GameContent) -> None:
         self.content = content
         self.id = content.id
@@ -100,7 +112,7 @@ class BurningDesire(Rules[State, Move]):
         return len(state.scores)
 
     # --- lifecycle -----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State((0,) * players, 0, ROLL)
 
     def current_player(self, state: State) -> int:

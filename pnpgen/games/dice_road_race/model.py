@@ -25,7 +25,19 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
+from pnpgen.engine.protocol import (
+    CHANCE,
+    TERMINAL,
+    Analysis,
+    Bot,
+    Event,
+    IllegalMove,
+    Notation,
+    Outcome,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.errors import BadMove, ImpossibleState
 from pnpgen.examples import load_examples
 from pnpgen.games.dice_road_race.config import RaceConfig, Stage, load_config
@@ -109,7 +121,8 @@ def roll_outcomes(dice: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     return tuple(result)
 
 
-class StageRace(Rules[State, Move]):
+class StageRace(Rules[State, Move], Notation[State, Move], StateCodec[State],
+                Analysis[State, Move], Presentation[State]):
     """Five-stage race: the real stage-race rules over the stand-in race model."""
 
     def __init__(self, content: GameContent) -> None:
@@ -145,7 +158,7 @@ class StageRace(Rules[State, Move]):
         return len(state.race.players)
 
     # --- lifecycle ---------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         race = Race(tuple(f"P{i + 1}" for i in range(players)))
         dice = (self.cfg.model.start_dice,) * players
         return State(race, self._start_stage(race, 1, dice))

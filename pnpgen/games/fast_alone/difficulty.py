@@ -13,9 +13,10 @@ from typing import Any, TypeVar
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
+from pnpgen.engine.capabilities import rulebook_context
 from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
-from pnpgen.engine.protocol import Rules
+from pnpgen.engine.protocol import Analysis, Notation, Presentation, Rules, StateCodec
 from pnpgen.engine.simulate import play_many
 from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
@@ -23,7 +24,8 @@ from pnpgen.games import rules_for_content
 S = TypeVar("S")
 M = TypeVar("M")
 
-class Puzzle(Rules[S, M]):
+class Puzzle(Rules[S, M], Notation[S, M], StateCodec[S],
+             Analysis[S, M], Presentation[S]):
     """What every Fast Alone puzzle shares: its bots are named for simulate and report
     from the rulebook context's `solver_method`, the text the designer notes print."""
 
@@ -138,7 +140,7 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
         data = getattr(side, "data", None)
         if not isinstance(data, dict) or "difficulty" not in data:
             continue  # a puzzle with no difficulty data yet stays out of the table
-        context = side.rulebook_context(lang)
+        context = rulebook_context(side, lang)
         games, seed, _ = settings(side, data)
         random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
         rows.append([f"{text_for(title, lang)}（{context['side_name']}）" if ja else

@@ -235,7 +235,7 @@ class GrowingNine(Puzzle[State, Move]):
         return tuple(new), queue, spawned
 
     # --- lifecycle -----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State((), (0,) * self.size, (), frozenset(), 0, "")
 
     def placed(self, state: State) -> bool:
@@ -722,7 +722,7 @@ def solver_bot(rules: GrowingNine) -> Bot[State, Move]:
 
 def roll_setup(rules: GrowingNine, rng: random.Random) -> State:
     """A setup rolled by chance: the red and every white, each in one of 24 orientations."""
-    state = rules.initial_state(1, rng)
+    state = rules.initial_state(1)
     while rules.current_player(state) == CHANCE:
         state, _ = rules.apply(state, rules.sample_chance(state, rng))
     return state

@@ -250,7 +250,7 @@ class HorizontalVertical(Puzzle[State, Move]):
         return _writes(self, state.dice, state.cells)
 
     # --- lifecycle -----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State((0,) * self.size, (), 0, 0, "")
 
     def current_player(self, state: State) -> int:

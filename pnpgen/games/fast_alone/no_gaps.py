@@ -256,7 +256,7 @@ class NoGaps(Puzzle[State, Move]):
         return False
 
     # --- lifecycle -----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State(0, (), tuple(t.count for t in self.tiles), (), self.count, 0, 0, ROLL, "")
 
     def current_player(self, state: State) -> int:

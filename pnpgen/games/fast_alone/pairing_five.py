@@ -200,7 +200,7 @@ class PairingFive(Puzzle[State, Move]):
         return tuple(cells), pool
 
     # --- lifecycle -----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State((0,) * (2 * self.n), 0, -1, (), 0, 0, 0, "")
 
     def rolled(self, state: State) -> bool:

@@ -310,7 +310,7 @@ class Unification(Puzzle[State, Move]):
         return state
 
     # --- lifecycle -----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         return State((0,) * self.size, -1, 0, "", 0, 0, "")
 
     def current_player(self, state: State) -> int:

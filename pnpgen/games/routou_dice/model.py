@@ -20,7 +20,18 @@ from math import factorial
 from typing import Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+from pnpgen.engine.protocol import (
+    CHANCE,
+    TERMINAL,
+    Analysis,
+    Event,
+    IllegalMove,
+    Notation,
+    Outcome,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.examples import load_examples
 from pnpgen.games.routou_dice import notation
 from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
@@ -34,7 +45,8 @@ from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
 
 
-class RoutouDice(Rules[State, Move]):
+class RoutouDice(Rules[State, Move], Notation[State, Move], StateCodec[State],
+                 Analysis[State, Move], Presentation[State]):
     min_players = 2
     max_players = 2
 
@@ -48,7 +60,7 @@ class RoutouDice(Rules[State, Move]):
         self.sim: dict[str, Any] = dict(sim)
 
     # --- lifecycle ----------------------------------------------------------------------
-    def initial_state(self, players: int, rng: random.Random) -> State:
+    def initial_state(self, players: int) -> State:
         n = self.cfg.dice
         return State(board=(0,) * self.geo.size, supply=(n, n), kills=(0, 0), stock=(0, 0))
 
@@ -562,7 +574,7 @@ class RoutouDice(Rules[State, Move]):
         for example in examples:  # the first example with dice on the board
             if example["state"].get("board"):
                 return state_from_data(self, example["state"])
-        return self.initial_state(2, random.Random(0))
+        return self.initial_state(2)
 
     def describe(self, state: State) -> str:
         return describe_state(self, state)

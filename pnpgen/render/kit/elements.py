@@ -39,6 +39,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.capabilities import rulebook_table
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_FONT_PT, MAX_LENGTH_MM, MAX_SHRINK_STEPS
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
@@ -770,7 +771,7 @@ def table_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[list[str
             raise BuildError(f"{ctx.label}: 'from_rules: {name}' needs a game with rules",
                              **where(spec, "from_rules", value=True))
         try:
-            return ctx.job.rules[0].rulebook_table(name, ctx.job.text_lang)
+            return rulebook_table(ctx.job.rules[0], name, ctx.job.text_lang)
         except KeyError:
             raise BuildError(f"{ctx.label}: the rules have no table '{name}'",
                              **where(spec, "from_rules", value=True)) from None

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import text_for
 from pnpgen.content.yamlpos import YMap, where
+from pnpgen.engine.capabilities import rulebook_context
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
 from pnpgen.output import BuildOptions
@@ -143,7 +144,7 @@ class KitJob:
         computed once per language (shared with in_lang copies)."""
         lang = self.text_lang
         if lang not in self.contexts:
-            self.contexts[lang] = dict(self.rules[0].rulebook_context(lang)) if self.rules else {}
+            self.contexts[lang] = rulebook_context(self.rules[0], lang) if self.rules else {}
         return self.contexts[lang]
 
     def in_lang(self, lang: str) -> KitJob:

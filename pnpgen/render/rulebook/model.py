@@ -15,6 +15,7 @@ import jinja2
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
+from pnpgen.engine.capabilities import rulebook_context, rulebook_table
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
@@ -164,7 +165,7 @@ class Resolver:
                 "lang": self.lang,
             }
             if rules is not None:
-                ctx.update(rules.rulebook_context(self.lang))
+                ctx.update(rulebook_context(rules, self.lang))
             self._contexts[key] = ctx
         return self._contexts[key]
 
@@ -219,7 +220,7 @@ class Resolver:
         if rules is None:
             return []
         try:
-            rows = rules.rulebook_table(name, self.lang)
+            rows = rulebook_table(rules, name, self.lang)
         except KeyError as err:
             if err.args != (name,):  # a KeyError inside the game's table code is a bug, not a bad name
                 raise

@@ -1,0 +1,75 @@
+"""Using a game's optional capabilities (see pnpgen.engine.protocol): the capability, or a
+one-line error naming what needs it, or what a game without it does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
+from pnpgen.errors import PnpgenError
+
+NAMES: dict[Any, str] = {Notation: "move notation", StateCodec: "state files", Analysis: "analysis", Presentation: "presentation"}
+
+
+def missing(rules: Rules[Any, Any], kind: type, needed_for: str) -> PnpgenError:
+    return PnpgenError(f"{rules.id} offers no {NAMES.get(kind, kind.__name__)}, which {needed_for} needs")
+
+
+def notation(rules: Rules[Any, Any], needed_for: str = "reading moves") -> Notation[Any, Any]:
+    """The game's move notation, or a one-line error naming what needs it."""
+    if isinstance(rules, Notation):
+        return rules
+    raise missing(rules, Notation, needed_for)
+
+
+def codec(rules: Rules[Any, Any], needed_for: str = "a state file") -> StateCodec[Any]:
+    """The game's state files, or a one-line error naming what needs it."""
+    if isinstance(rules, StateCodec):
+        return rules
+    raise missing(rules, StateCodec, needed_for)
+
+
+def move_text(rules: Rules[Any, Any], move: Any) -> str:
+    """A move in the game's notation, or its repr for a game without one."""
+    return rules.format_move(move) if isinstance(rules, Notation) else repr(move)
+
+
+def own_bots(rules: Rules[Any, Any]) -> dict[str, Callable[[], Bot[Any, Any]]]:
+    """The game's own bots by name (none without the Analysis capability)."""
+    return rules.bots() if isinstance(rules, Analysis) else {}
+
+
+def bot_methods(rules: Rules[Any, Any]) -> dict[str, str]:
+    """How each of the game's own bots plays, one line per name."""
+    return rules.bot_methods() if isinstance(rules, Analysis) else {}
+
+
+def evaluation(rules: Rules[Any, Any]) -> Callable[[Any, int], float]:
+    """The game's evaluation of a state for a seat; without Analysis, 1 for a won end, else 0."""
+    if isinstance(rules, Analysis):
+        return rules.evaluate
+
+    def terminal_value(state: Any, seat: int) -> float:
+        return float(rules.current_player(state) == TERMINAL and seat in rules.outcome(state).winners)
+
+    return terminal_value
+
+
+def rulebook_context(rules: Rules[Any, Any], lang: str) -> dict[str, Any]:
+    return dict(rules.rulebook_context(lang)) if isinstance(rules, Presentation) else {}
+
+
+def rulebook_table(rules: Rules[Any, Any], name: str, lang: str) -> list[list[str]]:
+    """A table the game's Presentation builds; KeyError when it builds none of that name."""
+    if not isinstance(rules, Presentation):
+        raise KeyError(name)
+    return rules.rulebook_table(name, lang)
+
+
+def game_stats(rules: Rules[Any, Any], state: Any) -> dict[str, float]:
+    return rules.game_stats(state) if isinstance(rules, Analysis) else {}
+
+
+def broken_invariants(rules: Rules[Any, Any], state: Any) -> list[str]:
+    return rules.check(state) if isinstance(rules, StateCodec) else []

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen.errors import BuildError, PnpgenError
+from pnpgen.words import LANGS
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
 
-LANGS = ("ja", "en")  # the languages a build writes
 
 
 @dataclass

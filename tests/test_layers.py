@@ -29,7 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pnpgen"
 # it (validate checks that components and rulebooks render; report draws a PDF with
 # render's fonts and paper); render uses neither. engine/simulate.py is engine.
 LAYERS: list[tuple[str, ...]] = [
-    ("pnpgen", "pnpgen.errors", "pnpgen.limits"),  # the version, errors, budgets
+    ("pnpgen", "pnpgen.errors", "pnpgen.limits", "pnpgen.words"),  # the version, errors, budgets, words
     ("pnpgen.output",),  # atomic writes, BuiltFile and BuildOptions
     ("pnpgen.content",),
     ("pnpgen.engine",),  # protocol, chance, bots, simulation, metrics

@@ -17,6 +17,7 @@ from typing import Any
 
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
+from pnpgen.words import LANGS
 
 
 class _AnyType:
@@ -63,7 +64,6 @@ class Range:
     high: float
 
 
-LANGS = ("ja", "en")
 Text = OneOf(str, {"ja?": str, "en?": str})
 
 

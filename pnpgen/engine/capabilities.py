@@ -9,7 +9,8 @@ from typing import Any
 from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
 from pnpgen.errors import PnpgenError
 
-NAMES: dict[Any, str] = {Notation: "move notation", StateCodec: "state files", Analysis: "analysis", Presentation: "presentation"}
+NAMES: dict[Any, str] = {Notation: "move notation", StateCodec: "state files",
+                         Analysis: "analysis", Presentation: "presentation"}
 
 
 def missing(rules: Rules[Any, Any], kind: type, needed_for: str) -> PnpgenError:

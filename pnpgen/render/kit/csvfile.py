@@ -15,8 +15,7 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError
 from pnpgen.limits import MAX_CSV_BYTES, MAX_CSV_COLUMNS, MAX_CSV_ROWS, MAX_TEXT_CHARS
-
-LANGS = ("ja", "en")
+from pnpgen.words import LANGS
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,55 @@
+"""Interface words in every language, and the one placeholder syntax.
+
+Words a program prints (table headers, labels, bot names) live in a catalogue, a YAML
+mapping of `key: {ja: ..., en: ...}` shipped beside the code that uses them, never in
+inline `if ja else` branches. Texts name values as `{{ name }}`, the placeholder syntax
+of rulebooks and components too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LANGS = ("ja", "en")  # the languages content may hold and a build writes
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def fill(text: str, values: Mapping[str, Any]) -> str:
+    """`text` with each `{{ name }}` replaced by str(values[name]); KeyError for a missing name."""
+    return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), text)
+
+
+class Words:
+    """A catalogue: `words(key, lang, **values)` is the text of `key` in `lang`, filled in."""
+
+    def __init__(self, table: Mapping[str, Mapping[str, str]], origin: str = "catalogue") -> None:
+        for key, texts in table.items():
+            missing = [lang for lang in LANGS if not isinstance(texts, Mapping) or lang not in texts]
+            if missing:
+                raise ValueError(f"{origin}: '{key}' has no {', '.join(missing)} text")
+        self.table, self.origin = table, origin
+
+    @classmethod
+    def load(cls, path: Path | str) -> Words:
+        """A catalogue file shipped with the code (package data, not content)."""
+        path = Path(path)
+        return cls(yaml.safe_load(path.read_text(encoding="utf-8")) or {}, path.name)
+
+    def __call__(self, key: str, lang: str, **values: Any) -> str:
+        try:
+            text = self.table[key][lang]
+        except KeyError:
+            raise KeyError(f"{self.origin} has no '{key}' in '{lang}'") from None
+        return fill(text, values) if values else text
+
+    def each(self, key: str, **values: Any) -> dict[str, str]:
+        """The text of `key` in every language."""
+        return {lang: self(key, lang, **values) for lang in LANGS}
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.table

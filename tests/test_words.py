@@ -1,0 +1,31 @@
+"""The ja/en word catalogue and the `{{ name }}` placeholder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnpgen.words import LANGS, Words, fill
+
+
+def test_fill_replaces_named_values_and_refuses_missing_ones() -> None:
+    assert fill("{{ n }} dice, {{target}} points", {"n": 6, "target": 300}) == "6 dice, 300 points"
+    assert fill("no {placeholder} here", {}) == "no {placeholder} here"
+    with pytest.raises(KeyError):
+        fill("{{ missing }}", {})
+
+
+def test_a_catalogue_gives_each_language_and_fills_values(tmp_path: Path) -> None:
+    path = tmp_path / "game.words.yaml"
+    path.write_text("turns: {ja: '{{ n }}手番', en: '{{ n }} turns'}\n", encoding="utf-8")
+    words = Words.load(path)
+    assert words("turns", "ja", n=3) == "3手番" and words("turns", "en", n=3) == "3 turns"
+    assert words.each("turns", n=1) == {"ja": "1手番", "en": "1 turns"} and set(LANGS) == {"ja", "en"}
+    with pytest.raises(KeyError, match="no 'score'"):
+        words("score", "en")
+
+
+def test_an_entry_missing_a_language_is_refused_when_loaded() -> None:
+    with pytest.raises(ValueError, match="'win' has no ja text"):
+        Words({"win": {"en": "win"}})

@@ -135,7 +135,9 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
         if spec is float:
             ok = isinstance(value, int | float) and not isinstance(value, bool)
         if not ok:
-            fail(f"expected {_describe(spec)}, found {_type_name(value)}")
+            hint = " (a # after a key starts a YAML comment: quote a colour, '#ff0000')" if (
+                value is None and spec is str) else ""
+            fail(f"expected {_describe(spec)}, found {_type_name(value)}{hint}")
         return
     if isinstance(spec, list):
         spec = Each(spec[0])

@@ -381,6 +381,25 @@ def validate(
         raise typer.Exit(1)
 
 
+@command()
+def schema(
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the <kind>.schema.json files.")] = Path("schema"),
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Write a JSON Schema for every kind of content file (game, rulebook, components,
+    deck, board, sheet, examples), generated from the specs pnpgen validates with, so an
+    editor completes keys and marks errors as you type (docs/editor.md)."""
+    from pnpgen.schemas import write_schemas  # lazy: ReportLab (see top)
+
+    paths = write_schemas(out_dir)
+    if as_json:
+        emit(True, {"files": [str(p) for p in paths]})
+        return
+    for path in paths:
+        out.print(f"wrote {path}", highlight=False)
+
+
 def _default_golden(root: Path, create: bool) -> Path | None:
     """tests/golden beside the content folder, when the project has a tests folder."""
     folder = root.resolve().parent / "tests" / "golden"

@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.referee",),
     ("pnpgen.verify",),
     ("pnpgen.render",),
-    ("pnpgen.validate", "pnpgen.report"),
+    ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
     ("pnpgen.build",),
     ("pnpgen.cli",),
     ("pnpgen.__main__",),

@@ -177,15 +177,18 @@ def render_components(
 
 
 def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[Path]:
-    """SVG previews of every component in the first language of the build, and a PNG
-    contact sheet of them (build/<game>/preview/)."""
+    """SVG (and PNG) previews of every component in every language of the build, and a
+    PNG contact sheet of them in the first language (build/<game>/preview/)."""
     paths: list[Path] = []
+    first: list[Path] = []
     for item in components(content):
         module = type_module(str(item["type"]))
         if module is None or not hasattr(module, "preview"):
             continue
-        job = jobs(content, rules, options, item)[0]
-        paths += module.preview(item, job)
-    if paths:
-        contact_sheet(paths, options.game_dir(content) / "preview" / "contact-sheet.png")
+        for index, job in enumerate(jobs(content, rules, options, item)):
+            made = module.preview(item, job)
+            paths += made
+            first += made if index == 0 else []
+    if first:
+        contact_sheet(first, options.game_dir(content) / "preview" / "contact-sheet.png")
     return paths

@@ -400,6 +400,32 @@ def schema(
         out.print(f"wrote {path}", highlight=False)
 
 
+@command()
+def new(
+    game: Annotated[str, typer.Argument(help="The new game's id (a slug, e.g. my-game): its folder's name.")],
+    kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook).",
+                                      autocompletion=lambda: ["print-only"])] = "print-only",
+    content: ContentOpt = None,
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Make a new game folder in the content folder that builds and validates at once: a
+    ja/en rulebook, a deck from a CSV, a board and a score sheet, each file naming its JSON
+    Schema for the editor (schemas written to schema/ beside the content folder)."""
+    import os
+
+    from pnpgen.scaffold import new_game  # lazy: ReportLab (see top)
+
+    root = content or Path(os.environ.get("PNPGEN_CONTENT", "content"))  # made if missing
+    paths = new_game(root, game, kind)
+    if as_json:
+        emit(True, {"game": game, "files": [str(p) for p in paths]})
+        return
+    for path in paths:
+        out.print(f"wrote {path}", highlight=False)
+    out.print(f"next: pnpgen build {game}" + (f" --content {root}" if content else ""), highlight=False)
+
+
 def _default_golden(root: Path, create: bool) -> Path | None:
     """tests/golden beside the content folder, when the project has a tests folder."""
     folder = root.resolve().parent / "tests" / "golden"

@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.verify",),
     ("pnpgen.render",),
     ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
-    ("pnpgen.build",),
+    ("pnpgen.build", "pnpgen.scaffold"),
     ("pnpgen.cli",),
     ("pnpgen.__main__",),
 ]

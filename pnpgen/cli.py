@@ -426,6 +426,46 @@ def new(
     out.print(f"next: pnpgen build {game}" + (f" --content {root}" if content else ""), highlight=False)
 
 
+@command()
+def watch(
+    game: GameArg,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Languages, comma-separated.", autocompletion=complete_lang)
+    ] = "ja,en",
+    paper: Annotated[str, typer.Option("--paper", help="Paper, as for build.", autocompletion=complete_paper)] = "A4",
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
+    serve_page: Annotated[bool, typer.Option("--serve", help="Serve a page of previews and the last error "
+                                             "on 127.0.0.1, reloading itself after each rebuild.")] = False,
+    port: Annotated[int, typer.Option("--port", help="Port of the --serve page (0: any free port).")] = 8000,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Build a game, then rebuild what changed on every save (a component's own YAML, its
+    CSV or pictures; the rulebook; everything for game.yaml). A broken edit prints its error
+    line and keeps the last good PDFs. Ctrl-C stops."""
+    import threading
+
+    from pnpgen.build import check_options  # lazy: ReportLab (see top)
+    from pnpgen.watch import Watcher, serve
+
+    root = content_root(content)
+    options = BuildOptions(out=out_dir, langs=tuple(x.strip() for x in lang.split(",") if x.strip()),
+                           paper=paper, content_root=root)
+    check_options(options)
+    (chosen,) = select_games(root, [game.split("/")[0]] if "/" not in game else [game])
+    watcher = Watcher(chosen.folder, options,
+                      say=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
+    watcher.build_all()
+    if serve_page:
+        if not 0 <= port <= 65535:
+            raise PnpgenError(f"--port {port} is not a port (0 to 65535)")
+        server = serve(watcher, port)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        err.print(f"serving http://127.0.0.1:{server.server_address[1]}/", highlight=False)
+    err.print(f"watching {chosen.folder} (Ctrl-C stops)", highlight=False)
+    watcher.run(threading.Event())
+
+
 def _default_golden(root: Path, create: bool) -> Path | None:
     """tests/golden beside the content folder, when the project has a tests folder."""
     folder = root.resolve().parent / "tests" / "golden"

@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.render",),
     ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
     ("pnpgen.build", "pnpgen.scaffold"),
+    ("pnpgen.watch",),  # rebuilds on save, serves the previews page
     ("pnpgen.cli",),
     ("pnpgen.__main__",),
 ]

@@ -452,7 +452,7 @@ def watch(
     options = BuildOptions(out=out_dir, langs=tuple(x.strip() for x in lang.split(",") if x.strip()),
                            paper=paper, content_root=root)
     check_options(options)
-    (chosen,) = select_games(root, [game.split("/")[0]] if "/" not in game else [game])
+    (chosen,) = select_games(root, [game])  # a collection's game: its folder is watched
     watcher = Watcher(chosen.folder, options,
                       say=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
     watcher.build_all()

@@ -19,3 +19,19 @@ def pick_game(games: Sequence[Rules[Any, Any]], name: str | None, folder_id: str
         if game.id in (name, f"{folder_id}/{name}"):
             return game
     return None
+
+
+def unknown_game(games: Sequence[Rules[Any, Any]], name: str, folder_id: str) -> str:
+    """Why `name` picks no game of the folder, with did-you-mean among the folder's games:
+    'unknown game 'fast-alone/no-gap-a' (did you mean 'fast-alone/no-gaps-a'?); games: …'."""
+    import difflib
+
+    ids = sorted(game.id for game in games)
+    if not ids:
+        return f"'{name}' is print-only (no engine: in its game.yaml), so it has no rules to play"
+    if name == folder_id and len(ids) > 1:
+        return f"'{name}' names no single game; choose one of: {', '.join(ids)}"
+    short = {game_id.split("/", 1)[-1]: game_id for game_id in ids}  # compared without the shared folder
+    close = difflib.get_close_matches(name.split("/", 1)[-1], list(short), n=1, cutoff=0.6)
+    hint = f" (did you mean '{short[close[0]]}'?)" if close else ""
+    return f"unknown game '{name}'{hint}; games in {folder_id}: {', '.join(ids)}"

@@ -11,26 +11,28 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, Text, check, text_for
+from pnpgen.content.schema import Choice, Each, Text
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.bots import best_of
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
-from pnpgen.errors import BadMove, ContentError, ImpossibleState
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
+from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.puzzle import Puzzle
 from pnpgen.games.words import number
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
+
+
 WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
+
+
 TESTS = ("at_most", "equals", "at_least", "parity")
+
 
 CONDITION_SCHEMA: dict[str, Any] = {
     "label": str,
@@ -40,12 +42,16 @@ CONDITION_SCHEMA: dict[str, Any] = {
     "at_least?": int,
     "parity?": Choice("even", "odd"),
 }
+
+
 SIDE_SCHEMA: dict[str, Any] = {
     "name": Text,
     "full_lines": bool,
     "rows": Each(CONDITION_SCHEMA, min=1),
     "columns": Each(CONDITION_SCHEMA, min=1),
 }
+
+
 RULES_SCHEMA: dict[str, Any] = {
     "dice": {"count": int, "faces": int},
     "rows": Each(int, min=1),
@@ -58,14 +64,6 @@ RULES_SCHEMA: dict[str, Any] = {
     "sides": {"*": SIDE_SCHEMA},
     "solver": {"line_decay": float, "spread": float, "pass_value": float, "empty_value": float},
     "difficulty": {"games": int, "bots": Each(str, min=1)},
-}
-STATE_SCHEMA: dict[str, Any] = {
-    "grid": [str],
-    "dice?": [int],
-    "passes_used": int,
-    "turns?": int,
-    "end?": str,
-    "note?": str,
 }
 
 
@@ -139,15 +137,13 @@ def _condition(entry: Any) -> Condition:
                      (0 if value == "even" else 1) if test == "parity" else int(value))
 
 
-class HorizontalVertical(Puzzle[State, Move]):
+class HorizontalVerticalRules(Puzzle[State, Move]):
     """One board side of Horizontal & Vertical."""
 
+    ENDS = (WON, STUCK, FULL)
+
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
-        self.content = content
-        self.key = key
-        self.data = data
-        self.siblings: list[HorizontalVertical] = [self]  # every side of this puzzle (set by create)
-        self.id = f"{content.id}/{key}-{side}"
+        super().__init__(content, key, data, side)
         self.count = int(data["dice"]["count"])
         self.faces = int(data["dice"]["faces"])
         self.row_labels = tuple(int(v) for v in data["rows"])
@@ -166,7 +162,7 @@ class HorizontalVertical(Puzzle[State, Move]):
             if len(conds) != len(labels):
                 raise _fail(f"sides.{side}.{name}: {len(conds)} conditions for {len(labels)} {name}",
                             entry, name)
-        self.side = Side(side, entry["name"], bool(entry["full_lines"]), tuple(rows + cols))
+        self.board = Side(side, entry["name"], bool(entry["full_lines"]), tuple(rows + cols))
         solver = data["solver"]
         self.decay = float(solver["line_decay"])
         self.spread = float(solver["spread"])
@@ -208,9 +204,9 @@ class HorizontalVertical(Puzzle[State, Move]):
     def line_met(self, cells: tuple[int, ...], line: int) -> bool:
         """The line holds no x, is full if the side needs it, and meets its condition."""
         values = [cells[i] for i in self.line_cells[line]]
-        if X in values or (self.side.full_lines and 0 in values):
+        if X in values or (self.board.full_lines and 0 in values):
             return False
-        cond = self.side.lines[line]
+        cond = self.board.lines[line]
         numbers = [v for v in values if v]
         if cond.measure == "sum":
             return cond.holds(sum(numbers))
@@ -247,7 +243,21 @@ class HorizontalVertical(Puzzle[State, Move]):
 
     def writes(self, state: State) -> dict[tuple[int, int], int]:
         """(value, cell) -> x owed, for every write the dice allow into an empty cell."""
-        return _writes(self, state.dice, state.cells)
+        return self.writes_for(state.dice, state.cells)
+
+    def writes_for(self, dice: tuple[int, ...], cells: tuple[int, ...]) -> dict[tuple[int, int], int]:
+        """(value, cell) -> x owed, for every write `dice` allow into an empty cell of `cells`."""
+        if not dice:
+            return {}
+        empty_count = cells.count(0)
+        result: dict[tuple[int, int], int] = {}
+        for value in sorted(set(dice)):
+            for cell, v in enumerate(cells):
+                if v == 0:
+                    cost = self.write_cost(dice, value, cell)
+                    if cost is not None and cost <= empty_count - 1:
+                        result[(value, cell)] = cost
+        return result
 
     # --- lifecycle -----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -374,10 +384,6 @@ class HorizontalVertical(Puzzle[State, Move]):
             return state._replace(end=FULL), events
         return state, events
 
-    def end_conditions(self) -> dict[str, str]:
-        """This puzzle's ends only (the collection's ends.yaml files are merged)."""
-        return {k: v for k, v in super().end_conditions().items() if k in (WON, STUCK, FULL)}
-
     def outcome(self, state: State) -> Outcome:
         if state.end == WON:
             return Outcome((0,), (float(self.max_passes - state.passes),), WON)
@@ -428,342 +434,12 @@ class HorizontalVertical(Puzzle[State, Move]):
             return "pass" + x
         return f"write {move.value} at {self.cell_name(move.cell)}{x}"
 
+    def turns_needed(self, cells: tuple[int, ...], passes: int, rolled: bool) -> int:
+        """The rolls made so far: one per number written and per pass, and the roll in hand."""
+        return self.size - cells.count(0) - cells.count(X) + passes + rolled
+
     # --- state files ---------------------------------------------------------------------
     def _grid_lines(self, cells: tuple[int, ...]) -> list[str]:
         mark = {0: ".", X: "x"}
         return [" ".join(mark.get(v, str(v)) for v in cells[r * self.n_cols:(r + 1) * self.n_cols])
                 for r in range(self.n_rows)]
-
-    def to_data(self, state: State) -> dict[str, Any]:
-        data: dict[str, Any] = {"grid": self._grid_lines(state.cells)}
-        if state.dice:
-            data["dice"] = list(state.dice)
-        data["passes_used"] = state.passes
-        data["turns"] = state.turns
-        if state.end:
-            data["end"] = state.end
-        return data
-
-    def from_data(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ImpossibleState("a state must be a mapping")
-        check(data, STATE_SCHEMA, path="state")
-
-        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
-            return ImpossibleState(message, **where(container, key, value=True))
-
-        grid = data["grid"]
-        if len(grid) != self.n_rows:
-            raise bad(f"grid: {len(grid)} rows, the board has {self.n_rows} (rows "
-                      f"{', '.join(map(str, self.row_labels))})", data, "grid")
-        cells: list[int] = []
-        for r, line in enumerate(grid):
-            words = line.split()
-            if len(words) != self.n_cols:
-                raise bad(f"grid row {self.row_labels[r]}: {len(words)} cells, the board has {self.n_cols} "
-                          "('.' empty, 'x' crossed, or a number)", grid, r)
-            for word in words:
-                value = number(word) or 0
-                if word in (".", "x", "X"):
-                    cells.append(0 if word == "." else X)
-                elif 1 <= value <= self.faces:
-                    cells.append(value)
-                else:
-                    raise bad(f"grid row {self.row_labels[r]}: '{word}' is not '.', 'x' or a number "
-                              f"1–{self.faces}", grid, r)
-        dice = data.get("dice") or []
-        if dice and len(dice) != self.count:
-            raise bad(f"dice: {len(dice)} dice, a roll is {self.count}", data, "dice")
-        for i, face in enumerate(dice):
-            if not 1 <= face <= self.faces:
-                raise bad(f"dice[{i}]: {face} is not a face 1–{self.faces}", dice, i)
-        end = str(data.get("end", ""))
-        if end and end not in (WON, STUCK, FULL):
-            raise bad(f"end: '{end}' is not one of {WON}, {STUCK}, {FULL}", data, "end")
-        passes = int(data["passes_used"])
-        # turns are rolls made; a file may leave them out (then the fewest the grid needs)
-        turns = int(data["turns"]) if "turns" in data else self.turns_needed(tuple(cells), passes, bool(dice))
-        state = State(tuple(cells), tuple(sorted(dice)), passes, turns, end)
-        problems = self.check(state)
-        if problems:
-            key = next((k for k in ("end", "passes_used", "dice", "turns") if problems[0].startswith(k) and k in data),
-                       "grid")
-            raise bad(problems[0], data, key)
-        return state
-
-    def example_state(self) -> State:
-        """Mid-game on the Total side's board: a roll of 1 3 5 to use."""
-        state = self.from_data({
-            "grid": [". 3 . . .", ". . 5 . x", "6 . . . .", ". . . 2 .", ". 4 . . ."],
-            "dice": [1, 3, 5], "passes_used": 1, "turns": 7,
-        })
-        return state
-
-    # --- checks and analysis -------------------------------------------------------------
-    def check(self, state: State) -> list[str]:
-        problems = []
-        if len(state.cells) != self.size:
-            return [f"the grid has {len(state.cells)} cells, not {self.size}"]
-        if not 0 <= state.passes <= self.max_passes:
-            problems.append(f"passes_used is {state.passes}; the board has {self.max_passes} pass boxes")
-        crossed = state.cells.count(X)
-        if crossed < state.passes * self.pass_x:
-            problems.append(f"{state.passes} passes each write {self.pass_x} x, but the grid holds {crossed}")
-        needed = self.turns_needed(state.cells, state.passes, bool(state.dice))
-        if state.turns < needed:
-            written = self.size - state.cells.count(0) - crossed
-            held = " and the roll in hand" if state.dice else ""
-            passes = f"{state.passes} pass{'' if state.passes == 1 else 'es'}"
-            problems.append(f"turns: {state.turns} rolls made, but {written} numbers, {passes}{held} need {needed}")
-        won = self.won(state.cells)
-        if state.end == WON and not won:
-            problems.append("end is hv_won, but no winning row and column are on the grid")
-        if state.end in ("", STUCK) and won:
-            problems.append("a row and a column already meet their conditions: the game is won (hv_won)")
-        if state.end == "" and 0 not in state.cells:
-            problems.append("the grid is full, so the game is over")
-        if state.end == FULL and 0 in state.cells:
-            problems.append("end is hv_full, but the grid has empty cells")
-        if state.end == STUCK and (not state.dice or self.writes(state) or state.passes < self.max_passes):
-            problems.append("end is hv_stuck, but the rolled dice can still be used or a pass is left")
-        if state.end in (WON, FULL) and state.dice:
-            problems.append("dice are waiting in a finished game")
-        return problems
-
-    def turns_needed(self, cells: tuple[int, ...], passes: int, rolled: bool) -> int:
-        """The rolls made so far: one per number written and per pass, and the roll in hand."""
-        return self.size - cells.count(0) - cells.count(X) + passes + rolled
-
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.end:
-            return 1000.0 + self.max_passes - state.passes if state.end == WON else -1000.0
-        return self.position_value(state.cells, state.passes)
-
-    def line_promise(self, cells: tuple[int, ...], line: int) -> float:
-        """How close a line is to meeting its condition, 0..1 (solver heuristic)."""
-        values = [cells[i] for i in self.line_cells[line]]
-        if X in values:
-            return 0.0
-        cond = self.side.lines[line]
-        empty = values.count(0)
-        numbers = [v for v in values if v]
-        if cond.measure == "sum":
-            if not self.side.full_lines:
-                return 1.0 if cond.holds(sum(numbers)) else 0.0
-            chance = _sum_chance(cond, sum(numbers), empty, self.faces)
-            return chance * self.decay**empty
-        best = max(Counter(numbers).values(), default=0)
-        if cond.holds(best):
-            return 1.0
-        need = max(0, cond.value - best) if cond.test in ("at_least", "equals") else 0
-        if need > empty:
-            return 0.0
-        return self.decay ** (2 * need) * (1 + 0.1 * (empty - need))
-
-    def position_value(self, cells: tuple[int, ...], passes: int) -> float:
-        promise = [self.line_promise(cells, line) for line in range(len(self.line_cells))]
-        rows = sorted(promise[: self.n_rows], reverse=True)
-        cols = sorted(promise[self.n_rows:], reverse=True)
-        core = _top(rows, self.win_rows) * _top(cols, self.win_cols)
-        return (core + self.spread * sum(promise) / len(promise)
-                + self.pass_value * (self.max_passes - passes) + self.empty_value * cells.count(0))
-
-    def bots(self) -> dict[str, Any]:
-        return {"random": lambda: random_bot(self), "solver": lambda: solver_bot(self)}
-
-    def game_stats(self, state: State) -> dict[str, float]:
-        won = state.end == WON
-        return {"turns": float(state.turns), "score (passes left)": float(self.max_passes - state.passes)
-                if won else 0.0, "passes used": float(state.passes)}
-
-    def describe(self, state: State) -> str | None:
-        lines = [f"{text_for(self.side.name, 'en')}; rows {', '.join(map(str, self.row_labels))} top to "
-                 f"bottom, columns {', '.join(map(str, self.col_labels))} left to right"]
-        header = "      " + " ".join(f"{c:>2}" for c in self.col_labels)
-        lines.append(header)
-        for r, text in enumerate(self._grid_lines(state.cells)):
-            cond = self.side.lines[r].label
-            lines.append(f"  {self.row_labels[r]:>2}  " + " ".join(f"{w:>2}" for w in text.split())
-                         + f"   {cond}")
-        lines.append("      " + " ".join(f"{self.side.lines[self.n_rows + c].label:>2}"
-                                         for c in range(self.n_cols)))
-        rows, cols = self.met_lines(state.cells)
-        met = ", ".join(self.line_name(m) for m in rows + cols) or "none"
-        lines.append(f"Lines meeting their condition: {met}")
-        lines.append(f"Passes used: {state.passes} of {self.max_passes}; turns: {state.turns}")
-        if state.end:
-            result = "won" if state.end == WON else "lost"
-            lines.append(f"Game over ({state.end}): {result}, score {self.outcome(state).scores[0]:g}")
-        elif state.dice:
-            writes = self.writes(state)
-            lines.append(f"Dice {' '.join(map(str, state.dice))}: {len(writes)} possible writes")
-            for (value, cell), cost in sorted(writes.items(), key=lambda w: (w[0][0], w[0][1])):
-                lines.append(f"  write {value} at {self.cell_name(cell)}" + (f" (+{cost} x)" if cost else ""))
-        else:
-            lines.append("A roll is due")
-        return "\n".join(lines)
-
-    # --- rulebook ------------------------------------------------------------------------
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
-        games, seed, _ = settings(self, self.data)
-        return {
-            "difficulty_games": games,
-            "difficulty_seed": seed,
-            "dice": self.count,
-            "faces": self.faces,
-            "rows": self.n_rows,
-            "columns": self.n_cols,
-            "row_labels": f"{self.row_labels[0]}–{self.row_labels[-1]}",
-            "column_labels": f"{self.col_labels[0]}–{self.col_labels[-1]}",
-            "wild_faces": "/".join(map(str, sorted(self.wild))),
-            "x_per_wild": self.x_per_wild,
-            "passes": self.max_passes,
-            "pass_x": self.pass_x,
-            "win_rows": self.win_rows,
-            "win_columns": self.win_cols,
-            "side_name": text_for(self.side.name, lang),
-            "row_conditions": "・".join(c.label for c in self.side.lines[:self.n_rows]) if lang == "ja"
-            else ", ".join(c.label for c in self.side.lines[:self.n_rows]),
-            "column_conditions": "・".join(c.label for c in self.side.lines[self.n_rows:]) if lang == "ja"
-            else ", ".join(c.label for c in self.side.lines[self.n_rows:]),
-            "same_needed": next((c.value for c in self.side.lines if c.measure == "same"), 0),
-            # one label per line for the board sheet: row_condition_1 .. and column_condition_1 ..
-            **{f"row_condition_{i + 1}": c.label for i, c in enumerate(self.side.lines[:self.n_rows])},
-            **{f"column_condition_{i + 1}": c.label for i, c in enumerate(self.side.lines[self.n_rows:])},
-            "solver_method": "1手先だけを見る貪欲法（各列の見込みで局面を評価し、x は損の少ないマスへ）" if lang == "ja"
-            else "one-move greedy search on a line-promise heuristic, x placed where they cost least",
-        }
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        if name == COLLECTION_TABLE:  # every side of the collection (intro chapter)
-            return collection_table(self, lang)
-        if name == "difficulty":  # every side of the puzzle, random player and solver
-            games, seed, bots = settings(self, self.data)
-            return difficulty_table([(text_for(r.side.name, lang), r) for r in self.siblings], games, seed, bots, lang)
-        if name != "conditions":
-            raise KeyError(name)
-        ja = lang == "ja"
-        head = ["列", "ラベル", "成立条件"] if ja else ["Line", "Label", "Condition"]
-        rows = [head]
-        for line, cond in enumerate(self.side.lines):
-            if line < self.n_rows:
-                where_ = f"横 {self.row_labels[line]}" if ja else f"row {self.row_labels[line]}"
-            else:
-                where_ = f"縦 {self.col_labels[line - self.n_rows]}" if ja else \
-                    f"column {self.col_labels[line - self.n_rows]}"
-            rows.append([where_, cond.label, cond.describe(lang)])
-        return rows
-
-
-def _top(values: list[float], count: int) -> float:
-    """The product of the `count` best values (every one of them must come true)."""
-    result = 1.0
-    for v in values[:count]:
-        result *= v
-    return result
-
-
-@cache
-def _sum_table(empty: int, faces: int) -> tuple[int, ...]:
-    """Ways for `empty` dice to total each sum 0..empty*faces."""
-    ways = [1]
-    for _ in range(empty):
-        nxt = [0] * (len(ways) + faces)
-        for total, count in enumerate(ways):
-            for face in range(1, faces + 1):
-                nxt[total + face] += count
-        ways = nxt
-    return tuple(ways)
-
-
-@cache
-def _sum_chance(cond: Condition, filled: int, empty: int, faces: int) -> float:
-    """Chance that random numbers in the empty cells make the line meet `cond`."""
-    ways = _sum_table(empty, faces)
-    good = sum(count for total, count in enumerate(ways) if count and cond.holds(filled + total))
-    return good / faces**empty
-
-
-def _writes(rules: HorizontalVertical, dice: tuple[int, ...], cells: tuple[int, ...]) -> dict[tuple[int, int], int]:
-    if not dice:
-        return {}
-    empty_count = cells.count(0)
-    result: dict[tuple[int, int], int] = {}
-    for value in sorted(set(dice)):
-        for cell, v in enumerate(cells):
-            if v == 0:
-                cost = rules.write_cost(dice, value, cell)
-                if cost is not None and cost <= empty_count - 1:
-                    result[(value, cell)] = cost
-    return result
-
-
-def _best_crosses(rules: HorizontalVertical, cells: tuple[int, ...], passes: int, count: int,
-                  taken: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Place `count` x one at a time where they cost the position least."""
-    placed: list[int] = []
-    current = list(cells)
-    for _ in range(count):
-        best, best_value = -1, float("-inf")
-        for cell, v in enumerate(current):
-            if v == 0 and cell != taken:
-                current[cell] = X
-                value = rules.position_value(tuple(current), passes)
-                current[cell] = 0
-                if value > best_value:
-                    best, best_value = cell, value
-        current[best] = X
-        placed.append(best)
-    return tuple(sorted(placed)), tuple(current)
-
-
-def random_bot(rules: HorizontalVertical) -> Bot[State, Move]:
-    """A random player: any write (value and cell) or the pass, equally likely; x anywhere.
-
-    (The generic `uniform` bot picks among every x placement too, so it mostly plays
-    double wilds.)"""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        options: list[tuple[int, int, int]] = [(v, c, cost) for (v, c), cost in rules.writes(state).items()]
-        if state.passes < rules.max_passes:
-            options.append((0, -1, rules.pass_x))
-        value, cell, cost = rng.choice(options)
-        empty = [i for i, v in enumerate(state.cells) if v == 0 and i != cell]
-        xs = tuple(sorted(rng.sample(empty, cost)))
-        return Move("write", value, cell, xs) if cell >= 0 else Move("pass", xs=xs)
-
-    return choose
-
-
-def solver_bot(rules: HorizontalVertical) -> Bot[State, Move]:
-    """Greedy on the heuristic: try every write (and a pass), x where they hurt least."""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        options: list[tuple[Move, int, int]] = [
-            (Move("write", value, cell), cost, cell) for (value, cell), cost in rules.writes(state).items()]
-        if state.passes < rules.max_passes:
-            options.append((Move("pass"), rules.pass_x, -1))
-
-        def scored() -> Iterator[tuple[Move, float]]:
-            for move, cost, cell in options:
-                cells = list(state.cells)
-                if cell >= 0:
-                    cells[cell] = move.value
-                passes = state.passes + (move.kind == "pass")
-                xs, after = _best_crosses(rules, tuple(cells), passes, cost, cell)
-                if rules.won(after):
-                    value = 1000.0 + rules.max_passes - passes
-                else:
-                    value = rules.position_value(after, passes) if 0 in after else -1000.0
-                yield move._replace(xs=xs), value
-
-        return best_of(scored(), rng)
-
-    return choose
-
-
-def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
-    sides = [HorizontalVertical(content, key, data, side) for side in data["sides"]]
-    for rules in sides:
-        rules.siblings = sides
-    return list(sides)

@@ -123,7 +123,8 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
         context = rulebook_context(side, lang)
         games, seed, _ = settings(side, data)
         random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
-        rows.append([WORDS("puzzle_side", lang, puzzle=text_for(title, lang), side=context["side_name"]), str(games), _cell(random_), _cell(solver),
+        rows.append([WORDS("puzzle_side", lang, puzzle=text_for(title, lang), side=context["side_name"]),
+                     str(games), _cell(random_), _cell(solver),
                      str(context["solver_method"]), f"{random_.turns:.1f} /\n{solver.turns:.1f}",
                      f"{solver.score:.1f}" if solver.wins else "–"])
     return rows

@@ -32,15 +32,18 @@ class PuzzleAnalysis(Analysis[S, M]):
 
     key: str
 
+    def solver_method(self, lang: str) -> str:
+        """How the solver plays, in words; a puzzle whose text names its settings fills them in."""
+        return WORDS(f"{self.key}.solver_method", lang)
+
     def bot_methods(self) -> dict[str, str]:
-        return {"random": WORDS("random_method", "en"), "solver": WORDS(f"{self.key}.solver_method", "en")}
+        return {"random": WORDS("random_method", "en"), "solver": self.solver_method("en")}
 
 
-class PuzzlePresentation(Tables[S]):
+class PuzzlePresentation(PuzzleAnalysis[S, M], Tables[S]):
     """Rulebook values every puzzle offers (difficulty games and seed, side name, solver
     method) around the puzzle's own `values`, and the two difficulty tables."""
 
-    key: str
     data: Any
     side_name: Any
     siblings: list[Any]
@@ -52,7 +55,7 @@ class PuzzlePresentation(Tables[S]):
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         games, seed, _ = settings(self.rules, self.data)
         return {"difficulty_games": games, "difficulty_seed": seed, **self.values(lang),
-                "side_name": text_for(self.side_name, lang), "solver_method": WORDS(f"{self.key}.solver_method", lang)}
+                "side_name": text_for(self.side_name, lang), "solver_method": self.solver_method(lang)}
 
     @property
     def rules(self) -> Rules[Any, Any]:

@@ -22,7 +22,10 @@ from pnpgen.games.fast_alone.growing_nine.rules import (
 )
 from pnpgen.games.fast_alone.growing_nine.solver import roll_setup, solve_setup
 
-__all__ = ["GrowingNine", "Move", "ORIENTATIONS", "REPEAT", "RULES_SCHEMA", "STUCK", "State", "TOP", "TUMBLE", "WON", "create", "roll_setup", "solve_setup"]
+__all__ = [
+    "GrowingNine", "Move", "ORIENTATIONS", "REPEAT", "RULES_SCHEMA", "STUCK", "State", "TOP",
+    "TUMBLE", "WON", "create", "roll_setup", "solve_setup"
+]
 
 
 class GrowingNine(GrowingNinePresentation):

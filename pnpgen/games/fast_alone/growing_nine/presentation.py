@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from pnpgen.content.schema import text_for
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.catalogue import WORDS, header
+from pnpgen.games.fast_alone.difficulty import settings
 from pnpgen.games.fast_alone.growing_nine.rules import (
     RED,
     WON,
+    Move,
     State,
     die_text,
 )
@@ -16,14 +20,12 @@ from pnpgen.games.fast_alone.growing_nine.solver import GrowingNineSolver, exact
 from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
 
 
-def exact_table(sides: list[GrowingNinePresentation], lang: str) -> list[list[str]]:
+def exact_table(sides: Sequence[GrowingNineSolver], lang: str) -> list[list[str]]:
     """Header, then per side: setups sampled, win rate with the best placement and from a
     random placement (95% intervals), positions the solver searched per setup (mean, max;
     deterministic, unlike times, so rebuilt rulebooks stay byte-identical)."""
-    ja = lang == "ja"
-    rows = [["面", "配置数", "最善の配置で勝てる", "95%区間", "ランダムな配置から勝てる", "95%区間", "探索した局面数"]
-            if ja else ["Side", "Setups", "Winnable, best placement", "95% interval",
-                        "Winnable, random placement", "95% interval", "Positions searched"]]
+    rows = [header(lang, "side", "g9.setups", "g9.winnable_best", "interval", "g9.winnable_random", "interval",
+                   "g9.positions")]
     for rules in sides:
         _, seed, _ = settings(rules, rules.data)
         e = exact_figures(rules, int(rules.data["exact"]["setups"]), seed)
@@ -31,12 +33,12 @@ def exact_table(sides: list[GrowingNinePresentation], lang: str) -> list[list[st
         for wins in (e.best, e.placed):
             low, high = e.interval(wins)
             cells += [f"{wins / e.setups:.1%}", f"{low:.1%}–{high:.1%}"]
-        cells.append(f"{e.mean_nodes:,.0f}" + (f"（最大 {e.max_nodes:,}）" if ja else f" (max {e.max_nodes:,})"))
+        cells.append(WORDS("g9.nodes", lang, mean=f"{e.mean_nodes:,.0f}", max=f"{e.max_nodes:,}"))
         rows.append(cells)
     return rows
 
 
-class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State]):
+class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State, Move]):
     """The rulebook's values and tables, and a state described for the referee."""
 
     def describe(self, state: State) -> str | None:
@@ -64,29 +66,16 @@ class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State]):
         return "\n".join(lines)
 
     # --- rulebook ------------------------------------------------------------------------
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
-        games, seed, _ = settings(self, self.data)
+    def values(self, lang: str) -> dict[str, Any]:
         return {
-            "difficulty_games": games,
-            "difficulty_seed": seed,
             "exact_setups": int(self.data["exact"]["setups"]),
             "size": self.n,
             "whites": self.whites,
             "start_whites": self.start_whites,
             "queued": self.whites - self.start_whites,
-            "side_name": text_for(self.side_name, lang),
-            "spawn_pairs": (" / " if lang == "en" else "・").join(
+            "spawn_pairs": WORDS("g9.pair_separator", lang).join(
                 f"{self.cell_name(a)}–{self.cell_name(b)}" for a, b in self.partner.items() if a < b),
-            "solver_method": "全探索（局面の到達可能性を深さ優先で調べる厳密解）" if lang == "ja"
-            else "exact search (depth-first reachability over positions)",
         }
 
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        if name == COLLECTION_TABLE:
-            return collection_table(self, lang)
-        if name == "exact":
-            return exact_table(self.siblings, lang)
-        if name == "difficulty":
-            games, seed, bots = settings(self, self.data)
-            return difficulty_table([(text_for(r.side_name, lang), r) for r in self.siblings], games, seed, bots, lang)
-        raise KeyError(name)
+    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
+        return {**super().tables(), "exact": partial(exact_table, self.siblings)}

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pnpgen.games.fast_alone.horizontal_vertical.presentation import HorizontalVerticalPresentation
 from pnpgen.games.fast_alone.horizontal_vertical.rules import FULL, RULES_SCHEMA, STUCK, WON, Move, State
 
-__all__ = ["FULL", "HorizontalVertical", "Move", "RULES_SCHEMA", "STUCK", "State", "WON", "create"]
+__all__ = [
+    "FULL", "HorizontalVertical", "Move", "RULES_SCHEMA", "STUCK", "State", "WON", "create"
+]
 
 
 class HorizontalVertical(HorizontalVerticalPresentation):

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pnpgen.content.schema import text_for
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     WON,
+    Condition,
+    Move,
     State,
 )
 from pnpgen.games.fast_alone.horizontal_vertical.solver import HorizontalVerticalSolver
 from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
 
 
-class HorizontalVerticalPresentation(HorizontalVerticalSolver, PuzzlePresentation[State]):
+class HorizontalVerticalPresentation(HorizontalVerticalSolver, PuzzlePresentation[State, Move]):
     """The rulebook's values and tables, and a state described for the referee."""
 
     def describe(self, state: State) -> str | None:
         lines = [f"{text_for(self.board.name, 'en')}; rows {', '.join(map(str, self.row_labels))} top to "
                  f"bottom, columns {', '.join(map(str, self.col_labels))} left to right"]
-        header = "      " + " ".join(f"{c:>2}" for c in self.col_labels)
-        lines.append(header)
+        lines.append("      " + " ".join(f"{c:>2}" for c in self.col_labels))
         for r, text in enumerate(self._grid_lines(state.cells)):
             cond = self.board.lines[r].label
             lines.append(f"  {self.row_labels[r]:>2}  " + " ".join(f"{w:>2}" for w in text.split())
@@ -45,11 +47,9 @@ class HorizontalVerticalPresentation(HorizontalVerticalSolver, PuzzlePresentatio
         return "\n".join(lines)
 
     # --- rulebook ------------------------------------------------------------------------
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
-        games, seed, _ = settings(self, self.data)
+    def values(self, lang: str) -> dict[str, Any]:
+        rows, columns = self.board.lines[:self.n_rows], self.board.lines[self.n_rows:]
         return {
-            "difficulty_games": games,
-            "difficulty_seed": seed,
             "dice": self.count,
             "faces": self.faces,
             "rows": self.n_rows,
@@ -62,35 +62,30 @@ class HorizontalVerticalPresentation(HorizontalVerticalSolver, PuzzlePresentatio
             "pass_x": self.pass_x,
             "win_rows": self.win_rows,
             "win_columns": self.win_cols,
-            "side_name": text_for(self.board.name, lang),
-            "row_conditions": "・".join(c.label for c in self.board.lines[:self.n_rows]) if lang == "ja"
-            else ", ".join(c.label for c in self.board.lines[:self.n_rows]),
-            "column_conditions": "・".join(c.label for c in self.board.lines[self.n_rows:]) if lang == "ja"
-            else ", ".join(c.label for c in self.board.lines[self.n_rows:]),
+            "row_conditions": WORDS("list_separator", lang).join(c.label for c in rows),
+            "column_conditions": WORDS("list_separator", lang).join(c.label for c in columns),
             "same_needed": next((c.value for c in self.board.lines if c.measure == "same"), 0),
             # one label per line for the board sheet: row_condition_1 .. and column_condition_1 ..
-            **{f"row_condition_{i + 1}": c.label for i, c in enumerate(self.board.lines[:self.n_rows])},
-            **{f"column_condition_{i + 1}": c.label for i, c in enumerate(self.board.lines[self.n_rows:])},
-            "solver_method": "1手先だけを見る貪欲法（各列の見込みで局面を評価し、x は損の少ないマスへ）" if lang == "ja"
-            else "one-move greedy search on a line-promise heuristic, x placed where they cost least",
+            **{f"row_condition_{i + 1}": c.label for i, c in enumerate(rows)},
+            **{f"column_condition_{i + 1}": c.label for i, c in enumerate(columns)},
         }
 
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        if name == COLLECTION_TABLE:  # every side of the collection (intro chapter)
-            return collection_table(self, lang)
-        if name == "difficulty":  # every side of the puzzle, random player and solver
-            games, seed, bots = settings(self, self.data)
-            return difficulty_table([(text_for(r.side.name, lang), r) for r in self.siblings], games, seed, bots, lang)
-        if name != "conditions":
-            raise KeyError(name)
-        ja = lang == "ja"
-        head = ["列", "ラベル", "成立条件"] if ja else ["Line", "Label", "Condition"]
-        rows = [head]
+    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
+        return {**super().tables(), "conditions": self.conditions_table}
+
+    def conditions_table(self, lang: str) -> list[list[str]]:
+        rows = [header(lang, "hv.line", "hv.label", "hv.condition")]
         for line, cond in enumerate(self.board.lines):
-            if line < self.n_rows:
-                where_ = f"横 {self.row_labels[line]}" if ja else f"row {self.row_labels[line]}"
-            else:
-                where_ = f"縦 {self.col_labels[line - self.n_rows]}" if ja else \
-                    f"column {self.col_labels[line - self.n_rows]}"
-            rows.append([where_, cond.label, cond.describe(lang)])
+            where_ = (WORDS("hv.row", lang, n=self.row_labels[line]) if line < self.n_rows else
+                      WORDS("hv.column", lang, n=self.col_labels[line - self.n_rows]))
+            rows.append([where_, cond.label, condition_text(cond, lang)])
         return rows
+
+
+def condition_text(cond: Condition, lang: str) -> str:
+    """A line's condition in words ('the sum at most 12', '合計が12以下')."""
+    what = WORDS(f"hv.{cond.measure}", lang)
+    if cond.test == "parity":
+        return WORDS("hv.parity", lang, what=what, word=WORDS("hv.odd" if cond.value else "hv.even", lang))
+    unit = WORDS("hv.pieces", lang) if cond.measure == "same" else ""
+    return WORDS(f"hv.{cond.test}", lang, what=what, value=cond.value, unit=unit)

@@ -83,20 +83,6 @@ class Condition:
             return amount >= self.value
         return amount % 2 == self.value
 
-    def describe(self, lang: str) -> str:
-        ja = lang == "ja"
-        what = ("合計" if ja else "the sum") if self.measure == "sum" else ("同じ数字" if ja else "equal numbers")
-        if self.test == "parity":
-            word = ("偶数" if self.value == 0 else "奇数") if ja else ("even" if self.value == 0 else "odd")
-            return f"{what}が{word}" if ja else f"{what} is {word}"
-        bound = {"at_most": ("以下", "at most"), "equals": ("ちょうど", "exactly"),
-                 "at_least": ("以上", "at least")}[self.test]
-        if ja:
-            unit = "個" if self.measure == "same" else ""
-            return f"{what}が{self.value}{unit}{bound[0]}" if self.test != "equals" else \
-                f"{what}が{bound[0]}{self.value}{unit}"
-        return f"{what} {bound[1]} {self.value}"
-
 
 @dataclass(frozen=True)
 class Side:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pnpgen.games.fast_alone.no_gaps.presentation import NoGapsPresentation
 from pnpgen.games.fast_alone.no_gaps.rules import NO_DICE, NO_REROLLS, RULES_SCHEMA, WON, Move, State
 
-__all__ = ["Move", "NO_DICE", "NO_REROLLS", "NoGaps", "RULES_SCHEMA", "State", "WON", "create"]
+__all__ = [
+    "Move", "NO_DICE", "NO_REROLLS", "NoGaps", "RULES_SCHEMA", "State", "WON", "create"
+]
 
 
 class NoGaps(NoGapsPresentation):

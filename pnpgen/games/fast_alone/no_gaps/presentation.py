@@ -12,6 +12,7 @@ from pnpgen.games.fast_alone.no_gaps.rules import (
     PLAY,
     ROLL,
     WON,
+    Move,
     State,
 )
 from pnpgen.games.fast_alone.no_gaps.solver import NoGapsSolver
@@ -26,7 +27,7 @@ def shape_picture(cells: tuple[tuple[int, int], ...]) -> str:
     return "\n".join("".join("■" if (r, c) in every else "□" for c in range(width)) for r in range(height))
 
 
-class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State]):
+class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
     """The rulebook's values and tables, and a state described for the referee."""
 
     def picture(self, state: State) -> list[str]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pnpgen.games.fast_alone.pairing_five.presentation import PairingFivePresentation
 from pnpgen.games.fast_alone.pairing_five.rules import RULES_SCHEMA, STUCK, WON, Move, State
 
-__all__ = ["Move", "PairingFive", "RULES_SCHEMA", "STUCK", "State", "WON", "create"]
+__all__ = [
+    "Move", "PairingFive", "RULES_SCHEMA", "STUCK", "State", "WON", "create"
+]
 
 
 class PairingFive(PairingFivePresentation):

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pnpgen.games.fast_alone.unification.presentation import UnificationPresentation
 from pnpgen.games.fast_alone.unification.rules import RULES_SCHEMA, STUCK, TIME, WON, Move, State
 
-__all__ = ["Move", "RULES_SCHEMA", "STUCK", "State", "TIME", "Unification", "WON", "create"]
+__all__ = [
+    "Move", "RULES_SCHEMA", "STUCK", "State", "TIME", "Unification", "WON", "create"
+]
 
 
 class Unification(UnificationPresentation):

@@ -42,7 +42,6 @@ EDGE_KEYS = {"north": "N", "east": "E", "south": "S", "west": "W"}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
-EDGE_NAMES = {"N": ("北", "north"), "E": ("東", "east"), "S": ("南", "south"), "W": ("西", "west")}
 
 
 EFFECTS = ("add", "shift", "flip", "reroll", "rotate", "paradigm")

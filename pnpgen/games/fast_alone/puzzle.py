@@ -13,13 +13,20 @@ from functools import partial
 from typing import Any, TypeVar
 
 from pnpgen.content.schema import text_for
+from pnpgen.content.yamlpos import where
 from pnpgen.engine.collection import Tables, Variant
 from pnpgen.engine.protocol import Analysis, Notation, Rules
+from pnpgen.errors import ContentError
 from pnpgen.games.fast_alone.catalogue import WORDS
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, collection_table, difficulty_table, settings
 
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+def content_error(message: str, container: Any, key: Any) -> ContentError:
+    """A ContentError at `key` of the puzzle's data (its value's line)."""
+    return ContentError(message, **where(container, key, value=True))
 
 
 class Puzzle(Variant[S, M], Notation[S, M]):

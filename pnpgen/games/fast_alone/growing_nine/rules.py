@@ -35,9 +35,7 @@ from pnpgen.games.words import number
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
 
-
 ENDS = (WON, STUCK, REPEAT)
-
 
 RED = 24  # cells hold 0 (empty), 1 + o (a white die), 1 + RED + o (the red), o in 0..23
 
@@ -71,22 +69,17 @@ def _orientations() -> tuple[tuple[int, int, int], ...]:
 
 ORIENTATIONS = _orientations()  # 24
 
-
 INDEX = {(t, n): i for i, (t, n, _) in enumerate(ORIENTATIONS)}
-
 
 TOP = tuple(o[0] for o in ORIENTATIONS)
 
-
 TUMBLE = {d: tuple(ORIENTATIONS.index(_tumble(o, d)) for o in ORIENTATIONS) for d in DIRS}
-
 
 SIDE_SCHEMA: dict[str, Any] = {
     "name": Text,
     "size": int,
     "spawns": Each({"symbol": Text, "mark": str, "cells": [str]}, min=1),
 }
-
 
 RULES_SCHEMA: dict[str, Any] = {
     "dice": {"whites": int, "red": int},

@@ -22,17 +22,14 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.puzzle import Puzzle
+from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
 from pnpgen.games.words import number
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
 
-
 WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
 
-
 TESTS = ("at_most", "equals", "at_least", "parity")
-
 
 CONDITION_SCHEMA: dict[str, Any] = {
     "label": str,
@@ -43,14 +40,12 @@ CONDITION_SCHEMA: dict[str, Any] = {
     "parity?": Choice("even", "odd"),
 }
 
-
 SIDE_SCHEMA: dict[str, Any] = {
     "name": Text,
     "full_lines": bool,
     "rows": Each(CONDITION_SCHEMA, min=1),
     "columns": Each(CONDITION_SCHEMA, min=1),
 }
-
 
 RULES_SCHEMA: dict[str, Any] = {
     "dice": {"count": int, "faces": int},
@@ -108,10 +103,6 @@ class State(NamedTuple):
     end: str  # "" while the game goes on
 
 
-def _fail(message: str, container: Any, key: Any) -> ContentError:
-    return ContentError(message, **where(container, key, value=True))
-
-
 def _condition(entry: Any) -> Condition:
     tests = [t for t in TESTS if t in entry]
     if len(tests) != 1:
@@ -146,7 +137,7 @@ class HorizontalVerticalRules(Puzzle[State, Move]):
         cols = [_condition(c) for c in entry["columns"]]
         for name, conds, labels in (("rows", rows, self.row_labels), ("columns", cols, self.col_labels)):
             if len(conds) != len(labels):
-                raise _fail(f"sides.{side}.{name}: {len(conds)} conditions for {len(labels)} {name}",
+                raise content_error(f"sides.{side}.{name}: {len(conds)} conditions for {len(labels)} {name}",
                             entry, name)
         self.board = Side(side, entry["name"], bool(entry["full_lines"]), tuple(rows + cols))
         solver = data["solver"]
@@ -165,18 +156,18 @@ class HorizontalVerticalRules(Puzzle[State, Move]):
 
     def _check_numbers(self, data: Any) -> None:
         if self.count < 3:
-            raise _fail("dice.count: at least 3 dice (a row, a column and a value)", data["dice"], "count")
+            raise content_error("dice.count: at least 3 dice (a row, a column and a value)", data["dice"], "count")
         if not 2 <= self.faces <= 20:
-            raise _fail("dice.faces: between 2 and 20 faces", data["dice"], "faces")
+            raise content_error("dice.faces: between 2 and 20 faces", data["dice"], "faces")
         for name in ("rows", "columns"):
             labels = data[name]
             if len(set(labels)) != len(labels):
-                raise _fail(f"{name}: labels must differ", data, name)
+                raise content_error(f"{name}: labels must differ", data, name)
         for name in ("x_per_wild", "passes", "pass_x"):
             if data[name] < 0:
-                raise _fail(f"{name}: cannot be negative", data, name)
+                raise content_error(f"{name}: cannot be negative", data, name)
         if not (1 <= self.win_rows <= len(self.row_labels) and 1 <= self.win_cols <= len(self.col_labels)):
-            raise _fail("win: between 1 and the number of lines of each kind", data, "win")
+            raise content_error("win: between 1 and the number of lines of each kind", data, "win")
 
     # --- cells and lines ---------------------------------------------------------------
     def cell_name(self, cell: int) -> str:

@@ -27,15 +27,11 @@ from pnpgen.games.words import number
 
 ROLL, PLAY, REROLL, OVER = "roll", "play", "reroll", "over"
 
-
 WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
-
 
 ENDS = (WON, NO_REROLLS, NO_DICE)
 
-
 SHAPE_SCHEMA: dict[str, Any] = {"name": Text, "points": int, "shape": str}
-
 
 RULES_SCHEMA: dict[str, Any] = {
     "grid": {"rows": int, "columns": int},

@@ -8,8 +8,9 @@ a state described).
 
 from __future__ import annotations
 
+from pnpgen.games.fast_alone.pairing_five.board import RULES_SCHEMA
 from pnpgen.games.fast_alone.pairing_five.presentation import PairingFivePresentation
-from pnpgen.games.fast_alone.pairing_five.rules import RULES_SCHEMA, STUCK, WON, Move, State
+from pnpgen.games.fast_alone.pairing_five.rules import STUCK, WON, Move, State
 
 __all__ = [
     "Move", "PairingFive", "RULES_SCHEMA", "STUCK", "State", "WON", "create"

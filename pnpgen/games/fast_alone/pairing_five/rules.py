@@ -13,58 +13,22 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, Text, text_for
-from pnpgen.content.yamlpos import where
+from pnpgen.content.schema import text_for
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
-from pnpgen.errors import BadMove, ContentError
+from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.puzzle import Puzzle
+from pnpgen.games.fast_alone.pairing_five.board import CHANGES, Area, read_area
+from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
 from pnpgen.games.words import number
 
 WON, STUCK = "p5_won", "p5_stuck"
 
-
 ENDS = (WON, STUCK)
-
-
-CHANGES = ("down", "up", "flip", "shift", "any")  # effects that turn one unused die to a new face
-
-
-EFFECTS = CHANGES + ("reroll", "reroll_same", "swap")
-
-
-AREA_SCHEMA: dict[str, Any] = {
-    "label": str,
-    "name": Text,
-    "effect": Choice(*EFFECTS),
-    "rule": str,
-    "by?": int,
-    "least?": int,
-}
-
-
-RULES_SCHEMA: dict[str, Any] = {
-    "dice": {"white": int, "faces": int},
-    "sides": {"*": {"name": Text, "areas": Each(AREA_SCHEMA, min=2)}},
-    "solver": {"depth": int, "exact_from": int, "misfit_cost": float},
-    "difficulty": {"games": int, "bots": Each(str, min=1)},
-}
-
-
-@dataclass(frozen=True)
-class Area:
-    label: str
-    name: Any  # Text
-    effect: str
-    rule: str
-    by: int  # shift: the step
-    least: int  # reroll_same: dice of one face needed
 
 
 class Move(NamedTuple):
@@ -89,10 +53,6 @@ class State(NamedTuple):
     end: str  # "" while the game goes on
 
 
-def _fail(message: str, container: Any, key: Any) -> ContentError:
-    return ContentError(message, **where(container, key, value=True))
-
-
 class PairingFiveRules(Puzzle[State, Move]):
     """One board side of Pairing Five."""
 
@@ -103,31 +63,18 @@ class PairingFiveRules(Puzzle[State, Move]):
         entry = data["sides"][side]
         self.white = int(data["dice"]["white"])
         self.faces = int(data["dice"]["faces"])
-        self.areas = tuple(self._area(a) for a in entry["areas"])
+        self.areas = tuple(read_area(a, self.faces) for a in entry["areas"])
         self.n = len(self.areas)
         labels = [a.label for a in self.areas]
         if len(set(labels)) != len(labels) or not all(re.fullmatch(r"[A-Z]", x) for x in labels):
-            raise _fail(f"sides.{side}.areas: labels must be different capital letters", entry, "areas")
+            raise content_error(f"sides.{side}.areas: labels must be different capital letters", entry, "areas")
         if self.white + 1 != 2 * self.n:
-            raise _fail(f"dice.white: {self.white} white dice and the red fill {self.white + 1} cells, "
+            raise content_error(f"dice.white: {self.white} white dice and the red fill {self.white + 1} cells, "
                         f"but {self.n} areas have {2 * self.n}", data["dice"], "white")
         if not 2 <= self.faces <= 20 or self.faces < self.n:
-            raise _fail(f"dice.faces: between {self.n} (one face per area) and 20", data["dice"], "faces")
-        solver = data["solver"]
-        self.depth = int(solver["depth"])
-        self.exact_from = int(solver["exact_from"])
-        self.misfit_cost = float(solver["misfit_cost"])
+            raise content_error(f"dice.faces: between {self.n} (one face per area) and 20", data["dice"], "faces")
         self.max_steps = 4 * (self.white + 2)
 
-    def _area(self, entry: Any) -> Area:
-        effect = str(entry["effect"])
-        by = int(entry.get("by", 0))
-        least = int(entry.get("least", 1))
-        if effect == "shift" and not 1 <= by < self.faces:
-            raise _fail(f"area {entry['label']}: a shift needs 'by' between 1 and {self.faces - 1}", entry, "effect")
-        if effect == "reroll_same" and least < 1:
-            raise _fail(f"area {entry['label']}: 'least' must be at least 1", entry, "least")
-        return Area(str(entry["label"]), entry["name"], effect, str(entry["rule"]), by, least)
 
     # --- board queries -------------------------------------------------------------------
     def count(self, cells: tuple[int, ...], area: int) -> int:

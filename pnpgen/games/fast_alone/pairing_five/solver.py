@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from pnpgen.content.game import GameContent
 from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import Bot
 from pnpgen.games.fast_alone.pairing_five.codec import PairingFiveCodec
@@ -78,6 +79,12 @@ class PairingFiveSolver(PairingFiveCodec, PuzzleAnalysis[State, Move]):
     """The random player, the solver and the figures simulation reports."""
 
     BOTS = {"random": random_bot, "solver": solver_bot}
+
+    def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
+        super().__init__(content, key, data, side)
+        self.depth = int(data["solver"]["depth"])
+        self.exact_from = int(data["solver"]["exact_from"])
+        self.misfit_cost = float(data["solver"]["misfit_cost"])
 
     def misfits(self, cells: tuple[int, ...], pool: tuple[int, ...]) -> int:
         """Unused dice that no area could take as things stand (the solver's leaf measure)."""

@@ -1,4 +1,4 @@
-"""UnificationRules (単一化): GAMES.md §3.4, decisions D-FA-8 and D-FA-9.
+"""Unification (単一化): GAMES.md §3.4, decisions D-FA-8 and D-FA-9.
 
 A square grid of white dice and the red one; one more white die, the push die, is
 pushed into a row or column from one of the four edges. The line shifts by one cell
@@ -21,37 +21,26 @@ from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Text, text_for
-from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
-from pnpgen.errors import BadMove, ContentError
-from pnpgen.games.fast_alone.puzzle import Puzzle
+from pnpgen.errors import BadMove
+from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
 from pnpgen.games.words import number, signed
 
 WON, TIME, STUCK = "un_won", "un_time", "un_stuck"
 
-
 ENDS = (WON, TIME, STUCK)
-
 
 EDGES = ("N", "E", "S", "W")  # the edges a push comes from / a die leaves by
 
-
 EDGE_KEYS = {"north": "N", "east": "E", "south": "S", "west": "W"}
-
 
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
-
-
-
 EFFECTS = ("add", "shift", "flip", "reroll", "rotate", "paradigm")
-
 
 EFFECT_SCHEMA: dict[str, Any] = {"effect": Choice(*EFFECTS), "by?": int}
 
-
 EDGE_SCHEMA: dict[str, Any] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
-
 
 RULES_SCHEMA: dict[str, Any] = {
     "grid": int,
@@ -106,12 +95,8 @@ class Result(NamedTuple):
     red_face: int  # the red die's face afterwards (paradigm shift)
 
 
-def _fail(message: str, container: Any, key: Any) -> ContentError:
-    return ContentError(message, **where(container, key, value=True))
-
-
 class UnificationRules(Puzzle[State, Move]):
-    """One board side of UnificationRules."""
+    """One board side of Unification: mechanics and notation."""
 
     ENDS = ENDS
 
@@ -120,23 +105,19 @@ class UnificationRules(Puzzle[State, Move]):
         entry = data["sides"][side]
         self.n = int(data["grid"])
         if not 2 <= self.n <= 9:
-            raise _fail("grid: a square grid of 2 to 9 cells a side", data, "grid")
+            raise content_error("grid: a square grid of 2 to 9 cells a side", data, "grid")
         self.faces = int(data["dice"]["faces"])
         if not 2 <= self.faces <= 20:
-            raise _fail("dice.faces: between 2 and 20", data["dice"], "faces")
+            raise content_error("dice.faces: between 2 and 20", data["dice"], "faces")
         self.push_limit = int(data["push_limit"])
         if self.push_limit < 1:
-            raise _fail("push_limit: at least one push", data, "push_limit")
+            raise content_error("push_limit: at least one push", data, "push_limit")
         self.edges = {EDGE_KEYS[k]: self._edge(EDGE_KEYS[k], e) for k, e in entry["edges"].items()}
         self.paradigm = any(e.effect == "paradigm" for edge in self.edges.values() for e in edge.effects)
         self.size = self.n * self.n
         self.centre = self.size // 2 if self.n % 2 else -1
         self.paths = {(edge, line): self._path(edge, line) for edge in EDGES for line in range(self.n)}
         self.turned = tuple(self._turned(i) for i in range(self.size))
-        solver = data["solver"]
-        self.weight = float(solver["weight"])
-        self.nodes = int(solver["nodes"])
-        self.steps = self._face_steps()
         self.max_steps = 2 * (self.push_limit + self.size + 2)
 
     def _edge(self, key: str, entry: Any) -> Edge:
@@ -144,11 +125,11 @@ class UnificationRules(Puzzle[State, Move]):
         for item in entry["effects"]:
             by = int(item.get("by", 0))
             if item["effect"] in ("add", "shift") and not (0 < abs(by) < self.faces):
-                raise _fail(f"{item['effect']}: 'by' must be between {1 - self.faces} and {self.faces - 1}, "
+                raise content_error(f"{item['effect']}: 'by' must be between {1 - self.faces} and {self.faces - 1}, "
                             "not 0", item, "effect")
             effects.append(Effect(str(item["effect"]), by))
         if sum(e.effect in ("add", "shift", "flip", "reroll") for e in effects) > 1:
-            raise _fail("effects: at most one effect changes the pushed-out die", entry, "effects")
+            raise content_error("effects: at most one effect changes the pushed-out die", entry, "effects")
         return Edge(key, entry["name"], tuple(effects), str(entry["rule"]))
 
     # --- geometry ------------------------------------------------------------------------
@@ -177,29 +158,6 @@ class UnificationRules(Puzzle[State, Move]):
 
     def exit_edge(self, move: Move) -> Edge:
         return self.edges[OPPOSITE[move.edge]]
-
-    def _face_steps(self) -> tuple[tuple[int, ...], ...]:
-        """steps[f][t]: the fewest pushes whose certain effects turn face f into t (the
-        solver's measure; a face a reroll alone could give counts 2)."""
-        changes: dict[int, set[int]] = {f: set() for f in range(1, self.faces + 1)}
-        rerolls = False
-        for edge in self.edges.values():
-            for e in edge.effects:
-                for f in changes:
-                    changes[f].update(self._changed(e, f))
-                rerolls |= e.effect == "reroll"
-        far = 2 if rerolls else self.size * self.faces
-        table = []
-        for start in range(self.faces + 1):
-            dist = {start: 0}
-            todo = [start] if start else []
-            for f in todo:
-                for g in changes[f]:
-                    if g not in dist:
-                        dist[g] = dist[f] + 1
-                        todo.append(g)
-            table.append(tuple(min(dist.get(t, far), far) for t in range(self.faces + 1)))
-        return tuple(table)
 
     def _changed(self, effect: Effect, face: int) -> list[int]:
         """The faces a face-changing effect may give `face` (empty: it cannot apply)."""

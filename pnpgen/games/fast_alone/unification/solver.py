@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import heapq
 import random
+from functools import cached_property
+from typing import Any
 
+from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Bot
 from pnpgen.games.fast_alone.puzzle import PuzzleAnalysis
 from pnpgen.games.fast_alone.unification.codec import UnificationCodec
@@ -122,6 +125,11 @@ class UnificationSolver(UnificationCodec, PuzzleAnalysis[State, Move]):
 
     BOTS = {"random": random_bot, "solver": solver_bot}
 
+    def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
+        super().__init__(content, key, data, side)
+        self.weight = float(data["solver"]["weight"])
+        self.nodes = int(data["solver"]["nodes"])
+
     def distance(self, state: State) -> int:
         """The fewest certain effect steps that could still unify the grid: over the white
         dice (grid and push die), all but one must reach the red die's face; a paradigm
@@ -148,3 +156,27 @@ class UnificationSolver(UnificationCodec, PuzzleAnalysis[State, Move]):
     def game_stats(self, state: State) -> dict[str, float]:
         return {"turns": float(state.pushes), "pushes": float(state.pushes), "rerolls": float(state.rerolls),
                 "red in centre": float(state.end == WON and state.red == self.centre)}
+
+    @cached_property
+    def steps(self) -> tuple[tuple[int, ...], ...]:
+        """steps[f][t]: the fewest pushes whose certain effects turn face f into t (the
+        solver's measure; a face a reroll alone could give counts 2)."""
+        changes: dict[int, set[int]] = {f: set() for f in range(1, self.faces + 1)}
+        rerolls = False
+        for edge in self.edges.values():
+            for e in edge.effects:
+                for f in changes:
+                    changes[f].update(self._changed(e, f))
+                rerolls |= e.effect == "reroll"
+        far = 2 if rerolls else self.size * self.faces
+        table = []
+        for start in range(self.faces + 1):
+            dist = {start: 0}
+            todo = [start] if start else []
+            for f in todo:
+                for g in changes[f]:
+                    if g not in dist:
+                        dist[g] = dist[f] + 1
+                        todo.append(g)
+            table.append(tuple(min(dist.get(t, far), far) for t in range(self.faces + 1)))
+        return tuple(table)

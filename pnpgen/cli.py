@@ -17,8 +17,8 @@ from pnpgen import __version__, limits
 from pnpgen.content.game import content_root, load_games
 from pnpgen.content.schema import text_for
 from pnpgen.engine.bots import parse_bot, scaled_bot
-from pnpgen.engine.simulate import score_figures, skill_check
 from pnpgen.engine.simulate import simulate as run_games
+from pnpgen.engine.simulate import skill_check
 from pnpgen.errors import PnpgenError
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.output import BuildOptions, check_source_date_epoch, refuse_content_folder
@@ -227,14 +227,15 @@ def simulate(
                 out.print(f"  {name}: {method}")
     with _progress(quiet) as progress:
         task = progress.add_task("games", total=games)
-        summary = run_games(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
+        summary = run_games(rules, games, seed, bot_names, on_games=lambda n: progress.advance(task, n),
+                            workers=workers)
     check = None
     if skill:
         parse_bot(rules, scaled_bot(skill, 4))
         with _progress(quiet) as progress:
             task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
             check = skill_check(rules, skill, len(bot_names), skill_games, seed, workers=workers,
-                                on_game=lambda _: progress.advance(task))
+                                on_games=lambda n: progress.advance(task, n))
     if as_json:
         data = summary.to_data()
         if check:
@@ -317,9 +318,9 @@ def _print_summary(summary: Any, rules: Any) -> None:
                     f"{dist['min']} / {dist['p25']:g} / {dist['median']:g} / {dist['p75']:g} / {dist['max']}")
     if summary.solo and summary.won_lengths:
         won = summary.won_lengths
-        figures.add_row("player moves in won games (turns used)", f"{sum(won) / len(won):.1f} "
-                        f"(min {min(won)}, max {max(won)})")
-        score = score_figures(summary.won_scores)
+        figures.add_row("player moves in won games (turns used)",
+                        f"{sum(k * v for k, v in won.items()) / summary.wins:.1f} (min {min(won)}, max {max(won)})")
+        score = summary.won_score
         figures.add_row("score in won games (the game's own)", f"{score['mean']:.1f} "
                         f"(min {score['min']:g}, max {score['max']:g})")
     labels = rules.end_conditions()
@@ -388,7 +389,7 @@ def report(
     total = games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
     with _progress(quiet) as progress:
         task = progress.add_task("games", total=total)
-        pdf, data = write_report(rules, options, on_game=lambda _: progress.advance(task))
+        pdf, data = write_report(rules, options, on_games=lambda n: progress.advance(task, n))
     out.print(f"wrote {pdf} and {data}")
 
 

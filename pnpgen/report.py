@@ -23,7 +23,7 @@ from pnpgen.engine.figures import folder_digest
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
 from pnpgen.engine.metrics import histogram
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import SkillCheck, Summary, score_figures, simulate, skill_check
+from pnpgen.engine.simulate import SkillCheck, Summary, simulate, skill_check
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
@@ -77,13 +77,13 @@ def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
 
 
 def analyse(rules: Rules[Any, Any], options: ReportOptions,
-            on_game: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+            on_games: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     bots = options.bots or simulation_bots(rules)
-    summary = simulate(rules, options.games, options.seed, bots, workers=options.workers, on_game=on_game)
+    summary = simulate(rules, options.games, options.seed, bots, workers=options.workers, on_games=on_games)
     check = None
     if options.skill_bot:
         check = skill_check(rules, options.skill_bot, len(bots), options.skill_games, options.seed,
-                            workers=options.workers, on_game=on_game)
+                            workers=options.workers, on_games=on_games)
     data = {
         "game": rules.id,
         "title": rules.content.title("en"),
@@ -102,8 +102,8 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
 
 
 def write_report(rules: Rules[Any, Any], options: ReportOptions,
-                 on_game: Any = None) -> tuple[Path, Path]:
-    summary, check, data = analyse(rules, options, on_game)
+                 on_games: Any = None) -> tuple[Path, Path]:
+    summary, check, data = analyse(rules, options, on_games)
     pdf_path, json_path = report_paths(rules, options.out)
     clean_stale_parts(pdf_path.parent)
     with atomic_output(json_path) as tmp:
@@ -298,9 +298,10 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
                  f"min {dist.get('min', 0)}, median {dist.get('median', 0):g}, max {dist.get('max', 0)}"))
     if s.solo and s.won_lengths:
         used = s.to_data()["moves_used_in_wins"]
-        rows.append(("moves used in won games", f"mean {sum(s.won_lengths) / len(s.won_lengths):.1f}; "
+        mean_used = sum(k * v for k, v in s.won_lengths.items()) / s.wins
+        rows.append(("moves used in won games", f"mean {mean_used:.1f}; "
                      f"min {used['min']}, median {used['median']:g}, max {used['max']}"))
-        score = score_figures(s.won_scores)
+        score = s.won_score
         rows.append(("score in won games (the game's own)",
                      f"mean {score['mean']:.1f}; min {score['min']:g}, max {score['max']:g}"))
     rows += [(k.replace("_", " "), f"{v:.2f}") for k, v in s.stats.items()]

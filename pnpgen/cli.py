@@ -17,6 +17,7 @@ from pnpgen import __version__, limits
 from pnpgen.content.game import content_root, load_games
 from pnpgen.content.schema import text_for
 from pnpgen.engine.bots import parse_bot, scaled_bot
+from pnpgen.engine.cluster import open_runner
 from pnpgen.engine.simulate import simulate as run_games
 from pnpgen.engine.simulate import skill_check
 from pnpgen.errors import PnpgenError
@@ -43,6 +44,11 @@ ContentOpt = Annotated[
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show the full traceback on errors.")]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option("--cluster", help="Play on Dask: 'local' (a LocalCluster here) or a scheduler address "
+                 "such as tcp://host:8786 (pip install 'pnpgen[cluster]'). Same seed, same results."),
+]
 
 
 def _version(value: bool) -> None:
@@ -202,8 +208,10 @@ def simulate(
         int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Processes; results are the same for any number.")
-    ] = 1,
+        int | None, typer.Option("--workers", "-w", help="Processes (with --cluster local: its workers, "
+                                 "default one per core); results are the same for any number.")
+    ] = None,
+    cluster: ClusterOpt = None,
     skill: Annotated[
         str | None,
         typer.Option("--skill", help="Also run a skill check: this bot with 4× the search against itself "
@@ -218,24 +226,27 @@ def simulate(
     """Play many seeded games with bots and print win rates (95% Wilson intervals, seats
     rotated), balance, game lengths and end conditions."""
     rules = find_rules(content_root(content), game)
-    seed = _checked_run(games, workers, seed)
+    seed = _checked_run(games, workers or 1, seed)
     bot_names = _bot_list(rules, bots, players)
+    if skill:
+        parse_bot(rules, scaled_bot(skill, 4))
+    runner = open_runner(cluster, workers)
     if not as_json:
-        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, {workers} worker(s)")
+        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, on {runner.description}")
         for name, method in rules.bot_methods().items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")
-    with _progress(quiet) as progress:
-        task = progress.add_task("games", total=games)
-        summary = run_games(rules, games, seed, bot_names, on_games=lambda n: progress.advance(task, n),
-                            workers=workers)
     check = None
-    if skill:
-        parse_bot(rules, scaled_bot(skill, 4))
+    with runner:
         with _progress(quiet) as progress:
-            task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
-            check = skill_check(rules, skill, len(bot_names), skill_games, seed, workers=workers,
-                                on_games=lambda n: progress.advance(task, n))
+            task = progress.add_task("games", total=games)
+            summary = run_games(rules, games, seed, bot_names, on_games=lambda n: progress.advance(task, n),
+                                runner=runner)
+        if skill:
+            with _progress(quiet) as progress:
+                task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
+                check = skill_check(rules, skill, len(bot_names), skill_games, seed, runner=runner,
+                                    on_games=lambda n: progress.advance(task, n))
     if as_json:
         data = summary.to_data()
         if check:

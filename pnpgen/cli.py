@@ -212,6 +212,11 @@ def simulate(
                                  "default one per core); results are the same for any number.")
     ] = None,
     cluster: ClusterOpt = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Play with a YAML value changed in memory, KEY=VALUE (e.g. rules.threshold=800); "
+                     "repeatable. Replays one point of a sweep."),
+    ] = None,
     skill: Annotated[
         str | None,
         typer.Option("--skill", help="Also run a skill check: this bot with 4× the search against itself "
@@ -225,7 +230,7 @@ def simulate(
 ) -> None:
     """Play many seeded games with bots and print win rates (95% Wilson intervals, seats
     rotated), balance, game lengths and end conditions."""
-    rules = find_rules(content_root(content), game)
+    rules = _rules_with_settings(content_root(content), game, settings or [])
     seed = _checked_run(games, workers or 1, seed)
     bot_names = _bot_list(rules, bots, players)
     if skill:
@@ -256,6 +261,79 @@ def simulate(
     _print_summary(summary, rules)
     if check:
         _print_skill(check)
+
+
+def _rules_with_settings(root: Path, game: str, settings: list[str]) -> Any:
+    if not settings:
+        return find_rules(root, game)
+    from pnpgen.content.override import parse_setting
+    from pnpgen.sweep import rules_with  # lazy: ReportLab (see top)
+
+    parsed = dict(parse_setting(text, single=True) for text in settings)
+    return rules_with(root, game, {key: values[0] for key, values in parsed.items()})
+
+
+@app.command()
+def sweep(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    settings: Annotated[
+        list[str],
+        typer.Option("--set", help="A YAML value and the values to try: KEY=V1,V2,… (e.g. rules.threshold=800,1000); "
+                     "repeat for a grid."),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per point.")] = 1000,
+    seed: Annotated[int | None, typer.Option("--seed", help="Sweep seed (printed when omitted).")] = None,
+    bots: Annotated[
+        str | None, typer.Option("--bots", help="Bot per seat, comma-separated (default: the game's).")
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Processes (with --cluster local: its workers).")
+    ] = None,
+    cluster: ClusterOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Simulate the game over a grid of YAML values (changed in memory, never in files) and
+    write a table, JSON and a PDF of every metric against every parameter with 95% intervals.
+    Points already simulated are read back from the cache (PNPGEN_CACHE)."""
+    from pnpgen.content.override import describe, parse_setting
+    from pnpgen.sweep import plan_sweep, replay_command, rules_with, run_sweep, sweep_table, write_sweep  # lazy
+
+    root = content_root(content)
+    refuse_content_folder(out_dir, root)
+    check_source_date_epoch()
+    params = [parse_setting(text) for text in settings]
+    keys = [key for key, _ in params]
+    if len(set(keys)) != len(keys):
+        raise PnpgenError(f"--set {next(k for k in keys if keys.count(k) > 1)} is given twice")
+    seed = _checked_run(games, workers or 1, seed)
+    bot_names = _bot_list(rules_with(root, game, {}), bots, players)
+    points = plan_sweep(root, game, params, bot_names)
+    runner = open_runner(cluster, workers)
+    out.print(f"{game}: {len(points)} points × {games} games, sweep seed {seed}, bots {', '.join(bot_names)}, "
+              f"on {runner.description}")
+    with runner, _progress(quiet) as progress:
+        task = progress.add_task("games", total=len(points) * games)
+        result = run_sweep(points, params, games, seed, bot_names, runner,
+                           on_games=lambda n: progress.advance(task, n))
+    headers, rows = sweep_table(result)
+    table = Table(title=f"Sweep of {game} ({games} games per point; 95% intervals)")
+    for i, header in enumerate(headers):
+        table.add_column(header, justify="left" if i < len(keys) else "right", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+    for point in result.points:  # every point's seed on a line of its own
+        out.print(f"seed {point.seed}: {describe(point.settings)}", markup=False, highlight=False, soft_wrap=True)
+    out.print(f"one point alone: {replay_command(result.game, result.points[0], games, bot_names)}",
+              markup=False, highlight=False, soft_wrap=True)
+    pdf, data = write_sweep(result, out_dir)
+    out.print(f"wrote {pdf} and {data}", highlight=False)
 
 
 def _checked_run(games: int, workers: int, seed: int | None) -> int:

@@ -9,7 +9,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from typer.exceptions import TyperException
 
@@ -349,7 +356,10 @@ def _checked_run(games: int, workers: int, seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
 
 
-def _progress(quiet: bool) -> Progress:
+def _progress(quiet: bool, budget: bool = False) -> Progress:
+    if budget:  # games as they finish, against the clock
+        return Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} games"),
+                        TimeElapsedColumn(), console=err, disable=quiet, transient=True)
     return Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err, disable=quiet, transient=True,
@@ -436,7 +446,9 @@ def _print_skill(check: Any) -> None:
 @app.command()
 def report(
     game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 500,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Number of games (default: as many as --budget allows).")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation.")] = 1,
     bots: Annotated[
         str | None, typer.Option("--bots", help="Bot per seat, comma-separated (default: the game's).")
@@ -450,9 +462,17 @@ def report(
                      "default: game.yaml simulation.skill_bot, else mcts:10)."),
     ] = None,
     skill_games: Annotated[
-        int | None, typer.Option("--skill-games", help="Games in the skill check (default 40).")
+        int | None, typer.Option("--skill-games", help="Games in the skill check (default: as many as --budget "
+                                 "allows; with --games, the game's skill_games, else 40).")
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
+    budget: Annotated[
+        float, typer.Option("--budget", help="Seconds of simulation when --games and --skill-games are not given; "
+                            "spent where the 95% intervals are widest.")
+    ] = 45.0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Processes (default: one per core).")
+    ] = None,
+    cluster: ClusterOpt = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     content: ContentOpt = None,
@@ -460,25 +480,39 @@ def report(
 ) -> None:
     """Write a simulation report (PDF with charts, and JSON) into build/<game>/: win rates
     with error bars, game lengths, end conditions, balance figures and a skill check."""
+    import os
+
     from pnpgen.report import ReportOptions, skill_defaults, write_report  # lazy: ReportLab (see top)
 
     root = content_root(content)
     refuse_content_folder(out_dir, root)
     check_source_date_epoch()
     rules = find_rules(root, game)
-    _checked_run(games, workers, seed)
+    fixed = games is not None or skill_games is not None
+    if not fixed and not 0 < budget <= 86_400:
+        raise PnpgenError("--budget must be more than 0 and at most 86400 seconds")
+    workers = workers or (os.cpu_count() or 1)
+    _checked_run(games or 1, workers, seed)
     bot_names = _bot_list(rules, bots, players)
     default_bot, default_games = skill_defaults(rules)
     skill_bot = default_bot if skill is None else (None if skill.lower() == "none" else skill)
     skill_games = default_games if skill_games is None else skill_games
+    games = 500 if games is None else games
     if skill_bot:
         parse_bot(rules, scaled_bot(skill_bot, 4))
-    options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers,
-                            skill_bot=skill_bot, skill_games=skill_games, out=out_dir)
-    total = games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
-    with _progress(quiet) as progress:
+    runner = open_runner(cluster, workers)
+    options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers, skill_bot=skill_bot,
+                            skill_games=skill_games, out=out_dir, budget=None if fixed else budget, runner=runner)
+    total = None if not fixed else games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
+    plan = f"{games} games + {skill_games} skill games" if fixed else f"a {budget:g} s budget"
+    err.print(f"{rules.id}: {plan}, seed {seed}, on {runner.description}", highlight=False)
+    with runner, _progress(quiet, budget=not fixed) as progress:
         task = progress.add_task("games", total=total)
         pdf, data = write_report(rules, options, on_games=lambda n: progress.advance(task, n))
+    used = json.loads(data.read_text(encoding="utf-8")).get("budget")
+    if used:
+        out.print(f"budget used: {used['used_seconds']:g} s of {used['seconds']:g} s: {used['games']} games, "
+                  f"{used['skill_games']} skill games (the same report again: {used['replay']})", highlight=False)
     out.print(f"wrote {pdf} and {data}")
 
 

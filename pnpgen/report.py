@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +20,21 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
-from pnpgen.engine.bots import simulation_bots
+from pnpgen.engine.bots import scaled_bot, simulation_bots
 from pnpgen.engine.figures import folder_digest
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
-from pnpgen.engine.metrics import histogram
+from pnpgen.engine.metrics import histogram, wilson_interval
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import SkillCheck, Summary, simulate, skill_check
+from pnpgen.engine.simulate import (
+    OnGames,
+    Runner,
+    SkillCheck,
+    Summary,
+    Tally,
+    local_runner,
+    simulate,
+    skill_check,
+)
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
@@ -47,6 +58,11 @@ def skill_defaults(rules: Rules[Any, Any]) -> tuple[str | None, int]:
     return (None if bot.lower() == "none" else bot), int(sim.get("skill_games", DEFAULT_SKILL_GAMES))
 
 
+DEFAULT_BUDGET = 45.0  # seconds of simulation: with start-up and drawing, a report in under a minute
+TARGET_WIDTH = 0.02  # a part whose widest 95% interval is this narrow gets no more games
+MAX_BUDGET_GAMES = 1_000_000
+
+
 @dataclass
 class ReportOptions:
     games: int = 500
@@ -56,6 +72,97 @@ class ReportOptions:
     skill_bot: str | None = DEFAULT_SKILL_BOT  # None: no skill check
     skill_games: int = DEFAULT_SKILL_GAMES
     out: Path = Path("build")
+    budget: float | None = None  # seconds: play as many games as fit instead of `games` and `skill_games`
+    runner: Runner | None = None  # where games are played (default: `workers` local processes)
+
+
+@dataclass
+class _Part:
+    """One estimate the report makes: the main simulation, or the skill check (one run, or
+    two for a solo game), grown batch by batch from game 0 on."""
+
+    name: str
+    runs: list[list[str]]  # bots per seat of each run
+    tallies: list[Tally]
+    games: int = 0
+    seconds_per_game: float | None = None
+    done: bool = False
+
+    def width(self) -> float:
+        """The widest 95% interval this part reports (1 before any game)."""
+        if not self.games:
+            return 1.0
+        tally = self.tallies[-1]
+        if self.name == "skill" and len(tally.seat_wins) > 1:  # the strong bot's win share
+            strong = self.runs[0][0]
+            low, high = wilson_interval(float(tally.bot_wins.get(strong, 0)), self.games)
+            return high - low
+        return max(high - low for low, high in (wilson_interval(float(w), self.games) for w in tally.seat_wins))
+
+
+def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str], runner: Runner,
+                  on_games: OnGames | None = None, clock: Callable[[], float] = time.monotonic
+                  ) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+    """As many games as fit in `options.budget` seconds, each batch given to the part (main
+    simulation or skill check) whose widest interval is widest now. Game counts grow from 0,
+    so the result equals a run with those counts (`--games N --skill-games M`)."""
+    assert options.budget is not None
+    start = clock()
+    players = len(bots)
+    parts = [_Part("main", [bots], [Tally(players)])]
+    if options.skill_bot:
+        strong = scaled_bot(options.skill_bot, 4)
+        runs = [[options.skill_bot], [strong]] if players == 1 else [[strong] + [options.skill_bot] * (players - 1)]
+        parts.append(_Part("skill", runs, [Tally(players) for _ in runs]))
+    slots = max(1, runner.workers)
+    while True:
+        left = options.budget - (clock() - start)
+        open_parts = [p for p in parts if not p.done and p.width() > TARGET_WIDTH]
+        if left <= 0 or not open_parts:
+            break
+        unknown = [p for p in open_parts if p.seconds_per_game is None]
+        if unknown:  # first a game per worker of each part, in order: what one costs is unknown
+            part, batch = unknown[0], slots
+            if part is not parts[0] and left < options.budget / 2:
+                part.done = True  # too late to start a part whose games may be long
+                continue
+        else:
+            part = max(open_parts, key=lambda p: p.width())  # the widest interval first (main on a tie)
+            assert part.seconds_per_game is not None
+            batch = min(max(part.games, slots), int(left * 0.9 / part.seconds_per_game))
+            batch = min(batch, MAX_BUDGET_GAMES - part.games)
+            if batch < 1:
+                part.done = True
+                continue
+        began = clock()
+        for run, tally in zip(part.runs, part.tallies, strict=True):
+            tally.merge(runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games))
+        part.games += batch
+        part.seconds_per_game = max(1e-6, (clock() - began) / batch * (slots if batch < slots else 1))
+    main = parts[0]
+    summary = main.tallies[0].summary(rules.id, options.seed, bots)
+    check = None
+    if options.skill_bot and parts[1].games:
+        skill = parts[1]
+        strong = scaled_bot(options.skill_bot, 4)
+        if players == 1:
+            weak_s = skill.tallies[0].summary(rules.id, options.seed, skill.runs[0])
+            strong_s = skill.tallies[1].summary(rules.id, options.seed, skill.runs[1])
+            wins = strong_s.seat_wins[0]
+            check = SkillCheck(options.skill_bot, strong, skill.games, options.seed, wins,
+                               wilson_interval(wins, skill.games), weak_s.win_rate(0))
+        else:
+            skill_s = skill.tallies[0].summary(rules.id, options.seed, skill.runs[0])
+            wins = skill_s.bot_wins.get(strong, 0.0)
+            check = SkillCheck(options.skill_bot, strong, skill.games, options.seed, wins,
+                               wilson_interval(wins, skill.games), 1.0 / players)
+    used = clock() - start
+    budget = {"seconds": options.budget, "used_seconds": round(used, 1), "games": main.games,
+              "skill_games": parts[1].games if len(parts) > 1 else 0, "runner": runner.description,
+              "rule": "batches go to the part whose widest 95% interval is widest; a part stops at "
+                      f"width {TARGET_WIDTH:g} or when the next batch no longer fits",
+              "replay": f"--games {main.games} --skill-games {parts[1].games if len(parts) > 1 else 0}"}
+    return summary, check, budget
 
 
 def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
@@ -79,11 +186,17 @@ def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
 def analyse(rules: Rules[Any, Any], options: ReportOptions,
             on_games: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     bots = options.bots or simulation_bots(rules)
-    summary = simulate(rules, options.games, options.seed, bots, workers=options.workers, on_games=on_games)
-    check = None
-    if options.skill_bot:
-        check = skill_check(rules, options.skill_bot, len(bots), options.skill_games, options.seed,
-                            workers=options.workers, on_games=on_games)
+    runner = options.runner or local_runner(options.workers)
+    budget = None
+    if options.budget is not None:
+        summary, check, budget = budgeted_runs(rules, options, bots, runner, on_games)
+        options = replace(options, games=summary.games, skill_games=check.games if check else 0)
+    else:
+        summary = simulate(rules, options.games, options.seed, bots, runner=runner, on_games=on_games)
+        check = None
+        if options.skill_bot:
+            check = skill_check(rules, options.skill_bot, len(bots), options.skill_games, options.seed,
+                                runner=runner, on_games=on_games)
     data = {
         "game": rules.id,
         "title": rules.content.title("en"),
@@ -97,6 +210,7 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
         "end_labels": rules.end_conditions(),
         "summary": summary.to_data(),
         "skill_check": check.to_data() if check else None,
+        "budget": budget,
     }
     return summary, check, data
 
@@ -135,6 +249,10 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
     ]
     if check:
         lines.append(f"Skill check: {check.strong} against {check.weak}, {check.games} games, seed {check.seed}")
+    if data.get("budget"):
+        b = data["budget"]
+        lines.append(f"Budget: {b['used_seconds']:g} s of {b['seconds']:g} s on {b['runner']}, spent where the "
+                     f"95% intervals were widest; the same figures again: {b['replay']}")
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]

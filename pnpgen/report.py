@@ -27,6 +27,8 @@ from pnpgen.engine.metrics import histogram, wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import (
     OnGames,
+    OutOfTime,
+    ProcessRunner,
     Runner,
     SkillCheck,
     Summary,
@@ -115,30 +117,37 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
         runs = [[options.skill_bot], [strong]] if players == 1 else [[strong] + [options.skill_bot] * (players - 1)]
         parts.append(_Part("skill", runs, [Tally(players) for _ in runs]))
     slots = max(1, runner.workers)
+    main_first = options.budget / 3  # the main simulation's time before the skill check may start
     while True:
-        left = options.budget - (clock() - start)
+        used = clock() - start
+        left = options.budget - used
         open_parts = [p for p in parts if not p.done and p.width() > TARGET_WIDTH]
         if left <= 0 or not open_parts:
             break
-        unknown = [p for p in open_parts if p.seconds_per_game is None]
-        if unknown:  # first a game per worker of each part, in order: what one costs is unknown
-            part, batch = unknown[0], slots
-            if part is not parts[0] and left < options.budget / 2:
-                part.done = True  # too late to start a part whose games may be long
-                continue
+        part = max(open_parts, key=lambda p: p.width())  # the widest interval first (main on a tie)
+        if parts[0] in open_parts and used < main_first:
+            part = parts[0]
+        if part.seconds_per_game is None:
+            batch = slots  # a first game per worker: what one costs is unknown
         else:
-            part = max(open_parts, key=lambda p: p.width())  # the widest interval first (main on a tie)
-            assert part.seconds_per_game is not None
+            # a batch smaller than the workers takes as long as one game on each
             batch = min(max(part.games, slots), int(left * 0.9 / part.seconds_per_game))
             batch = min(batch, MAX_BUDGET_GAMES - part.games)
-            if batch < 1:
+            if batch < 1 or part.seconds_per_game * max(batch, slots) > left:
                 part.done = True
                 continue
         began = clock()
-        for run, tally in zip(part.runs, part.tallies, strict=True):
-            tally.merge(runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games))
+        try:  # a batch the budget stops is not counted (every run of it or none): the counts stay exact
+            fresh = [runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games,
+                                  timeout=max(0.5, options.budget - (clock() - start)))
+                     for run in part.runs]
+        except OutOfTime:
+            part.done = True
+            continue
+        for tally, new in zip(part.tallies, fresh, strict=True):
+            tally.merge(new)
         part.games += batch
-        part.seconds_per_game = max(1e-6, (clock() - began) / batch * (slots if batch < slots else 1))
+        part.seconds_per_game = max(1e-6, (clock() - began) / max(batch, slots))
     main = parts[0]
     summary = main.tallies[0].summary(rules.id, options.seed, bots)
     check = None
@@ -189,6 +198,8 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
     runner = options.runner or local_runner(options.workers)
     budget = None
     if options.budget is not None:
+        if type(runner) is Runner:  # a budget stops games that outlast it: they need a process of their own
+            runner = ProcessRunner(1)
         summary, check, budget = budgeted_runs(rules, options, bots, runner, on_games)
         options = replace(options, games=summary.games, skill_games=check.games if check else 0)
     else:

@@ -26,7 +26,16 @@ from typing import Any
 
 from pnpgen.engine.figures import CODE, folder_digest
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import OnGames, Runner, Tally, block_size, blocks, local_runner, tally_games
+from pnpgen.engine.simulate import (
+    OnGames,
+    OutOfTime,
+    Runner,
+    Tally,
+    block_size,
+    blocks,
+    local_runner,
+    tally_games,
+)
 from pnpgen.errors import PnpgenError
 
 ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.\-\[\]:]+:\d{1,5}$")
@@ -108,8 +117,10 @@ class DaskRunner(Runner):
                               "machine; install the same pnpgen (and game packages) on every worker")
 
     def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
-              check_invariants: bool = False, on_games: OnGames | None = None) -> Tally:
+              check_invariants: bool = False, on_games: OnGames | None = None,
+              timeout: float | None = None) -> Tally:
         from distributed import as_completed
+        from distributed.client import TimeoutError as DaskTimeout
 
         payload = pickle.dumps((rules, bot_names, seed, check_invariants))
         digest = hashlib.sha256(payload).hexdigest()[:20]
@@ -120,11 +131,13 @@ class DaskRunner(Runner):
         }
         total = Tally(len(bot_names))
         try:
-            for future in as_completed(futures):  # the cluster's task stream, as tasks finish
+            for future in as_completed(futures, timeout=timeout):  # the cluster's task stream
                 a, b = futures[future]
                 total.merge(future.result())
                 if on_games:
                     on_games(b - a)
+        except (TimeoutError, DaskTimeout) as err:
+            raise OutOfTime from err
         except Exception as err:
             if type(err).__name__ == "KilledWorker":  # a task that kept killing its workers
                 raise PnpgenError(f"the Dask cluster lost its workers while playing: {err}") from err

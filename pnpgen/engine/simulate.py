@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -284,6 +285,10 @@ OnGames = Callable[[int], None]
 """Progress: called with the number of games just finished."""
 
 
+class OutOfTime(Exception):
+    """A run given `timeout` seconds did not finish; its games were stopped and are not counted."""
+
+
 class Runner:
     """Where games are played: this process, local worker processes, or a Dask cluster
     (pnpgen.engine.cluster). The games and their seeds never depend on the runner."""
@@ -292,9 +297,15 @@ class Runner:
     description = "this process"
 
     def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
-              check_invariants: bool = False, on_games: OnGames | None = None) -> Tally:
+              check_invariants: bool = False, on_games: OnGames | None = None,
+              timeout: float | None = None) -> Tally:
+        """Games start..stop-1, tallied. With `timeout` (seconds), raises OutOfTime when they
+        are not all done by then (this process checks between blocks; workers are stopped)."""
         total = Tally(len(bot_names))
+        deadline = None if timeout is None else time.monotonic() + timeout
         for a, b in blocks(start, stop, block_size(stop - start, 4)):
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime
             total.merge(tally_games(rules, bot_names, seed, a, b, check_invariants))
             if on_games:
                 on_games(b - a)
@@ -323,16 +334,25 @@ class ProcessRunner(Runner):
         self.description = f"{workers} local worker process(es)"
 
     def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
-              check_invariants: bool = False, on_games: OnGames | None = None) -> Tally:
-        if self.workers <= 1 or stop - start < 2:
+              check_invariants: bool = False, on_games: OnGames | None = None,
+              timeout: float | None = None) -> Tally:
+        if timeout is None and (self.workers <= 1 or stop - start < 2):
             return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games)
         total = Tally(len(bot_names))
         todo = blocks(start, stop, block_size(stop - start, self.workers))
+        deadline = None if timeout is None else time.monotonic() + timeout
         context = multiprocessing.get_context("fork")
         gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
         try:
             with context.Pool(self.workers, _init_worker, (rules, bot_names, seed, check_invariants)) as pool:
-                for (a, b), part in pool.imap_unordered(_tally_block, todo):
+                results = pool.imap_unordered(_tally_block, todo)
+                for _ in todo:
+                    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    try:
+                        (a, b), part = results.next(wait)
+                    except multiprocessing.TimeoutError:
+                        pool.terminate()
+                        raise OutOfTime from None
                     total.merge(part)
                     if on_games:
                         on_games(b - a)

@@ -513,6 +513,8 @@ def report(
     if used:
         out.print(f"budget used: {used['used_seconds']:g} s of {used['seconds']:g} s: {used['games']} games, "
                   f"{used['skill_games']} skill games (the same report again: {used['replay']})", highlight=False)
+        if used.get("skill_check"):
+            out.print(f"skill check {used['skill_check']}", highlight=False)
     out.print(f"wrote {pdf} and {data}")
 
 

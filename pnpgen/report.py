@@ -138,8 +138,10 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
                 continue
         began = clock()
         try:  # a batch the budget stops is not counted (every run of it or none): the counts stay exact
+            # a part's first games may be very long: they get half of what is left, the rest stays for the others
+            share = left if part.seconds_per_game is not None or part is parts[0] else left / 2
             fresh = [runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games,
-                                  timeout=max(0.5, options.budget - (clock() - start)))
+                                  timeout=max(0.5, share - (clock() - began)))
                      for run in part.runs]
         except OutOfTime:
             part.done = True
@@ -170,7 +172,10 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
               "skill_games": parts[1].games if len(parts) > 1 else 0, "runner": runner.description,
               "rule": "batches go to the part whose widest 95% interval is widest; a part stops at "
                       f"width {TARGET_WIDTH:g} or when the next batch no longer fits",
-              "replay": f"--games {main.games} --skill-games {parts[1].games if len(parts) > 1 else 0}"}
+              "replay": f"--games {main.games} " + (f"--skill-games {check.games}" if check else "--skill none")}
+    if options.skill_bot and not check:
+        budget["skill_check"] = (f"left out: {options.skill_bot} games did not finish within the budget "
+                                 "(give --skill-games N to play them anyway)")
     return summary, check, budget
 
 
@@ -264,6 +269,8 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
         b = data["budget"]
         lines.append(f"Budget: {b['used_seconds']:g} s of {b['seconds']:g} s on {b['runner']}, spent where the "
                      f"95% intervals were widest; the same figures again: {b['replay']}")
+        if b.get("skill_check"):
+            lines.append(f"Skill check {b['skill_check']}")
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]

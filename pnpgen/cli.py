@@ -18,7 +18,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from typer.exceptions import TyperException
 
@@ -27,10 +34,11 @@ from pnpgen.content.game import GameContent, content_root, game_folders, load_ga
 from pnpgen.content.schema import text_for
 from pnpgen.engine.bots import available_bots, parse_bot, scaled_bot
 from pnpgen.engine.capabilities import bot_methods, codec
+from pnpgen.engine.cluster import open_runner
 from pnpgen.engine.collection import pick_game, unknown_game
 from pnpgen.engine.protocol import Presentation
-from pnpgen.engine.simulate import score_figures, skill_check
 from pnpgen.engine.simulate import simulate as run_games
+from pnpgen.engine.simulate import skill_check
 from pnpgen.errors import PnpgenError, UnknownGame
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.output import BuildOptions, check_source_date_epoch, refuse_content_folder
@@ -185,6 +193,13 @@ def select_games(root: Path, names: list[str] | None) -> list[GameContent]:
         if pick_game(rules, name, folder_id) is None:
             raise UnknownGame(unknown_game(rules, name, folder_id), root)
     return selected
+
+
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option("--cluster", help="Play on Dask: 'local' (a LocalCluster here) or a scheduler address "
+                 "such as tcp://host:8786 (pip install 'pnpgen[cluster]'). Same seed, same results."),
+]
 
 
 def _version(value: bool) -> None:
@@ -484,8 +499,15 @@ def simulate(
         int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Processes; results are the same for any number.")
-    ] = 1,
+        int | None, typer.Option("--workers", "-w", help="Processes (with --cluster local: its workers, "
+                                 "default one per core); results are the same for any number.")
+    ] = None,
+    cluster: ClusterOpt = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Play with a YAML value changed in memory, KEY=VALUE (e.g. rules.threshold=800); "
+                     "repeatable. Replays one point of a sweep."),
+    ] = None,
     skill: Annotated[
         str | None,
         typer.Option("--skill", help="Also run a skill check: this bot with 4× the search against itself "
@@ -499,25 +521,29 @@ def simulate(
 ) -> None:
     """Play many seeded games with bots and print win rates (95% Wilson intervals, seats
     rotated), balance, game lengths and end conditions."""
-    rules = find_rules(content_root(content), game)
-    seed = _checked_run(games, workers, seed)
+    rules = _rules_with_settings(content_root(content), game, settings or [])
+    seed = _checked_run(games, workers or 1, seed)
     bot_names = _bot_list(rules, bots, players)
+    if skill:
+        parse_bot(rules, scaled_bot(skill, 4))
+    runner = open_runner(cluster, workers)
+    quiet = quiet or as_json
     if not as_json:
-        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, {workers} worker(s)")
+        out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, on {runner.description}")
         for name, method in bot_methods(rules).items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")
-    quiet = quiet or as_json
-    with _progress(quiet) as progress:
-        task = progress.add_task("games", total=games)
-        summary = run_games(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
     check = None
-    if skill:
-        parse_bot(rules, scaled_bot(skill, 4))
+    with runner:
         with _progress(quiet) as progress:
-            task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
-            check = skill_check(rules, skill, len(bot_names), skill_games, seed, workers=workers,
-                                on_game=lambda _: progress.advance(task))
+            task = progress.add_task("games", total=games)
+            summary = run_games(rules, games, seed, bot_names, on_games=lambda n: progress.advance(task, n),
+                                runner=runner)
+        if skill:
+            with _progress(quiet) as progress:
+                task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
+                check = skill_check(rules, skill, len(bot_names), skill_games, seed, runner=runner,
+                                    on_games=lambda n: progress.advance(task, n))
     if as_json:
         data = summary.to_data()
         if check:
@@ -527,6 +553,84 @@ def simulate(
     _print_summary(summary, rules)
     if check:
         _print_skill(check)
+
+
+def _rules_with_settings(root: Path, game: str, settings: list[str]) -> Any:
+    if not settings:
+        return find_rules(root, game)
+    from pnpgen.content.override import parse_setting
+    from pnpgen.sweep import rules_with  # lazy: ReportLab (see top)
+
+    parsed = dict(parse_setting(text, single=True) for text in settings)
+    return rules_with(root, game, {key: values[0] for key, values in parsed.items()})
+
+
+@app.command()
+def sweep(
+    game: GameArg,
+    settings: Annotated[
+        list[str],
+        typer.Option("--set", help="A YAML value and the values to try: KEY=V1,V2,… (e.g. rules.threshold=800,1000); "
+                     "repeat for a grid."),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per point.")] = 1000,
+    seed: Annotated[int | None, typer.Option("--seed", help="Sweep seed (printed when omitted).")] = None,
+    bots: BotsOpt = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Processes (with --cluster local: its workers).")
+    ] = None,
+    cluster: ClusterOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    as_json: JsonOpt = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Simulate the game over a grid of YAML values (changed in memory, never in files) and
+    write a table, JSON and a PDF of every metric against every parameter with 95% intervals.
+    Points already simulated are read back from the cache (PNPGEN_CACHE)."""
+    from pnpgen.content.override import describe, parse_setting
+    from pnpgen.sweep import plan_sweep, replay_command, rules_with, run_sweep, sweep_table, write_sweep  # lazy
+
+    root = content_root(content)
+    refuse_content_folder(out_dir, root)
+    check_source_date_epoch()
+    params = [parse_setting(text) for text in settings]
+    keys = [key for key, _ in params]
+    if len(set(keys)) != len(keys):
+        raise PnpgenError(f"--set {next(k for k in keys if keys.count(k) > 1)} is given twice")
+    seed = _checked_run(games, workers or 1, seed)
+    bot_names = _bot_list(rules_with(root, game, {}), bots, players)
+    points = plan_sweep(root, game, params, bot_names)
+    runner = open_runner(cluster, workers)
+    if not as_json:
+        out.print(f"{game}: {len(points)} points × {games} games, sweep seed {seed}, bots {', '.join(bot_names)}, "
+                  f"on {runner.description}")
+    with runner, _progress(quiet or as_json) as progress:
+        task = progress.add_task("games", total=len(points) * games)
+        result = run_sweep(points, params, games, seed, bot_names, runner,
+                           on_games=lambda n: progress.advance(task, n))
+    if as_json:
+        pdf, data = write_sweep(result, out_dir)
+        emit(True, {"game": result.game, "seed": seed, "pdf": str(pdf), "data": str(data),
+                    "points": [{"seed": p.seed, "settings": describe(p.settings)} for p in result.points]})
+        return
+    headers, rows = sweep_table(result)
+    table = Table(title=f"Sweep of {game} ({games} games per point; 95% intervals)")
+    for i, header in enumerate(headers):
+        table.add_column(header, justify="left" if i < len(keys) else "right", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+    for point in result.points:  # every point's seed on a line of its own
+        out.print(f"seed {point.seed}: {describe(point.settings)}", markup=False, highlight=False, soft_wrap=True)
+    out.print(f"one point alone: {replay_command(result.game, result.points[0], games, bot_names)}",
+              markup=False, highlight=False, soft_wrap=True)
+    pdf, data = write_sweep(result, out_dir)
+    out.print(f"wrote {pdf} and {data}", highlight=False)
 
 
 def _checked_run(games: int, workers: int, seed: int | None) -> int:
@@ -542,7 +646,10 @@ def _checked_run(games: int, workers: int, seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
 
 
-def _progress(quiet: bool) -> Progress:
+def _progress(quiet: bool, budget: bool = False) -> Progress:
+    if budget:  # games as they finish, against the clock
+        return Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} games"),
+                        TimeElapsedColumn(), console=err, disable=quiet, transient=True)
     return Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err, disable=quiet, transient=True,
@@ -600,9 +707,9 @@ def _print_summary(summary: Any, rules: Any) -> None:
                     f"{dist['min']} / {dist['p25']:g} / {dist['median']:g} / {dist['p75']:g} / {dist['max']}")
     if summary.solo and summary.won_lengths:
         won = summary.won_lengths
-        figures.add_row("player moves in won games (turns used)", f"{sum(won) / len(won):.1f} "
-                        f"(min {min(won)}, max {max(won)})")
-        score = score_figures(summary.won_scores)
+        figures.add_row("player moves in won games (turns used)",
+                        f"{sum(k * v for k, v in won.items()) / summary.wins:.1f} (min {min(won)}, max {max(won)})")
+        score = summary.won_score
         figures.add_row("score in won games (the game's own)", f"{score['mean']:.1f} "
                         f"(min {score['min']:g}, max {score['max']:g})")
     labels = rules.end_conditions()
@@ -629,7 +736,9 @@ def _print_skill(check: Any) -> None:
 @command()
 def report(
     game: GameArg,
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 500,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Number of games (default: as many as --budget allows).")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation.")] = 1,
     bots: BotsOpt = None,
     players: Annotated[
@@ -641,9 +750,17 @@ def report(
                      "default: game.yaml simulation.skill_bot, else mcts:10)."),
     ] = None,
     skill_games: Annotated[
-        int | None, typer.Option("--skill-games", help="Games in the skill check (default 40).")
+        int | None, typer.Option("--skill-games", help="Games in the skill check (default: as many as --budget "
+                                 "allows; with --games, the game's skill_games, else 40).")
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
+    budget: Annotated[
+        float, typer.Option("--budget", help="Seconds of simulation when --games and --skill-games are not given; "
+                            "spent where the 95% intervals are widest.")
+    ] = 45.0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Processes (default: one per core).")
+    ] = None,
+    cluster: ClusterOpt = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     content: ContentOpt = None,
@@ -652,28 +769,45 @@ def report(
 ) -> None:
     """Write a simulation report (PDF with charts, and JSON) into build/<game>/: win rates
     with error bars, game lengths, end conditions, balance figures and a skill check."""
+    import os
+
     from pnpgen.report import ReportOptions, skill_defaults, write_report  # lazy: ReportLab (see top)
 
     root = content_root(content)
     refuse_content_folder(out_dir, root)
     check_source_date_epoch()
     rules = find_rules(root, game)
-    _checked_run(games, workers, seed)
+    fixed = games is not None or skill_games is not None
+    if not fixed and not 0 < budget <= 86_400:
+        raise PnpgenError("--budget must be more than 0 and at most 86400 seconds")
+    workers = workers or (os.cpu_count() or 1)
+    _checked_run(1 if games is None else games, workers, seed)
     bot_names = _bot_list(rules, bots, players)
     default_bot, default_games = skill_defaults(rules)
     skill_bot = default_bot if skill is None else (None if skill.lower() == "none" else skill)
     skill_games = default_games if skill_games is None else skill_games
+    games = 500 if games is None else games
     if skill_bot:
         parse_bot(rules, scaled_bot(skill_bot, 4))
-    options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers,
-                            skill_bot=skill_bot, skill_games=skill_games, out=out_dir)
-    total = games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
-    with _progress(quiet or as_json) as progress:
+    runner = open_runner(cluster, workers)
+    options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers, skill_bot=skill_bot,
+                            skill_games=skill_games, out=out_dir, budget=None if fixed else budget, runner=runner)
+    total = None if not fixed else games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
+    plan = f"{games} games + {skill_games} skill games" if fixed else f"a {budget:g} s budget"
+    if not as_json:
+        err.print(f"{rules.id}: {plan}, seed {seed}, on {runner.description}", highlight=False)
+    with runner, _progress(quiet or as_json, budget=not fixed) as progress:
         task = progress.add_task("games", total=total)
-        pdf, data = write_report(rules, options, on_game=lambda _: progress.advance(task))
+        pdf, data = write_report(rules, options, on_games=lambda n: progress.advance(task, n))
+    used = json.loads(data.read_text(encoding="utf-8")).get("budget")
     if as_json:
-        emit(True, {"game": rules.id, "pdf": str(pdf), "data": str(data)})
+        emit(True, {"game": rules.id, "pdf": str(pdf), "data": str(data), **({"budget": used} if used else {})})
         return
+    if used:
+        out.print(f"budget used: {used['used_seconds']:g} s of {used['seconds']:g} s: {used['games']} games, "
+                  f"{used['skill_games']} skill games (the same report again: {used['replay']})", highlight=False)
+        if used.get("skill_check"):
+            out.print(f"skill check {used['skill_check']}", highlight=False)
     out.print(f"wrote {pdf} and {data}")
 
 

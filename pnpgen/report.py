@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +20,24 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
-from pnpgen.engine.bots import simulation_bots
+from pnpgen.engine.bots import scaled_bot, simulation_bots
 from pnpgen.engine.capabilities import bot_methods
 from pnpgen.engine.figures import folder_digest
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
-from pnpgen.engine.metrics import histogram
+from pnpgen.engine.metrics import histogram, wilson_interval
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import SkillCheck, Summary, score_figures, simulate, skill_check
+from pnpgen.engine.simulate import (
+    OnGames,
+    OutOfTime,
+    ProcessRunner,
+    Runner,
+    SkillCheck,
+    Summary,
+    Tally,
+    local_runner,
+    simulate,
+    skill_check,
+)
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
@@ -48,6 +61,11 @@ def skill_defaults(rules: Rules[Any, Any]) -> tuple[str | None, int]:
     return (None if bot.lower() == "none" else bot), int(sim.get("skill_games", DEFAULT_SKILL_GAMES))
 
 
+DEFAULT_BUDGET = 45.0  # seconds of simulation: with start-up and drawing, a report in under a minute
+TARGET_WIDTH = 0.02  # a part whose widest 95% interval is this narrow gets no more games
+MAX_BUDGET_GAMES = 1_000_000
+
+
 @dataclass
 class ReportOptions:
     games: int = 500
@@ -57,6 +75,109 @@ class ReportOptions:
     skill_bot: str | None = DEFAULT_SKILL_BOT  # None: no skill check
     skill_games: int = DEFAULT_SKILL_GAMES
     out: Path = Path("build")
+    budget: float | None = None  # seconds: play as many games as fit instead of `games` and `skill_games`
+    runner: Runner | None = None  # where games are played (default: `workers` local processes)
+
+
+@dataclass
+class _Part:
+    """One estimate the report makes: the main simulation, or the skill check (one run, or
+    two for a solo game), grown batch by batch from game 0 on."""
+
+    name: str
+    runs: list[list[str]]  # bots per seat of each run
+    tallies: list[Tally]
+    games: int = 0
+    seconds_per_game: float | None = None
+    done: bool = False
+
+    def width(self) -> float:
+        """The widest 95% interval this part reports (1 before any game)."""
+        if not self.games:
+            return 1.0
+        tally = self.tallies[-1]
+        if self.name == "skill" and len(tally.seat_wins) > 1:  # the strong bot's win share
+            strong = self.runs[0][0]
+            low, high = wilson_interval(float(tally.bot_wins.get(strong, 0)), self.games)
+            return high - low
+        return max(high - low for low, high in (wilson_interval(float(w), self.games) for w in tally.seat_wins))
+
+
+def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str], runner: Runner,
+                  on_games: OnGames | None = None, clock: Callable[[], float] = time.monotonic
+                  ) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+    """As many games as fit in `options.budget` seconds, each batch given to the part (main
+    simulation or skill check) whose widest interval is widest now. Game counts grow from 0,
+    so the result equals a run with those counts (`--games N --skill-games M`)."""
+    assert options.budget is not None
+    start = clock()
+    players = len(bots)
+    parts = [_Part("main", [bots], [Tally(players)])]
+    if options.skill_bot:
+        strong = scaled_bot(options.skill_bot, 4)
+        runs = [[options.skill_bot], [strong]] if players == 1 else [[strong] + [options.skill_bot] * (players - 1)]
+        parts.append(_Part("skill", runs, [Tally(players) for _ in runs]))
+    slots = max(1, runner.workers)
+    main_first = options.budget / 3  # the main simulation's time before the skill check may start
+    while True:
+        used = clock() - start
+        left = options.budget - used
+        open_parts = [p for p in parts if not p.done and p.width() > TARGET_WIDTH]
+        if left <= 0 or not open_parts:
+            break
+        part = max(open_parts, key=lambda p: p.width())  # the widest interval first (main on a tie)
+        if parts[0] in open_parts and used < main_first:
+            part = parts[0]
+        if part.seconds_per_game is None:
+            batch = slots  # a first game per worker: what one costs is unknown
+        else:
+            # a batch smaller than the workers takes as long as one game on each
+            batch = min(max(part.games, slots), int(left * 0.9 / part.seconds_per_game))
+            batch = min(batch, MAX_BUDGET_GAMES - part.games)
+            if batch < 1 or part.seconds_per_game * max(batch, slots) > left:
+                part.done = True
+                continue
+        began = clock()
+        try:  # a batch the budget stops is not counted (every run of it or none): the counts stay exact
+            # a part's first games may be very long: they get half of what is left, the rest stays for the others
+            share = left if part.seconds_per_game is not None or part is parts[0] else left / 2
+            fresh = [runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games,
+                                  timeout=max(0.5, share - (clock() - began)))
+                     for run in part.runs]
+        except OutOfTime:
+            part.done = True
+            continue
+        for tally, new in zip(part.tallies, fresh, strict=True):
+            tally.merge(new)
+        part.games += batch
+        part.seconds_per_game = max(1e-6, (clock() - began) / max(batch, slots))
+    main = parts[0]
+    summary = main.tallies[0].summary(rules.id, options.seed, bots)
+    check = None
+    if options.skill_bot and parts[1].games:
+        skill = parts[1]
+        strong = scaled_bot(options.skill_bot, 4)
+        if players == 1:
+            weak_s = skill.tallies[0].summary(rules.id, options.seed, skill.runs[0])
+            strong_s = skill.tallies[1].summary(rules.id, options.seed, skill.runs[1])
+            wins = strong_s.seat_wins[0]
+            check = SkillCheck(options.skill_bot, strong, skill.games, options.seed, wins,
+                               wilson_interval(wins, skill.games), weak_s.win_rate(0))
+        else:
+            skill_s = skill.tallies[0].summary(rules.id, options.seed, skill.runs[0])
+            wins = skill_s.bot_wins.get(strong, 0.0)
+            check = SkillCheck(options.skill_bot, strong, skill.games, options.seed, wins,
+                               wilson_interval(wins, skill.games), 1.0 / players)
+    used = clock() - start
+    budget = {"seconds": options.budget, "used_seconds": round(used, 1), "games": main.games,
+              "skill_games": parts[1].games if len(parts) > 1 else 0, "runner": runner.description,
+              "rule": "batches go to the part whose widest 95% interval is widest; a part stops at "
+                      f"width {TARGET_WIDTH:g} or when the next batch no longer fits",
+              "replay": f"--games {main.games} " + (f"--skill-games {check.games}" if check else "--skill none")}
+    if options.skill_bot and not check:
+        budget["skill_check"] = (f"left out: {options.skill_bot} games did not finish within the budget "
+                                 "(give --skill-games N to play them anyway)")
+    return summary, check, budget
 
 
 def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
@@ -78,13 +199,21 @@ def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
 
 
 def analyse(rules: Rules[Any, Any], options: ReportOptions,
-            on_game: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+            on_games: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     bots = options.bots or simulation_bots(rules)
-    summary = simulate(rules, options.games, options.seed, bots, workers=options.workers, on_game=on_game)
-    check = None
-    if options.skill_bot:
-        check = skill_check(rules, options.skill_bot, len(bots), options.skill_games, options.seed,
-                            workers=options.workers, on_game=on_game)
+    runner = options.runner or local_runner(options.workers)
+    budget = None
+    if options.budget is not None:
+        if type(runner) is Runner:  # a budget stops games that outlast it: they need a process of their own
+            runner = ProcessRunner(1)
+        summary, check, budget = budgeted_runs(rules, options, bots, runner, on_games)
+        options = replace(options, games=summary.games, skill_games=check.games if check else 0)
+    else:
+        summary = simulate(rules, options.games, options.seed, bots, runner=runner, on_games=on_games)
+        check = None
+        if options.skill_bot:
+            check = skill_check(rules, options.skill_bot, len(bots), options.skill_games, options.seed,
+                                runner=runner, on_games=on_games)
     data = {
         "game": rules.id,
         "title": rules.content.title("en"),
@@ -98,13 +227,14 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
         "end_labels": rules.end_conditions(),
         "summary": summary.to_data(),
         "skill_check": check.to_data() if check else None,
+        "budget": budget,
     }
     return summary, check, data
 
 
 def write_report(rules: Rules[Any, Any], options: ReportOptions,
-                 on_game: Any = None) -> tuple[Path, Path]:
-    summary, check, data = analyse(rules, options, on_game)
+                 on_games: Any = None) -> tuple[Path, Path]:
+    summary, check, data = analyse(rules, options, on_games)
     pdf_path, json_path = report_paths(rules, options.out)
     clean_stale_parts(pdf_path.parent)
     with atomic_output(json_path) as tmp:
@@ -136,6 +266,12 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
     ]
     if check:
         lines.append(f"Skill check: {check.strong} against {check.weak}, {check.games} games, seed {check.seed}")
+    if data.get("budget"):
+        b = data["budget"]
+        lines.append(f"Budget: {b['used_seconds']:g} s of {b['seconds']:g} s on {b['runner']}, spent where the "
+                     f"95% intervals were widest; the same figures again: {b['replay']}")
+        if b.get("skill_check"):
+            lines.append(f"Skill check {b['skill_check']}")
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]
@@ -299,9 +435,10 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
                  f"min {dist.get('min', 0)}, median {dist.get('median', 0):g}, max {dist.get('max', 0)}"))
     if s.solo and s.won_lengths:
         used = s.to_data()["moves_used_in_wins"]
-        rows.append(("moves used in won games", f"mean {sum(s.won_lengths) / len(s.won_lengths):.1f}; "
+        mean_used = sum(k * v for k, v in s.won_lengths.items()) / s.wins
+        rows.append(("moves used in won games", f"mean {mean_used:.1f}; "
                      f"min {used['min']}, median {used['median']:g}, max {used['max']}"))
-        score = score_figures(s.won_scores)
+        score = s.won_score
         rows.append(("score in won games (the game's own)",
                      f"mean {score['mean']:.1f}; min {score['min']:g}, max {score['max']:g}"))
     rows += [(k.replace("_", " "), f"{v:.2f}") for k, v in s.stats.items()]

@@ -80,6 +80,15 @@ def test_simulate(run_pnpgen: CliRun) -> None:
     assert "unknown bot 'clever'" in bad["errors"][0]["message"]
 
 
+def test_sweep(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    data = envelope(run_pnpgen, "sweep", "burning-desire", "--set", "rules.threshold=800,1000", "-n", "4",
+                    "--seed", "3", "--out", str(tmp_path), "--workers", "1")
+    assert [p["settings"] for p in data["points"]] == ["rules.threshold=800", "rules.threshold=1000"]
+    assert Path(data["pdf"]).is_file() and Path(data["data"]).is_file()
+    bad = envelope(run_pnpgen, "sweep", "burning-desire", "--set", "rules.treshold=1", "--out", str(tmp_path), code=2)
+    assert "treshold" in bad["errors"][0]["message"]
+
+
 def test_report(run_pnpgen: CliRun, tmp_path: Path) -> None:
     data = envelope(run_pnpgen, "report", "burning-desire", "-n", "4", "--skill", "none", "--out", str(tmp_path))
     assert Path(data["pdf"]).is_file() and Path(data["data"]).is_file()

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import pnpgen.games
 from pnpgen.cli import app
 from pnpgen.content.schema import Any_
-from pnpgen.report import ReportOptions, content_version, write_report
+from pnpgen.report import ReportOptions, analyse, content_version, write_report
 
 
 def test_report_pdf_and_json(tmp_path: Path) -> None:
@@ -133,3 +133,22 @@ def test_validate_command_with_golden(tmp_path: Path, toy_engine: None) -> None:
     assert failed.exit_code == 1
     assert "step 1: 2 options (legal moves or outcomes), the golden run had 3" in failed.stdout
     assert "FAIL toy-nim: golden playthrough toy-nim" in failed.stdout
+
+
+def test_budgeted_report_equals_a_run_of_its_counts(tmp_path: Path) -> None:
+    """A budget picks the game counts (here a fake clock: 1 s per reading); the figures are those
+    of a fixed run with the counts it printed, and it spent its batches where intervals were widest."""
+    from pnpgen.engine.simulate import Runner
+    from pnpgen.report import budgeted_runs
+
+    ticks = iter(range(10_000))
+    rules = nim()
+    options = ReportOptions(seed=5, skill_bot="mcts:4", out=tmp_path, budget=14.0)
+    summary, check, budget = budgeted_runs(rules, options, ["random", "random"], Runner(),
+                                           clock=lambda: float(next(ticks)))
+    assert check is not None and budget["games"] == summary.games > 0 and budget["skill_games"] == check.games > 0
+    assert budget["replay"] == f"--games {summary.games} --skill-games {check.games}"
+    assert budget["used_seconds"] <= 14.0 + 2
+    _, _, fixed = analyse(rules, ReportOptions(games=summary.games, seed=5, skill_bot="mcts:4",
+                                               skill_games=check.games, out=tmp_path))
+    assert fixed["summary"] == summary.to_data() and fixed["skill_check"] == check.to_data()

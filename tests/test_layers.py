@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.verify",),
     ("pnpgen.render",),
     ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
+    ("pnpgen.sweep",),  # balance sweeps: simulations over a grid of values, drawn with report's charts
     ("pnpgen.build", "pnpgen.scaffold"),
     ("pnpgen.watch",),  # rebuilds on save, serves the previews page
     ("pnpgen.cli",),

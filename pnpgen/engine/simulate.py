@@ -3,6 +3,10 @@
 Game i uses seed `derive_seed(seed, i)`, so any game can be replayed alone and
 results do not depend on how games are split across workers. Bots rotate seats
 game by game, so seat figures measure the seat, not the bot.
+
+Summaries stream: games are tallied block by block into counts and exact sums (`Tally`),
+so memory stays flat in the number of games and partial tallies merge to the same
+result in any order (local processes, or a Dask cluster: pnpgen.engine.cluster).
 """
 
 from __future__ import annotations
@@ -10,18 +14,20 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from pnpgen.engine.bots import make_bot, scaled_bot
 from pnpgen.engine.capabilities import broken_invariants, game_stats
 from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.metrics import (
+    count_interval,
     distribution,
     first_player_advantage,
-    mean_interval,
     seat_balance,
     wilson_interval,
 )
@@ -129,17 +135,235 @@ def play_many(
             yield play_game(rules, seating(bot_names, index), derive_seed(seed, index), check_invariants)
         return
     size = max(1, min(256, games // (workers * 32)))
-    blocks = [range(start, min(games, start + size)) for start in range(0, games, size)]
+    ranges = [range(start, min(games, start + size)) for start in range(0, games, size)]
     context = multiprocessing.get_context("fork")
     seatings = [seating(bot_names, k) for k in range(len(bot_names))]
     gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
     try:
         with context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants)) as pool:
-            for block, packed in zip(blocks, pool.imap(_play_block, blocks), strict=True):
+            for block, packed in zip(ranges, pool.imap(_play_block, ranges), strict=True):
                 for index, data in zip(block, packed, strict=True):
                     yield _unpack(data, seatings[index % len(seatings)])
     finally:
         gc.unfreeze()
+
+
+PROBLEMS_KEPT = 20  # problems a summary lists (the first ones, by game index)
+
+
+@dataclass
+class Tally:
+    """What a summary needs from a run of games, kept in memory that does not grow with the
+    number of games: counts, and exact sums (fractions), so two tallies merge into the same
+    result in any order. A block of games is tallied where it is played (a worker process, a
+    Dask worker) and only the tally travels back."""
+
+    players: int
+    games: int = 0
+    seat_wins: list[Fraction] = field(default_factory=list)
+    bot_wins: dict[str, Fraction] = field(default_factory=dict)
+    draws: int = 0
+    timeouts: int = 0
+    ends: Counter[str] = field(default_factory=Counter)
+    lengths: Counter[int] = field(default_factory=Counter)  # player moves -> games
+    won_lengths: Counter[int] = field(default_factory=Counter)
+    won_score_sum: Fraction = Fraction(0)  # solo games: the game's own score of the games won
+    won_score_min: float | None = None
+    won_score_max: float | None = None
+    stat_sums: dict[str, Fraction] = field(default_factory=dict)
+    stat_counts: Counter[str] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)
+    problems: list[tuple[int, str]] = field(default_factory=list)  # (game index, problem), first ones
+
+    def __post_init__(self) -> None:
+        if not self.seat_wins:
+            self.seat_wins = [Fraction(0)] * self.players
+
+    def add(self, index: int, r: GameRecord) -> None:
+        """Count game `index`, played with the bots `r.bots` per seat."""
+        self.games += 1
+        winners = r.outcome.winners
+        if r.timeout:
+            self.timeouts += 1
+        elif self.players > 1 and len(winners) != 1:
+            self.draws += 1
+        for seat in winners:
+            share = Fraction(1, len(winners))
+            self.seat_wins[seat] += share
+            bot = r.bots[seat]
+            self.bot_wins[bot] = self.bot_wins.get(bot, Fraction(0)) + share
+        self.ends[r.outcome.end] += 1
+        self.lengths[r.player_moves] += 1
+        if winners:
+            self.won_lengths[r.player_moves] += 1
+            if self.players == 1:
+                score = r.outcome.scores[0]
+                self.won_score_sum += Fraction(score)
+                self.won_score_min = score if self.won_score_min is None else min(self.won_score_min, score)
+                self.won_score_max = score if self.won_score_max is None else max(self.won_score_max, score)
+        for key, value in r.stats.items():
+            self.stat_sums[key] = self.stat_sums.get(key, Fraction(0)) + Fraction(value)
+            self.stat_counts[key] += 1
+        self.events.update(r.events)
+        if r.problems and len(self.problems) < PROBLEMS_KEPT:
+            self.problems += [(index, p) for p in r.problems][:PROBLEMS_KEPT - len(self.problems)]
+
+    def merge(self, other: Tally) -> Tally:
+        """Add another tally (of other games) into this one; the order of merges never
+        changes the result."""
+        self.games += other.games
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
+        for bot, wins in other.bot_wins.items():
+            self.bot_wins[bot] = self.bot_wins.get(bot, Fraction(0)) + wins
+        self.draws += other.draws
+        self.timeouts += other.timeouts
+        self.ends.update(other.ends)
+        self.lengths.update(other.lengths)
+        self.won_lengths.update(other.won_lengths)
+        self.won_score_sum += other.won_score_sum
+        for mine, theirs, pick in (("won_score_min", other.won_score_min, min),
+                                   ("won_score_max", other.won_score_max, max)):
+            current = getattr(self, mine)
+            if theirs is not None:
+                setattr(self, mine, theirs if current is None else pick(current, theirs))
+        for key, total in other.stat_sums.items():
+            self.stat_sums[key] = self.stat_sums.get(key, Fraction(0)) + total
+        self.stat_counts.update(other.stat_counts)
+        self.events.update(other.events)
+        self.problems = sorted(self.problems + other.problems, key=lambda p: p[0])[:PROBLEMS_KEPT]
+        return self
+
+    def summary(self, game: str, seed: int, bot_names: list[str]) -> Summary:
+        n = self.games
+        mean, low, high = count_interval(self.lengths)
+        won = sum(self.won_lengths.values())
+        bot_wins = {name: 0.0 for name in bot_names}
+        bot_wins.update({bot: float(w) for bot, w in self.bot_wins.items()})
+        return Summary(
+            game=game,
+            games=n,
+            seed=seed,
+            bots=bot_names,
+            players=self.players,
+            seat_wins=[float(w) for w in self.seat_wins],
+            seat_intervals=[wilson_interval(float(w), n) for w in self.seat_wins],
+            bot_wins=bot_wins,
+            ends=dict(sorted(self.ends.items())),
+            length_mean=mean,
+            length_interval=(low, high),
+            stats={k: float(self.stat_sums[k] / self.stat_counts[k]) for k in sorted(self.stat_sums)},
+            problems=[p for _, p in self.problems],
+            lengths=dict(sorted(self.lengths.items())),
+            won_lengths=dict(sorted(self.won_lengths.items())),
+            won_score=({"mean": float(self.won_score_sum / won), "min": float(self.won_score_min or 0),
+                        "max": float(self.won_score_max or 0)}
+                       if self.players == 1 and won else {}),
+            draws=self.draws,
+            timeouts=self.timeouts,
+            events={k: float(Fraction(v, n)) for k, v in sorted(self.events.items())} if n else {},
+        )
+
+
+def tally_games(rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+                check_invariants: bool = False) -> Tally:
+    """Games start..stop-1 of a run, tallied (bots rotated, game i seeded derive_seed(seed, i))."""
+    tally = Tally(len(bot_names))
+    for index in range(start, stop):
+        tally.add(index, play_game(rules, seating(bot_names, index), derive_seed(seed, index), check_invariants))
+    return tally
+
+
+def blocks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(stop, a + size)) for a in range(start, stop, max(1, size))]
+
+
+def block_size(games: int, slots: int) -> int:
+    """Games per task: about 16 tasks per worker (balance, progress), at most 256 per task."""
+    return max(1, min(256, games // max(1, slots * 16)))
+
+
+OnGames = Callable[[int], None]
+"""Progress: called with the number of games just finished."""
+
+
+class OutOfTime(Exception):
+    """A run given `timeout` seconds did not finish; its games were stopped and are not counted."""
+
+
+class Runner:
+    """Where games are played: this process, local worker processes, or a Dask cluster
+    (pnpgen.engine.cluster). The games and their seeds never depend on the runner."""
+
+    workers = 1
+    description = "this process"
+
+    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+              check_invariants: bool = False, on_games: OnGames | None = None,
+              timeout: float | None = None) -> Tally:
+        """Games start..stop-1, tallied. With `timeout` (seconds), raises OutOfTime when they
+        are not all done by then (this process checks between blocks; workers are stopped)."""
+        total = Tally(len(bot_names))
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for a, b in blocks(start, stop, block_size(stop - start, 4)):
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime
+            total.merge(tally_games(rules, bot_names, seed, a, b, check_invariants))
+            if on_games:
+                on_games(b - a)
+        return total
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _tally_block(block: tuple[int, int]) -> tuple[tuple[int, int], Tally]:
+    w = _worker
+    return block, tally_games(w["rules"], w["bots"], w["seed"], block[0], block[1], w["check"])
+
+
+class ProcessRunner(Runner):
+    """`workers` forked processes on this machine."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.description = f"{workers} local worker process(es)"
+
+    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+              check_invariants: bool = False, on_games: OnGames | None = None,
+              timeout: float | None = None) -> Tally:
+        if timeout is None and (self.workers <= 1 or stop - start < 2):
+            return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games)
+        total = Tally(len(bot_names))
+        todo = blocks(start, stop, block_size(stop - start, self.workers))
+        deadline = None if timeout is None else time.monotonic() + timeout
+        context = multiprocessing.get_context("fork")
+        gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
+        try:
+            with context.Pool(self.workers, _init_worker, (rules, bot_names, seed, check_invariants)) as pool:
+                results = pool.imap_unordered(_tally_block, todo)
+                for _ in todo:
+                    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    try:
+                        (a, b), part = results.next(wait)
+                    except multiprocessing.TimeoutError:
+                        pool.terminate()
+                        raise OutOfTime from None
+                    total.merge(part)
+                    if on_games:
+                        on_games(b - a)
+        finally:
+            gc.unfreeze()
+        return total
+
+
+def local_runner(workers: int = 1) -> Runner:
+    return ProcessRunner(workers) if workers > 1 else Runner()
 
 
 @dataclass
@@ -157,12 +381,12 @@ class Summary:
     length_interval: tuple[float, float]
     stats: dict[str, float]
     problems: list[str]
-    lengths: list[int] = field(default_factory=list)  # player moves per game, in game order
+    lengths: dict[int, int] = field(default_factory=dict)  # player moves per game -> number of games
     draws: int = 0  # finished without a single winner (shared win or none), timeouts apart
     timeouts: int = 0
     events: dict[str, float] = field(default_factory=dict)  # mean count per game by event kind
-    won_lengths: list[int] = field(default_factory=list)  # player moves of the games won (solo: turns used)
-    won_scores: list[float] = field(default_factory=list)  # solo: the game's own score of the games won
+    won_lengths: dict[int, int] = field(default_factory=dict)  # player moves of the games won -> games
+    won_score: dict[str, float] = field(default_factory=dict)  # solo: mean, min, max of the games won's score
 
     @property
     def decided(self) -> int:
@@ -171,6 +395,11 @@ class Summary:
     @property
     def solo(self) -> bool:
         return self.players == 1
+
+    @property
+    def wins(self) -> int:
+        """Games with a winner (solo: games won)."""
+        return sum(self.won_lengths.values())
 
     def win_rate(self, seat: int) -> float:
         return self.seat_wins[seat] / self.games if self.games else 0.0
@@ -213,7 +442,7 @@ class Summary:
         data.update(self.metrics())
         if self.solo:
             data["moves_used_in_wins"] = distribution(self.won_lengths)
-            data["score_in_wins"] = score_figures(self.won_scores)
+            data["score_in_wins"] = dict(self.won_score)
         return data
 
 
@@ -230,64 +459,24 @@ def simulate(
     seed: int,
     bot_names: list[str],
     check_invariants: bool = False,
-    on_game: Callable[[GameRecord], None] | None = None,
+    on_games: OnGames | None = None,
     workers: int = 1,
+    runner: Runner | None = None,
 ) -> Summary:
-    records: list[GameRecord] = []
-    for record in play_many(rules, games, seed, bot_names, check_invariants, workers):
-        records.append(record)
-        if on_game:
-            on_game(record)
-    return summarise(rules.id, seed, bot_names, records)
+    """Games 0..games-1, summarised. Memory stays flat in `games`: each block of games is
+    tallied as it finishes and no game record is kept. `runner` (default: `workers` local
+    processes) says where the games are played; the result is the same on any."""
+    runner = runner or local_runner(workers)
+    tally = runner.tally(rules, bot_names, seed, 0, games, check_invariants, on_games)
+    return tally.summary(rules.id, seed, bot_names)
 
 
 def summarise(game: str, seed: int, bot_names: list[str], records: list[GameRecord]) -> Summary:
-    players = len(bot_names)
-    seat_wins = [0.0] * players
-    bot_wins: dict[str, float] = dict.fromkeys(bot_names, 0.0)
-    draws = timeouts = 0
-    for r in records:
-        winners = r.outcome.winners
-        if r.timeout:
-            timeouts += 1
-        elif players > 1 and len(winners) != 1:
-            draws += 1
-        for seat in winners:
-            share = 1.0 / len(winners)
-            seat_wins[seat] += share
-            bot_wins[r.bots[seat]] = bot_wins.get(r.bots[seat], 0.0) + share
-    n = len(records)
-    lengths = [r.player_moves for r in records]
-    mean, low, high = mean_interval([float(x) for x in lengths])
-    stat_keys = sorted({k for r in records for k in r.stats})
-    stats = {
-        k: sum(r.stats.get(k, 0.0) for r in records) / max(1, sum(k in r.stats for r in records))
-        for k in stat_keys
-    }
-    event_counts: Counter[str] = Counter()
-    for r in records:
-        event_counts.update(r.events)
-    return Summary(
-        game=game,
-        games=n,
-        seed=seed,
-        bots=bot_names,
-        players=players,
-        seat_wins=seat_wins,
-        seat_intervals=[wilson_interval(w, n) for w in seat_wins],
-        bot_wins=dict(bot_wins),
-        ends=dict(sorted(Counter(r.outcome.end for r in records).items())),
-        length_mean=mean,
-        length_interval=(low, high),
-        stats=stats,
-        problems=[p for r in records for p in r.problems][:20],
-        lengths=lengths,
-        won_lengths=[r.player_moves for r in records if r.outcome.winners],
-        won_scores=[r.outcome.scores[0] for r in records if r.outcome.winners] if players == 1 else [],
-        draws=draws,
-        timeouts=timeouts,
-        events={k: v / n for k, v in sorted(event_counts.items())} if n else {},
-    )
+    """A summary of records already played (record i is game i)."""
+    tally = Tally(len(bot_names))
+    for index, record in enumerate(records):
+        tally.add(index, record)
+    return tally.summary(game, seed, bot_names)
 
 
 @dataclass
@@ -320,7 +509,7 @@ class SkillCheck:
 def skill_check(
     rules: Rules[Any, Any], bot: str, players: int, games: int, seed: int,
     factor: int = 4, workers: int = 1,
-    on_game: Callable[[GameRecord], None] | None = None,
+    on_games: OnGames | None = None, runner: Runner | None = None,
 ) -> SkillCheck:
     """One seat plays `bot` with factor× search, the others plain `bot`.
 
@@ -329,12 +518,13 @@ def skill_check(
     """
     strong = scaled_bot(bot, factor)
     if players == 1:
-        weak_summary = simulate(rules, games, seed, [bot], workers=workers, on_game=on_game)
-        strong_summary = simulate(rules, games, seed, [strong], workers=workers, on_game=on_game)
+        weak_summary = simulate(rules, games, seed, [bot], workers=workers, on_games=on_games, runner=runner)
+        strong_summary = simulate(rules, games, seed, [strong], workers=workers, on_games=on_games,
+                                  runner=runner)
         wins = strong_summary.seat_wins[0]
         return SkillCheck(bot, strong, games, seed, wins, wilson_interval(wins, games),
                           weak_summary.win_rate(0))
     summary = simulate(rules, games, seed, [strong] + [bot] * (players - 1), workers=workers,
-                       on_game=on_game)
+                       on_games=on_games, runner=runner)
     wins = summary.bot_wins.get(strong, 0.0)
     return SkillCheck(bot, strong, games, seed, wins, wilson_interval(wins, games), 1.0 / players)

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement, permutations
 from math import factorial
 from typing import Any
@@ -638,7 +638,7 @@ def _bump(values: tuple[int, ...], i: int, by: int = 1) -> Any:
     return values[:i] + (values[i] + by,) + values[i + 1:]
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: the distinct rolls of a long run would otherwise fill memory
 def _groupings(dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Every distinct ordered grouping of the dice into triples, in sorted order."""
     return tuple(tuple((o[k], o[k + 1], o[k + 2]) for k in range(0, len(o), 3))

@@ -1,0 +1,114 @@
+"""Scale figures, as ratios measured in this run (with the machine's load printed beside them):
+
+- memory: peak RSS of `simulate` at 1k, 10k and 100k Burning Desire games, each in a fresh
+  process, as a ratio to the 1k figure (summaries stream, so it should stay near 1.0);
+- LocalCluster(2) vs --workers 2: throughput of the same games on a 2-worker Dask LocalCluster
+  (started beforehand) over 2 local worker processes;
+- 2 workers vs 1: local processes, beside what 2 busy processes get over 1 on this machine.
+
+    python benchmarks/bench_scale.py [--memory-games 1000,10000,100000] [--games 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT)]
+
+from pnpgen.engine.simulate import simulate  # noqa: E402
+from pnpgen.games import find_rules  # noqa: E402
+
+BOTS = ["optimal", "greedy", "random"]
+SEED = 20240601
+
+CHILD = """
+import json, resource, sys
+from pathlib import Path
+from pnpgen.engine.simulate import simulate
+from pnpgen.games import find_rules
+rules = find_rules(Path(sys.argv[1]), "burning-desire")
+games, workers = int(sys.argv[2]), int(sys.argv[3])
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+summary = simulate(rules, games, 1, ["optimal", "greedy", "random"], workers=workers)
+print(json.dumps({"games": summary.games, "before_kb": base,
+                  "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "workers_peak_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def memory(counts: list[int], workers: int) -> None:
+    print(f"peak RSS of `simulate` (Burning Desire, bots {','.join(BOTS)}, {workers} worker(s)), {load()}")
+    first = None
+    for games in counts:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", CHILD, str(ROOT / "content"), str(games), str(workers)],
+                              capture_output=True, text=True, check=True, cwd=ROOT)
+        data = json.loads(done.stdout)
+        peak = data["peak_kb"] / 1024
+        first = first or peak
+        print(f"  {games:>8,} games: parent peak {peak:6.1f} MB (after imports {data['before_kb'] / 1024:.1f} MB), "
+              f"workers' peak {data['workers_peak_kb'] / 1024:6.1f} MB, ratio to {counts[0]:,} games "
+              f"{peak / first:.3f}×, {time.perf_counter() - start:.0f} s", flush=True)
+    print(f"  after: {load()}")
+
+
+def throughput(games: int) -> None:
+    rules = find_rules(ROOT / "content", "burning-desire")
+    try:
+        from pnpgen.engine.cluster import open_runner
+    except ImportError:
+        open_runner = None  # type: ignore[assignment]
+    from pnpgen.engine.simulate import local_runner
+
+    print(f"throughput, {games:,} Burning Desire games per run, best of 3 interleaved rounds, {load()}")
+    best: dict[str, float] = {}
+    runners = {"1 worker": local_runner(1), "2 workers": local_runner(2)}
+    cluster = None
+    try:
+        if open_runner is not None:
+            try:
+                cluster = open_runner("local", 2)
+                runners["LocalCluster(2)"] = cluster
+            except Exception as err:  # noqa: BLE001 - no Dask: the other figures still count
+                print(f"  LocalCluster skipped ({err})")
+        for _ in range(3):
+            for name, runner in runners.items():
+                start = time.perf_counter()
+                simulate(rules, games, SEED, BOTS, runner=runner)
+                rate = games / (time.perf_counter() - start)
+                best[name] = max(best.get(name, 0.0), rate)
+    finally:
+        if cluster is not None:
+            cluster.close()
+    for name, rate in best.items():
+        print(f"  {name:16} {rate:8,.0f} games/s")
+    print(f"  2 workers vs 1: {best['2 workers'] / best['1 worker']:.2f}×")
+    if "LocalCluster(2)" in best:
+        print(f"  LocalCluster(2) vs --workers 2: {best['LocalCluster(2)'] / best['2 workers']:.2f}×")
+    print(f"  after: {load()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memory-games", default="1000,10000,100000")
+    parser.add_argument("--memory-workers", type=int, default=2)
+    parser.add_argument("--games", type=int, default=3000, help="games per throughput run")
+    args = parser.parse_args()
+    throughput(args.games)
+    memory([int(x) for x in args.memory_games.split(",")], args.memory_workers)
+
+
+if __name__ == "__main__":
+    main()

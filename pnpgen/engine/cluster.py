@@ -1,0 +1,154 @@
+"""Simulation on a Dask cluster: `--cluster tcp://host:8786` or `--cluster local`.
+
+Optional: `pip install 'pnpgen[cluster]'` installs Dask's `distributed`. The games of a run
+are cut into blocks of consecutive indices; each block is one Dask task that plays its
+games (game i seeded `derive_seed(seed, i)`, bots rotated as everywhere) and returns its
+`Tally`. Tallies merge exactly in any order, so a run gives the same summary as one process
+or `--workers N`, whatever the cluster's size and the order tasks finish in. A task is a
+pure function of its arguments: when a worker is lost, Dask runs its tasks again elsewhere
+and they return the same tallies.
+
+Every task carries the pickled Rules (tens of kB), so workers need pnpgen and the game's
+engine installed, not the content folder. Workers whose pnpgen code differs from this
+process's are refused, since they could play different games. Pickles are code: use a
+cluster only you (and people you trust) can reach, as Dask's own docs say.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import pickle
+import re
+from collections import OrderedDict
+from typing import Any
+
+from pnpgen.engine.figures import CODE, folder_digest
+from pnpgen.engine.protocol import Rules
+from pnpgen.engine.simulate import (
+    OnGames,
+    OutOfTime,
+    Runner,
+    Tally,
+    block_size,
+    blocks,
+    local_runner,
+    tally_games,
+)
+from pnpgen.errors import PnpgenError
+
+ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.\-\[\]:]+:\d{1,5}$")
+INSTALL = "pip install 'pnpgen[cluster]'"
+
+
+def check_cluster(cluster: str) -> str:
+    """`local` or a scheduler address (tcp://host:port); else a one-line error."""
+    if cluster == "local" or ADDRESS.match(cluster):
+        return cluster
+    raise PnpgenError(f"--cluster '{cluster}': give 'local' or a scheduler address such as tcp://host:8786")
+
+
+def open_runner(cluster: str | None, workers: int | None) -> Runner:
+    """Where to play: local processes (no cluster), a LocalCluster of `workers` processes
+    (`local`; default: one per core), or the Dask scheduler at an address."""
+    if cluster is None:
+        return local_runner(workers or 1)
+    return DaskRunner(check_cluster(cluster), workers)
+
+
+def code_digest() -> str:
+    """What a worker's games depend on besides their arguments: pnpgen's code."""
+    return folder_digest(CODE)[0]
+
+
+# Rules already unpickled in this worker process, by payload digest (a few, most recent).
+_loaded: OrderedDict[str, tuple[Rules[Any, Any], list[str], int, bool]] = OrderedDict()
+
+
+def play_block(payload: bytes, digest: str, start: int, stop: int) -> Tally:
+    """A Dask task: games start..stop-1 of the run the payload describes, tallied."""
+    if digest not in _loaded:
+        _loaded[digest] = pickle.loads(payload)
+        while len(_loaded) > 4:
+            _loaded.popitem(last=False)
+    rules, bot_names, seed, check = _loaded[digest]
+    return tally_games(rules, bot_names, seed, start, stop, check)
+
+
+class DaskRunner(Runner):
+    def __init__(self, address: str, workers: int | None = None) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as err:
+            raise PnpgenError(f"--cluster needs Dask's distributed package: {INSTALL}") from err
+        self._cluster: Any = None
+        if os.environ.get("PNPGEN_DEBUG") is None:
+            logging.getLogger("distributed").setLevel(logging.ERROR)
+        if address == "local":
+            count = workers or os.cpu_count() or 1
+            self._cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                         dashboard_address=None, silence_logs=logging.ERROR)
+            self.client = Client(self._cluster)
+            self.description = f"a local Dask cluster of {count} worker process(es)"
+        else:
+            try:
+                self.client = Client(address, timeout="15s")
+            except (OSError, TimeoutError) as err:
+                raise PnpgenError(f"cannot reach the Dask scheduler at {address}: "
+                                  f"{' '.join(str(err).split()) or type(err).__name__}") from err
+            self.description = f"the Dask cluster at {address}"
+        self._check_workers()
+
+    @property
+    def workers(self) -> int:  # type: ignore[override]
+        """Task slots (worker threads) the cluster has now."""
+        return max(1, sum(self.client.nthreads().values()))
+
+    def _check_workers(self) -> None:
+        if not self.client.nthreads():
+            self.client.wait_for_workers(1, timeout=60)
+        mine = code_digest()
+        theirs = self.client.run(code_digest)
+        different = sorted(worker for worker, digest in theirs.items() if digest != mine)
+        if different:
+            self.close()
+            raise PnpgenError(f"Dask worker(s) {', '.join(different)} run other pnpgen code than this "
+                              "machine; install the same pnpgen (and game packages) on every worker")
+
+    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+              check_invariants: bool = False, on_games: OnGames | None = None,
+              timeout: float | None = None) -> Tally:
+        from distributed import as_completed
+        from distributed.client import TimeoutError as DaskTimeout
+
+        payload = pickle.dumps((rules, bot_names, seed, check_invariants))
+        digest = hashlib.sha256(payload).hexdigest()[:20]
+        todo = blocks(start, stop, block_size(stop - start, self.workers))
+        futures = {
+            self.client.submit(play_block, payload, digest, a, b, key=f"pnpgen-{digest}-{a}-{b}"): (a, b)
+            for a, b in todo
+        }
+        total = Tally(len(bot_names))
+        try:
+            for future in as_completed(futures, timeout=timeout):  # the cluster's task stream
+                a, b = futures[future]
+                total.merge(future.result())
+                if on_games:
+                    on_games(b - a)
+        except (TimeoutError, DaskTimeout) as err:
+            raise OutOfTime from err
+        except Exception as err:
+            if type(err).__name__ == "KilledWorker":  # a task that kept killing its workers
+                raise PnpgenError(f"the Dask cluster lost its workers while playing: {err}") from err
+            raise
+        finally:
+            unfinished = [future for future in futures if not future.done()]
+            if unfinished:
+                self.client.cancel(unfinished)
+        return total
+
+    def close(self) -> None:
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()

@@ -1,0 +1,118 @@
+"""Simulation on Dask: one process, local workers, a LocalCluster and a real scheduler with
+separate worker processes give the same summary; so does a run that loses a worker."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pnpgen.engine.simulate import Tally, simulate, tally_games
+from pnpgen.games import find_rules
+
+distributed = pytest.importorskip("distributed")
+
+from pnpgen.engine.cluster import DaskRunner, open_runner  # noqa: E402
+
+CONTENT = Path(__file__).resolve().parents[1] / "content"
+BOTS = ["optimal", "greedy", "random"]
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return find_rules(CONTENT, "burning-desire")
+
+
+@pytest.fixture(scope="module")
+def local_cluster() -> Iterator[DaskRunner]:
+    runner = open_runner("local", 2)
+    assert isinstance(runner, DaskRunner)
+    with runner:
+        yield runner
+
+
+def test_tallies_merge_to_the_same_result_in_any_order(rules) -> None:  # type: ignore[no-untyped-def]
+    parts = [tally_games(rules, BOTS, 9, a, a + 5) for a in range(0, 30, 5)]
+    forward, backward = Tally(3), Tally(3)
+    for part in parts:
+        forward.merge(part)
+    for part in reversed(parts):
+        backward.merge(part)
+    whole = tally_games(rules, BOTS, 9, 0, 30)
+    assert forward == backward == whole
+    assert whole.games == 30 and sum(whole.lengths.values()) == 30
+
+
+def test_one_process_workers_and_local_cluster_agree(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]
+    one = simulate(rules, 60, 13, BOTS).to_data()
+    two = simulate(rules, 60, 13, BOTS, workers=2).to_data()
+    seen: list[int] = []
+    dask = simulate(rules, 60, 13, BOTS, runner=local_cluster, on_games=seen.append).to_data()
+    assert one == two == dask
+    assert sum(seen) == 60 and len(seen) > 1  # progress came task by task
+    assert one["games"] == 60 and sum(one["ends"].values()) == 60
+
+
+def test_a_lost_worker_changes_nothing(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]
+    expected = simulate(rules, 120, 21, BOTS).to_data()
+    client = local_cluster.client
+    pids = client.run(os.getpid)
+    victim, pid = sorted(pids.items())[0]
+    done: list[int] = []
+
+    def kill_once(games: int) -> None:
+        if not done:  # after the first task: the rest are queued or running
+            os.kill(pid, signal.SIGKILL)
+        done.append(games)
+
+    result = simulate(rules, 120, 21, BOTS, runner=local_cluster, on_games=kill_once).to_data()
+    assert done[0] < 120  # the worker died with games still to play
+    assert result == expected
+    client.wait_for_workers(2, timeout=60)  # the nanny restarted it
+    assert pid not in client.run(os.getpid).values()
+    assert victim in pids
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_real_scheduler_and_two_worker_processes(rules, run_pnpgen, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "dask"]
+    logs = open(tmp_path / "dask.log", "w")  # noqa: SIM115 - closed below
+    scheduler = subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], stdout=logs, stderr=logs)
+    workers = [subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
+                                 "--name", f"w{i}"], stdout=logs, stderr=logs) for i in range(2)]
+    try:
+        with distributed.Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=60)
+        code, out, err = run_pnpgen("simulate", "burning-desire", "-n", "40", "--seed", "8", "--bots",
+                                    ",".join(BOTS), "--json", "--cluster", address, "--content", str(CONTENT))
+        assert code == 0, err
+        assert json.loads(out) == simulate(rules, 40, 8, BOTS).to_data()
+    finally:
+        for process in [*workers, scheduler]:
+            process.terminate()
+        for process in [*workers, scheduler]:
+            process.wait(timeout=30)
+        logs.close()
+
+
+def test_bad_cluster_option_is_one_line(run_pnpgen) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run_pnpgen("simulate", "burning-desire", "-n", "5", "--cluster", "nowhere",
+                              "--content", str(CONTENT))
+    assert code == 2
+    assert err.strip() == ("error: --cluster 'nowhere': give 'local' or a scheduler address such as "
+                           "tcp://host:8786")

@@ -1,0 +1,93 @@
+"""Balance sweeps: YAML values changed in memory, a grid of points, cached, each replayable alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.content.game import load_game
+from pnpgen.content.override import parse_setting, split_values, with_settings
+from pnpgen.engine.simulate import simulate
+from pnpgen.errors import PnpgenError
+from pnpgen.sweep import point_seed, rules_with
+
+CONTENT = Path(__file__).resolve().parents[1] / "content"
+BOTS = "optimal,greedy,random"
+
+
+def test_settings_parse_as_yaml_values() -> None:
+    assert parse_setting("rules.threshold=800,1000") == ("rules.threshold", [800, 1000])
+    assert parse_setting("rules.combinations.0.points=[15, 25, 60, 120, 250, 500],[1,2,3,4,5,6]")[1][1] == [
+        1, 2, 3, 4, 5, 6]
+    assert split_values("a,'x,y',{k: [1, 2]}") == ["a", "'x,y'", "{k: [1, 2]}"]
+    for bad, message in [("threshold", "write KEY=VALUE"), ("rules.threshold=1,,2", "a value is empty"),
+                         ("rules.threshold=1,1", "listed twice"), ("rules.threshold=[1,", "not a YAML value")]:
+        with pytest.raises(PnpgenError, match=message):
+            parse_setting(bad)
+
+
+def test_settings_change_the_game_in_memory_only() -> None:
+    path = CONTENT / "burning-desire" / "game.yaml"
+    before = path.read_bytes()
+    content = load_game(CONTENT / "burning-desire")
+    changed = with_settings(content, {"rules.threshold": 300,
+                                      "rules.combinations.0.points": [15, 25, 60, 120, 250, 500]})
+    assert changed.data["rules"]["threshold"] == 300 and content.data["rules"]["threshold"] == 1000
+    assert changed.data["rules"]["combinations"][0]["points"][0] == 15
+    assert path.read_bytes() == before
+    short = simulate(rules_with(CONTENT, "burning-desire", {"rules.threshold": 300}), 6, 2, ["optimal"] * 2)
+    long = simulate(rules_with(CONTENT, "burning-desire", {}), 6, 2, ["optimal"] * 2)
+    assert short.stats["turns per player"] * 2 < long.stats["turns per player"]
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("rules.treshold=1", "--set rules.treshold=1: unknown key 'treshold' (did you mean 'threshold'?)"),
+    ("rules.threshold=abc", "--set rules.threshold=abc: rules.threshold: expected an integer, found 'abc'"),
+    ("rulez.threshold=1", "--set rulez.threshold: no key 'rulez' under the top of game.yaml (did you mean 'rules'?)"),
+    ("rules.combinations.9.points=1", "--set rules.combinations.9.points: '9' is not an index of the 3 items"),
+    ("rulebook.x=1", "--set rulebook.x: rulebook is a file name (the values are in that file), so it has no 'x'"),
+])
+def test_a_bad_key_or_value_is_one_line(setting: str, message: str, run_pnpgen, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_pnpgen("sweep", "burning-desire", "--set", setting, "-n", "3", "--content", str(CONTENT),
+                                "--out", str(tmp_path))
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"error: {message}"), err
+    assert not any(tmp_path.iterdir())
+
+
+def test_sweep_two_parameters_three_values(run_pnpgen, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    args = ("sweep", "burning-desire", "--set", "rules.threshold=400,800,1200", "--set",
+            "rules.rolls_per_turn=2,3,4", "-n", "12", "--seed", "3", "--bots", BOTS, "-q",
+            "--content", str(CONTENT), "--out", str(tmp_path / "out"))
+    code, out, err = run_pnpgen(*args)
+    assert code == 0, err
+    data = json.loads((tmp_path / "out" / "burning-desire" / "burning-desire-sweep.json").read_text())
+    points = data["points"]
+    assert [(p["set"]["rules.threshold"], p["set"]["rules.rolls_per_turn"]) for p in points] == [
+        (t, r) for t in (400, 800, 1200) for r in (2, 3, 4)]
+    assert not any(p["cached"] for p in points)
+    for point in points[:2] + points[-1:]:  # each point alone: its printed seed, its values
+        assert point["seed"] == point_seed(3, point["set"]) and str(point["seed"]) in out
+        alone = simulate(rules_with(CONTENT, "burning-desire", point["set"]), 12, point["seed"], BOTS.split(","))
+        assert alone.to_data() == point["summary"]
+    lengths = {p["set"]["rules.threshold"]: p["metrics"]["game length (player moves)"]["value"]
+               for p in points if p["set"]["rules.rolls_per_turn"] == 3}
+    assert lengths[400] < lengths[800] < lengths[1200]  # the YAML drove the games
+    for p in points:
+        low, high = p["metrics"]["seat 1 win rate"]["interval95"]
+        assert low <= p["metrics"]["seat 1 win rate"]["value"] <= high
+        assert set(p["metrics"]) >= {"first-player advantage", "ended: final_round", "seat 3 win rate"}
+    pdf = PdfReader(tmp_path / "out" / "burning-desire" / "burning-desire-sweep.pdf")
+    text = " ".join(page.extract_text() for page in pdf.pages)
+    for title in ("seat 1 win rate vs rules.threshold", "first-player advantage vs rules.rolls_per_turn",
+                  "game length (player moves) vs rules.threshold", "ended: final_round vs rules.rolls_per_turn"):
+        assert title in text
+    # again: every point from the cache, the same figures
+    code, out, err = run_pnpgen(*args)
+    again = json.loads((tmp_path / "out" / "burning-desire" / "burning-desire-sweep.json").read_text())
+    assert code == 0 and all(p["cached"] for p in again["points"])
+    assert [p["summary"] for p in again["points"]] == [p["summary"] for p in points]

@@ -20,7 +20,8 @@ from pnpgen.engine.simulate import simulate
 from pnpgen.errors import BadMove
 from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
-from pnpgen.games.burning_desire.rules import CHOOSE, GAMBLE, ROLL, BurningDesire, Move, State
+from pnpgen.games.burning_desire import BurningDesire
+from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, ROLL, Move, State
 from tests.conftest import ROOT, CliRun
 
 CONTENT = ROOT / "content"

@@ -1,4 +1,5 @@
-"""Toy games for the harness tests: windy Nim (2 players, chance) and solo Pig.
+"""Toy games for the harness tests: windy Nim (2 players, chance), solo Pig, and a
+coin race with no capability at all (the core contract only).
 
 They implement the rules protocol with numbers from an in-memory game.yaml, so the
 harness is tested without depending on the real game modules. Deliberately broken
@@ -240,6 +241,58 @@ def pig() -> Pig:
 
 
 # --- broken variants --------------------------------------------------------------------
+
+# --- coin race: the core contract only (no notation, state files, analysis, presentation)
+# Each turn a seat steps 1 or 2, then a coin adds 1 more on heads. First to `target` wins.
+
+@dataclass(frozen=True)
+class CoinState:
+    places: tuple[int, ...]
+    turn: int
+    flipping: bool = False
+
+
+class CoinRace(Rules[CoinState, str]):
+    def __init__(self, content: GameContent) -> None:
+        super().__init__(content)
+        self.target = int(self.settings["target"])
+
+    def initial_state(self, players: int) -> CoinState:
+        return CoinState((0,) * players, 0)
+
+    def num_players(self, state: CoinState) -> int:
+        return len(state.places)
+
+    def current_player(self, state: CoinState) -> int:
+        if max(state.places) >= self.target:
+            return TERMINAL
+        return CHANCE if state.flipping else state.turn
+
+    def legal_moves(self, state: CoinState) -> list[str]:
+        return ["step 1", "step 2"] if self.current_player(state) >= 0 else []
+
+    def chance_outcomes(self, state: CoinState) -> list[tuple[str, Fraction]]:
+        return [("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))] if state.flipping else []
+
+    def apply(self, state: CoinState, move: str) -> tuple[CoinState, list[Event]]:
+        if (move in ("heads", "tails")) != state.flipping or move not in ("step 1", "step 2", "heads", "tails"):
+            raise IllegalMove("C-1", f"'{move}' is not a move now")
+        gain = {"step 1": 1, "step 2": 2, "heads": 1, "tails": 0}[move]
+        places = tuple(p + gain * (i == state.turn) for i, p in enumerate(state.places))
+        turn = (state.turn + 1) % len(places) if state.flipping and places[state.turn] < self.target else state.turn
+        flipping = not state.flipping and places[state.turn] < self.target
+        return CoinState(places, turn, flipping), [Event(move.split()[0], f"{move}: {places}", {"gain": gain})]
+
+    def outcome(self, state: CoinState) -> Outcome:
+        return Outcome((state.places.index(max(state.places)),), tuple(map(float, state.places)), "target")
+
+
+RULES_SCHEMA: dict[str, Any] = {"target": int}  # coin race as an engine module (tests/test_core_only_game.py)
+
+
+def create(content: GameContent) -> list[Rules[Any, Any]]:
+    return [CoinRace(content)]
+
 
 class BadChanceNim(Nim):
     def chance_outcomes(self, state: NimState) -> list[tuple[str, Fraction]]:

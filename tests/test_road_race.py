@@ -19,7 +19,8 @@ from pnpgen.engine.simulate import simulate
 from pnpgen.errors import ImpossibleState, PnpgenError
 from pnpgen.examples import check_examples, load_examples, replay
 from pnpgen.games import find_rules
-from pnpgen.games.dice_road_race.model import StageRace, roll_outcomes
+from pnpgen.games.dice_road_race import StageRace
+from pnpgen.games.dice_road_race.model import roll_outcomes
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"

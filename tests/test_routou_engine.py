@@ -23,7 +23,7 @@ from pnpgen.engine.simulate import play_game, simulate
 from pnpgen.errors import BadMove, ImpossibleState
 from pnpgen.examples import check_examples, load_examples
 from pnpgen.games import find_rules, rules_for_content
-from pnpgen.games.routou_dice.model import RoutouDice
+from pnpgen.games.routou_dice import RoutouDice
 from pnpgen.games.routou_dice.state import Move, State
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -70,3 +70,31 @@ def test_a_broken_invariant_is_an_impossible_state_at_its_key(tmp_path: Path) ->
     with pytest.raises(ImpossibleState) as err:
         Codec().from_data(data)
     assert err.value.line == 4 and "pending roll of 4" in str(err.value)
+
+
+class Turn(NamedTuple):
+    scores: tuple[int, ...]
+    turn: int  # 0-based here, 1-based in files
+    next_up: tuple[int, ...] = ()
+
+
+class SeatCodec(StateCodec[Turn]):  # no State attribute: the type comes from StateCodec[Turn]
+    SEATS = ("turn", "next_up")
+    STATE_SCHEMA: dict[str, Any] = {"scores": [int], "turn": int, "next_up?": [int]}
+
+    def example_state(self) -> Turn:
+        return Turn((4, 9, 0), 0, (1, 2))
+
+    def check(self, state: Turn) -> list[str]:
+        n = len(state.scores)
+        return [f"turn: seat {state.turn + 1} is not a seat of 1–{n}"] if not 0 <= state.turn < n else []
+
+
+def test_seats_are_one_based_in_files_and_the_state_type_comes_from_the_codec(tmp_path: Path) -> None:
+    codec = SeatCodec()
+    data = codec.to_data(codec.example_state())
+    assert data == {"scores": [4, 9, 0], "turn": 1, "next_up": [2, 3]}
+    assert codec.from_data(data) == codec.example_state()
+    with pytest.raises(ImpossibleState) as err:
+        codec.from_data(_file(tmp_path, "scores: [1, 2]\nturn: 3\n"))
+    assert (err.value.line, str(err.value).split(": ", 1)[1]) == (2, "turn: seat 3 is not a seat of 1–2")

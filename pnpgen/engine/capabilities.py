@@ -9,22 +9,22 @@ from typing import Any
 from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
 from pnpgen.errors import PnpgenError
 
-NAMES: dict[Any, str] = {Notation: "move notation", StateCodec: "state files",
-                         Analysis: "analysis", Presentation: "presentation"}
+NAMES: dict[Any, str] = {Notation: "move notation (Notation)", StateCodec: "state files (StateCodec)",
+                         Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)"}
 
 
 def missing(rules: Rules[Any, Any], kind: type, needed_for: str) -> PnpgenError:
     return PnpgenError(f"{rules.id} offers no {NAMES.get(kind, kind.__name__)}, which {needed_for} needs")
 
 
-def notation(rules: Rules[Any, Any], needed_for: str = "reading moves") -> Notation[Any, Any]:
+def notation(rules: Rules[Any, Any], needed_for: str = "the referee") -> Notation[Any, Any]:
     """The game's move notation, or a one-line error naming what needs it."""
     if isinstance(rules, Notation):
         return rules
     raise missing(rules, Notation, needed_for)
 
 
-def codec(rules: Rules[Any, Any], needed_for: str = "a state file") -> StateCodec[Any]:
+def codec(rules: Rules[Any, Any], needed_for: str = "the referee") -> StateCodec[Any]:
     """The game's state files, or a one-line error naming what needs it."""
     if isinstance(rules, StateCodec):
         return rules

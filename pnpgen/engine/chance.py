@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect
 from collections.abc import Callable
-from itertools import accumulate
+from fractions import Fraction
+from functools import lru_cache
+from itertools import accumulate, combinations_with_replacement
 from typing import Any
 
 from pnpgen.engine.protocol import Rules
@@ -29,3 +32,16 @@ def chance_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any
         return outcomes[bisect(cumulative, r, 0, len(cumulative) - 1)][0]
 
     return sample
+
+
+@lru_cache(maxsize=64)
+def dice_rolls(dice: int, faces: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every roll of `dice` fair dice showing `faces`, as a multiset in the order of `faces`
+    (each face appearing once), with its exact probability."""
+    result = []
+    for rolled in combinations_with_replacement(faces, dice):
+        ways = math.factorial(dice)
+        for face in set(rolled):
+            ways //= math.factorial(rolled.count(face))
+        result.append((rolled, Fraction(ways, len(faces) ** dice)))
+    return tuple(result)

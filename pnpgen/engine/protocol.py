@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pnpgen.content.schema import text_for
 from pnpgen.engine.events import Event, IllegalMove, Outcome
-from pnpgen.engine.state_data import refuse, state_from_data, state_to_data
+from pnpgen.engine.state_data import refuse, state_class, state_from_data, state_to_data
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
@@ -132,16 +132,17 @@ class StateCodec(ABC, Generic[S]):
     """States as plain data (the referee's state files). By default a state's fields map one
     to one onto keys, checked against STATE_SCHEMA (a pnpgen.content.schema spec) and then
     against `check`; each problem names the file, line and key. Override to_data/from_data
-    for a friendlier file (1-based seats, names instead of indices)."""
+    (building on these) for another layout: names instead of indices, keys by phase."""
 
     STATE_SCHEMA: ClassVar[dict[str, Any]] = {}
-    State: ClassVar[type]  # a NamedTuple or frozen dataclass
+    SEATS: ClassVar[tuple[str, ...]] = ()  # fields holding seats: 0-based in the State, 1-based in files
+    State: ClassVar[type]  # a NamedTuple or frozen dataclass; by default the S of StateCodec[S]
 
     def to_data(self, state: S) -> dict[str, Any]:
-        return state_to_data(state)
+        return state_to_data(state, self.SEATS)
 
     def from_data(self, data: Any) -> S:
-        state: S = state_from_data(self.State, data, self.STATE_SCHEMA)
+        state: S = state_from_data(state_class(self), data, self.STATE_SCHEMA, self.SEATS)
         return self.checked(state, data)
 
     def checked(self, state: S, data: Any) -> S:

@@ -38,9 +38,19 @@ def plain(value: Any) -> Any:
     return value
 
 
-def state_to_data(state: Any) -> dict[str, Any]:
+def _shift(value: Any, by: int) -> Any:
+    """A seat (or a list or tuple of seats) moved by `by`: 0-based in a State, 1-based in files."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, list | tuple):
+        return type(value)(_shift(item, by) for item in value)
+    return value + by if isinstance(value, int) else value
+
+
+def state_to_data(state: Any, seats: tuple[str, ...] = ()) -> dict[str, Any]:
+    """`state` as data; the fields named in `seats` hold seats and are written 1-based."""
     data: dict[str, Any] = plain(state)
-    return data
+    return {key: _shift(value, 1) if key in seats else value for key, value in data.items()}
 
 
 def _typed(value: Any, hint: Any) -> Any:
@@ -62,13 +72,30 @@ def _typed(value: Any, hint: Any) -> Any:
     return value
 
 
-def state_from_data(state_type: type, data: Any, schema: dict[str, Any] | None) -> Any:
-    """A `state_type` from data checked against `schema` (missing keys take field defaults)."""
+def state_from_data(state_type: type, data: Any, schema: dict[str, Any] | None,
+                    seats: tuple[str, ...] = ()) -> Any:
+    """A `state_type` from data checked against `schema` (missing keys take field defaults);
+    the fields named in `seats` are read 1-based."""
     if schema is not None:
         check(data, schema)
     hints = typing.get_type_hints(state_type)
-    values = {key: _typed(data[key], hints.get(key, Any)) for key in hints if key in data}
+    values = {key: _typed(_shift(data[key], -1) if key in seats else data[key], hints.get(key, Any))
+              for key in hints if key in data}
     return state_type(**values)
+
+
+def state_class(codec: Any) -> type:
+    """The State type a codec reads: its `State` attribute, else the argument of the
+    `StateCodec[...]` it inherits (`class Pig(Rules[State, str], StateCodec[State])`)."""
+    explicit = getattr(codec, "State", None)
+    if isinstance(explicit, type):
+        return explicit
+    for klass in type(codec).__mro__:
+        for base in getattr(klass, "__orig_bases__", ()):
+            origin, args = typing.get_origin(base), typing.get_args(base)
+            if getattr(origin, "__name__", "") == "StateCodec" and args and isinstance(args[0], type):
+                return args[0]
+    raise TypeError(f"{type(codec).__name__} names no State type for its StateCodec")
 
 
 def refuse(problem: str, data: Any) -> typing.NoReturn:

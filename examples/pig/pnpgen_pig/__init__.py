@@ -7,21 +7,12 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, Range, check
+from pnpgen.content.schema import Choice, Each, Range
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.protocol import (
-    CHANCE,
-    TERMINAL,
-    Analysis,
-    Event,
-    IllegalMove,
-    Notation,
-    Outcome,
-    Presentation,
-    Rules,
-    StateCodec,
-)
-from pnpgen.errors import BadMove, ContentError, ImpossibleState
+from pnpgen.engine.events import Event, IllegalMove, Outcome
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Analysis, Notation, Presentation, Rules, StateCodec
+from pnpgen.engine.state_data import refuse
+from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.words import number
 
 RULES_SCHEMA: dict[str, Any] = {"target": Range(int, 1, 10**6),
@@ -29,34 +20,32 @@ RULES_SCHEMA: dict[str, Any] = {"target": Range(int, 1, 10**6),
 SIMULATION_SCHEMA: dict[str, Any] = {"hold_at?": Each(Range(int, 1, 10**6))}  # bots hold-at-N, checked by pnpgen
 CHOOSE, ROLL, OVER = "choose", "roll", "over"  # a seat rolls or holds / the die is rolling / game over
 Move = str  # in notation: "roll" or "hold" (a seat's choice), "die 4" (the face rolled: a chance outcome)
-STATE_SCHEMA: dict[str, Any] = {"scores": [int], "turn": int, "phase": Choice(CHOOSE, ROLL, OVER),
-                                "turn_total?": int, "winner?": int}
 
 
-class State(NamedTuple):
+class State(NamedTuple):  # its fields are the state file's keys (the default codec of StateCodec[State])
     scores: tuple[int, ...]
     turn: int  # seat on turn, 0-based (1-based in state files and events)
     phase: str
-    total: int = 0  # the turn total at stake
+    turn_total: int = 0  # the points at stake this turn
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:
     return [Pig(content)]
 
 
-class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
-          Analysis[State, Move], Presentation[State]):
+class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State], Analysis[State, Move], Presentation[State]):
+    SEATS = ("turn",)  # the default codec (State's fields as keys) writes the seat on turn 1-based
+    STATE_SCHEMA = {"scores": [int], "turn": int, "phase": Choice(CHOOSE, ROLL, OVER), "turn_total?": int,
+                    "winner?": int}
+
     def __init__(self, content: GameContent) -> None:
-        self.content, self.id = content, content.id
-        self.min_players, self.max_players = int(content.data["players"]["min"]), int(content.data["players"]["max"])
-        rules, sim = content.data["rules"], content.data.get("simulation") or {}
-        self.target, die = int(rules["target"]), rules["die"]
+        super().__init__(content)  # id, players, settings (rules:), simulation, max_steps
+        self.target, die = int(self.settings["target"]), self.settings["die"]
         self.faces, self.bust = tuple(die["faces"]), int(die["bust"])
         if self.bust not in self.faces or set(self.faces) == {self.bust}:
             raise ContentError("rules.die.bust: must be a face of the die, and not its only one",
                                **where(die, "bust", value=True))
-        self.hold_at = [int(n) for n in sim.get("hold_at", [])]
-        self.max_steps = int(sim.get("max_steps", self.max_steps))
+        self.hold_at = [int(n) for n in self.simulation.get("hold_at", [])]
         self.outcomes = [(f"die {f}", Fraction(self.faces.count(f), len(self.faces))) for f in sorted(set(self.faces))]
 
     def num_players(self, state: State) -> int:
@@ -69,7 +58,7 @@ class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
         return {CHOOSE: state.turn, ROLL: CHANCE}.get(state.phase, TERMINAL)
 
     def legal_moves(self, state: State) -> list[Move]:
-        return [] if state.phase != CHOOSE else ["roll", "hold"][: 2 if state.total else 1]
+        return [] if state.phase != CHOOSE else ["roll", "hold"][: 2 if state.turn_total else 1]
 
     def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
         return list(self.outcomes) if state.phase == ROLL else []
@@ -89,15 +78,15 @@ class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
                 raise IllegalMove("PIG-2", f"the die shows one of {', '.join(map(str, sorted(set(self.faces))))}")
             if face == self.bust:
                 return State(state.scores, nxt, CHOOSE), [Event("bust", f"seat {seat} rolls {face}, loses "
-                    f"{state.total}", {"player": seat, "face": face, "lost": state.total})]
-            total = state.total + face
-            return state._replace(phase=CHOOSE, total=total), [Event("die", f"seat {seat} rolls {face}: "
+                    f"{state.turn_total}", {"player": seat, "face": face, "lost": state.turn_total})]
+            total = state.turn_total + face
+            return state._replace(phase=CHOOSE, turn_total=total), [Event("die", f"seat {seat} rolls {face}: "
                 f"turn total {total}", {"player": seat, "face": face, "turn_total": total})]
-        if not state.total:
+        if not state.turn_total:
             raise IllegalMove("PIG-4", "nothing to hold: roll at least once this turn")
-        scores = tuple(s + state.total * (i == state.turn) for i, s in enumerate(state.scores))
-        events = [Event("hold", f"seat {seat} holds {state.total}: {scores[state.turn]}",
-                        {"player": seat, "points": state.total, "score": scores[state.turn]})]
+        scores = tuple(s + state.turn_total * (i == state.turn) for i, s in enumerate(state.scores))
+        events = [Event("hold", f"seat {seat} holds {state.turn_total}: {scores[state.turn]}",
+                        {"player": seat, "points": state.turn_total, "score": scores[state.turn]})]
         if scores[state.turn] >= self.target:
             return State(scores, state.turn, OVER), events  # the seat on turn has won
         return State(scores, nxt, CHOOSE), events
@@ -114,21 +103,18 @@ class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
     def format_move(self, move: Move) -> str:
         return move
 
-    def to_data(self, state: State) -> dict[str, Any]:
-        data: dict[str, Any] = {"scores": list(state.scores), "turn": state.turn + 1, "phase": state.phase}
-        return {**data, "winner": state.turn + 1} if state.phase == OVER else {**data, "turn_total": state.total}
+    def to_data(self, state: State) -> dict[str, Any]:  # the default, but a finished game names its winner
+        data = super().to_data(state)
+        if state.phase == OVER:
+            del data["turn_total"]
+            data["winner"] = data["turn"]
+        return data
 
     def from_data(self, data: Any) -> State:
-        check(data, STATE_SCHEMA)
-        n, over, low, high = len(data["scores"]), data["phase"] == OVER, self.min_players, self.max_players
-        problems = [] if low <= n <= high else [f"scores: {n} players; Pig takes {low}–{high}"]
+        state = super().from_data(data)  # the schema, then check(): problems at the key they name
+        over = state.phase == OVER
         if over != ("winner" in data) or over and ("turn_total" in data or data["winner"] != data["turn"]):
-            problems.append("phase: only a finished game has a winner (the seat on turn), and then no turn_total")
-        state = State(tuple(data["scores"]), data["turn"] - 1, data["phase"], data.get("turn_total", 0))
-        problems += self.check(state)
-        if problems:  # at the key the problem names
-            key = problems[0].split(":")[0]
-            raise ImpossibleState(problems[0], **where(data, key if key in data else None, value=True))
+            refuse("phase: only a finished game has a winner (the seat on turn), and then no turn_total", data)
         return state
 
     def example_state(self) -> State:
@@ -136,10 +122,12 @@ class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
         return State((34, 61, 12), 1, CHOOSE, 9)
 
     def check(self, state: State) -> list[str]:
-        n, target = len(state.scores), self.target
+        n, target, low, high = len(state.scores), self.target, self.min_players, self.max_players
+        if not low <= n <= high:
+            return [f"scores: {n} players; Pig takes {low}–{high}"]
         if not 0 <= state.turn < n:
             return [f"turn: seat {state.turn + 1} is not a seat of 1–{n}"]
-        if any(s < 0 for s in state.scores) or state.total < 0:
+        if any(s < 0 for s in state.scores) or state.turn_total < 0:
             return ["scores: no score (nor the turn_total) can be negative"]
         if state.phase == OVER and state.scores[state.turn] < target:
             return [f"winner: seat {state.turn + 1} has less than {target}, so the game is not over"]
@@ -150,7 +138,7 @@ class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State],
         return {f"hold-at-{n}": (lambda n=n: lambda state, rng: self.hold_at_move(state, n)) for n in self.hold_at}
 
     def hold_at_move(self, state: State, limit: int) -> Move:  # roll until the turn total is N or wins
-        enough = state.total >= limit or state.scores[state.turn] + state.total >= self.target
+        enough = state.turn_total >= limit or state.scores[state.turn] + state.turn_total >= self.target
         return "hold" if enough else "roll"
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from pnpgen.games.burning_desire.scoring import best_score
 from pnpgen.games.burning_desire.state import GAMBLE, GAMBLE_MOVE, STOP_MOVE, Move, State
 
 if TYPE_CHECKING:
-    from pnpgen.games.burning_desire.rules import BurningDesire
+    from pnpgen.games.burning_desire.rules import BurningDesireRules as BurningDesire
+    from pnpgen.games.burning_desire.solver import TurnSolver
 
 
 def wants_gamble(rules: BurningDesire, state: State) -> bool:
@@ -26,7 +27,7 @@ def wants_gamble(rules: BurningDesire, state: State) -> bool:
     return mine - others < rules.gamble_margin
 
 
-def _decide(rules: BurningDesire, state: State, choose: Bot[State, Move]) -> Bot[State, Move]:
+def _decide(rules: BurningDesire, choose: Bot[State, Move]) -> Bot[State, Move]:
     def bot(s: State, rng: random.Random) -> Move:
         if s.phase == GAMBLE:
             return GAMBLE_MOVE if wants_gamble(rules, s) else STOP_MOVE
@@ -50,12 +51,11 @@ def greedy_bot(rules: BurningDesire) -> Bot[State, Move]:
             return Move("score", combination=best.combination)
         return Move("keep", kept, int(keep_bonus))
 
-    return _decide(rules, rules.example_state(), choose)
+    return _decide(rules, choose)
 
 
-def optimal_bot(rules: BurningDesire) -> Bot[State, Move]:
+def optimal_bot(rules: BurningDesire, solver: TurnSolver) -> Bot[State, Move]:
     """The exact expected-points-maximising reroll policy."""
-    solver = rules.solver
 
     def choose(s: State, rng: random.Random) -> Move:
         action = solver.action(s.rolls, s.dice, s.bonus)
@@ -63,4 +63,4 @@ def optimal_bot(rules: BurningDesire) -> Bot[State, Move]:
             return Move("score", combination=action.combination)
         return Move("keep", action.keep, int(action.keep_bonus))
 
-    return _decide(rules, rules.example_state(), choose)
+    return _decide(rules, choose)

@@ -11,75 +11,26 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from functools import cached_property, lru_cache
-from itertools import combinations_with_replacement, product
-from typing import Any
+from functools import lru_cache
+from itertools import product
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, check
-from pnpgen.content.yamlpos import where
-from pnpgen.engine.protocol import (
-    CHANCE,
-    TERMINAL,
-    Analysis,
-    Event,
-    IllegalMove,
-    Notation,
-    Outcome,
-    Presentation,
-    Rules,
-    StateCodec,
-)
-from pnpgen.errors import BadMove, ImpossibleState
-from pnpgen.games.burning_desire.bots import greedy_bot, optimal_bot
+from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
+from pnpgen.errors import BadMove
 from pnpgen.games.burning_desire.config import Config, load_config
 from pnpgen.games.burning_desire.scoring import Breakdown, score
-from pnpgen.games.burning_desire.solver import TurnSolver
-from pnpgen.games.burning_desire.state import (
-    CHOOSE,
-    GAMBLE,
-    GAMBLE_MOVE,
-    MULTIPLY,
-    OVER,
-    PHASES,
-    ROLL,
-    STOP_MOVE,
-    Move,
-    State,
-)
+from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, GAMBLE_MOVE, MULTIPLY, OVER, ROLL, STOP_MOVE, Move, State
 from pnpgen.games.words import number
-
-STATE_SCHEMA: dict[str, Any] = {
-    "scores": Each(int, min=1),
-    "turn": int,
-    "phase": Choice(*PHASES),
-    "rolls?": int,
-    "dice?": [int],
-    "bonus?": int,
-    "combination?": str,
-    "points?": int,
-    "final_round?": {"trigger": int, "to_play?": [int]},
-    "tie_break?": {"round": int},
-    "winners?": [int],
-    "end?": str,
-    "turns_played?": int,
-}
 
 
 @lru_cache(maxsize=64)
 def roll_outcomes(dice: int, faces: int, bonus_faces: int) -> tuple[tuple[Move, Fraction], ...]:
     """Every roll of `dice` main dice (as a multiset), times every bonus face when
     `bonus_faces` > 0, with exact probabilities."""
-    result = []
-    total = faces**dice
     bonus = range(1, bonus_faces + 1) if bonus_faces else (0,)
-    for rolled in combinations_with_replacement(range(1, faces + 1), dice):
-        ways = math.factorial(dice)
-        for face in set(rolled):
-            ways //= math.factorial(rolled.count(face))
-        for b in bonus:
-            result.append((Move("roll", rolled, b), Fraction(ways, total * (bonus_faces or 1))))
-    return tuple(result)
+    return tuple((Move("roll", rolled, b), p / len(bonus))
+                 for rolled, p in dice_rolls(dice, tuple(range(1, faces + 1))) for b in bonus)
 
 
 def _clockwise(seats: list[int] | tuple[int, ...], start: int, n: int) -> tuple[int, ...]:
@@ -87,26 +38,18 @@ def _clockwise(seats: list[int] | tuple[int, ...], start: int, n: int) -> tuple[
     return tuple(sorted(seats, key=lambda s: (s - start) % n))
 
 
-class BurningDesire(Rules[State, Move], Notation[State, Move], StateCodec[State],
-                    Analysis[State, Move], Presentation[State]):
-    def __init__(self, content: GameContent) -> None:
-        self.content = content
-        self.id = content.id
-        self.cfg: Config = load_config(content.data["rules"])
-        self.min_players = int(content.data["players"]["min"])
-        self.max_players = int(content.data["players"]["max"])
-        sim = content.data.get("simulation", {}) or {}
-        check(sim.get("tie_break_rounds", 10), int, sim, "tie_break_rounds", "simulation.tie_break_rounds")
-        check(sim.get("gamble_margin", 0), int, sim, "gamble_margin", "simulation.gamble_margin")
-        self.tie_break_cap = int(sim.get("tie_break_rounds", 10))
-        self.gamble_margin = int(sim.get("gamble_margin", 0))
-        self.max_steps = int(sim.get("max_steps", 50_000))
-        self._faces = range(1, self.cfg.faces + 1)
+class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
+    """The mechanics and the move notation; analysis, presentation and state files are
+    composed onto them in the package's BurningDesire."""
 
-    @cached_property
-    def solver(self) -> TurnSolver:
-        """The exact optimal turn policy (solved once, on first use)."""
-        return TurnSolver(self.cfg)
+    max_steps = 50_000
+
+    def __init__(self, content: GameContent) -> None:
+        super().__init__(content)
+        self.cfg: Config = load_config(self.settings)
+        self.tie_break_cap = int(self.simulation.get("tie_break_rounds", 10))
+        self.gamble_margin = int(self.simulation.get("gamble_margin", 0))
+        self._faces = range(1, self.cfg.faces + 1)
 
     def num_players(self, state: State) -> int:
         return len(state.scores)
@@ -411,240 +354,3 @@ class BurningDesire(Rules[State, Move], Notation[State, Move], StateCodec[State]
         if kind == "mult":
             return " ".join(["mult", *map(str, move.dice)])
         return kind
-
-    # --- state files ---------------------------------------------------------------------
-    def to_data(self, state: State) -> dict[str, Any]:
-        data: dict[str, Any] = {"scores": list(state.scores), "turn": state.turn + 1, "phase": state.phase}
-        if state.phase in (ROLL, CHOOSE):
-            data["rolls"] = state.rolls
-            data["dice"] = list(state.dice)
-            if state.bonus:
-                data["bonus"] = state.bonus
-        if state.phase in (GAMBLE, MULTIPLY):
-            data["combination"] = state.combination
-            data["points"] = state.points
-        if state.trigger >= 0:
-            data["final_round"] = {"trigger": state.trigger + 1, "to_play": [s + 1 for s in state.to_play]}
-        if state.tie_round:
-            data["tie_break"] = {"round": state.tie_round}
-        if state.phase == OVER:
-            data["winners"] = [s + 1 for s in state.winners]
-            data["end"] = state.end
-        if state.turns:
-            data["turns_played"] = state.turns
-        return data
-
-    def from_data(self, data: Any) -> State:
-        check(data, STATE_SCHEMA)
-        cfg = self.cfg
-        scores = data["scores"]
-        n = len(scores)
-
-        def bad(message: str, container: Any, key: Any = None) -> ImpossibleState:
-            return ImpossibleState(message, **where(container, key, value=True))
-
-        if not self.min_players <= n <= self.max_players:
-            raise bad(f"scores: {n} players; the game takes {self.min_players}–{self.max_players}", data, "scores")
-        for i, value in enumerate(scores):
-            if value < 0:
-                raise bad(f"scores[{i}]: a total cannot be negative ({value})", scores, i)
-
-        def seat(container: Any, key: Any, label: str) -> int:
-            value = container[key]
-            if not 1 <= value <= n:
-                raise bad(f"{label}: seat {value} is out of range, seats are 1–{n}", container, key)
-            return int(value) - 1
-
-        phase = data["phase"]
-        dice = data.get("dice", [])
-        for i, face in enumerate(dice):
-            if not 1 <= face <= cfg.faces:
-                raise bad(f"dice[{i}]: {face} is not a face of a d{cfg.faces} (1–{cfg.faces})", dice, i)
-        if len(dice) > cfg.dice:
-            raise bad(f"dice: {len(dice)} main dice, the game has {cfg.dice}", data, "dice")
-        bonus = data.get("bonus", 0)
-        if "bonus" in data and not 1 <= bonus <= cfg.bonus_faces:
-            raise bad(f"bonus: {bonus} is not a face of the bonus die (1–{cfg.bonus_faces})", data, "bonus")
-        rolls = data.get("rolls", 0)
-        if not 0 <= rolls <= cfg.rolls:
-            raise bad(f"rolls: {rolls} rolls made, a turn has {cfg.rolls}", data, "rolls")
-        if phase == CHOOSE:
-            if len(dice) != cfg.dice or not bonus:
-                raise bad(f"phase choose needs all {cfg.dice} main dice and the bonus die showing", data, "phase")
-            if rolls < 1:
-                raise bad("rolls: the dice show, so at least 1 roll was made", data, "phase")
-        if phase == ROLL and rolls >= cfg.rolls:
-            raise bad(f"rolls: a roll is due but all {cfg.rolls} rolls are used", data, "rolls")
-        combination = data.get("combination", "")
-        points = data.get("points", 0)
-        if phase in (GAMBLE, MULTIPLY):
-            if cfg.combination(combination) is None:
-                known = ", ".join(c.id for c in cfg.combinations)
-                raise bad(f"combination: '{combination}' is not a combination ({known})", data,
-                          "combination" if "combination" in data else None)
-            if points <= 0:
-                raise bad(f"points: {points}; a turn with nothing to multiply has already ended", data,
-                          "points" if "points" in data else None)
-        trigger = -1
-        to_play: tuple[int, ...] = ()
-        final = data.get("final_round")
-        if final is not None:
-            trigger = seat(final, "trigger", "final_round.trigger")
-            items = final.get("to_play", [])
-            to_play = tuple(seat(items, i, f"final_round.to_play[{i}]") for i in range(len(items)))
-        tie_round = data["tie_break"]["round"] if "tie_break" in data else 0
-        if tie_round and trigger < 0:
-            raise bad("tie_break: tie-break rounds need final_round", data, "tie_break")
-        winners: tuple[int, ...] = ()
-        if phase == OVER:
-            items = data.get("winners", [])
-            winners = tuple(seat(items, i, f"winners[{i}]") for i in range(len(items)))
-            if data.get("end") not in self.end_conditions():
-                raise bad(f"end: expected one of {', '.join(self.end_conditions())}", data,
-                          "end" if "end" in data else None)
-        state = State(
-            scores=tuple(scores), turn=seat(data, "turn", "turn"), phase=phase, rolls=rolls,
-            dice=tuple(sorted(dice)), bonus=bonus, combination=combination if phase in (GAMBLE, MULTIPLY) else "",
-            points=points if phase in (GAMBLE, MULTIPLY) else 0, trigger=trigger, to_play=to_play,
-            tie_round=tie_round, winners=winners, end=str(data.get("end", "")) if phase == OVER else "",
-            turns=data.get("turns_played", 0),
-        )
-        problems = self.check(state)
-        if problems:
-            key = "turns_played" if problems[0].startswith("turns_played") else None
-            raise ImpossibleState(problems[0], **where(data, key, value=True))
-        return state
-
-    def example_state(self) -> State:
-        """Three players; seat 2 (on 960) has rolled once and may keep or score."""
-        return State((420, 960, 610), 1, CHOOSE, rolls=1, dice=(1, 4, 4, 5, 6, 6), bonus=5, turns=10)
-
-    # --- checks and analysis -------------------------------------------------------------
-    def check(self, state: State) -> list[str]:
-        cfg = self.cfg
-        n = len(state.scores)
-        problems = []
-        if any(s < 0 for s in state.scores):
-            problems.append("a total is negative")
-        if state.turns < 0:
-            problems.append(f"turns_played: {state.turns} cannot be negative")
-        if not 0 <= state.turn < n:
-            problems.append(f"seat {state.turn + 1} on turn is not a seat of {n}")
-        if state.phase == OVER:
-            if not state.winners or any(state.scores[w] != max(state.scores) for w in state.winners):
-                problems.append("the game is over but the winners are not the leaders")
-            return problems
-        if state.trigger < 0:
-            over = [s + 1 for s in range(n) if state.scores[s] >= cfg.threshold]
-            if over:
-                problems.append(f"seat {over[0]} has {cfg.threshold} or more but no final round is recorded")
-            if state.to_play:
-                problems.append("final_round.to_play without a final round")
-        else:
-            if state.scores[state.trigger] < cfg.threshold:
-                problems.append(f"the final round was started by seat {state.trigger + 1}, "
-                                f"who has less than {cfg.threshold}")
-            if state.turn in state.to_play or len(set(state.to_play)) != len(state.to_play):
-                problems.append("a seat appears twice among the seats to play")
-            if not state.tie_round and (state.turn == state.trigger or state.trigger in state.to_play):
-                problems.append(f"seat {state.trigger + 1} started the final round and takes no more turns")
-        if state.tie_round > self.tie_break_cap:
-            problems.append(f"tie-break round {state.tie_round} is past the cap of {self.tie_break_cap}")
-        if state.phase == GAMBLE and state.points <= 0:
-            problems.append("a turn with nothing to multiply has already ended")
-        if state.phase == MULTIPLY and not self.gamble_allowed(state):
-            problems.append("the multiplier dice are rolling although they are not allowed (BD-4.1)")
-        if state.phase == CHOOSE and (len(state.dice) != cfg.dice or not 1 <= state.rolls <= cfg.rolls):
-            problems.append("choosing needs every main die showing after 1 to "
-                            f"{cfg.rolls} rolls")
-        if state.phase == ROLL and (len(state.dice) >= cfg.dice and state.bonus):
-            problems.append("a roll is due but every die is kept")
-        if state.phase == ROLL and state.rolls == 0 and (state.dice or state.bonus):
-            problems.append("dice are kept before the turn's first roll")
-        return problems
-
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.phase == OVER:
-            return super().evaluate(state, seat)
-        pending = state.points if state.turn == seat and state.phase in (GAMBLE, MULTIPLY) else 0
-        return float(state.scores[seat] + pending - max(state.scores))
-
-    def bots(self) -> dict[str, Any]:
-        return {"greedy": lambda: greedy_bot(self), "optimal": lambda: optimal_bot(self)}
-
-    def game_stats(self, state: State) -> dict[str, float]:
-        if not state.turns:
-            return {}
-        return {
-            "mean turn score": sum(state.scores) / state.turns,
-            "turns per player": state.turns / len(state.scores),
-            "tie-break rounds": float(state.tie_round),
-        }
-
-    def describe(self, state: State) -> str | None:
-        """The referee's report: totals, the phase, and what each combination would score now."""
-        lines = ["Totals: " + ", ".join(f"seat {i + 1} {v}" for i, v in enumerate(state.scores))]
-        if state.trigger >= 0:
-            rest = ", ".join(str(s + 1) for s in state.to_play) or "none"
-            kind = f"tie-break round {state.tie_round}" if state.tie_round else "final round"
-            lines.append(f"{kind.capitalize()} (started by seat {state.trigger + 1}); still to play after "
-                         f"this turn: {rest}")
-        if state.phase == OVER:
-            winners = ", ".join(str(w + 1) for w in state.winners)
-            return "\n".join(lines + [f"Game over ({state.end}): seat {winners} wins"])
-        lines.append(f"Seat {state.turn + 1} to play, phase {state.phase}")
-        if state.phase == CHOOSE:
-            lines.append(f"Roll {state.rolls} of {self.cfg.rolls}: {' '.join(map(str, state.dice))}, "
-                         f"bonus die {state.bonus}")
-            for combo in self.cfg.combinations:
-                br = self.breakdown(state, combo.id)
-                lines.append(f"  score {combo.id}: {br.points} (base {br.base}, bonus {br.bonus}"
-                             f"{', doubled' if br.doubled else ''})")
-        if state.phase in (GAMBLE, MULTIPLY):
-            allowed = "allowed" if self.gamble_allowed(state) else "not allowed"
-            lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
-        return "\n".join(lines)
-
-    # --- rulebook ------------------------------------------------------------------------
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
-        cfg = self.cfg
-        ev = self.solver.ev
-        outcomes = self._mult_outcomes()
-        survive = sum((p for m, p in outcomes if 0 not in m.dice), Fraction(0))
-        factor = sum((p * math.prod(m.dice) for m, p in outcomes), Fraction(0))
-        return {
-            "threshold": cfg.threshold,
-            "rolls_per_turn": cfg.rolls,
-            "rerolls": cfg.rolls - 1,
-            "main_dice": cfg.dice,
-            "main_faces": cfg.faces,
-            "bonus_faces": cfg.bonus_faces,
-            "bonus_per_die": cfg.per_die,
-            "bonus_all_counted": cfg.per_die_all,
-            "double_factor": cfg.double_factor,
-            "multiplier_dice": [{"name": d.name, "faces": list(d.faces)} for d in cfg.multipliers],
-            "multiplier_faces": [", ".join(map(str, d.faces)) for d in cfg.multipliers],
-            "combinations": [c.title(lang) for c in cfg.combinations],
-            "tie_break_rounds": self.tie_break_cap,
-            "players_min": self.min_players,
-            "players_max": self.max_players,
-            "multiplier_survive": survive,
-            "multiplier_survive_text": f"{survive.numerator}/{survive.denominator}",
-            "multiplier_expected_factor": factor,  # expected multiplier of one gamble (zeros included)
-            "multiplier_expected_factor_text": f"{float(factor):.2f}",
-            "optimal_turn_ev": ev,
-            "optimal_turn_ev_float": float(ev),
-            "optimal_turn_ev_text": f"{float(ev):.2f}",
-        }
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        cfg = self.cfg
-        ja = lang == "ja"
-        if name == "scores":
-            head = ["役/個数" if ja else "Combination"] + [
-                f"{k}個" if ja else f"{k} {'die' if k == 1 else 'dice'}" for k in range(1, cfg.dice + 1)]
-            return [head] + [[c.title(lang), *map(str, c.points)] for c in cfg.combinations]
-        if name == "multipliers":
-            head = ["倍率ダイス", "出目"] if ja else ["Multiplier die", "Faces"]
-            return [head] + [[d.name, ", ".join(map(str, d.faces))] for d in cfg.multipliers]
-        raise KeyError(name)

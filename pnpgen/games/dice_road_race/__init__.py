@@ -1,7 +1,9 @@
 """The Dice Road Race stage race: standings referee and race simulation.
 
 race.py holds the stage-race arithmetic (the referee's report); model.py plays
-whole races on the stand-in race model of D-RR-1; every number is in game.yaml.
+whole races on the stand-in race model of D-RR-1 (mechanics and notation); files.py
+reads and writes state files, analysis.py holds the bots and figures, presentation.py
+the referee's standings and the rulebook's tables; every number is in game.yaml.
 """
 
 from __future__ import annotations
@@ -11,15 +13,20 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Range
 from pnpgen.engine.protocol import Rules
+from pnpgen.games.dice_road_race.analysis import StageRaceAnalysis
 from pnpgen.games.dice_road_race.config import RULES_SCHEMA
-from pnpgen.games.dice_road_race.model import StageRace
+from pnpgen.games.dice_road_race.presentation import StageRacePresentation
 
-__all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "create"]
+__all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "StageRace", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
 SIMULATION_SCHEMA: dict[str, Any] = {
     "retire_gaps?": Each(Range(int, 1, 100_000)),  # bots retire when this far behind, per stage
 }
+
+
+class StageRace(StageRacePresentation, StageRaceAnalysis):
+    """The whole game: rules and notation, state files, analysis and presentation."""
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:

@@ -88,14 +88,14 @@ class _Reader:
         self.seat = {name: i for i, name in enumerate(names)}
 
     def player(self, container: Any, key: Any) -> int:
-        name = container[key]
+        """The seat of the player named at container[key]."""
+        return self._seat(container[key], where(container, key, value=True))
+
+    def _seat(self, name: Any, position: dict[str, Any]) -> int:
         if name not in self.seat:
             close = difflib.get_close_matches(str(name), self.names, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ImpossibleState(
-                f"unknown player '{name}'{hint}; players: {', '.join(self.names)}",
-                **where(container, key, value=True),
-            )
+            raise ImpossibleState(f"unknown player '{name}'{hint}; players: {', '.join(self.names)}", **position)
         return self.seat[name]
 
     def players(self, items: Any) -> list[int]:
@@ -235,14 +235,8 @@ class _Reader:
         return {"rides": tuple(sorted(rides.items()))}
 
     def _key_player(self, mapping: Any, name: Any) -> int:
-        if name not in self.seat:
-            close = difflib.get_close_matches(str(name), self.names, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ImpossibleState(
-                f"unknown player '{name}'{hint}; players: {', '.join(self.names)}",
-                **where(mapping, name),
-            )
-        return self.seat[name]
+        """The seat of the player a key of `mapping` names."""
+        return self._seat(name, where(mapping, name))
 
     def ride(self, entry: Any, number: int, name: str) -> Ride:
         def fail(problem: str, key: str) -> ImpossibleState:

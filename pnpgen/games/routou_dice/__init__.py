@@ -1,6 +1,8 @@
 """ROUTOU DICE (郎党ダイス): two-player grid battle with d10 placement, movement and
-slashes. model.py holds the rules, files.py the state files, notation.py the move
-notation, bots.py the bots; every number is in game.yaml `rules:`."""
+slashes. model.py holds the rules (mechanics, with notation.py's move notation),
+files.py the state files, analysis.py the evaluation and bots.py's bots,
+presentation.py the referee's board and the rulebook's values; every number is in
+game.yaml `rules:`."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
+from pnpgen.games.routou_dice.analysis import RoutouAnalysis
 from pnpgen.games.routou_dice.config import RULES_SCHEMA
-from pnpgen.games.routou_dice.model import RoutouDice
+from pnpgen.games.routou_dice.files import RoutouFiles
+from pnpgen.games.routou_dice.presentation import RoutouPresentation
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
@@ -19,6 +23,10 @@ SIMULATION_SCHEMA: dict[str, Any] = {
     "random_pass_probability?": Range(float, 0, 1),  # the random bot passes this often when it may
     "greedy?": {"clone_sample?": Range(int, 1, 10_000), "weights?": {"*": Range(float, -1e6, 1e6)}},
 }
+
+
+class RoutouDice(RoutouFiles, RoutouAnalysis, RoutouPresentation):
+    """The whole game: rules and notation, state files, analysis and presentation."""
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:

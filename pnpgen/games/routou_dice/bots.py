@@ -11,13 +11,13 @@ from pnpgen.games.routou_dice.board import owner
 from pnpgen.games.routou_dice.state import Move, State
 
 if TYPE_CHECKING:
-    from pnpgen.games.routou_dice.model import RoutouDice
+    from pnpgen.games.routou_dice.model import RoutouRules as RoutouDice
 
 
 def random_bot(rules: RoutouDice) -> Bot[State, Move]:
     """Uniform over the open action kinds that have a move (pass only with the
     configured probability), then uniform over that kind's moves."""
-    pass_chance = float(rules.sim.get("random_pass_probability", 0.0))
+    pass_chance = float(rules.simulation.get("random_pass_probability", 0.0))
 
     def choose(state: State, rng: random.Random) -> Move:
         if state.roll is not None:
@@ -37,7 +37,7 @@ def random_bot(rules: RoutouDice) -> Bot[State, Move]:
 
 def greedy_bot(rules: RoutouDice) -> Bot[State, Move]:
     """One-move look-ahead on evaluate(); clone moves are sampled to keep it quick."""
-    sample = int(rules.sim.get("greedy", {}).get("clone_sample", 40))
+    sample = int(rules.simulation.get("greedy", {}).get("clone_sample", 40))
 
     def choose(state: State, rng: random.Random) -> Move:
         seat = state.turn
@@ -68,7 +68,7 @@ def evaluate(rules: RoutouDice, state: State, seat: int) -> float:
     and the dice a pending placement roll will bring."""
     if state.result is not None:
         return 1e6 if seat in state.result[1] else -1e6
-    w: dict[str, Any] = dict(rules.sim.get("greedy", {}).get("weights", {}))
+    w: dict[str, Any] = dict(rules.simulation.get("greedy", {}).get("weights", {}))
     board, geo = state.board, rules.geo
     score = 0.0
     for window in geo.windows:

@@ -1,4 +1,4 @@
-"""ROUTOU DICE state files (the referee's input), invariants and a printed board.
+"""ROUTOU DICE state files (the referee's input) and the invariants a state keeps.
 
 A state file (YAML or JSON):
     turn: A                 # A moves first, B second
@@ -18,17 +18,17 @@ A state file (YAML or JSON):
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pnpgen.content.schema import Any_, Choice, OneOf, check
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.protocol import StateCodec
 from pnpgen.errors import ImpossibleState
+from pnpgen.examples import load_examples
 from pnpgen.games.routou_dice.board import owner, signed
 from pnpgen.games.routou_dice.config import ACTION_KINDS
+from pnpgen.games.routou_dice.model import RoutouRules
 from pnpgen.games.routou_dice.state import SEATS, Roll, State
-
-if TYPE_CHECKING:
-    from pnpgen.games.routou_dice.model import RoutouDice
 
 PAIR = {"A": int, "B": int}
 STATE_SCHEMA: dict[str, Any] = {
@@ -49,7 +49,7 @@ STATE_SCHEMA: dict[str, Any] = {
 _DIE = re.compile(r"^([AB])(\d)$")
 
 
-def state_to_data(rules: RoutouDice, s: State) -> dict[str, Any]:
+def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
     geo = rules.geo
     data: dict[str, Any] = {
         "turn": SEATS[s.turn],
@@ -74,7 +74,7 @@ def state_to_data(rules: RoutouDice, s: State) -> dict[str, Any]:
     return data
 
 
-def state_from_data(rules: RoutouDice, data: Any) -> State:
+def state_from_data(rules: RoutouRules, data: Any) -> State:
     if not isinstance(data, dict):
         raise ImpossibleState("a state must be a mapping")
     check(data, STATE_SCHEMA, path="state")
@@ -188,7 +188,7 @@ def state_from_data(rules: RoutouDice, data: Any) -> State:
     return state
 
 
-def invariants(rules: RoutouDice, s: State) -> list[str]:
+def invariants(rules: RoutouRules, s: State) -> list[str]:
     cfg, geo = rules.cfg, rules.geo
     problems = []
     if len(s.board) != geo.size:
@@ -214,22 +214,22 @@ def invariants(rules: RoutouDice, s: State) -> list[str]:
     return problems
 
 
-def describe(rules: RoutouDice, s: State) -> str:
-    """The board as a grid (Y down the side, X across), then the counters."""
-    geo = rules.geo
-    lines = ["    " + " ".join(f"X{x}" for x in range(geo.x0, geo.x1 + 1))]
-    for y in range(geo.y0, geo.y1 + 1):
-        row = []
-        for x in range(geo.x0, geo.x1 + 1):
-            v = s.board[geo.index(x, y)]
-            row.append(f"{SEATS[owner(v)]}{abs(v)}" if v else " .")
-        lines.append(f"Y{y}  " + " ".join(row))
-    lines.append("supply A {} B {}; kills A {} B {}; stock A {} B {}".format(
-        *s.supply, *s.kills, *s.stock))
-    if s.result is not None:
-        lines.append(f"game over ({s.result[0]}): {' '.join(SEATS[w] for w in s.result[1])} wins")
-    else:
-        lines.append(f"{SEATS[s.turn]} to play, phase {s.phase + 1}"
-                     + (f"; {s.roll.action} roll {'pending' if s.roll.dice is None else s.roll.dice}"
-                        if s.roll else ""))
-    return "\n".join(lines)
+class RoutouFiles(RoutouRules, StateCodec[State]):
+    """A custom codec: seats are A and B, cells their two-digit names."""
+
+    STATE_SCHEMA = STATE_SCHEMA
+
+    def to_data(self, state: State) -> dict[str, Any]:
+        return state_to_data(self, state)
+
+    def from_data(self, data: Any) -> State:
+        return state_from_data(self, data)
+
+    def example_state(self) -> State:
+        for example in load_examples(self.content):  # the first example with dice on the board
+            if example["state"].get("board"):
+                return state_from_data(self, example["state"])
+        return self.initial_state(2)
+
+    def check(self, state: State) -> list[str]:
+        return invariants(self, state)

@@ -14,50 +14,30 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache, lru_cache
-from itertools import combinations, combinations_with_replacement, permutations
-from math import factorial
+from functools import lru_cache
+from itertools import combinations, permutations
 from typing import Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.protocol import (
-    CHANCE,
-    TERMINAL,
-    Analysis,
-    Event,
-    IllegalMove,
-    Notation,
-    Outcome,
-    Presentation,
-    Rules,
-    StateCodec,
-)
-from pnpgen.examples import load_examples
+from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
 from pnpgen.games.routou_dice import notation
 from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
-from pnpgen.games.routou_dice.bots import evaluate as evaluate_position
-from pnpgen.games.routou_dice.bots import greedy_bot, random_bot
 from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
-from pnpgen.games.routou_dice.files import describe as describe_state
-from pnpgen.games.routou_dice.files import invariants, state_from_data, state_to_data
 from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
 
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
 
 
-class RoutouDice(Rules[State, Move], Notation[State, Move], StateCodec[State],
-                 Analysis[State, Move], Presentation[State]):
-    min_players = 2
-    max_players = 2
+class RoutouRules(Rules[State, Move], Notation[State, Move]):
+    """The mechanics and the move notation; state files, analysis and presentation are
+    composed onto them in the package's RoutouDice."""
 
     def __init__(self, content: GameContent) -> None:
-        self.content = content
-        self.id = content.id
-        self.cfg = load_config(content.data["rules"])
+        super().__init__(content)
+        self.min_players = self.max_players = 2  # seats A and B are the mechanics'
+        self.cfg = load_config(self.settings)
         self.geo = Geometry(self.cfg)
-        sim = content.data.get("simulation", {}) or {}
-        self.max_steps = int(sim.get("max_steps", self.max_steps))
-        self.sim: dict[str, Any] = dict(sim)
 
     # --- lifecycle ----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -79,8 +59,8 @@ class RoutouDice(Rules[State, Move], Notation[State, Move], StateCodec[State],
         if self.current_player(state) != CHANCE:
             return []
         assert state.roll is not None
-        return [(Move("roll", dice=d), p) for d, p in _multisets(self.cfg.roll_dice[state.roll.action],
-                                                                  self.cfg.faces)]
+        n, faces = self.cfg.roll_dice[state.roll.action], tuple(range(self.cfg.faces))
+        return [(Move("roll", dice=d), p) for d, p in dice_rolls(n, faces)]
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         assert state.roll is not None
@@ -556,74 +536,12 @@ class RoutouDice(Rules[State, Move], Notation[State, Move], StateCodec[State],
         end, winners = state.result
         return Outcome(winners, (float(state.kills[0]), float(state.kills[1])), end)
 
-    # --- notation, state files, checks: see files.py -------------------------------------
+    # --- notation (notation.py) ----------------------------------------------------------
     def parse_move(self, text: str, state: State | None = None) -> Move:
         return notation.parse(self.geo, text)
 
     def format_move(self, move: Move) -> str:
         return notation.format_move(self.geo, move)
-
-    def to_data(self, state: State) -> dict[str, Any]:
-        return state_to_data(self, state)
-
-    def from_data(self, data: Any) -> State:
-        return state_from_data(self, data)
-
-    def example_state(self) -> State:
-        examples = load_examples(self.content)
-        for example in examples:  # the first example with dice on the board
-            if example["state"].get("board"):
-                return state_from_data(self, example["state"])
-        return self.initial_state(2)
-
-    def describe(self, state: State) -> str:
-        return describe_state(self, state)
-
-    def check(self, state: State) -> list[str]:
-        return invariants(self, state)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return evaluate_position(self, state, seat)
-
-    def bots(self) -> dict[str, Any]:
-        return {"random": lambda: random_bot(self), "greedy": lambda: greedy_bot(self)}
-
-    def game_stats(self, state: State) -> dict[str, float]:
-        total = sum(state.actions) or 1
-        stats = {f"share_{k}": n / total for k, n in zip(ACTION_KINDS, state.actions, strict=True)}
-        stats["actions"] = float(sum(state.actions))
-        stats["kills_total"] = float(sum(state.kills))
-        stats["dice_on_board"] = float(sum(1 for v in state.board if v))
-        return stats
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        """'actions': the quick-reference table of costs, phases and dice, from rules:."""
-        if name != "actions":
-            raise KeyError(name)
-        ja = lang == "ja"
-        rows = [["アクション", "フェーズ", "選べるフェーズ", "振るダイス", "表記"] if ja else
-                ["Action", "Phases", "May start in phase", "Dice rolled", "Notation"]]
-        for action, rule in ACTION_RULES.items():
-            dice = self.cfg.roll_dice.get(action)
-            phases = "・".join(str(p) for p in self.cfg.allowed_phases[action]) if ja else (
-                " or ".join(str(p) for p in self.cfg.allowed_phases[action]))
-            rows.append([self.rule_title(rule, lang), str(self.cfg.cost[action]), phases,
-                         str(dice) if dice else "—", NOTATION[action]])
-        return rows
-
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
-        cfg = self.cfg
-        return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,
-                "line_to_win": cfg.line, "columns": f"{cfg.columns[0]}–{cfg.columns[1]}",
-                "rows": f"{cfg.rows[0]}–{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
-                "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
-                "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}
-
-
-ACTION_RULES = {"large": "RD-LARGE", "small": "RD-SMALL", "move": "RD-MOVE", "slash": "RD-SLASH",
-                "clone": "RD-CLONE", "contract": "RD-GUARD"}
-NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
-            "contract": "b56"}
 
 
 def _put(board: Board, i: int, value: int) -> Board:
@@ -643,16 +561,3 @@ def _groupings(dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...],
     """Every distinct ordered grouping of the dice into triples, in sorted order."""
     return tuple(tuple((o[k], o[k + 1], o[k + 2]) for k in range(0, len(o), 3))
                  for o in sorted(set(permutations(dice))))
-
-
-@cache
-def _multisets(n: int, faces: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """Every sorted roll of n dice with its exact probability."""
-    total = faces ** n
-    out = []
-    for roll in combinations_with_replacement(range(faces), n):
-        ways = factorial(n)
-        for face in set(roll):
-            ways //= factorial(roll.count(face))
-        out.append((roll, Fraction(ways, total)))
-    return tuple(out)

@@ -1,0 +1,85 @@
+"""Burning Desire for people: the referee's report and the rulebook's values and tables."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pnpgen.engine.protocol import Presentation
+from pnpgen.games.burning_desire.analysis import BurningDesireAnalysis
+from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, MULTIPLY, OVER, State
+from pnpgen.words import Words
+
+WORDS = Words.load(Path(__file__).with_name("burning_desire.words.yaml"))
+
+
+class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
+    """Builds on the analysis: the rulebook quotes the optimal turn's expected score."""
+
+    def describe(self, state: State) -> str | None:
+        """The referee's report: totals, the phase, and what each combination would score now."""
+        lines = ["Totals: " + ", ".join(f"seat {i + 1} {v}" for i, v in enumerate(state.scores))]
+        if state.trigger >= 0:
+            rest = ", ".join(str(s + 1) for s in state.to_play) or "none"
+            kind = f"tie-break round {state.tie_round}" if state.tie_round else "final round"
+            lines.append(f"{kind.capitalize()} (started by seat {state.trigger + 1}); still to play after "
+                         f"this turn: {rest}")
+        if state.phase == OVER:
+            winners = ", ".join(str(w + 1) for w in state.winners)
+            return "\n".join(lines + [f"Game over ({state.end}): seat {winners} wins"])
+        lines.append(f"Seat {state.turn + 1} to play, phase {state.phase}")
+        if state.phase == CHOOSE:
+            lines.append(f"Roll {state.rolls} of {self.cfg.rolls}: {' '.join(map(str, state.dice))}, "
+                         f"bonus die {state.bonus}")
+            for combo in self.cfg.combinations:
+                br = self.breakdown(state, combo.id)
+                lines.append(f"  score {combo.id}: {br.points} (base {br.base}, bonus {br.bonus}"
+                             f"{', doubled' if br.doubled else ''})")
+        if state.phase in (GAMBLE, MULTIPLY):
+            allowed = "allowed" if self.gamble_allowed(state) else "not allowed"
+            lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
+        return "\n".join(lines)
+
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        cfg = self.cfg
+        ev = self.solver.ev
+        outcomes = self._mult_outcomes()
+        survive = sum((p for m, p in outcomes if 0 not in m.dice), Fraction(0))
+        factor = sum((p * math.prod(m.dice) for m, p in outcomes), Fraction(0))
+        return {
+            "threshold": cfg.threshold,
+            "rolls_per_turn": cfg.rolls,
+            "rerolls": cfg.rolls - 1,
+            "main_dice": cfg.dice,
+            "main_faces": cfg.faces,
+            "bonus_faces": cfg.bonus_faces,
+            "bonus_per_die": cfg.per_die,
+            "bonus_all_counted": cfg.per_die_all,
+            "double_factor": cfg.double_factor,
+            "multiplier_dice": [{"name": d.name, "faces": list(d.faces)} for d in cfg.multipliers],
+            "multiplier_faces": [", ".join(map(str, d.faces)) for d in cfg.multipliers],
+            "combinations": [c.title(lang) for c in cfg.combinations],
+            "tie_break_rounds": self.tie_break_cap,
+            "players_min": self.min_players,
+            "players_max": self.max_players,
+            "multiplier_survive": survive,
+            "multiplier_survive_text": f"{survive.numerator}/{survive.denominator}",
+            "multiplier_expected_factor": factor,  # expected multiplier of one gamble (zeros included)
+            "multiplier_expected_factor_text": f"{float(factor):.2f}",
+            "optimal_turn_ev": ev,
+            "optimal_turn_ev_float": float(ev),
+            "optimal_turn_ev_text": f"{float(ev):.2f}",
+        }
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        cfg = self.cfg
+        if name == "scores":
+            head = [WORDS("combination_header", lang)] + [
+                WORDS("dice_one" if k == 1 else "dice_many", lang, k=k) for k in range(1, cfg.dice + 1)]
+            return [head] + [[c.title(lang), *map(str, c.points)] for c in cfg.combinations]
+        if name == "multipliers":
+            head = [WORDS("multiplier_die", lang), WORDS("faces", lang)]
+            return [head] + [[d.name, ", ".join(map(str, d.faces))] for d in cfg.multipliers]
+        raise KeyError(name)

@@ -1,0 +1,104 @@
+"""The Dice Road Race for people: the standings as the referee prints them, and the
+rulebook's values and tables (words in dice_road_race.words.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnpgen.content.schema import text_for
+from pnpgen.engine.protocol import Presentation
+from pnpgen.examples import load_examples
+from pnpgen.games.dice_road_race.config import RaceConfig
+from pnpgen.games.dice_road_race.files import StageRaceFiles
+from pnpgen.games.dice_road_race.model import State
+from pnpgen.games.dice_road_race.report import describe_race
+from pnpgen.words import Words
+
+WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
+
+
+class StageRacePresentation(StageRaceFiles, Presentation[State]):
+    """Builds on the state files: a worked example's standings come from its race file."""
+
+    def describe(self, state: State) -> str | None:
+        text = describe_race(self.cfg, self.report(state))
+        live = state.live
+        if live is not None and (live.rolls != (0,) * len(live.rolls) or live.retired):
+            name = state.race.players[live.turn]
+            text += f"\nStage {live.stage} in progress ({live.phase}); {name} to play."
+        return text
+
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        cfg = self.cfg
+        return {
+            "bonus": list(cfg.bonus),
+            "added_winners_turn": cfg.added_winners_turn,
+            "added_extra_round": cfg.added_extra_round,
+            "added_not_finished": cfg.added_not_finished,
+            "recover_dice": cfg.recover_dice,
+            "max_dice": cfg.max_dice,
+            "retire_dice": cfg.retire_dice,
+            "tt_seconds_per_roll": cfg.tt_seconds_per_roll,
+            "tt_start_every": cfg.tt_start_every,
+            "leader_max_players": cfg.leader_max_players,
+            "stages": len(cfg.course),
+            "unit": cfg.unit_text(lang),
+            "start_dice": cfg.model.start_dice,
+            "excluded_face": cfg.model.excluded_face,
+        }
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name.startswith("standings/"):
+            return self._example_standings(name, lang)
+        return rulebook_tables(self.cfg, name, lang)
+
+    def _example_standings(self, name: str, lang: str) -> list[list[str]]:
+        """'standings/<example id>/<stage>': the standings a worked example's race file gives."""
+        parts = name.split("/")
+        if len(parts) != 3:
+            raise KeyError(name)
+        _, example_id, stage = parts
+        example = next((e for e in load_examples(self.content) if e["id"] == example_id), None)
+        if example is None or not stage.isdigit():
+            raise KeyError(name)
+        report = self.report(self.from_data(example["state"]))
+        if not 1 <= int(stage) <= len(report.stages):
+            raise KeyError(name)
+        names, unit = report.race.players, self.cfg.unit_text(lang)
+        rows = [[WORDS(key, lang) for key in ("rank", "rider", "total", "gap")]]
+        for st in report.stages[int(stage) - 1].standings:
+            gap = "-" if st.rank == 1 else "+" + WORDS("time", lang, value=st.gap, unit=unit)
+            total = WORDS("time", lang, value=st.total, unit=unit)
+            rows.append([WORDS("place", lang, n=st.rank), names[st.seat], total, gap])
+        return rows
+
+
+def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:
+    """Tables the rulebook prints, built from the rules data."""
+    unit = cfg.unit_text(lang)
+    if name == "course":
+        rows = [[WORDS(key, lang) for key in ("stage", "type", "boards", "total_cost", "note")]]
+        for s in cfg.course:
+            boards = ", ".join(f"{b} ({text_for(cfg.board_sides[side], lang)})" for b, side in s.boards)
+            rows.append([str(s.number), cfg.type_name(s.type, lang), boards, str(s.total_cost),
+                         text_for(s.note, lang) if s.note else ""])
+        return rows
+    if name == "bonus":
+        head = [WORDS("stage_place", lang), WORDS("bonus_time", lang)]
+        return [head] + [[WORDS("place", lang, n=i + 1), f"−{b} {unit}"] for i, b in enumerate(cfg.bonus)]
+    if name == "time_rules":
+        return [
+            [WORDS("situation", lang), WORDS("time_header", lang)],
+            [WORDS("finished_winners_turn", lang), f"+{cfg.added_winners_turn} {unit}"],
+            [WORDS("finished_extra_round", lang), f"+{cfg.added_extra_round} {unit}"],
+            [WORDS("not_finished", lang), f"+{cfg.added_not_finished} {unit}"],
+            [WORDS("bonus_places", lang), " / ".join(f"−{b}" for b in cfg.bonus) + f" {unit}"],
+            [WORDS("time_trial", lang), WORDS("time_trial_time", lang, seconds=cfg.tt_seconds_per_roll)],
+            [WORDS("recovery", lang), WORDS("recovery_rule", lang, dice=cfg.recover_dice, max=cfg.max_dice)],
+            [WORDS("after_retiring", lang), WORDS("after_retiring_rule", lang, dice=cfg.retire_dice)],
+        ]
+    if name == "model":
+        head = [WORDS("stage_type", lang), WORDS("cell_costs", lang)]
+        return [head] + [[cfg.type_name(t, lang), ", ".join(map(str, c))] for t, c in cfg.model.cell_costs.items()]
+    raise KeyError(name)

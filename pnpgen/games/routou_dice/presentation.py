@@ -1,0 +1,61 @@
+"""ROUTOU DICE for people: the board as the referee prints it, the rulebook's values and
+its quick-reference table of actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnpgen.engine.protocol import Presentation
+from pnpgen.games.routou_dice.board import owner
+from pnpgen.games.routou_dice.model import RoutouRules
+from pnpgen.games.routou_dice.state import SEATS, State
+from pnpgen.words import Words
+
+WORDS = Words.load(Path(__file__).with_name("routou_dice.words.yaml"))
+ACTION_RULES = {"large": "RD-LARGE", "small": "RD-SMALL", "move": "RD-MOVE", "slash": "RD-SLASH",
+                "clone": "RD-CLONE", "contract": "RD-GUARD"}
+NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
+            "contract": "b56"}
+
+
+class RoutouPresentation(RoutouRules, Presentation[State]):
+    def describe(self, s: State) -> str:
+        """The board as a grid (Y down the side, X across), then the counters."""
+        geo = self.geo
+        lines = ["    " + " ".join(f"X{x}" for x in range(geo.x0, geo.x1 + 1))]
+        for y in range(geo.y0, geo.y1 + 1):
+            row = []
+            for x in range(geo.x0, geo.x1 + 1):
+                v = s.board[geo.index(x, y)]
+                row.append(f"{SEATS[owner(v)]}{abs(v)}" if v else " .")
+            lines.append(f"Y{y}  " + " ".join(row))
+        lines.append("supply A {} B {}; kills A {} B {}; stock A {} B {}".format(
+            *s.supply, *s.kills, *s.stock))
+        if s.result is not None:
+            lines.append(f"game over ({s.result[0]}): {' '.join(SEATS[w] for w in s.result[1])} wins")
+        else:
+            lines.append(f"{SEATS[s.turn]} to play, phase {s.phase + 1}"
+                         + (f"; {s.roll.action} roll {'pending' if s.roll.dice is None else s.roll.dice}"
+                            if s.roll else ""))
+        return "\n".join(lines)
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        """'actions': the quick-reference table of costs, phases and dice, from rules:."""
+        if name != "actions":
+            raise KeyError(name)
+        rows = [[WORDS(key, lang) for key in ("action", "phases", "may_start", "dice_rolled", "notation")]]
+        for action, rule in ACTION_RULES.items():
+            dice = self.cfg.roll_dice.get(action)
+            phases = WORDS("phase_or", lang).join(str(p) for p in self.cfg.allowed_phases[action])
+            rows.append([self.rule_title(rule, lang), str(self.cfg.cost[action]), phases,
+                         str(dice) if dice else "—", NOTATION[action]])
+        return rows
+
+    def rulebook_context(self, lang: str) -> dict[str, Any]:
+        cfg = self.cfg
+        return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,
+                "line_to_win": cfg.line, "columns": f"{cfg.columns[0]}–{cfg.columns[1]}",
+                "rows": f"{cfg.rows[0]}–{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
+                "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
+                "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}

@@ -101,7 +101,7 @@ def test_a_real_scheduler_and_two_worker_processes(rules, run_pnpgen, tmp_path) 
         code, out, err = run_pnpgen("simulate", "burning-desire", "-n", "40", "--seed", "8", "--bots",
                                     ",".join(BOTS), "--json", "--cluster", address, "--content", str(CONTENT))
         assert code == 0, err
-        assert json.loads(out) == simulate(rules, 40, 8, BOTS).to_data()
+        assert json.loads(out) == {"ok": True, "errors": [], **simulate(rules, 40, 8, BOTS).to_data()}
     finally:
         for process in [*workers, scheduler]:
             process.terminate()

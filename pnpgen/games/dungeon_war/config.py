@@ -277,7 +277,8 @@ def load_config(content: GameContent) -> Config:
         breaks={k: frozenset(v) for k, v in rules["strength"].items()}, terrain=dict(rules["terrain"]),
         king_never_stops=frozenset(rules["king_never_stops"]), pieces=pieces, slimes=slimes,
         block_range=tuple(rules["ranges"]["block"]), fence_range=tuple(rules["ranges"]["fence"]),  # type: ignore[arg-type]
-        neutral={k: dict(v) for k, v in rules["neutral"].items()}, events={k: dict(v) for k, v in rules["events"].items()},
+        neutral={k: dict(v) for k, v in rules["neutral"].items()},
+        events={k: dict(v) for k, v in rules["events"].items()},
         stairs_card=_layout(cards["stairs"], rules), layouts=layouts, war_cards=_war_cards(content),
     )
     config.by_code = {kind.code: name for name, kind in pieces.items()}

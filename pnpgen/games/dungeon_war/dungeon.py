@@ -63,7 +63,7 @@ def build_dungeon(config: Config, cards: tuple[Placed, ...]) -> Dungeon:
     for cr, cc, index, flipped in cards:
         layout: Layout = config.stairs_card if index < 0 else config.layouts[index]
 
-        def at(i: int, j: int, flip: bool = flipped) -> Square:
+        def at(i: int, j: int, cr: int = cr, cc: int = cc, flip: bool = flipped) -> Square:
             if flip:
                 i, j = rows - 1 - i, columns - 1 - j
             return cr * rows + i, cc * columns + j

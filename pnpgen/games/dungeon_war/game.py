@@ -10,31 +10,32 @@ from pnpgen.engine.protocol import Analysis, Notation, Presentation, StateCodec
 from . import files, notation
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
-from .state import Move, State
+from .state import Move
+from .state import State as DWState
 
 
-class DungeonWar(DungeonWarRules, Notation[State, Move], StateCodec[State], Analysis[State, Move],
-                 Presentation[State]):
-    State: ClassVar[type] = State
+class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
+                 Presentation[DWState]):
+    State: ClassVar[type] = DWState
 
     # --- notation ------------------------------------------------------------------------
-    def parse_move(self, text: str, state: State | None = None) -> Move:
+    def parse_move(self, text: str, state: DWState | None = None) -> Move:
         return notation.parse_move(self.cfg, text)
 
     def format_move(self, move: Move) -> str:
         return notation.format_move(self.cfg, move)
 
     # --- state files ---------------------------------------------------------------------
-    def to_data(self, state: State) -> dict[str, Any]:
+    def to_data(self, state: DWState) -> dict[str, Any]:
         return files.to_data(self, state)
 
-    def from_data(self, data: Any) -> State:
+    def from_data(self, data: Any) -> DWState:
         return self.checked(files.from_data(self, data), data)
 
-    def check(self, state: State) -> list[str]:
+    def check(self, state: DWState) -> list[str]:
         return files.check(self, state)
 
-    def example_state(self) -> State:
+    def example_state(self) -> DWState:
         """Two players in round 1: seat 1's knight (k5 side) faces seat 2's slimes on the crystal card."""
         state = self.initial_state(2)
         hall = next(i for i, layout in enumerate(self.cfg.layouts) if layout.id == "hall")
@@ -51,18 +52,18 @@ class DungeonWar(DungeonWarRules, Notation[State, Move], StateCodec[State], Anal
                               dungeon_deck=tuple(deck), pending=())
 
     # --- analysis ------------------------------------------------------------------------
-    def evaluate(self, state: State, seat: int) -> float:
+    def evaluate(self, state: DWState, seat: int) -> float:
         """Crystals (with King Dragon spoils), then material and gold: a documented heuristic."""
         if self.is_terminal(state):
             return float(seat in self.outcome(state).winners)
-        material = sum(1 for *_, o, _ in state.board if o == seat)
+        material = sum(1 for piece in state.board if piece[2] == seat)
         return float(self.score(state, seat)) * 10 + material + state.gold[seat] * 0.1 - state.fatigue[seat]
 
-    def game_stats(self, state: State) -> dict[str, float]:
+    def game_stats(self, state: DWState) -> dict[str, float]:
         return {"rounds": float(state.round), "cards placed": float(len(state.cards))}
 
     # --- presentation and odds -----------------------------------------------------------
-    def describe(self, state: State) -> str | None:
+    def describe(self, state: DWState) -> str | None:
         return files.describe(self, state)
 
     def melee_odds(self, attacker: Fighter, defender: Fighter) -> MeleeOdds:
@@ -72,7 +73,8 @@ class DungeonWar(DungeonWarRules, Notation[State, Move], StateCodec[State], Anal
     def shot_odds(self, shooter: BP, attack: frozenset[str], target: Fighter) -> ShotOdds:
         return shot(shooter, attack, target, self.cfg.die, self.cfg.fatigue_gap)
 
-    def volley_odds(self, shooter: BP, attack: frozenset[str], targets: list[Fighter]) -> dict[tuple[bool, ...], Fraction]:
+    def volley_odds(self, shooter: BP, attack: frozenset[str],
+                    targets: list[Fighter]) -> dict[tuple[bool, ...], Fraction]:
         return volley(shooter, attack, targets, self.cfg.die)
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:

@@ -214,7 +214,7 @@ class DungeonWarRules(Rules[State, Move]):
             moves += self._summons(state, king_square, free=True)
         if king_square and state.king_step in (0, 1):
             b = cfg.actions_b
-            if state.ap >= b["draw"] and (sum(state.war_deck) or sum(state.war_discard)):
+            if state.ap >= b["draw"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
                 moves.append(("draw",))
             if state.ap >= b["element"]:
                 here = state.element[seat]
@@ -237,7 +237,7 @@ class DungeonWarRules(Rules[State, Move]):
         if "warp" in kind.actions and state.gold[seat] >= kind.warp_cost:
             for dr, dc in self.warps(state, square, kind, seat):
                 yield ("warp", r, c, dr, dc)
-        if "make" in kind.actions and (sum(state.dungeon_deck) or sum(state.dungeon_discard)):
+        if "make" in kind.actions and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
             for cr, cc in open_spots(cfg, state.cards):
                 if self._next_to_spot(square, (cr, cc)):
                     yield ("make", r, c, cr, cc)
@@ -265,7 +265,7 @@ class DungeonWarRules(Rules[State, Move]):
             yield from self._summons(state, square, free=False)
         if state.ap >= a["alchemy"]:
             yield ("alchemy",)
-        if state.ap >= a["remake"] and (sum(state.dungeon_deck) or sum(state.dungeon_discard)):
+        if state.ap >= a["remake"] and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
             for cr, cc in self._remakeable(state):
                 yield ("remake", cr, cc)
 
@@ -626,7 +626,8 @@ class DungeonWarRules(Rules[State, Move]):
             state = self._owe(state._replace(ap=state.ap - cfg.actions_b["draw"]), seat, 1)
             events.append(Event("draw-action", "the King Dragon draws a war card"))
         else:  # element
-            state = state._replace(ap=state.ap - cfg.actions_b["element"], element=_set(state.element, seat, int(move[1])))
+            state = state._replace(ap=state.ap - cfg.actions_b["element"],
+                                   element=_set(state.element, seat, int(move[1])))
             events.append(Event("element", f"slimes become {cfg.cycle[int(move[1])]}"))
             state = self._drown(state, seat, events)
         return self._end_turn(self._settle(state), events), events
@@ -773,7 +774,8 @@ class DungeonWarRules(Rules[State, Move]):
         if mode == 1:
             old = next(p for p in cards if (p[0], p[1]) == (cr, cc))
             cards = tuple(p for p in cards if p != old)
-            state = state._replace(dungeon_discard=_set(state.dungeon_discard, old[2], state.dungeon_discard[old[2]] + 1))
+            discard = state.dungeon_discard
+            state = state._replace(dungeon_discard=_set(discard, old[2], discard[old[2]] + 1))
         state = state._replace(cards=(*cards, (cr, cc, index, flip)), phase="turn", pending=())
         events.append(Event("lay", f"{self.cfg.layouts[index].id} laid at card {cr + 1}.{cc + 1}"
                             + (" flipped" if flip else "")))

@@ -14,6 +14,11 @@ Placed = tuple[int, int, int, bool]  # card row, card column, layout index (-1: 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
 
+def manhattan(a: Square, b: Square) -> int:
+    """Range (exactly this Manhattan distance; walls and the outside world ignored)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
 @dataclass(frozen=True)
 class Dungeon:
     terrain: dict[Square, str]  # every square of a placed card

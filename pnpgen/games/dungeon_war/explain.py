@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .config import ARMY
+from .dungeon import manhattan
+from .notation import square_text
 from .state import Move, State
 
-if TYPE_CHECKING:
-    from .model import DungeonWarRules
+DungeonWarRules = Any  # the rules object (model.py imports this module, not the reverse)
+
+
+def square_name(square: tuple[int, int]) -> str:
+    return square_text(*square)
 
 PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",)}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
-    from .model import manhattan, square_name
-
     cfg, seat, head = rules.cfg, state.seat, move[0]
     wanted = PHASE_MOVES.get(state.phase)
     if wanted and head not in wanted:
@@ -124,8 +127,6 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
 
 def _destination(rules: DungeonWarRules, state: State, dst: tuple[int, int], name: str, rule: str,
                  src: tuple[int, int] | None = None, limit: int = 0) -> tuple[str, str]:
-    from .model import square_name
-
     terrain = rules.dungeon(state).terrain
     if dst not in terrain:
         return rule, f"{square_name(dst)} is not a dungeon square"

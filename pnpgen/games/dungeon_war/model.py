@@ -24,16 +24,13 @@ from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 
 from .config import ARMY, NEUTRAL, Config, PieceKind, load_config
-from .dungeon import STEPS, Dungeon, Placed, Square, build_dungeon, open_spots
+from .dungeon import STEPS, Dungeon, Placed, Square, build_dungeon, manhattan, open_spots
+from .explain import explain
 from .odds import BP, Fighter, melee
 from .state import Move, State
 
 KING_FELL, ROUND_CAP = "king_fell", "round_cap"
 RESULTS = ("win", "close-win", "draw", "close-loss", "loss")
-
-
-def manhattan(a: Square, b: Square) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -399,7 +396,6 @@ class DungeonWarRules(Rules[State, Move]):
 
     def why_illegal(self, state: State, move: Move) -> tuple[str, str]:
         """The rule a move that is not legal breaks, and why (for the referee)."""
-        from .explain import explain
         return explain(self, state, move)
 
     def _apply_chance(self, state: State, move: Move) -> tuple[State, list[Event]]:

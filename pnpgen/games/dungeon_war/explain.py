@@ -1,0 +1,148 @@
+"""Why a move that is not legal is refused: the rule id and one sentence (the referee's verdict)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import ARMY
+from .dungeon import manhattan
+from .notation import square_text
+from .state import Move, State
+
+DungeonWarRules = Any  # the rules object (model.py imports this module, not the reverse)
+
+
+def square_name(square: tuple[int, int]) -> str:
+    return square_text(*square)
+
+PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",)}
+
+
+def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
+    cfg, seat, head = rules.cfg, state.seat, move[0]
+    wanted = PHASE_MOVES.get(state.phase)
+    if wanted and head not in wanted:
+        return "DW-TURN", f"now the move is one of: {', '.join(wanted)}"
+    if state.phase == "turn" and head in ("place", "go", "lay", "discard", "put"):
+        return "DW-TURN", f"'{head}' is not a move of a turn"
+    occ = rules.occupants(state)
+    if head == "place":
+        name = cfg.first_pieces[state.pending[0]]
+        code, square = str(move[1]), (int(move[2]), int(move[3]))
+        if code != cfg.pieces[name].code:
+            return "DW-PLACE", f"this placement round places a {name} ({cfg.pieces[name].code})"
+        if square not in rules.dungeon(state).terrain:
+            return "DW-PLACE", f"{square_name(square)} is not a dungeon square"
+        if square in occ:
+            return "DW-PLACE", f"{square_name(square)} is not empty (rule ②)"
+        return "DW-PLACE", f"a {name} may not be placed on this terrain ({rules.dungeon(state).terrain[square]})"
+    if head in ("move", "roll", "dash", "warp", "make", "block", "fence"):
+        src = (int(move[1]), int(move[2]))
+        piece = occ.get(src)
+        if piece is None:
+            return "DW-ACTION", f"no piece on {square_name(src)}"
+        who, name = piece
+        if who != seat:
+            return "DW-ACTION", f"the piece on {square_name(src)} is not seat {seat + 1}'s"
+        if state.king_step:
+            return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
+        if src in state.acted:
+            return "DW-ONCE", f"the {name} on {square_name(src)} has already acted this turn"
+        kind = rules.kind(state, who, name)
+        action = "move" if head in ("move", "roll") else head
+        if action not in kind.actions and name != "king":
+            return "DW-ACTION", f"a {name} has no '{head}' action"
+        if name == "king" and head != "move":
+            return "DW-KING", f"the King Dragon has no '{head}' action"
+        cost = cfg.actions_a["move"] if name == "king" else cfg.action_cost
+        if state.ap < cost:
+            return "DW-TURN", f"{state.ap} AP left; the action costs {cost}"
+        if head == "roll" or (head == "move" and kind.move.dice):
+            return "DW-MOVE", "the knight rolls first ('roll'), then chooses where to go"
+        if head == "warp":
+            if state.gold[seat] < kind.warp_cost:
+                return "DW-GOLD", f"cross warp costs {kind.warp_cost}G; seat {seat + 1} has {state.gold[seat]}G"
+            dst = (int(move[3]), int(move[4]))
+            if dst[0] != src[0] and dst[1] != src[1]:
+                return "DW-WARP", "cross warp goes along the row or the column only"
+            return _destination(rules, state, dst, name, "DW-WARP")
+        if head == "move":
+            dst = (int(move[3]), int(move[4]))
+            return _destination(rules, state, dst, name, "DW-MOVE", src, kind.move.plus)
+        if head == "make":
+            return "DW-BUILD", "Dungeon Make needs an empty card spot next to the dungeon, adjacent to the slime"
+        if head in ("block", "fence"):
+            target = (int(move[3]), int(move[4]))
+            low, high = cfg.block_range if head == "block" else cfg.fence_range
+            if not low <= manhattan(src, target) <= high:
+                span = str(low) if low == high else f"{low}-{high}"
+                return "DW-BLOCK", f"a {head} goes at range {span} exactly (Manhattan distance)"
+            return "DW-BLOCK", f"{square_name(target)} must be an empty dungeon square" + (
+                " and not lava" if head == "fence" else "")
+        return "DW-ACTION", "that action is not possible now"
+    if head in ("summon", "alchemy", "remake", "draw", "element"):
+        king = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
+        if king is None:
+            return "DW-KING", "seat has no King Dragon on the board"
+        if head in ("draw", "element"):
+            cost = cfg.actions_b[str(head)]
+            if state.king_step > 1 or (state.king_step == 0 and king in state.acted):
+                return "DW-KING", "the King Dragon has already acted"
+            if state.ap < cost:
+                return "DW-TURN", f"{state.ap} AP left; {head} costs {cost}"
+            if head == "element":
+                return "DW-ELEMENT", "the element changes one step around the cycle " + "-".join(cfg.cycle)
+            return "DW-CARDS", "no war card is left to draw"
+        if state.king_step and not (head == "summon" and state.summoned):
+            return "DW-KING", "the King Dragon's (a) action is done; only one (a) action a turn"
+        cost = cfg.actions_a[str(head)]
+        if state.ap < cost and not state.summoned:
+            return "DW-TURN", f"{state.ap} AP left; {head} costs {cost}"
+        if head == "summon":
+            name, square = str(move[1]), (int(move[2]), int(move[3]))
+            kind = rules.kind(state, seat, name)
+            if name in state.summoned:
+                return "DW-SUMMON", f"one summon action calls pieces of different kinds; a {name} came already"
+            if kind.needs_card:
+                return "DW-SUMMON", f"a {name} needs a placed {kind.needs_card} card"
+            if not state.pools[seat][ARMY.index(name)]:
+                return "DW-SUMMON", f"no unused {name} is left"
+            if state.gold[seat] < kind.cost:
+                return "DW-GOLD", f"a {name} costs {kind.cost}G; seat {seat + 1} has {state.gold[seat]}G"
+            if manhattan(square, king) != cfg.summon_range:
+                return "DW-SUMMON", f"summoning is at range {cfg.summon_range} exactly from the King Dragon"
+            return "DW-SUMMON", f"{square_name(square)} must be an empty dungeon square the {name} may stand on"
+        if head == "remake":
+            return "DW-BUILD", "Remake needs a placed dungeon card (not the stairs) with no piece on it"
+    if head == "lay" or head == "discard":
+        return "DW-BUILD", "no dungeon card is waiting to be laid"
+    if head == "put":
+        return "DW-EVENT", "the event goes on an empty dungeon square (Frenzy: on a slime)"
+    if head == "go":
+        dst = (int(move[1]), int(move[2]))
+        sr, sc, _, steps = state.pending
+        return _destination(rules, state, dst, "knight", "DW-MOVE", (sr, sc), steps)
+    return "DW-TURN", "not a move of this phase"
+
+
+def _destination(rules: DungeonWarRules, state: State, dst: tuple[int, int], name: str, rule: str,
+                 src: tuple[int, int] | None = None, limit: int = 0) -> tuple[str, str]:
+    terrain = rules.dungeon(state).terrain
+    if dst not in terrain:
+        return rule, f"{square_name(dst)} is not a dungeon square"
+    occ = rules.occupants(state)
+    kind = rules.kind(state, state.seat, name)
+    code = terrain[dst]
+    need = rules.cfg.terrain[code].get("needs")
+    if need and need not in kind.terrain:
+        return "DW-TERRAIN", f"a {name} cannot enter {rules.cfg.terrain[code]['name']} (no {need} movement)"
+    if name == "king" and code in rules.cfg.king_never_stops:
+        return "DW-TERRAIN", f"the King Dragon never stops on {rules.cfg.terrain[code]['name']}"
+    there = occ.get(dst)
+    if there is not None and there[0] == state.seat and dst != src:
+        return "DW-STOP", f"{square_name(dst)} holds a friendly piece: pass through, never stop"
+    if there is not None and name == "king" and there[1] == "king":
+        return "DW-MELEE", "King Dragons never fight each other"
+    if there is not None and there[0] < 0 and there[1] in ("block", "fence"):
+        return "DW-BREAK", f"a {kind.strength} piece cannot break a {there[1]}"
+    return rule, f"no path of at most {limit} steps reaches {square_name(dst)} (walls, terrain, Stop! squares)"

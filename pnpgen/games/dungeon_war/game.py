@@ -1,0 +1,93 @@
+"""Dungeon War with its capabilities: notation, state files, analysis and presentation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from pnpgen.engine.protocol import Analysis, Notation, Presentation, StateCodec
+
+from . import files, notation
+from .model import DungeonWarRules
+from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
+from .state import Move
+from .state import State as DWState
+
+
+class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
+                 Presentation[DWState]):
+    State: ClassVar[type] = DWState
+
+    # --- notation ------------------------------------------------------------------------
+    def parse_move(self, text: str, state: DWState | None = None) -> Move:
+        return notation.parse_move(self.cfg, text)
+
+    def format_move(self, move: Move) -> str:
+        return notation.format_move(self.cfg, move)
+
+    # --- state files ---------------------------------------------------------------------
+    def to_data(self, state: DWState) -> dict[str, Any]:
+        return files.to_data(self, state)
+
+    def from_data(self, data: Any) -> DWState:
+        return self.checked(files.from_data(self, data), data)
+
+    def check(self, state: DWState) -> list[str]:
+        return files.check(self, state)
+
+    def example_state(self) -> DWState:
+        """Two players in round 1: seat 1's knight (k5 side) faces seat 2's slimes on the crystal card."""
+        state = self.initial_state(2)
+        hall = next(i for i, layout in enumerate(self.cfg.layouts) if layout.id == "hall")
+        crystal = next(i for i, layout in enumerate(self.cfg.layouts) if layout.id == "crystal")
+        sr, sc = self.cfg.stairs
+        cards = ((sr, sc, -1, False), (sr - 1, sc, hall, False), (sr, sc + 1, crystal, False))
+        deck = list(state.dungeon_deck)
+        deck[hall] -= 1
+        deck[crystal] -= 1
+        board = tuple(sorted([(4, 10, 0, "king"), (4, 11, 0, "knight"), (4, 12, 1, "slime"), (4, 13, 1, "slime"),
+                              (5, 14, 1, "king")]))
+        pools = ((0, 1, 1, 2, 3, 3), (0, 1, 1, 3, 3, 1))
+        return state._replace(phase="turn", round=1, ap=self.cfg.ap, cards=cards, board=board, pools=pools,
+                              dungeon_deck=tuple(deck), pending=())
+
+    # --- analysis ------------------------------------------------------------------------
+    def evaluate(self, state: DWState, seat: int) -> float:
+        """Crystals (with King Dragon spoils), then material and gold: a documented heuristic."""
+        if self.is_terminal(state):
+            return float(seat in self.outcome(state).winners)
+        material = sum(1 for piece in state.board if piece[2] == seat)
+        return float(self.score(state, seat)) * 10 + material + state.gold[seat] * 0.1 - state.fatigue[seat]
+
+    def game_stats(self, state: DWState) -> dict[str, float]:
+        return {"rounds": float(state.round), "cards placed": float(len(state.cards))}
+
+    # --- presentation and odds -----------------------------------------------------------
+    def describe(self, state: DWState) -> str | None:
+        return files.describe(self, state)
+
+    def melee_odds(self, attacker: Fighter, defender: Fighter) -> MeleeOdds:
+        """Exact melee odds with this game's die, support bonus and fatigue gap."""
+        return melee(attacker, defender, self.cfg.die, self.cfg.support, self.cfg.fatigue_gap)
+
+    def shot_odds(self, shooter: BP, attack: frozenset[str], target: Fighter) -> ShotOdds:
+        return shot(shooter, attack, target, self.cfg.die, self.cfg.fatigue_gap)
+
+    def volley_odds(self, shooter: BP, attack: frozenset[str],
+                    targets: list[Fighter]) -> dict[tuple[bool, ...], Fraction]:
+        return volley(shooter, attack, targets, self.cfg.die)
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        """'melee': the attacker's exact odds for each pair of base BPs (same code as play)."""
+        if name != "melee":
+            raise KeyError(name)
+        kinds = [("king", self.cfg.pieces["king"].bp), ("golem", self.cfg.pieces["golem"].bp),
+                 ("knight", self.cfg.pieces["knight"].bp), ("fire slime", self.cfg.slimes["fire"].bp)]
+        rows = [["attacker \\ defender", *(k for k, _ in kinds)]]
+        for a, abp in kinds:
+            row = [a]
+            for _, dbp in kinds:
+                odds = self.melee_odds(Fighter(abp), Fighter(dbp))
+                row.append(f"{float(odds.win):.1%} / {float(odds.draw):.1%}")
+            rows.append(row)
+        return rows

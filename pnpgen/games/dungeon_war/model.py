@@ -1,0 +1,790 @@
+"""Dungeon War rules engine (digest DUNGEON-WAR.md; decisions D-DW-n).
+
+Implemented: setup as chance nodes (the first dungeon cards, D-DW-9/10), initial placement,
+AP and the turn die with turn-start bonuses, each piece acting once, movement on the growing
+map (friendly / enemy / Stop! squares, terrain abilities, the outside world and the stairs,
+warp zones, breaking obstacles by strength), the Knight's rolled move and dash, the
+Magician's cross warp, the earth slime's Dungeon Make and Block, the wood slime's Fence,
+the King Dragon's two-step action (move, summon, alchemy, remake; draw, element change),
+melee with flags, support and the exact odds of odds.py as one chance node per fight,
+spoils (D-DW-1/2), fatigue (D-DW-4), the stand-in events, drowning (D-DW-8), the end when a
+King Dragon falls and the round cap.
+
+Not yet: equipment and card placement, ranged combat in play (odds.py computes it),
+traps, acid, immortality, brainwashing; see docs/notation/dungeon-war.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from pnpgen.content.game import GameContent
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
+
+from .config import ARMY, NEUTRAL, Config, PieceKind, load_config
+from .dungeon import STEPS, Dungeon, Placed, Square, build_dungeon, manhattan, open_spots
+from .explain import explain
+from .odds import BP, Fighter, melee
+from .state import Move, State
+
+KING_FELL, ROUND_CAP = "king_fell", "round_cap"
+RESULTS = ("win", "close-win", "draw", "close-loss", "loss")
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+class DungeonWarRules(Rules[State, Move]):
+    min_players = 2
+    max_players = 4
+    max_steps = 20_000
+
+    def __init__(self, content: GameContent) -> None:
+        super().__init__(content)
+        self.cfg: Config = load_config(content)
+        self._dungeons: dict[tuple[Placed, ...], Dungeon] = {}
+
+    # --- derived views of a state ------------------------------------------------------
+    def dungeon(self, state: State) -> Dungeon:
+        found = self._dungeons.get(state.cards)
+        if found is None:
+            if len(self._dungeons) > 4096:
+                self._dungeons.clear()
+            found = self._dungeons[state.cards] = build_dungeon(self.cfg, state.cards)
+        return found
+
+    @staticmethod
+    def occupants(state: State) -> dict[Square, tuple[int, str]]:
+        return {(r, c): (owner, kind) for r, c, owner, kind in state.board}
+
+    def kind(self, state: State, owner: int, name: str) -> PieceKind:
+        if name == "slime":
+            return self.cfg.slimes[self.cfg.cycle[state.element[owner]]]
+        return self.cfg.pieces[name]
+
+    def crystals(self, state: State, seat: int) -> int:
+        terrain = self.dungeon(state).terrain
+        return sum(1 for r, c, owner, _ in state.board
+                   if owner == seat and self.cfg.terrain[terrain.get((r, c), "F")].get("crystal"))
+
+    def score(self, state: State, seat: int) -> Fraction:
+        return self.crystals(state, seat) + state.kings_beaten[seat] * self.cfg.pieces["king"].spoils_crystals
+
+    def may_stand(self, kind: PieceKind, code: str, king: bool) -> bool:
+        """Terrain `code` lets this piece stop there (D-DW-8; the King Dragon's bans)."""
+        need = self.cfg.terrain[code].get("needs")
+        if need and need not in kind.terrain:
+            return False
+        return not (king and code in self.cfg.king_never_stops)
+
+    # --- the contract ------------------------------------------------------------------
+    def num_players(self, state: State) -> int:
+        return state.players
+
+    def initial_state(self, players: int) -> State:
+        cfg = self.cfg
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{players} players; Dungeon War takes {self.min_players}-{self.max_players}")
+        army = tuple(cfg.pieces[name].count for name in ARMY)
+        start = cfg.cycle.index(cfg.start_element)
+        cards = len(cfg.war_cards)
+        state = State(
+            players=players, phase="deal", seat=0, round=0, ap=0, king_step=0, summoned=frozenset(),
+            acted=frozenset(), cards=((cfg.stairs[0], cfg.stairs[1], -1, False),), board=(),
+            pools=(army,) * players, neutral_pool=tuple(int(cfg.neutral[n]["count"]) for n in NEUTRAL),
+            gold=(cfg.start_gold,) * players, fatigue=(cfg.start_fatigue,) * players, element=(start,) * players,
+            hands=((),) * players, kings_beaten=(0,) * players,
+            war_deck=tuple(c.count for c in cfg.war_cards), war_discard=(0,) * cards,
+            dungeon_deck=tuple(layout.count for layout in cfg.layouts), dungeon_discard=(0,) * len(cfg.layouts),
+            draws=(), pending=(0,), fallen=frozenset(),
+        )
+        return self._after_deal(state)
+
+    def first_spots(self) -> list[tuple[int, int]]:
+        sr, sc = self.cfg.stairs
+        spots = [(sr + dr, sc + dc) for dr, dc in STEPS]
+        return [s for s in spots if 0 <= s[0] < self.cfg.rows and 0 <= s[1] < self.cfg.columns][:self.cfg.first_spots]
+
+    def current_player(self, state: State) -> int:
+        if state.phase == "over":
+            return TERMINAL
+        if state.phase in ("deal", "roll", "fight", "build") or state.draws:
+            return CHANCE
+        return state.seat
+
+    def outcome(self, state: State) -> Outcome:
+        scores = tuple(float(self.score(state, s)) for s in range(state.players))
+        if not state.fallen:
+            return Outcome((), scores, ROUND_CAP)
+        standing = [s for s in range(state.players) if s not in state.fallen]
+        best = max((scores[s] for s in standing), default=0.0)
+        return Outcome(tuple(s for s in standing if scores[s] == best), scores, KING_FELL)
+
+    # --- chance ------------------------------------------------------------------------
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
+        if self.current_player(state) != CHANCE:
+            return []
+        if state.draws:
+            deck = state.war_deck if sum(state.war_deck) else state.war_discard
+            total = sum(deck)
+            return [(("card", i), Fraction(n, total)) for i, n in enumerate(deck) if n]
+        if state.phase == "deal":
+            eligible = self._deal_eligible(state)
+            total = sum(n for _, n in eligible)
+            return [(("deal", i, flip), Fraction(n, 2 * total)) for i, n in eligible for flip in (False, True)]
+        if state.phase == "roll":
+            dice = self.cfg.pieces["knight"].dash_dice if state.pending[2] else self.cfg.pieces["knight"].move.dice
+            return [(("face", total), p) for total, p in _dice(dice, self.cfg.die)]
+        if state.phase == "build":
+            deck = state.dungeon_deck if sum(state.dungeon_deck) else state.dungeon_discard
+            total = sum(deck)
+            return [(("dungeon", i), Fraction(n, total)) for i, n in enumerate(deck) if n]
+        # fight
+        return [(("fight", result), p) for result, p in self.fight_odds(state).outcomes()]
+
+    def _deal_eligible(self, state: State) -> list[tuple[int, int]]:
+        cfg = self.cfg
+        crystals = boxes = 0
+        for _, _, index, _ in state.cards:
+            layout = cfg.stairs_card if index < 0 else cfg.layouts[index]
+            crystals += sum(1 for row in layout.rows for code in row if cfg.terrain[code].get("crystal"))
+            boxes += sum(1 for row in layout.rows for code in row if cfg.terrain[code].get("empty_box"))
+        eligible = []
+        for i, layout in enumerate(cfg.layouts):
+            if layout.event or not state.dungeon_deck[i]:
+                continue
+            c = sum(1 for row in layout.rows for code in row if cfg.terrain[code].get("crystal"))
+            b = sum(1 for row in layout.rows for code in row if cfg.terrain[code].get("empty_box"))
+            if crystals + c <= cfg.max_crystals and boxes + b <= cfg.max_boxes:
+                eligible.append((i, state.dungeon_deck[i]))
+        return eligible
+
+    def _after_deal(self, state: State) -> State:
+        """The next card spot, or initial placement once the spots are filled (or no card fits)."""
+        if state.pending[0] < len(self.first_spots()) and self._deal_eligible(state):
+            return state
+        return state._replace(phase="place", seat=0, pending=(0,))
+
+    # --- legal moves -------------------------------------------------------------------
+    def legal_moves(self, state: State) -> list[Move]:
+        if self.current_player(state) < 0:
+            return []
+        if state.phase == "place":
+            return self._placements(state)
+        if state.phase == "go":
+            sr, sc, dash, steps = state.pending
+            kind = self.kind(state, state.seat, "knight")
+            return [("go", r, c) for r, c in sorted(self.reach(state, (sr, sc), kind, state.seat, steps))]
+        if state.phase == "lay":
+            return [("lay", False), ("lay", True), ("discard",)]
+        if state.phase == "event":
+            return [("put", r, c) for r, c in self._event_targets(state)] or [("put", -1, -1)]
+        return self._turn_moves(state)
+
+    def _placements(self, state: State) -> list[Move]:
+        name = self.cfg.first_pieces[state.pending[0]]
+        kind = self.kind(state, state.seat, name)
+        code = self.cfg.pieces[name].code
+        return [("place", code, r, c) for r, c in self._empty_squares(state, kind, name == "king")]
+
+    def _empty_squares(self, state: State, kind: PieceKind | None, king: bool = False) -> list[Square]:
+        taken = {(r, c) for r, c, _, _ in state.board}
+        return [sq for sq, code in sorted(self.dungeon(state).terrain.items())
+                if sq not in taken and (kind is None or self.may_stand(kind, code, king))]
+
+    def _turn_moves(self, state: State) -> list[Move]:
+        cfg, seat = self.cfg, state.seat
+        moves: list[Move] = [("end",)]
+        cost = cfg.action_cost
+        king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
+        if state.king_step == 0:
+            for r, c, owner, name in state.board:
+                if owner != seat or name == "king" or (r, c) in state.acted or state.ap < cost:
+                    continue
+                moves += self._piece_moves(state, (r, c), name)
+            if king_square and king_square not in state.acted:
+                moves += self._king_a(state, king_square)
+        elif state.king_step == 1 and state.summoned and state.ap >= 0 and king_square:
+            moves += self._summons(state, king_square, free=True)
+        if king_square and state.king_step in (0, 1):
+            b = cfg.actions_b
+            if state.ap >= b["draw"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
+                moves.append(("draw",))
+            if state.ap >= b["element"]:
+                here = state.element[seat]
+                for step in (-1, 1):
+                    moves.append(("element", (here + step) % len(cfg.cycle)))
+        return list(dict.fromkeys(moves))
+
+    def _piece_moves(self, state: State, square: Square, name: str) -> Iterator[Move]:
+        seat, cfg = state.seat, self.cfg
+        kind = self.kind(state, seat, name)
+        r, c = square
+        if "move" in kind.actions:
+            if kind.move.dice:
+                yield ("roll", r, c)
+            else:
+                for dr, dc in sorted(self.reach(state, square, kind, seat, kind.move.plus)):
+                    yield ("move", r, c, dr, dc)
+        if "dash" in kind.actions and kind.dash_dice:
+            yield ("dash", r, c)
+        if "warp" in kind.actions and state.gold[seat] >= kind.warp_cost:
+            for dr, dc in self.warps(state, square, kind, seat):
+                yield ("warp", r, c, dr, dc)
+        if "make" in kind.actions and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
+            for cr, cc in open_spots(cfg, state.cards):
+                if self._next_to_spot(square, (cr, cc)):
+                    yield ("make", r, c, cr, cc)
+        for action, rng in (("block", cfg.block_range), ("fence", cfg.fence_range)):
+            if action in kind.actions and state.neutral_pool[NEUTRAL.index(action)]:
+                for tr, tc in self._empty_squares(state, None):
+                    if rng[0] <= manhattan(square, (tr, tc)) <= rng[1] and not (
+                            action == "fence" and cfg.terrain[self.dungeon(state).terrain[(tr, tc)]].get("no_fence")):
+                        yield (action, r, c, tr, tc)
+
+    def _next_to_spot(self, square: Square, spot: tuple[int, int]) -> bool:
+        for dr, dc in STEPS:
+            r, c = square[0] + dr, square[1] + dc
+            if (r // self.cfg.card_rows, c // self.cfg.card_columns) == spot and r >= 0 and c >= 0:
+                return True
+        return False
+
+    def _king_a(self, state: State, square: Square) -> Iterator[Move]:
+        a, seat = self.cfg.actions_a, state.seat
+        king = self.kind(state, seat, "king")
+        if state.ap >= a["move"]:
+            for dr, dc in sorted(self.reach(state, square, king, seat, king.move.plus)):
+                yield ("move", square[0], square[1], dr, dc)
+        if state.ap >= a["summon"]:
+            yield from self._summons(state, square, free=False)
+        if state.ap >= a["alchemy"]:
+            yield ("alchemy",)
+        if state.ap >= a["remake"] and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
+            for cr, cc in self._remakeable(state):
+                yield ("remake", cr, cc)
+
+    def _remakeable(self, state: State) -> list[tuple[int, int]]:
+        dun = self.dungeon(state)
+        busy = {dun.card_of((r, c)) for r, c, _, _ in state.board}
+        return [(cr, cc) for cr, cc, index, _ in state.cards if index >= 0 and (cr, cc) not in busy]
+
+    def _summons(self, state: State, king_square: Square, free: bool) -> Iterator[Move]:
+        seat = state.seat
+        for i, name in enumerate(ARMY):
+            kind = self.kind(state, seat, name)
+            if (name == "king" or kind.needs_card or name in state.summoned or not state.pools[seat][i]
+                    or state.gold[seat] < kind.cost):
+                continue
+            for r, c in self._empty_squares(state, kind):
+                if manhattan((r, c), king_square) == self.cfg.summon_range:
+                    yield ("summon", name, r, c)
+
+    # --- movement ----------------------------------------------------------------------
+    def _entry(self, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
+               owner: int, king: bool) -> tuple[bool, bool, bool] | None:
+        """Entering `target`: None if it may not be entered, else (may stop, may pass on, forced stop)."""
+        code = self.dungeon(state).terrain[target]
+        need = self.cfg.terrain[code].get("needs")
+        if need and need not in kind.terrain:
+            return None  # D-DW-8
+        stand = not (king and code in self.cfg.king_never_stops)
+        there = occ.get(target)
+        if there is None:
+            return stand, True, False
+        who, name = there
+        if who == owner:
+            return None if self.kind(state, who, name).stop else (False, True, False)  # D-DW-7
+        if who >= 0:  # an enemy
+            if self.kind(state, who, name).stop:
+                return None if king and name == "king" or not stand else (True, False, True)
+            return stand, True, False
+        if name == "tentacle":
+            return stand, True, False
+        if name in ("block", "fence"):
+            return (True, False, True) if name in self.cfg.breaks[kind.strength] and stand else None
+        return stand, True, False  # chest, coin
+
+    def reach(self, state: State, start: Square, kind: PieceKind, owner: int, limit: int) -> set[Square]:
+        """Squares where a move of at most `limit` steps from `start` may end (0 steps included)."""
+        if limit < 0:
+            return set()
+        dun, occ = self.dungeon(state), self.occupants(state)
+        king = occ.get(start, (owner, ""))[1] == "king"
+        ends = {start}
+        seen = {start}
+        layer = [start]
+        cracked = "cracked_wall" in self.cfg.breaks[kind.strength]
+        for _ in range(limit):
+            nxt_layer = []
+            for square in layer:
+                for target, wall in dun.steps(square):
+                    targets = dun.stairs if target is None else (target,)
+                    if wall and not (wall == "cracked_wall" and cracked):
+                        continue
+                    for t in targets:
+                        if t == start:
+                            continue
+                        entry = self._entry(state, occ, t, kind, owner, king)
+                        if entry is None:
+                            continue
+                        stop, go_on, forced = entry
+                        if stop:
+                            ends.add(t)
+                        if go_on and not forced and not wall and t not in seen:
+                            seen.add(t)
+                            nxt_layer.append(t)
+            layer = nxt_layer
+        return ends
+
+    def warps(self, state: State, start: Square, kind: PieceKind, owner: int) -> list[Square]:
+        """Cross warp (D-DW-17): any square in the same row or column the magician may stop on."""
+        occ = self.occupants(state)
+        found = []
+        for t in sorted(self.dungeon(state).terrain):
+            if t != start and (t[0] == start[0] or t[1] == start[1]):
+                entry = self._entry(state, occ, t, kind, owner, False)
+                if entry is not None and entry[0]:
+                    found.append(t)
+        return found
+
+    # --- fights ------------------------------------------------------------------------
+    def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square) -> Fighter:
+        cfg = self.cfg
+        if who < 0:
+            spec = cfg.neutral[name]
+            return Fighter(BP(*spec.get("bp", (0, 0))))
+        kind = self.kind(state, who, name)
+        bp = kind.bp
+        if name == "king":
+            bp = BP(bp.dice, bp.plus + (self.crystals(state, who) - state.fatigue[who]) * cfg.crystal_bp)
+        if dash:
+            bp = BP(bp.dice, bp.plus + kind.dash_bp)
+        occ = self.occupants(state)
+        friends = sum(1 for sq in self.dungeon(state).adjacent(fight_at)
+                      if sq != square and occ.get(sq, (-9, ""))[0] == who)
+        return Fighter(bp, kind.attack, kind.resist, kind.weak, friends)
+
+    def _fight_sides(self, state: State) -> tuple[Fighter, Fighter]:
+        sr, sc, dr, dc, dash = state.pending
+        occ = self.occupants(state)
+        a_who, a_name = occ[(sr, sc)]
+        d_who, d_name = occ[(dr, dc)]
+        return (self.fighter(state, (sr, sc), a_who, a_name, bool(dash), (dr, dc)),
+                self.fighter(state, (dr, dc), d_who, d_name, False, (dr, dc)))
+
+    def fight_odds(self, state: State) -> Any:
+        attacker, defender = self._fight_sides(state)
+        return melee(attacker, defender, self.cfg.die, self.cfg.support, self.cfg.fatigue_gap)
+
+    # --- apply -------------------------------------------------------------------------
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        player = self.current_player(state)
+        if player == TERMINAL:
+            raise IllegalMove("DW-END", "the game is over")
+        if player == CHANCE:
+            if move not in [m for m, _ in self.chance_outcomes(state)]:
+                raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
+            return self._apply_chance(state, move)
+        legal = self.legal_moves(state)
+        if move not in legal:
+            rule, reason = self.why_illegal(state, move)
+            raise IllegalMove(rule, reason)
+        return self._apply_player(state, move)
+
+    def why_illegal(self, state: State, move: Move) -> tuple[str, str]:
+        """The rule a move that is not legal breaks, and why (for the referee)."""
+        return explain(self, state, move)
+
+    def _apply_chance(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        events: list[Event] = []
+        head = move[0]
+        if head == "card":
+            index = int(move[1])
+            deck, discard = state.war_deck, state.war_discard
+            if not sum(deck):
+                deck, discard = discard, (0,) * len(discard)
+                events.append(Event("reshuffle", "the war-card discards become the deck"))
+            seat, n = state.draws[0]
+            hand = tuple(sorted((*state.hands[seat], index)))
+            draws = ((seat, n - 1),) + state.draws[1:] if n > 1 else state.draws[1:]
+            state = state._replace(war_deck=_set(deck, index, deck[index] - 1), war_discard=discard,
+                                   hands=_set(state.hands, seat, hand), draws=draws)
+            events.append(Event("draw", f"seat {seat + 1} draws {self.cfg.war_cards[index].name_en}"))
+            return self._settle(state), events
+        if head == "deal":
+            index, flip = int(move[1]), bool(move[2])
+            cr, cc = self.first_spots()[state.pending[0]]
+            state = state._replace(cards=(*state.cards, (cr, cc, index, flip)),
+                                   dungeon_deck=_set(state.dungeon_deck, index, state.dungeon_deck[index] - 1),
+                                   pending=(state.pending[0] + 1,))
+            events.append(Event("deal", f"{self.cfg.layouts[index].id} placed at card {cr + 1}.{cc + 1}"))
+            return self._after_deal(state), events
+        if head == "face":
+            sr, sc, dash = state.pending
+            return state._replace(phase="go", pending=(sr, sc, dash, int(move[1]))), [
+                Event("roll", f"the knight may move {move[1]}")]
+        if head == "dungeon":
+            return self._drawn_dungeon(state, int(move[1]))
+        return self._resolve_fight(state, str(move[1]))
+
+    def _settle(self, state: State) -> State:
+        """Drop war-card draws that cannot happen (a full hand, no cards left: FAQ A1)."""
+        draws = state.draws
+        while draws:
+            seat, _ = draws[0]
+            if len(state.hands[seat]) >= self.cfg.caps["hand"] or not (sum(state.war_deck) or sum(state.war_discard)):
+                draws = draws[1:]
+            else:
+                break
+        return state._replace(draws=draws)
+
+    def _owe(self, state: State, seat: int, n: int) -> State:
+        return state._replace(draws=(*state.draws, (seat, n))) if n > 0 else state
+
+    def _gain_gold(self, state: State, seat: int, n: int) -> State:
+        return state._replace(gold=_set(state.gold, seat, min(self.cfg.caps["gold"], state.gold[seat] + n)))
+
+    def _board(self, state: State, remove: tuple[Square, ...] = (), add: tuple[tuple[int, int, int, str], ...] = ()
+               ) -> tuple[tuple[int, int, int, str], ...]:
+        return tuple(sorted([p for p in state.board if (p[0], p[1]) not in remove] + list(add)))
+
+    def _to_pool(self, state: State, who: int, name: str) -> State:
+        if who < 0:
+            i = NEUTRAL.index(name)
+            return state._replace(neutral_pool=_set(state.neutral_pool, i, state.neutral_pool[i] + 1))
+        i = ARMY.index(name)
+        return state._replace(pools=_set(state.pools, who, _set(state.pools[who], i, state.pools[who][i] + 1)))
+
+    def _spoils(self, state: State, winner: int, who: int, name: str, knight: bool, events: list[Event]) -> State:
+        """Spoils of the defeated piece (who, name) for seat `winner` (D-DW-1, D-DW-2)."""
+        if winner < 0 or winner == who:
+            return state
+        if who < 0:
+            gold, cards, crowns = int(self.cfg.neutral[name].get("spoils", {}).get("gold", 0)), 0, 0
+        else:
+            kind = self.kind(state, who, name)
+            gold, cards, crowns = kind.spoils_gold, kind.spoils_cards, int(name == "king")
+        if knight and (gold or cards or crowns):
+            cards += self.cfg.pieces["knight"].extra_cards
+        state = self._gain_gold(state, winner, gold)
+        state = self._owe(state, winner, cards)
+        if crowns:
+            state = state._replace(kings_beaten=_set(state.kings_beaten, winner, state.kings_beaten[winner] + 1))
+        events.append(Event("spoils", f"seat {winner + 1} takes the spoils: {gold}G, {cards} card(s)"
+                            + (", a King Dragon's crystals" if crowns else "")))
+        return state
+
+    def _resolve_fight(self, state: State, result: str) -> tuple[State, list[Event]]:
+        sr, sc, dr, dc, _ = state.pending
+        occ = self.occupants(state)
+        a_who, a_name = occ[(sr, sc)]
+        d_who, d_name = occ[(dr, dc)]
+        events = [Event("fight", f"melee at {square_name((dr, dc))}: {result}", {"result": result})]
+        close = result.startswith("close") or result == "draw"
+        state = state._replace(phase="turn", pending=())
+        if result in ("win", "close-win"):
+            state = state._replace(board=self._board(state, ((sr, sc), (dr, dc)), ((dr, dc, a_who, a_name),)),
+                                   acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
+            state = self._to_pool(state, d_who, d_name)
+            state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
+            fallen, survivor = d_who if d_name == "king" else None, a_who if a_name == "king" else None
+        elif result == "draw":
+            state = state._replace(board=self._board(state, ((sr, sc), (dr, dc))), acted=state.acted - {(sr, sc)})
+            state = self._to_pool(self._to_pool(state, d_who, d_name), a_who, a_name)
+            state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
+            fell = {s for s, n in ((a_who, a_name), (d_who, d_name)) if n == "king"}
+            if fell:
+                return self._game_over(state, fell, events)
+            return self._settle(state), events
+        else:
+            state = state._replace(board=self._board(state, ((sr, sc),)), acted=state.acted - {(sr, sc)})
+            state = self._to_pool(state, a_who, a_name)
+            state = self._spoils(state, d_who, a_who, a_name, d_name == "knight", events)
+            fallen, survivor = a_who if a_name == "king" else None, d_who if d_name == "king" else None
+        if survivor is not None and close:
+            cap = self.cfg.caps["fatigue"]
+            state = state._replace(fatigue=_set(state.fatigue, survivor, min(cap, state.fatigue[survivor] + 1)))
+            events.append(Event("fatigue", f"seat {survivor + 1}'s King Dragon tires (D-DW-4)"))
+        if fallen is not None:
+            return self._game_over(state, {fallen}, events)
+        if result in ("win", "close-win"):
+            state = self._arrive(state, (dr, dc), a_who, events)
+        return self._after_action(state, a_name), events
+
+    def _game_over(self, state: State, fell: set[int], events: list[Event]) -> tuple[State, list[Event]]:
+        events.append(Event("end", f"King Dragon of seat {', '.join(str(s + 1) for s in sorted(fell))} "
+                            "defeated: the game ends"))
+        return state._replace(phase="over", fallen=state.fallen | fell, draws=(), pending=()), events
+
+    def _arrive(self, state: State, square: Square, who: int, events: list[Event]) -> State:
+        """What a square does to a piece that stops there (rule ④: after any fight)."""
+        code = self.dungeon(state).terrain[square]
+        cards = int(self.cfg.terrain[code].get("map_cards", 0))
+        if cards:
+            events.append(Event("map", "the treasure map gives a war card (stand-in)"))
+            state = self._owe(state, who, cards)
+        return state
+
+    def _after_action(self, state: State, name: str) -> State:
+        if name == "king":
+            state = state._replace(king_step=1)
+        return self._settle(state)
+
+    def _apply_player(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        head = move[0]
+        seat, cfg = state.seat, self.cfg
+        events: list[Event] = []
+        if head == "place":
+            code, r, c = str(move[1]), int(move[2]), int(move[3])
+            name = cfg.by_code[code]
+            i = ARMY.index(name)
+            state = state._replace(board=self._board(state, add=((r, c, seat, name),)),
+                                   pools=_set(state.pools, seat, _set(state.pools[seat], i, state.pools[seat][i] - 1)))
+            events.append(Event("place", f"seat {seat + 1} places its {name} on {square_name((r, c))}"))
+            nxt, index = seat + 1, state.pending[0]
+            if nxt >= state.players:
+                nxt, index = 0, index + 1
+            if index >= len(cfg.first_pieces):
+                return self._start_turn(state._replace(round=1), 0, events), events
+            return state._replace(seat=nxt, pending=(index,)), events
+        if head == "end":
+            return self._end_turn(state, events), events
+        if head == "lay":
+            return self._lay(state, bool(move[1]), events), events
+        if head == "discard":
+            mode, _, _, index = state.pending
+            state = state._replace(dungeon_discard=_set(state.dungeon_discard, index, state.dungeon_discard[index] + 1))
+            events.append(Event("discard", f"{cfg.layouts[index].id} is discarded"))
+            return self._settle(state._replace(phase="turn", pending=())), events
+        if head == "put":
+            return self._put(state, (int(move[1]), int(move[2])), events), events
+        if head == "go":
+            sr, sc, dash, _ = state.pending
+            state = state._replace(phase="turn", pending=())
+            return self._move_to(state, (sr, sc), (int(move[1]), int(move[2])), bool(dash), events), events
+        # actions that cost AP
+        if head in ("move", "warp"):
+            src, dst = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
+            name = self.occupants(state)[src][1]
+            cost = cfg.actions_a["move"] if name == "king" else cfg.action_cost
+            state = state._replace(ap=state.ap - cost, acted=state.acted | {src})
+            if head == "warp":
+                state = self._gain_gold(state, seat, -self.kind(state, seat, name).warp_cost)
+                events.append(Event("warp", f"cross warp to {square_name(dst)}"))
+            return self._move_to(state, src, dst, False, events), events
+        if head in ("roll", "dash"):
+            src = (int(move[1]), int(move[2]))
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="roll",
+                                   pending=(src[0], src[1], int(head == "dash")))
+            return state, events
+        if head == "make":
+            src = (int(move[1]), int(move[2]))
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="build",
+                                   pending=(0, int(move[3]), int(move[4])))
+            events.append(Event("make", f"Dungeon Make at card {int(move[3]) + 1}.{int(move[4]) + 1}"))
+            return state, events
+        if head in ("block", "fence"):
+            src, target = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
+            i = NEUTRAL.index(str(head))
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src},
+                                   board=self._board(state, add=((target[0], target[1], -1, str(head)),)),
+                                   neutral_pool=_set(state.neutral_pool, i, state.neutral_pool[i] - 1))
+            events.append(Event(str(head), f"a {head} on {square_name(target)}"))
+            return self._settle(state), events
+        king = next((r, c) for r, c, o, k in state.board if o == seat and k == "king")
+        if head == "summon":
+            name, r, c = str(move[1]), int(move[2]), int(move[3])
+            kind = self.kind(state, seat, name)
+            i = ARMY.index(name)
+            if not state.summoned:
+                state = state._replace(ap=state.ap - cfg.actions_a["summon"], acted=state.acted | {king}, king_step=1)
+            state = state._replace(board=self._board(state, add=((r, c, seat, name),)),
+                                   pools=_set(state.pools, seat, _set(state.pools[seat], i, state.pools[seat][i] - 1)),
+                                   summoned=state.summoned | {name}, acted=state.acted | {(r, c)})
+            state = self._gain_gold(state, seat, -kind.cost)
+            events.append(Event("summon", f"a {name} is summoned on {square_name((r, c))} for {kind.cost}G"))
+            return state, events
+        if head == "alchemy":
+            state = state._replace(ap=state.ap - cfg.actions_a["alchemy"], acted=state.acted | {king}, king_step=1)
+            events.append(Event("alchemy", f"alchemy: +{cfg.alchemy_gold}G"))
+            return self._gain_gold(state, seat, cfg.alchemy_gold), events
+        if head == "remake":
+            state = state._replace(ap=state.ap - cfg.actions_a["remake"], acted=state.acted | {king}, king_step=1,
+                                   phase="build", pending=(1, int(move[1]), int(move[2])))
+            events.append(Event("remake", f"Dungeon Remake of card {int(move[1]) + 1}.{int(move[2]) + 1}"))
+            return state, events
+        # (b) actions end the turn
+        state = state._replace(acted=state.acted | {king}, king_step=2)
+        if head == "draw":
+            state = self._owe(state._replace(ap=state.ap - cfg.actions_b["draw"]), seat, 1)
+            events.append(Event("draw-action", "the King Dragon draws a war card"))
+        else:  # element
+            state = state._replace(ap=state.ap - cfg.actions_b["element"],
+                                   element=_set(state.element, seat, int(move[1])))
+            events.append(Event("element", f"slimes become {cfg.cycle[int(move[1])]}"))
+            state = self._drown(state, seat, events)
+        return self._end_turn(self._settle(state), events), events
+
+    def _drown(self, state: State, seat: int, events: list[Event]) -> State:
+        terrain = self.dungeon(state).terrain
+        kind = self.kind(state, seat, "slime")
+        lost = tuple((r, c) for r, c, o, k in state.board
+                     if o == seat and k == "slime" and not self.may_stand(kind, terrain[(r, c)], False))
+        for square in lost:
+            state = self._to_pool(state._replace(board=self._board(state, (square,))), seat, "slime")
+            events.append(Event("drown", f"the slime on {square_name(square)} drowns (D-DW-8)"))
+        return state
+
+    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event]) -> State:
+        occ = self.occupants(state)
+        who, name = occ[src]
+        events.append(Event("move", f"{name} {square_name(src)}-{square_name(dst)}"))
+        there = occ.get(dst)
+        acted = (state.acted - {src}) | {dst}
+        if there is not None and dst != src:
+            t_who, t_name = there
+            if t_who >= 0 or t_name == "tentacle":  # melee (digest §6)
+                state = state._replace(pending=(src[0], src[1], dst[0], dst[1], int(dash)))
+                odds = self.fight_odds(state)
+                if odds.by_flags:
+                    events.append(Event("flags", f"victory flags decide: the {odds.by_flags} wins"))
+                    state = state._replace(phase="fight")
+                    done, more = self._resolve_fight(state, "win" if odds.by_flags == "attacker" else "loss")
+                    return self._note(done, more, events)
+                return state._replace(phase="fight")
+            state = self._to_pool(state, -1, t_name)
+            if t_name in ("block", "fence"):
+                events.append(Event("break", f"the {t_name} is broken"))
+            elif t_name == "chest":
+                state = self._owe(state, who, int(self.cfg.neutral["chest"].get("cards", 0)))
+                events.append(Event("chest", "a treasure chest: war cards"))
+            elif t_name == "coin":
+                state = self._gain_gold(state, who, int(self.cfg.neutral["coin"].get("gold", 0)))
+                events.append(Event("coin", "a gold coin"))
+        state = state._replace(board=self._board(state, (src, dst), ((dst[0], dst[1], who, name),)), acted=acted)
+        state = self._arrive(state, dst, who, events)
+        return self._after_action(state, name)
+
+    @staticmethod
+    def _note(state: State, more: list[Event], events: list[Event]) -> State:
+        events.extend(more)
+        return state
+
+    def _start_turn(self, state: State, seat: int, events: list[Event]) -> State:
+        cfg = self.cfg
+        kind = self.kind(state, seat, "slime")
+        terrain = self.dungeon(state).terrain
+        slimes = [(r, c) for r, c, o, k in state.board if o == seat and k == "slime"]
+        ap = cfg.ap + sum(kind.plant_ap for sq in slimes if cfg.terrain[terrain[sq]].get("plant"))
+        state = state._replace(phase="turn", seat=seat, ap=min(ap, cfg.caps["ap"]), king_step=0,
+                               summoned=frozenset(), acted=frozenset(), pending=())
+        state = self._gain_gold(state, seat, kind.gold_per_turn * len(slimes))
+        events.append(Event("turn", f"round {state.round}: seat {seat + 1} takes the die at AP {state.ap}"))
+        return self._settle(state)
+
+    def _end_turn(self, state: State, events: list[Event]) -> State:
+        nxt = (state.seat + 1) % state.players
+        if nxt == 0:
+            if state.round >= self.cfg.round_cap:
+                events.append(Event("end", "the round cap is reached: everyone loses (stand-in for 3 hours)"))
+                return state._replace(phase="over", draws=(), pending=(), summoned=frozenset())
+            state = state._replace(round=state.round + 1)
+        return self._start_turn(state, nxt, events)
+
+    # --- building and events -----------------------------------------------------------
+    def _drawn_dungeon(self, state: State, index: int) -> tuple[State, list[Event]]:
+        deck, discard = state.dungeon_deck, state.dungeon_discard
+        events: list[Event] = []
+        if not sum(deck):
+            deck, discard = discard, (0,) * len(discard)
+            events.append(Event("reshuffle", "the dungeon discards become the deck"))
+        state = state._replace(dungeon_deck=_set(deck, index, deck[index] - 1), dungeon_discard=discard)
+        layout = self.cfg.layouts[index]
+        mode, cr, cc = state.pending
+        if not layout.event:
+            events.append(Event("dungeon", f"{layout.id} is drawn"))
+            return state._replace(phase="lay", pending=(mode, cr, cc, index)), events
+        state = state._replace(dungeon_discard=_set(state.dungeon_discard, index, state.dungeon_discard[index] + 1))
+        events.append(Event("event", f"event: {layout.id} (stand-in)"))
+        effect = self.cfg.events[layout.id]
+        if "gold" in effect:
+            for s in range(state.players):
+                state = self._gain_gold(state, s, int(effect["gold"]))
+        elif "place" in effect or "frenzy" in effect:
+            put = str(effect.get("place", "tentacle"))
+            if effect.get("square"):
+                spots = [sq for sq in self._empty_squares(state, None)
+                         if self.dungeon(state).terrain[sq] == effect["square"]]
+                for sq in spots[:state.neutral_pool[NEUTRAL.index(put)]]:
+                    state = self._put_neutral(state, sq, put)
+                if spots:
+                    return self._rebuild(state), events
+            state = state._replace(phase="event", pending=(mode, cr, cc, index))
+            return state, events
+        return self._rebuild(state), events
+
+    def _rebuild(self, state: State) -> State:
+        """After an event: Remake fails if its card now holds a piece; otherwise draw again."""
+        mode, cr, cc = state.pending[:3]
+        if mode == 1 and (cr, cc) not in self._remakeable(state):
+            return self._settle(state._replace(phase="turn", pending=()))
+        if not (sum(state.dungeon_deck) or sum(state.dungeon_discard)):
+            return self._settle(state._replace(phase="turn", pending=()))
+        return state._replace(phase="build", pending=(mode, cr, cc))
+
+    def _event_targets(self, state: State) -> list[Square]:
+        effect = self.cfg.events[self.cfg.layouts[state.pending[3]].id]
+        if "frenzy" in effect:
+            if not state.neutral_pool[NEUTRAL.index("tentacle")]:
+                return []
+            return sorted((r, c) for r, c, o, k in state.board if o >= 0 and k == "slime")
+        put = str(effect.get("place"))
+        return self._empty_squares(state, None) if state.neutral_pool[NEUTRAL.index(put)] else []
+
+    def _put_neutral(self, state: State, square: Square, name: str) -> State:
+        i = NEUTRAL.index(name)
+        return state._replace(board=self._board(state, add=((square[0], square[1], -1, name),)),
+                              neutral_pool=_set(state.neutral_pool, i, state.neutral_pool[i] - 1))
+
+    def _put(self, state: State, square: Square, events: list[Event]) -> State:
+        effect = self.cfg.events[self.cfg.layouts[state.pending[3]].id]
+        state = state._replace(pending=state.pending[:3])
+        if square[0] < 0:
+            events.append(Event("event", "nothing to place"))
+        elif "frenzy" in effect:
+            who = self.occupants(state)[square][0]
+            state = self._to_pool(state._replace(board=self._board(state, (square,))), who, "slime")
+            state = self._put_neutral(state, square, "tentacle")
+            events.append(Event("frenzy", f"the slime on {square_name(square)} becomes a tentacle creature"))
+        else:
+            state = self._put_neutral(state, square, str(effect["place"]))
+            events.append(Event("event", f"a {effect['place']} on {square_name(square)}"))
+        return self._rebuild(state)
+
+    def _lay(self, state: State, flip: bool, events: list[Event]) -> State:
+        mode, cr, cc, index = state.pending
+        cards = state.cards
+        if mode == 1:
+            old = next(p for p in cards if (p[0], p[1]) == (cr, cc))
+            cards = tuple(p for p in cards if p != old)
+            discard = state.dungeon_discard
+            state = state._replace(dungeon_discard=_set(discard, old[2], discard[old[2]] + 1))
+        state = state._replace(cards=(*cards, (cr, cc, index, flip)), phase="turn", pending=())
+        events.append(Event("lay", f"{self.cfg.layouts[index].id} laid at card {cr + 1}.{cc + 1}"
+                            + (" flipped" if flip else "")))
+        return self._settle(state)
+
+
+def _dice(dice: int, sides: int) -> list[tuple[int, Fraction]]:
+    from .odds import bp_distribution
+    return list(bp_distribution(dice, 0, sides))
+
+
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def square_name(square: Square) -> str:
+    return f"{COLUMNS[square[1]]}{square[0] + 1}"

@@ -1,0 +1,131 @@
+"""Dungeon War move notation (docs/notation/dungeon-war.md). Squares are a column letter
+and a row number (`k5`); card spots are `row.column` in cards (`3.5`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pnpgen.errors import BadMove
+
+from .config import ARMY, Config
+from .state import Move
+
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+SQ = r"([a-z])(\d{1,2})"
+SPOT = r"(\d)\.(\d)"
+RESULTS = ("win", "close-win", "draw", "close-loss", "loss")
+
+
+def square_text(r: int, c: int) -> str:
+    return f"{COLUMNS[c]}{r + 1}" if 0 <= c < len(COLUMNS) else "-"
+
+
+def _sq(match: re.Match[str], first: int) -> tuple[int, int]:
+    return int(match.group(first + 1)) - 1, COLUMNS.index(match.group(first))
+
+
+def _spot(match: re.Match[str], first: int) -> tuple[int, int]:
+    return int(match.group(first)) - 1, int(match.group(first + 1)) - 1
+
+
+def format_move(cfg: Config, move: Move) -> str:
+    head, rest = move[0], [int(v) if isinstance(v, bool | int) else v for v in move[1:]]
+    if head == "deal":
+        return f"deal {cfg.layouts[int(rest[0])].id}{'~' if move[2] else ''}"
+    if head == "place":
+        return f"{rest[0]}@{square_text(int(rest[1]), int(rest[2]))}"
+    if head in ("end", "alchemy", "draw", "discard"):
+        return str(head)
+    if head in ("move", "warp"):
+        sep = "-" if head == "move" else "*"
+        return f"{square_text(int(rest[0]), int(rest[1]))}{sep}{square_text(int(rest[2]), int(rest[3]))}"
+    if head in ("roll", "dash"):
+        return f"{square_text(int(rest[0]), int(rest[1]))} {head}"
+    if head == "face":
+        return f"roll {rest[0]}"
+    if head in ("go", "put"):
+        return f"{head} {square_text(int(rest[0]), int(rest[1]))}" if int(rest[0]) >= 0 else f"{head} none"
+    if head == "make":
+        return f"{square_text(int(rest[0]), int(rest[1]))} make {int(rest[2]) + 1}.{int(rest[3]) + 1}"
+    if head in ("block", "fence"):
+        return f"{square_text(int(rest[0]), int(rest[1]))} {head} {square_text(int(rest[2]), int(rest[3]))}"
+    if head == "summon":
+        return f"summon {cfg.pieces[str(rest[0])].code}@{square_text(int(rest[1]), int(rest[2]))}"
+    if head == "remake":
+        return f"remake {int(rest[0]) + 1}.{int(rest[1]) + 1}"
+    if head == "element":
+        return f"element {cfg.cycle[int(rest[0])]}"
+    if head == "fight":
+        return f"fight {rest[0]}"
+    if head == "card":
+        return f"card {cfg.war_cards[int(rest[0])].id}"
+    if head == "dungeon":
+        return f"dungeon {cfg.layouts[int(rest[0])].id}"
+    if head == "lay":
+        return "lay~" if move[1] else "lay"
+    return repr(move)
+
+
+def parse_move(cfg: Config, text: Any) -> Move:
+    if not isinstance(text, str) or len(text) > 80:
+        raise BadMove("a move is a short line of text (see docs/notation/dungeon-war.md)")
+    t = " ".join(text.strip().split())
+    codes = {cfg.pieces[name].code: name for name in ARMY}
+    layouts = {layout.id: i for i, layout in enumerate(cfg.layouts)}
+    cards = {card.id: i for i, card in enumerate(cfg.war_cards)}
+    if t in ("end", "alchemy", "draw", "discard"):
+        return (t,)
+    if t in ("lay", "lay~"):
+        return ("lay", t == "lay~")
+    if m := re.fullmatch(r"deal ([a-z0-9_-]+)(~?)", t):
+        if m.group(1) not in layouts:
+            raise BadMove(f"no dungeon card '{m.group(1)}'")
+        return ("deal", layouts[m.group(1)], bool(m.group(2)))
+    if m := re.fullmatch(r"([A-Z])@" + SQ, t):
+        if m.group(1) not in codes:
+            raise BadMove(f"no piece code '{m.group(1)}' ({', '.join(codes)})")
+        return ("place", m.group(1), *_checked(_sq(m, 2)))
+    if m := re.fullmatch(SQ + r"([-*])" + SQ, t):
+        return ("move" if m.group(3) == "-" else "warp", *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
+    if m := re.fullmatch(SQ + r" (roll|dash)", t):
+        return (m.group(3), *_checked(_sq(m, 1)))
+    if m := re.fullmatch(r"roll (\d{1,2})", t):
+        return ("face", int(m.group(1)))
+    if m := re.fullmatch(r"(go|put) " + SQ, t):
+        return (m.group(1), *_checked(_sq(m, 2)))
+    if t == "put none":
+        return ("put", -1, -1)
+    if m := re.fullmatch(SQ + r" make " + SPOT, t):
+        return ("make", *_checked(_sq(m, 1)), *_spot(m, 3))
+    if m := re.fullmatch(SQ + r" (block|fence) " + SQ, t):
+        return (m.group(3), *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
+    if m := re.fullmatch(r"summon ([A-Z])@" + SQ, t):
+        if m.group(1) not in codes:
+            raise BadMove(f"no piece code '{m.group(1)}' ({', '.join(codes)})")
+        return ("summon", codes[m.group(1)], *_checked(_sq(m, 2)))
+    if m := re.fullmatch(r"remake " + SPOT, t):
+        return ("remake", *_spot(m, 1))
+    if m := re.fullmatch(r"element (\w+)", t):
+        if m.group(1) not in cfg.cycle:
+            raise BadMove(f"no slime element '{m.group(1)}' ({', '.join(cfg.cycle)})")
+        return ("element", cfg.cycle.index(m.group(1)))
+    if m := re.fullmatch(r"fight ([a-z-]+)", t):
+        if m.group(1) not in RESULTS:
+            raise BadMove(f"a fight result is one of {', '.join(RESULTS)}")
+        return ("fight", m.group(1))
+    if m := re.fullmatch(r"card ([a-z0-9_-]+)", t):
+        if m.group(1) not in cards:
+            raise BadMove(f"no war card '{m.group(1)}'")
+        return ("card", cards[m.group(1)])
+    if m := re.fullmatch(r"dungeon ([a-z0-9_-]+)", t):
+        if m.group(1) not in layouts:
+            raise BadMove(f"no dungeon card '{m.group(1)}'")
+        return ("dungeon", layouts[m.group(1)])
+    raise BadMove(f"cannot read '{t}' as a Dungeon War move (see docs/notation/dungeon-war.md)")
+
+
+def _checked(square: tuple[int, int]) -> tuple[int, int]:
+    if square[0] < 0:
+        raise BadMove("rows count from 1")
+    return square

@@ -274,7 +274,7 @@ def test_bad_board_input_names_file_and_line(tmp_path: Path, change: str, broken
 
 # --- the documentation's examples build -----------------------------------------------------
 
-GAME_FOR = {"rules.board": "routou-dice", "{threshold}": "burning-desire", "from_rules: scores": "burning-desire",
+GAME_FOR = {"rules.board": "routou-dice", "{{ threshold }}": "burning-desire", "from_rules: scores": "burning-desire",
             "from_rules: course": "dice-road-race"}
 
 

@@ -380,9 +380,9 @@ NUMBER_CASES = [
     ("{table: {rows: [[a]]}, size: 1.0e+15, shrink: true}", "1.0",
      "front[0].size: 1,000,000,000,000,000 pt; the limit is 500 pt"),
     # numbers from a card's fields are checked when drawn, with the card named
-    ("{text: A, size: '{big}', shrink: true}", "'", f"{CARD}: size 1e+300 pt; the limit is 500 pt"),
-    ("{text: A, size: '{nan}', shrink: true}", "'", f"{CARD}: size nan is not a finite number"),
-    ("{shape: rect, w: '{zero}'}", "'", f"{CARD}: w 0 mm; must be more than 0 mm"),
+    ("{text: A, size: '{{ big }}', shrink: true}", "'", f"{CARD}: size 1e+300 pt; the limit is 500 pt"),
+    ("{text: A, size: '{{ nan }}', shrink: true}", "'", f"{CARD}: size nan is not a finite number"),
+    ("{shape: rect, w: '{{ zero }}'}", "'", f"{CARD}: w 0 mm; must be more than 0 mm"),
     ("{text: A, x: 70}", "70", f"{CARD}: x 70 mm starts past the end of its 63 mm box"),
 ]
 
@@ -526,7 +526,7 @@ def test_a_preview_embeds_each_picture_once_within_a_budget(run_pnpgen: CliRun, 
     from pnpgen.render.kit import preview
 
     p, q = png(5, 5, colour=(9, 9, 9)), png(7, 7, colour=(8, 8, 8))
-    front = "      - {image: 'art/{art}'}\n"
+    front = "      - {image: 'art/{{ art }}'}\n"
     content = make_game(tmp_path, {"c/g/art/p.png": p, "c/g/art/q.png": q}, front)
     game = content / "g" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace(

@@ -32,6 +32,7 @@ from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob, has_language_pair
 from pnpgen.render.kit.preview import contact_sheet
+from pnpgen.render.text import TemplateRefused
 
 TYPES = ("deck", "board", "sheet")
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
@@ -124,7 +125,8 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
 
 def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
-    (overflowing text, missing images, ...) in every language. `rules` are the games the
+    (overflowing text, missing images, ...) in every language. A refused template, or a
+    placeholder of the old `{name}` syntax, is not a problem but an error: TemplateRefused. `rules` are the games the
     folder defines (the caller looks them up)."""
     try:
         items = components(content)
@@ -141,6 +143,8 @@ def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list
         for job in jobs(content, rules, options, item):
             try:
                 problems += module.check(item, job)
+            except TemplateRefused:  # a refused template (or an old `{name}`) is an error, not a problem
+                raise
             except PnpgenError as error:
                 problems.append(str(error))
     return problems

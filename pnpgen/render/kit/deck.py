@@ -60,6 +60,8 @@ from pnpgen.render.kit.page import (
 )
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.pdf import atomic_output
+from pnpgen.render.words import WORDS
+from pnpgen.words import PLACEHOLDER
 
 ICON = OneOf(str, {"shape?": Choice("circle", "rect", "rounded", "ellipse"), "fill?": str, "stroke?": str,
                    "radius?": float})
@@ -465,7 +467,7 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
 
 def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
     """Dashed stubs of the fold line in the margins, labelled."""
-    label = {"ja": "山折り", "en": "fold"}.get(lang, "fold")
+    label = WORDS("fold", lang)
     x1, y1, x2, y2 = fold.fold_line
     canvas.saveState()
     canvas.setStrokeColor(colors.Color(0.4, 0.4, 0.4))
@@ -484,16 +486,6 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
             if b - a > 2 * mm:
                 canvas.line(a, y1, b, y1)
     canvas.restoreState()
-
-
-CALIBRATION_TEXT = {
-    "ja": ["両面印刷（{edge}綴じ）でこの2ページを印刷し、光にかざしてください。",
-           "裏の十字が表の目盛りの中心からずれた量（mm、右・上が+）を",
-           "デッキの back_offset: {{x: …, y: …}} に書くと、裏面がその分だけ補正されます。"],
-    "en": ["Print these two pages double-sided (flip on the {edge} edge) and hold the sheet to a light.",
-           "Read where each cross of the back sits on the front's scale (mm, right and up are +)",
-           "and write it in the deck's back_offset: {{x: …, y: …}}; the backs move to cancel it."],
-}
 
 
 def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) -> int:
@@ -546,8 +538,8 @@ def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str])
     """Instructions in the first slot, above its scale."""
     trim = grid.trim(0)
     size = 5.0
-    lines = [line.format(edge={"ja": {"long": "長辺", "short": "短辺"}, "en": {"long": "long", "short": "short"}}
-                         [lang][s.duplex]) for lang in langs for line in CALIBRATION_TEXT[lang]]
+    lines = [line for lang in langs
+             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang)).split("\n")]
     canvas.saveState()
     canvas.setFont(SANS, size)
     canvas.setFillColor(colors.black)
@@ -649,7 +641,10 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
 
 
 def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
-    """True when a layout names a card field (so each card has its own face)."""
-    context = job.rules_context
-    names = set(re.findall(r"\{([A-Za-z_][\w.-]*)\}", repr(list(layout))))
-    return bool(names - set(context))
+    """True when a layout names a card field (so each card has its own face); a layout
+    with more than plain `{{ name }}` placeholders is taken to."""
+    source = repr(list(layout))
+    if "{%" in source or "{#" in source or source.count("{{") != len(PLACEHOLDER.findall(source)):
+        return True
+    names = set(PLACEHOLDER.findall(source))
+    return bool(names - set(job.values))

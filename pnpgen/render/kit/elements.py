@@ -32,6 +32,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
@@ -47,6 +48,8 @@ from pnpgen.render.kit.bounds import FONT, LENGTH, LINE_HEIGHT, OFFSET, SIZE, Bo
 from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, checked
 from pnpgen.render.kit.page import KitJob, Rect
+from pnpgen.render.text import TEMPLATE_MISTAKES, Refused, TemplateRefused, is_plain, refuse_old_placeholder
+from pnpgen.words import PLACEHOLDER
 
 FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
@@ -99,18 +102,23 @@ class ElementContext:
         return make_colour(spec, self.cmyk)
 
     def value(self, name: str) -> Any:
-        """A `{name}` value: a card field, else the rules' rulebook context."""
+        """A `{{ name }}` value: a card field, else the job's values (render/text.py)."""
         if name in self.fields:
             return self.fields[name]
-        return self.job.rules_context.get(name, _MISSING)
+        return self.job.values.get(name, _MISSING)
 
     def known(self) -> list[str]:
-        context = self.job.rules_context
-        return sorted({*self.fields, *(k for k, v in context.items() if isinstance(v, str | int | float))})
+        values = self.job.values
+        return sorted({*self.fields, *(k for k, v in values.items() if isinstance(v, str | int | float))})
+
+    def names(self) -> dict[str, Any]:
+        """The one context object a template renders with: the job's values, then the fields
+        (a {ja, en} field in the job's language)."""
+        fields = {k: self.job.text(v) if isinstance(v, dict) else v for k, v in self.fields.items()}
+        return {**self.job.values, **fields}
 
 
 _MISSING = object()
-FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.-]*)\}")
 CMYK = re.compile(r"cmyk\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*\)$", re.IGNORECASE)
 
 
@@ -146,22 +154,40 @@ def to_cmyk(colour: colors.Color) -> colors.CMYKColor:
 
 
 def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = None) -> str:
-    """`{field}` replaced by card fields (Text fields in the job's language); `{{` is `{`."""
-    if "{" not in text and "}" not in text:
+    """`{{ field }}` replaced by card fields (Text fields in the job's language), then the
+    job's values; a text with more than plain placeholders renders in the sandbox."""
+    if "{" not in text:
         return text
+    location = where(parent, key, value=True)
+    refuse_old_placeholder(text, location)
+    if is_plain(text):
 
-    def sub(match: re.Match[str]) -> str:
-        if match.group(0) in ("{{", "}}"):
-            return match.group(0)[0]
-        name = match.group(1)
-        found = ctx.value(name)
-        if found is _MISSING:
-            known = ", ".join(ctx.known()) or "none"
-            raise BuildError(f"{ctx.label}: unknown field '{{{name}}}' (fields: {known})",
-                             **where(parent, key, value=True))
-        return ctx.job.text(found) if found is not None else ""
+        def sub(match: re.Match[str]) -> str:
+            name = match.group(1)
+            found = ctx.value(name)
+            if found is _MISSING:
+                raise _unknown(name, ctx, location)
+            return ctx.job.text(found) if found is not None else ""
 
-    return FIELD.sub(sub, text)
+        return PLACEHOLDER.sub(sub, text)
+    templates = ctx.job.templates
+    try:
+        names = ctx.names()
+        missing = sorted(templates.names(text) - set(names))
+        if missing:
+            raise _unknown(missing[0], ctx, location)
+        return templates.render(text, names)
+    except Refused as err:
+        raise TemplateRefused(f"template error: {err}", **location) from None
+    except jinja2.TemplateSyntaxError as err:
+        raise BuildError(f"{ctx.label}: template error: {err.message}", **location) from None
+    except TEMPLATE_MISTAKES as err:
+        raise BuildError(f"{ctx.label}: template error: {err}", **location) from None
+
+
+def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
+    known = ", ".join(ctx.known()) or "none"
+    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}' (fields: {known})", **location)
 
 
 # --- checking -------------------------------------------------------------------------------

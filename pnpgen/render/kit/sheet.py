@@ -23,7 +23,7 @@ from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, text_for
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_COPIES, MAX_GRID_CELLS, MAX_PER_PAGE
 from pnpgen.output import BuiltFile
 from pnpgen.render.fonts import SANS, setup_fonts
@@ -60,6 +60,7 @@ from pnpgen.render.kit.page import (
     draw_guides,
     draw_page_ruler,
     open_canvas,
+    problems_of,
     set_page_boxes,
     union,
 )
@@ -984,11 +985,7 @@ def localized(component: YMap, content: GameContent) -> bool:
 
 def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: bad blocks, unknown fields or tables, content too tall."""
-    try:
-        plan_sheet(component, job)
-    except PnpgenError as error:
-        return [str(error)]
-    return []
+    return problems_of(lambda: plan_sheet(component, job))
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:

@@ -30,11 +30,9 @@ from pnpgen.render.kit.bounds import FONT, LENGTH, OFFSET, SIZE, Location, check
 from pnpgen.render.kit.csvfile import field_pair, read_table
 from pnpgen.render.kit.elements import (
     ElementContext,
-    break_lines,
     check_elements,
     draw_elements,
     iter_elements,
-    tokenize,
 )
 from pnpgen.render.kit.imposition import (
     CARD_SIZES,
@@ -59,6 +57,7 @@ from pnpgen.render.kit.page import (
     union,
 )
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
+from pnpgen.render.kit.richtext import break_lines, tokenize
 from pnpgen.render.pdf import atomic_output
 from pnpgen.render.words import WORDS
 from pnpgen.words import PLACEHOLDER

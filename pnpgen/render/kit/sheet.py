@@ -38,18 +38,14 @@ from pnpgen.render.kit.bounds import (
     check_draws,
     check_pages,
 )
+from pnpgen.render.kit.colour import make_colour
 from pnpgen.render.kit.deck import read_csv
 from pnpgen.render.kit.elements import (
     LEADING,
     Align,
     ElementContext,
-    TextLayout,
-    break_lines,
-    draw_layout,
     fill_fields,
-    make_colour,
     table_rows,
-    tokenize,
 )
 from pnpgen.render.kit.page import (
     KitJob,
@@ -65,6 +61,7 @@ from pnpgen.render.kit.page import (
     union,
 )
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
+from pnpgen.render.kit.richtext import TextLayout, break_lines, draw_layout, tokenize
 from pnpgen.render.kit.tiling import Box, Frame
 from pnpgen.render.pdf import atomic_output
 

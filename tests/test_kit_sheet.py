@@ -84,7 +84,7 @@ def test_a_changed_score_table_is_printed_without_editing_the_sheet(tmp_path: Pa
 
 
 def test_a_word_wider_than_its_cell_is_set_smaller() -> None:
-    from pnpgen.render.kit.sheet import MIN_SIZE, fitting_size, natural_width
+    from pnpgen.render.kit.blocks import MIN_SIZE, fitting_size, natural_width
 
     assert fitting_size("Final", 9, 12) == 9
     size = fitting_size("Tie-break", 9, 12)  # 14 mm column less its 1 mm padding each side

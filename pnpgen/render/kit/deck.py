@@ -48,17 +48,15 @@ from pnpgen.render.kit.page import (
     GUIDE_BLEED,
     KitJob,
     Rect,
-    component_title,
     draw_guides,
     draw_page_marks,
     has_language_pair,
-    open_canvas,
     set_page_boxes,
     union,
+    write_pdf,
 )
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.richtext import break_lines, tokenize
-from pnpgen.render.pdf import atomic_output
 from pnpgen.render.words import WORDS
 from pnpgen.words import PLACEHOLDER
 
@@ -583,29 +581,25 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
     check_work(component, s, len(cards), (fold or grid).per_page)
     if job.options.print_shop:
         check_work(component, s, len(cards), 1, print_shop=True)
-    title = component_title(component, job)
-    built: list[BuiltFile] = []
-    path = job.out_path(str(component["id"]))
-    with atomic_output(path) as tmp:
+    if fold is not None:
+        page = fold.page
+        note = f"fold-over, {fold.per_page} cards per page"
+    else:
+        page = grid.page
+        note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
+                                                       if component.get("back") else "fronts only"))
+
+    def draw(canvas: Canvas) -> int:
         if fold is not None:
-            canvas = open_canvas(tmp, (fold.page.w, fold.page.h), title)
-            pages = render_foldover(canvas, component, job, s, cards, fold)
-            note = f"fold-over, {fold.per_page} cards per page"
-        else:
-            canvas = open_canvas(tmp, (grid.page.w, grid.page.h), title)
-            pages = render_duplex(canvas, component, job, s, cards, grid)
-            note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
-                                                           if component.get("back") else "fronts only"))
-        canvas.save()
-    built.append(BuiltFile(job.content.id, path, pages, "deck", [f"{len(cards)} cards", note]))
+            return render_foldover(canvas, component, job, s, cards, fold)
+        return render_duplex(canvas, component, job, s, cards, grid)
+
+    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note])]
     if job.options.print_shop:
-        shop = job.out_path(str(component["id"]), "print-shop")
         w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
-        with atomic_output(shop) as tmp:
-            canvas = open_canvas(tmp, (w * mm, h * mm), title)
-            pages = render_print_shop(canvas, component, job, s, cards)
-            canvas.save()
-        built.append(BuiltFile(job.content.id, shop, pages, "deck (print shop)", ["one face per page, CMYK"]))
+        built.append(write_pdf(job, component, (w * mm, h * mm),
+                               lambda canvas: render_print_shop(canvas, component, job, s, cards),
+                               "deck (print shop)", ["one face per page, CMYK"], suffix="print-shop"))
     return built
 
 
@@ -647,3 +641,5 @@ def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
         return True
     names = set(PLACEHOLDER.findall(source))
     return bool(names - set(job.values))
+
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]

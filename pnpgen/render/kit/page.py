@@ -22,10 +22,10 @@ from pnpgen.content.schema import text_for
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, PnpgenError
-from pnpgen.output import BuildOptions
+from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_mm
-from pnpgen.render.pdf import new_canvas
+from pnpgen.render.pdf import atomic_output, new_canvas
 from pnpgen.render.text import TemplateRefused, Templates, text_values
 from pnpgen.render.words import WORDS
 
@@ -204,6 +204,20 @@ def has_language_pair(value: Any) -> bool:
     if isinstance(value, list):
         return any(has_language_pair(v) for v in value)
     return False
+
+
+def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw: Callable[[Canvas], int],
+              kind: str, notes: Sequence[str], suffix: str = "") -> BuiltFile:
+    """The one PDF-writing tail of every component type: build/<game>/<id>[-<suffix>][-<lang>].pdf,
+    written atomically (a failed build leaves no file), on a canvas with the bundled fonts and
+    fixed metadata (the component's title; reproducible dates). `draw` draws the pages and
+    returns how many."""
+    path = job.out_path(str(component["id"]), suffix)
+    with atomic_output(path) as tmp:
+        canvas = new_canvas(tmp, pagesize, component_title(component, job))
+        pages = draw(canvas)
+        canvas.save()
+    return BuiltFile(job.content.id, path, pages, kind, list(notes))
 
 
 def open_canvas(path: Path, pagesize: tuple[float, float], title: str = "") -> Canvas:

@@ -17,8 +17,8 @@ from pnpgen.content.game import GameContent, load_game
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components
-from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.blocks import natural_width
+from pnpgen.render.kit.page import KitJob
 from tests.conftest import ROOT
 from tests.kit_pdf import colour_operators, drawing, unembedded_fonts
 

@@ -12,8 +12,8 @@ from pnpgen.content.game import load_game
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.output import BuildOptions
+from pnpgen.render.colour import make_colour, to_cmyk
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit.colour import make_colour, to_cmyk
 from pnpgen.render.kit.elements import ElementContext, check_elements, draw_elements, fill_fields
 from pnpgen.render.kit.page import MM, KitJob, Rect, open_canvas
 from pnpgen.render.kit.richtext import break_lines, tokenize

@@ -22,6 +22,7 @@ from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_GRID_CELLS
+from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.bounds import (
     FONT,
@@ -31,7 +32,6 @@ from pnpgen.render.kit.bounds import (
     Budget,
     check_bounds,
 )
-from pnpgen.render.kit.colour import make_colour
 from pnpgen.render.kit.deck import read_csv
 from pnpgen.render.kit.elements import (
     LEADING,

@@ -40,9 +40,9 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.capabilities import rulebook_table
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_LENGTH_MM
+from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
 from pnpgen.render.kit.bounds import FONT, LENGTH, LINE_HEIGHT, OFFSET, SIZE, Bound
-from pnpgen.render.kit.colour import make_colour
 from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect

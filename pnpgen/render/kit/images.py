@@ -47,8 +47,8 @@ from pnpgen.limits import (
     MAX_SVG_ELEMENTS,
     MAX_SVG_SIDE,
 )
+from pnpgen.render.colour import to_cmyk
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit.colour import to_cmyk
 from pnpgen.render.kit.page import Rect
 
 RASTER = (".png", ".jpg", ".jpeg")

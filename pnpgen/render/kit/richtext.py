@@ -20,8 +20,8 @@ from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.limits import MAX_FONT_PT, MAX_SHRINK_STEPS
-from pnpgen.render.kit.colour import make_colour
 from pnpgen.render.kit.page import Rect
+from pnpgen.render.markup import Style, scan
 
 
 class Paint(Protocol):
@@ -32,18 +32,10 @@ class Paint(Protocol):
     def icon(self, canvas: Canvas, name: str, area: Rect) -> None: ...
 
 
-class Style(NamedTuple):
-    colour: str | None = None
-    bold: bool = False
-
-
 class Token(NamedTuple):
     kind: str  # word | space | icon | break
     text: str
     style: Style
-
-
-MARKUP = re.compile(r"\*\*|\[(#[0-9a-fA-F]{3,6}|[a-zA-Z]+|/)\]|:([a-z0-9][a-z0-9_-]*):|\n")
 
 
 # Characters never at the start of a line / never at the end of one (Japanese kinsoku).
@@ -63,34 +55,11 @@ def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
     """Rich text as tokens: words (a Latin word, or one Japanese character with the
     punctuation that may not be separated from it), spaces, icons and line breaks."""
     tokens: list[Token] = []
-    style = Style()
-    stack: list[Style] = []
-    pos = 0
-    for match in MARKUP.finditer(text):
-        _plain(text[pos:match.start()], style, tokens)
-        pos = match.end()
-        mark = match.group(0)
-        if mark == "**":
-            style = Style(style.colour, not style.bold)
-        elif mark == "\n":
-            tokens.append(Token("break", "", style))
-        elif match.group(2):
-            if match.group(2) in icons:
-                tokens.append(Token("icon", match.group(2), style))
-            else:
-                _plain(mark, style, tokens)
-        elif match.group(1) == "/":
-            style = stack.pop() if stack else Style()
+    for run in scan(text, icons):
+        if run.kind == "text":
+            _plain(run.text, run.style, tokens)
         else:
-            colour = match.group(1)
-            try:
-                make_colour(colour)
-            except ValueError:
-                _plain(mark, style, tokens)
-                continue
-            stack.append(style)
-            style = Style(colour, style.bold)
-    _plain(text[pos:], style, tokens)
+            tokens.append(Token(run.kind, run.text, run.style))
     return _glue(tokens)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -32,6 +33,7 @@ from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
 from pnpgen.engine.protocol import Rules
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.markup import scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
 
@@ -71,14 +73,26 @@ def label(name: str, lang: str, **values: Any) -> str:
 
 
 def markup(text: str, lang: str) -> str:
-    """Plain text to Paragraph markup: escape, `**x**` in the Gothic face, keep line breaks."""
-    out = escape(text.strip())
+    """Content text to Paragraph markup, read by the kit's one markup reader (richtext.scan):
+    escaped, `**x**` in the Gothic face, `[red]x[/]` coloured, line breaks kept."""
+    out = text.strip()
     if TYPESETTING[lang].unfold:  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
-    out = re.sub(r"\*\*(.+?)\*\*", rf'<font name="{SANS}" color="#000000">\1</font>', out)
-    return out.replace("\n", "<br/>")
+    parts: list[str] = []
+    runs = [run for run in scan(out, {}) if run.kind != "icon"]
+    for style, group in groupby(runs, key=lambda run: run.style if run.kind == "text" else None):
+        if style is None:  # line breaks
+            parts += ["<br/>" for _ in group]
+            continue
+        piece = escape("".join(run.text for run in group))
+        if style.colour:
+            piece = f'<font color="{style.colour}">{piece}</font>'
+        if style.bold:
+            piece = f'<font name="{SANS}" color="#000000">{piece}</font>'
+        parts.append(piece)
+    return "".join(parts)
 
 
 def pieces(text: str) -> list[str]:

@@ -27,3 +27,23 @@ def test_cards_and_rulebooks_see_the_same_runs() -> None:
         ("break", "", Style()),
     ]
     assert [t.text for t in tokenize("**a** [red]b[/]", {})] == ["a", " ", "b"]
+
+
+def test_one_table_model_for_every_renderer() -> None:
+    from pnpgen.render.table import TableModel, UnknownTable, rules_table
+
+    model = TableModel.of([["roll", "points"], [1, 100], ["6"]])
+    assert model.header == ["roll", "points"] and model.rows == [["1", "100"], ["6"]]
+    assert model.align == ["left", "center"] and model.aligned("right").align == ["left", "right"]
+    assert model.grid() == [["roll", "points"], ["1", "100"], ["6", ""]]
+    assert model.lines == [["roll", "points"], ["1", "100"], ["6"]]
+
+    class NoTables:  # rules without the presentation capability publish no table
+        id = "x"
+
+    try:
+        rules_table(NoTables(), "scores", "en")  # type: ignore[arg-type]
+    except UnknownTable as err:
+        assert err.args == ("scores",)
+    else:
+        raise AssertionError("expected UnknownTable")

@@ -38,7 +38,7 @@ from pnpgen.render.kit.elements import (
     Align,
     ElementContext,
     fill_fields,
-    table_rows,
+    table_model,
 )
 from pnpgen.render.kit.page import (
     KitJob,
@@ -702,7 +702,7 @@ def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row
 
 def _rules_table(spec: YMap, ctx: TextCtx) -> list[list[str]]:
     """Header and rows of rules.rulebook_table(name, lang): the tables the rulebook prints."""
-    return [[str(cell) for cell in row] for row in table_rows({"table": spec}, ctx.element_ctx())]
+    return table_model({"table": spec}, ctx.element_ctx()).lines
 
 
 def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str]]:

@@ -37,7 +37,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.capabilities import rulebook_table
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_LENGTH_MM
 from pnpgen.render.colour import make_colour
@@ -53,6 +52,7 @@ from pnpgen.render.kit.richtext import (
     shrink_to_fit,
     text_width,
 )
+from pnpgen.render.table import TableModel, UnknownTable, rules_table
 from pnpgen.render.text import TEMPLATE_MISTAKES, Refused, TemplateRefused, is_plain, refuse_old_placeholder
 from pnpgen.words import PLACEHOLDER
 
@@ -376,7 +376,9 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
 # --- tables -------------------------------------------------------------------------------
 
 
-def table_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[list[str]]:
+def table_model(element: Mapping[str, Any], ctx: ElementContext) -> TableModel:
+    """The table of a `table:` element (or a sheet's `from_rules` table): the one the rules
+    publish, or its `rows` with fields filled in; header first."""
     spec = element["table"]
     if "from_rules" in spec:
         name = str(spec["from_rules"])
@@ -384,19 +386,19 @@ def table_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[list[str
             raise BuildError(f"{ctx.label}: 'from_rules: {name}' needs a game with rules",
                              **where(spec, "from_rules", value=True))
         try:
-            return rulebook_table(ctx.job.rules[0], name, ctx.job.text_lang)
-        except KeyError:
+            return rules_table(ctx.job.rules[0], name, ctx.job.text_lang)
+        except UnknownTable:
             raise BuildError(f"{ctx.label}: the rules have no table '{name}'",
                              **where(spec, "from_rules", value=True)) from None
-    return [[fill_fields(ctx.job.text(cell), ctx, row, i) for i, cell in enumerate(row)] for row in spec["rows"]]
+    return TableModel.of([[fill_fields(ctx.job.text(cell), ctx, row, i) for i, cell in enumerate(row)]
+                          for row in spec["rows"]])
 
 
 def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     """A grid of single-line cells: columns as wide as their widest cell (spread over the
     width), rows of equal height, an optional shaded header row."""
-    rows = table_rows(element, ctx)
-    cols = max(len(r) for r in rows)
-    rows = [r + [""] * (cols - len(r)) for r in rows]
+    model = table_model(element, ctx).aligned(str(element.get("align", "center")))
+    rows, cols = model.grid(), model.columns
     size = _number(element, "size", ctx, ctx.font_size)
     min_size = _number(element, "min_size", ctx, DEFAULT_MIN_SIZE) if element.get("shrink") else math.inf
     pad = 1.2 * mm
@@ -436,12 +438,12 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
     canvas.setFont(SANS, size)
     canvas.setFillColor(ctx.colour(text_colour))
     ascent, descent = (v * size / 1000 for v in ascent_descent(SANS))
-    align = str(element.get("align", "center"))
     for r, row in enumerate(rows):
         baseline = top - r * row_h - row_h / 2 - (ascent + descent) / 2
         x = area.x
         for c, cell in enumerate(row):
-            if c == 0 or align == "left":
+            align = model.align[c]
+            if align == "left":
                 canvas.drawString(x + pad, baseline, cell)
             elif align == "right":
                 canvas.drawRightString(x + widths[c] - pad, baseline, cell)

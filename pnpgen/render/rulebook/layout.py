@@ -460,15 +460,17 @@ class Writer:
 
     def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
         st = self.st
-        rows = self.res.table(str(block["table"]), rules, block)
-        if not rows:
+        model = self.res.table(str(block["table"]), rules, block)
+        if model is None or not model.lines:
             return []
+        rows = model.lines
         widths = self.col_widths(rows, st.cell, block.get("widths"))
         if "widths" in block and len(block["widths"]) != len(widths):
             self.res.problem(f"widths: {len(block['widths'])} given for {len(widths)} columns",
                              block, "widths")
         centred = ParagraphStyle("cc", parent=st.cell, alignment=TA_CENTER)
-        data = [[Paragraph(markup(cell, self.lang), st.cell if c == 0 else centred)
+        styles = {"left": st.cell, "center": centred}
+        data = [[Paragraph(markup(cell, self.lang), styles[model.align[c]])
                  for c, cell in enumerate(row)] for row in rows]
         table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
         table.setStyle(grid_style([

@@ -15,12 +15,12 @@ import jinja2
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
-from pnpgen.engine.capabilities import rulebook_table
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
 from pnpgen.examples import load_examples
 from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
+from pnpgen.render.table import TableModel, UnknownTable, rules_table
 from pnpgen.render.text import refuse_old_placeholder, text_values
 
 BLOCK_SPECS: dict[str, dict[str, Any]] = {
@@ -208,18 +208,15 @@ class Resolver:
             return None
         return text_for(ids[rule], self.lang)
 
-    def table(self, name: str, rules: Rules[Any, Any] | None, block: YMap) -> list[list[str]]:
+    def table(self, name: str, rules: Rules[Any, Any] | None, block: YMap) -> TableModel | None:
         if rules is None:
-            return []
+            return None
         try:
-            rows = rulebook_table(rules, name, self.lang)
-        except KeyError as err:
-            if err.args != (name,):  # a KeyError inside the game's table code is a bug, not a bad name
-                raise
+            return rules_table(rules, name, self.lang)
+        except UnknownTable:
             self.problem(f"unknown table '{name}' for game '{rules.id}'", block, "table",
                          value=True)
-            return []
-        return [[str(cell) for cell in row] for row in rows]
+            return None
 
     def examples(self) -> list[dict[str, Any]]:
         if self._examples is None:

@@ -38,6 +38,7 @@ from pnpgen.render.kit.elements import (
     Align,
     ElementContext,
     fill_fields,
+    main_key,
     table_model,
 )
 from pnpgen.render.kit.page import (
@@ -133,20 +134,7 @@ BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
 
 def block_kind(block: Any, parent: Any, key: Any, path: str) -> str:
     """Which block `block` is (its one main key); ContentError with did-you-mean if none."""
-    if not isinstance(block, dict):
-        raise ContentError(f"{path}: expected a block (a mapping such as 'table:' or 'text:')",
-                           **where(parent, key, value=True))
-    kinds = [k for k in BLOCKS if k in block]
-    if len(kinds) != 1:
-        import difflib
-
-        first = next(iter(block), "")
-        close = difflib.get_close_matches(str(first), list(BLOCKS), n=1, cutoff=0.6)
-        hint = f" (did you mean '{close[0]}'?)" if close and not kinds else ""
-        found = "several kinds: " + ", ".join(kinds) if kinds else f"'{first}'{hint}"
-        raise ContentError(f"{path}: a block is one of {', '.join(BLOCKS)}; found {found}",
-                           **where(block, first if first in block else None))
-    return kinds[0]
+    return main_key(block, list(BLOCKS), parent, key, path, "a block", "'table:' or 'text:'", "several kinds")
 
 
 def check_blocks(blocks: Sequence[Any], path: str) -> None:

@@ -24,6 +24,7 @@ lowers the size (to `min_size`, 4 pt by default) until it fits.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -169,22 +170,26 @@ def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> Bui
 # --- checking -------------------------------------------------------------------------------
 
 
+def main_key(item: Any, kinds: Sequence[str], parent: Any, key: Any, path: str, noun: str, example: str,
+             several: str = "several") -> str:
+    """Which of `kinds` `item` is (its one main key, as elements and blocks have);
+    ContentError with did-you-mean if none. `noun`: 'an element'; `example`: "'text:' or 'shape:'"."""
+    if not isinstance(item, dict):
+        raise ContentError(f"{path}: expected {noun} (a mapping such as {example})", **where(parent, key, value=True))
+    found_kinds = [k for k in kinds if k in item]
+    if len(found_kinds) != 1:
+        first = next(iter(item), "")
+        close = difflib.get_close_matches(str(first), list(kinds), n=1, cutoff=0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close and not found_kinds else ""
+        found = f"{several}: " + ", ".join(found_kinds) if found_kinds else f"'{first}'{hint}"
+        raise ContentError(f"{path}: {noun} is one of {', '.join(kinds)}; found {found}",
+                           **where(item, first if first in item else None))
+    return found_kinds[0]
+
+
 def element_kind(element: Any, parent: Any, key: Any, path: str) -> str:
     """Which element `element` is (its one main key); ContentError with did-you-mean if none."""
-    if not isinstance(element, dict):
-        raise ContentError(f"{path}: expected an element (a mapping such as 'text:' or 'shape:')",
-                           **where(parent, key, value=True))
-    kinds = [k for k in ELEMENTS if k in element]
-    if len(kinds) != 1:
-        import difflib
-
-        first = next(iter(element), "")
-        close = difflib.get_close_matches(str(first), list(ELEMENTS), n=1, cutoff=0.6)
-        hint = f" (did you mean '{close[0]}'?)" if close and not kinds else ""
-        found = "several: " + ", ".join(kinds) if kinds else f"'{first}'{hint}"
-        raise ContentError(f"{path}: an element is one of {', '.join(ELEMENTS)}; found {found}",
-                           **where(element, first if first in element else None))
-    return kinds[0]
+    return main_key(element, list(ELEMENTS), parent, key, path, "an element", "'text:' or 'shape:'")
 
 
 def check_elements(elements: Sequence[Any], path: str) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pnpgen import __version__
@@ -17,6 +19,7 @@ from pnpgen.output import (
     atomic_output,
     check_source_date_epoch,
     clean_stale_parts,
+    recording_writes,
     refuse_content_folder,
 )
 from pnpgen.render.kit import render_components
@@ -43,20 +46,57 @@ def check_options(options: BuildOptions) -> None:
     check_source_date_epoch()
 
 
+MANIFEST = ".pnpgen-build"
+"""In build/<game>/: the files the game's last build wrote, one relative path a line; the
+next build removes those it no longer writes (a build with --lang en after one with ja,en
+leaves no -ja file behind), and nothing else (report files, a user's own notes stay)."""
+
+
 def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     rules = rules_for_content(content)
-    clean_stale_parts(options.game_dir(content))
+    folder = options.game_dir(content)
+    clean_stale_parts(folder)
     files: list[BuiltFile] = []
-    for render in renderers():
-        files += render(content, rules, options)
-    if files:
-        files.append(write_release_notes(content, options, files))
+    with recording_writes() as written:
+        for render in renderers():
+            files += render(content, rules, options)
+        if files:
+            previews = [p for p in written if p.parent == folder / "preview"]
+            files.append(write_release_notes(content, options, files, previews))
+    remove_stale_outputs(folder, written)
     return files
 
 
-def write_release_notes(content: GameContent, options: BuildOptions, files: list[BuiltFile]) -> BuiltFile:
-    """README.txt beside the PDFs: what each file is and how to print it (templates/release-notes.txt.j2)."""
-    listed = [{"name": f.path.relative_to(options.game_dir(content)).as_posix(), "pages": f.pages, "kind": f.kind}
+def remove_stale_outputs(folder: Path, written: list[Path]) -> list[Path]:
+    """Remove what the folder's previous build wrote and this one did not; record this one's."""
+    manifest = folder / MANIFEST
+    now = sorted({p.relative_to(folder).as_posix() for p in written if p.is_relative_to(folder)})
+    before: list[str] = []
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        before = manifest.read_text(encoding="utf-8").splitlines()
+    removed: list[Path] = []
+    for name in sorted(set(before) - set(now)):
+        stale = folder / name
+        if not name or ".." in Path(name).parts or Path(name).is_absolute() or not stale.is_file():
+            continue  # only files this folder's builds made, never outside it
+        with contextlib.suppress(OSError):
+            stale.unlink()
+            removed.append(stale)
+    with contextlib.suppress(OSError):
+        (folder / "preview").rmdir()  # only when empty
+    if now or before:
+        with atomic_output(manifest) as tmp:
+            tmp.write_text("".join(f"{name}\n" for name in now), encoding="utf-8")
+    return removed
+
+
+def write_release_notes(content: GameContent, options: BuildOptions, files: list[BuiltFile],
+                        previews: list[Path] | None = None) -> BuiltFile:
+    """README.txt beside the PDFs: what each file is and how to print it, and the previews
+    (templates/release-notes.txt.j2). It lists exactly what the build wrote: earlier
+    outputs no longer made are removed (remove_stale_outputs)."""
+    folder = options.game_dir(content)
+    listed = [{"name": f.path.relative_to(folder).as_posix(), "pages": f.pages, "kind": f.kind}
               for f in files]
     text = render_template(
         "release-notes.txt.j2",
@@ -65,9 +105,10 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
         pnpgen_version=__version__,
         paper=options.paper,
         files=listed,
+        previews=sorted(p.relative_to(folder).as_posix() for p in previews or []),
         kinds={f.kind for f in files},
     )
-    path = options.game_dir(content) / "README.txt"
+    path = folder / "README.txt"
     with atomic_output(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return BuiltFile(content.id, path, 0, "release notes")

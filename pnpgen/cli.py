@@ -1,9 +1,18 @@
-"""The pnpgen command line: list, build, validate, simulate, report, referee."""
+"""The pnpgen command line: list, build, validate, simulate, report, referee (and schema,
+new, watch).
+
+`--json` on every command prints one JSON object on stdout, the same envelope for all
+(docs/json.md): {"ok": bool, "errors": [{"file", "line", "column", "message"}], ...the
+command's data}. `ok` is true exactly when the exit code is 0; bad input (exit 2) and bugs
+(exit 3) are envelopes too, with nothing on stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,14 +23,15 @@ from rich.table import Table
 from typer.exceptions import TyperException
 
 from pnpgen import __version__, limits
-from pnpgen.content.game import content_root, load_games
+from pnpgen.content.game import GameContent, content_root, game_folders, load_games
 from pnpgen.content.schema import text_for
-from pnpgen.engine.bots import parse_bot, scaled_bot
+from pnpgen.engine.bots import available_bots, parse_bot, scaled_bot
 from pnpgen.engine.capabilities import bot_methods, codec
+from pnpgen.engine.collection import pick_game, unknown_game
 from pnpgen.engine.protocol import Presentation
 from pnpgen.engine.simulate import score_figures, skill_check
 from pnpgen.engine.simulate import simulate as run_games
-from pnpgen.errors import PnpgenError
+from pnpgen.errors import PnpgenError, UnknownGame
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.output import BuildOptions, check_source_date_epoch, refuse_content_folder
 from pnpgen.referee import dump_data, judge, legal_move_texts, load_state
@@ -35,16 +45,146 @@ app = typer.Typer(
     "prove its rules, and settle disputes at the table.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
 )
 out = Console()
 err = Console(stderr=True)
+
+
+def _help(function: Callable[..., Any]) -> str:
+    """A command's docstring as Typer shows it: each paragraph on one line, so the terminal
+    wraps it (source line breaks would otherwise break the help mid-sentence)."""
+    text = (function.__doc__ or "").strip()
+    return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", text))
+
+
+def command(name: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def register(function: Callable[..., Any]) -> Callable[..., Any]:
+        return app.command(name, help=_help(function))(function)
+    return register
+
+
+# --- completion: game ids (collections' members included), bots, languages, papers --------
+
+
+def _words() -> list[str]:
+    """The command line being completed (Typer's shells put it in the environment; its
+    `args` and the context's parameters are empty while completing)."""
+    import os
+    import shlex
+
+    line = os.environ.get("COMP_WORDS") or os.environ.get("_TYPER_COMPLETE_ARGS") or ""
+    try:
+        return shlex.split(line)[1:]
+    except ValueError:
+        return line.split()[1:]
+
+
+def _completion_root(ctx: typer.Context) -> Path | None:
+    content = ctx.params.get("content")
+    words = _words()
+    if "--content" in words[:-1]:
+        content = Path(words[words.index("--content") + 1])
+    try:
+        return content_root(content)
+    except PnpgenError:
+        return None
+
+
+def complete_game(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Game folders and, for a collection, each of its games ('fast-alone/no-gaps-a')."""
+    from pnpgen.games import rules_for_content
+
+    root = _completion_root(ctx)
+    if root is None:
+        return []
+    names: list[str] = []
+    for folder in game_folders(root):
+        names.append(folder.name)
+        if incomplete.split("/")[0] == folder.name:  # 'fast-alone' or 'fast-alone/…': its games
+            with contextlib.suppress(PnpgenError):
+                (game,) = load_games(root, [folder.name])
+                names += [r.id for r in rules_for_content(game) if r.id != folder.name]
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def complete_bots(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Bot names of the game given before, for the last of a comma-separated list."""
+    from pnpgen.games import find_rules
+
+    root, args = _completion_root(ctx), _words()
+    # the game: the first word after the command that is neither an option nor its value
+    words = [w for i, w in enumerate(args[1:], 1) if not w.startswith("-") and not args[i - 1].startswith("--")]
+    names = ["random", "greedy", "mcts", "mcts:400"]
+    if root is not None and words:
+        with contextlib.suppress(PnpgenError):
+            names = available_bots(find_rules(root, words[0]))
+    done, _, last = incomplete.rpartition(",")
+    prefix = done + "," if done else ""
+    return [prefix + n for n in names if n.startswith(last)]
+
+
+def complete_lang(incomplete: str) -> list[str]:
+    return [x for x in ("ja,en", "ja", "en") if x.startswith(incomplete)]
+
+
+def complete_paper(incomplete: str) -> list[str]:
+    return [x for x in ("A4", "Letter", "B5", "A3", "B4", "A5") if x.lower().startswith(incomplete.lower())]
+
 
 ContentOpt = Annotated[
     Path | None,
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show the full traceback on errors.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object on stdout: {ok, errors, ...} (docs/json.md).")]
+GameArg = Annotated[str, typer.Argument(help="Game id, e.g. burning-desire or fast-alone/no-gaps-a.",
+                                        autocompletion=complete_game)]
+GamesArg = Annotated[list[str] | None, typer.Argument(help="Games (default: all).", autocompletion=complete_game)]
+BotsOpt = Annotated[
+    str | None,
+    typer.Option("--bots", help="Bot per seat, comma-separated (e.g. optimal,greedy,random; "
+                 "mcts:400 = MCTS with 400 iterations; default: the game's).", autocompletion=complete_bots),
+]
+
+
+def emit(ok: bool, data: dict[str, Any] | None = None, errors: list[dict[str, Any]] | None = None) -> None:
+    """The JSON envelope on stdout (docs/json.md)."""
+    envelope = {"ok": ok, "errors": errors or [], **(data or {})}
+    print(json.dumps(envelope, indent=2, ensure_ascii=False, default=str))
+
+
+PROBLEM = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<message>.*)$")
+
+
+def error_entry(problem: str | BaseException) -> dict[str, Any]:
+    """One item of the envelope's errors: file, line, column (None where unknown) and message."""
+    if isinstance(problem, PnpgenError):
+        return {"file": problem.file, "line": problem.line, "column": problem.column,
+                "message": " ".join(problem.message.splitlines())}
+    text = problem if isinstance(problem, str) else _one_line(problem)
+    match = PROBLEM.match(text)
+    if match:
+        column = match.group("column")
+        return {"file": match.group("file"), "line": int(match.group("line")),
+                "column": int(column) if column else None, "message": match.group("message")}
+    return {"file": None, "line": None, "column": None, "message": text}
+
+
+def select_games(root: Path, names: list[str] | None) -> list[GameContent]:
+    """The named game folders (all when none), each name checked strictly: a name with a
+    '/' must be one of its collection's games ('fast-alone/no-gaps-a'), with did-you-mean."""
+    from pnpgen.games import rules_for_content
+
+    selected = load_games(root, names or None)
+    for name in names or []:
+        folder_id = name.split("/")[0]
+        if name == folder_id:
+            continue
+        content = next(c for c in selected if c.id == folder_id)
+        rules = rules_for_content(content)
+        if pick_game(rules, name, folder_id) is None:
+            raise UnknownGame(unknown_game(rules, name, folder_id), root)
+    return selected
 
 
 def _version(value: bool) -> None:
@@ -62,41 +202,79 @@ def _root(
     """pnpgen command line."""
 
 
-@app.command("list")
-def list_games(content: ContentOpt = None, debug: DebugOpt = False) -> None:
-    """List the games in the content folder: players, time, and what a build makes."""
-    from pnpgen.render.kit import component_names  # lazy: ReportLab (see top)
+@command("list")
+def list_games(content: ContentOpt = None, as_json: JsonOpt = False, debug: DebugOpt = False) -> None:
+    """List the games in the content folder: players, time, and what a build makes. A game
+    whose components are broken is listed with the error (pnpgen validate gives them all)."""
+    from pnpgen.render.kit import components  # lazy: ReportLab (see top)
 
-    table = Table(title="Games in " + str(content_root(content)))
-    for column in ("game", "title", "players", "time", "rules", "builds"):
-        table.add_column(column)
-    for game in load_games(content_root(content)):
+    root = content_root(content)
+    rows = []
+    for game in load_games(root):
         players = game.data["players"]
-        count = f"{players['min']}" if players["min"] == players["max"] else (
-            f"{players['min']}–{players['max']}"
-        )
         rules = rules_for_content(game)
-        names = ", ".join(r.id.split("/")[-1] for r in rules) if len(rules) > 1 else "1 game"
-        names = names if rules else "print only"
         builds = ["rulebook (ja, en)"] if "rulebook" in game.data else []
-        builds += component_names(game)
-        table.add_row(
-            game.id,
-            f"{text_for(game.data['title'], 'en')}\n{text_for(game.data['title'], 'ja')}",
-            count,
-            f"~{game.data['time_minutes']} min",
-            names,
-            "\n".join(builds),
-        )
+        problems = []
+        try:
+            builds += [f"{c['id']} ({c['type']})" for c in components(game)]
+        except PnpgenError as error:
+            problems.append(error_entry(error))
+        rows.append({
+            "id": game.id,
+            "title": {lang: text_for(game.data["title"], lang) for lang in ("en", "ja")},
+            "players": {"min": players["min"], "max": players["max"]},
+            "time_minutes": game.data["time_minutes"],
+            "games": [r.id for r in rules],
+            "builds": builds,
+            "problems": problems,
+        })
+    if as_json:
+        emit(True, {"content": str(root), "games": rows})
+        return
+    table = Table(title="Games in " + str(root))
+    table.add_column("game", no_wrap=True)  # ids are typed: never cut
+    table.add_column("players")
+    table.add_column("games", no_wrap=True)  # a collection's game ids are typed too
+    table.add_column("builds", overflow="fold")
+    for row in rows:
+        count = str(row["players"]["min"]) if row["players"]["min"] == row["players"]["max"] else (
+            f"{row['players']['min']}–{row['players']['max']}")
+        names = row["games"]
+        rules_text = "print only" if not names else (
+            "\n".join("/" + n.split("/")[-1] for n in names) if len(names) > 1 else "1 game")
+        builds_text = "\n".join(row["builds"])
+        if row["problems"]:
+            builds_text += ("\n" if builds_text else "") + "[red]components: invalid[/]"
+            err.print(f"warning: {row['id']}: components not listed: {_entry_text(row['problems'][0])}",
+                      markup=False, highlight=False, soft_wrap=True)
+        title = "\n".join(_cut(row["title"][lang], len(row["id"])) for lang in ("en", "ja"))
+        table.add_row(f"[bold]{row['id']}[/]\n{title}", f"{count}\n~{row['time_minutes']} min", rules_text,
+                      builds_text)
     out.print(table)
 
 
-@app.command()
+def _cut(text: str, width: int) -> str:
+    """`text` within `width` cells (a title under its id must not widen the id's column)."""
+    from rich.cells import cell_len, set_cell_size
+
+    width = max(width, 12)
+    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
+
+
+def _entry_text(entry: dict[str, Any]) -> str:
+    place = ":".join(str(entry[k]) for k in ("file", "line", "column") if entry[k] is not None)
+    return f"{place}: {entry['message']}" if place else entry["message"]
+
+
+@command()
 def build(
-    games: Annotated[list[str] | None, typer.Argument(help="Games to build (default: all).")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="Languages, comma-separated.")] = "ja,en",
+    games: GamesArg = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Languages, comma-separated.", autocompletion=complete_lang)
+    ] = "ja,en",
     paper: Annotated[
-        str, typer.Option("--paper", help="Paper for rulebooks and components naming none: A4, Letter, B5, A3, B4, A5.")
+        str, typer.Option("--paper", help="Paper for rulebooks and components naming none: A4, Letter, B5, A3, B4, A5.",
+                          autocompletion=complete_paper)
     ] = "A4",
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
     guides: Annotated[
@@ -108,9 +286,12 @@ def build(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
+    as_json: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    """Build the PDFs of the given games (all by default) into build/<game>/."""
+    """Build the PDFs of the given games (all by default) into build/<game>/. A build
+    removes the files an earlier build of the game wrote that this one does not, so the
+    folder and its README.txt always agree."""
     from pnpgen.build import build_game, check_options  # lazy: ReportLab (see top)
 
     root = content_root(content)
@@ -123,21 +304,26 @@ def build(
         content_root=root,
     )
     check_options(options)
-    selected = load_games(root, games or None)
+    selected = select_games(root, games)
     table = Table(title=f"Built into {out_dir}")
     for column in ("game", "file", "pages"):
         table.add_column(column, overflow="fold")
+    written: list[dict[str, Any]] = []
     for game in selected:
-        if not quiet:
+        if not quiet and not as_json:
             err.print(f"building {game.id} …")
         for built in build_game(game, options):
             table.add_row(built.game, str(built.path), str(built.pages) if built.pages else "–")
+            written.append({"game": built.game, "path": str(built.path), "pages": built.pages, "kind": built.kind})
+    if as_json:
+        emit(True, {"out": str(out_dir), "files": written})
+        return
     out.print(table)
 
 
-@app.command()
+@command()
 def validate(
-    games: Annotated[list[str] | None, typer.Argument(help="Games to check (default: all).")] = None,
+    games: GamesArg = None,
     smoke_games: Annotated[
         int | None, typer.Option("--games", help="Simulated games in the smoke test.")
     ] = None,
@@ -153,6 +339,7 @@ def validate(
         bool, typer.Option("--update-golden", help="Rewrite the golden playthroughs instead of comparing.")
     ] = False,
     content: ContentOpt = None,
+    as_json: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Check schema and references, replay every worked example, verify the rules with
@@ -169,19 +356,116 @@ def validate(
     if update_golden and golden_dir is not None:
         refuse_content_folder(golden_dir, root, "golden folder")
     failures = 0
-    for game in load_games(root, games or None):
+    results: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for game in select_games(root, games):
+        checks = []
         for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
                                    update_golden=update_golden, verify_games=verify_games):
+            checks.append({"name": check.name, "ok": check.ok, "detail": check.detail, "problems": check.problems})
+            errors += [error_entry(problem) for problem in check.problems]
+            failures += not check.ok
+            if as_json:
+                continue
             mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
             out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
                       soft_wrap=True)
             for problem in check.problems:
                 out.print(f"       {problem}", markup=False, highlight=False, soft_wrap=True)
-            failures += not check.ok
-    if failures:
+        results.append({"id": game.id, "checks": checks})
+    if as_json:
+        emit(not failures, {"games": results, "failed_checks": failures}, errors)
+    elif failures:
         out.print(f"[red]{failures} check(s) failed[/]")
+    else:
+        out.print("[green]all checks passed[/]")
+    if failures:
         raise typer.Exit(1)
-    out.print("[green]all checks passed[/]")
+
+
+@command()
+def schema(
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the <kind>.schema.json files.")] = Path("schema"),
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Write a JSON Schema for every kind of content file (game, rulebook, components,
+    deck, board, sheet, examples), generated from the specs pnpgen validates with, so an
+    editor completes keys and marks errors as you type (docs/editor.md)."""
+    from pnpgen.schemas import write_schemas  # lazy: ReportLab (see top)
+
+    paths = write_schemas(out_dir)
+    if as_json:
+        emit(True, {"files": [str(p) for p in paths]})
+        return
+    for path in paths:
+        out.print(f"wrote {path}", highlight=False)
+
+
+@command()
+def new(
+    game: Annotated[str, typer.Argument(help="The new game's id (a slug, e.g. my-game): its folder's name.")],
+    kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook).",
+                                      autocompletion=lambda: ["print-only"])] = "print-only",
+    content: ContentOpt = None,
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Make a new game folder in the content folder that builds and validates at once: a
+    ja/en rulebook, a deck from a CSV, a board and a score sheet, each file naming its JSON
+    Schema for the editor (schemas written to schema/ beside the content folder)."""
+    import os
+
+    from pnpgen.scaffold import new_game  # lazy: ReportLab (see top)
+
+    root = content or Path(os.environ.get("PNPGEN_CONTENT", "content"))  # made if missing
+    paths = new_game(root, game, kind)
+    if as_json:
+        emit(True, {"game": game, "files": [str(p) for p in paths]})
+        return
+    for path in paths:
+        out.print(f"wrote {path}", highlight=False)
+    out.print(f"next: pnpgen build {game}" + (f" --content {root}" if content else ""), highlight=False)
+
+
+@command()
+def watch(
+    game: GameArg,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Languages, comma-separated.", autocompletion=complete_lang)
+    ] = "ja,en",
+    paper: Annotated[str, typer.Option("--paper", help="Paper, as for build.", autocompletion=complete_paper)] = "A4",
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
+    serve_page: Annotated[bool, typer.Option("--serve", help="Serve a page of previews and the last error "
+                                             "on 127.0.0.1, reloading itself after each rebuild.")] = False,
+    port: Annotated[int, typer.Option("--port", help="Port of the --serve page (0: any free port).")] = 8000,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Build a game, then rebuild what changed on every save (a component's own YAML, its
+    CSV or pictures; the rulebook; everything for game.yaml). A broken edit prints its error
+    line and keeps the last good PDFs. Ctrl-C stops."""
+    import threading
+
+    from pnpgen.build import check_options  # lazy: ReportLab (see top)
+    from pnpgen.watch import Watcher, serve
+
+    root = content_root(content)
+    options = BuildOptions(out=out_dir, langs=tuple(x.strip() for x in lang.split(",") if x.strip()),
+                           paper=paper, content_root=root)
+    check_options(options)
+    (chosen,) = select_games(root, [game])  # a collection's game: its folder is watched
+    watcher = Watcher(chosen.folder, options,
+                      say=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
+    watcher.build_all()
+    if serve_page:
+        if not 0 <= port <= 65535:
+            raise PnpgenError(f"--port {port} is not a port (0 to 65535)")
+        server = serve(watcher, port)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        err.print(f"serving http://127.0.0.1:{server.server_address[1]}/", highlight=False)
+    err.print(f"watching {chosen.folder} (Ctrl-C stops)", highlight=False)
+    watcher.run(threading.Event())
 
 
 def _default_golden(root: Path, create: bool) -> Path | None:
@@ -190,16 +474,12 @@ def _default_golden(root: Path, create: bool) -> Path | None:
     return folder if folder.is_dir() or (create and folder.parent.is_dir()) else None
 
 
-@app.command()
+@command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    game: GameArg,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed when omitted).")] = None,
-    bots: Annotated[
-        str | None,
-        typer.Option("--bots", help="Bot per seat, comma-separated (e.g. optimal,greedy,random; "
-                     "mcts:400 = MCTS with 400 iterations)."),
-    ] = None,
+    bots: BotsOpt = None,
     players: Annotated[
         int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
     ] = None,
@@ -212,7 +492,7 @@ def simulate(
                      "(e.g. mcts:50)."),
     ] = None,
     skill_games: Annotated[int, typer.Option("--skill-games", help="Games in the skill check.")] = 100,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
@@ -227,6 +507,7 @@ def simulate(
         for name, method in bot_methods(rules).items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")
+    quiet = quiet or as_json
     with _progress(quiet) as progress:
         task = progress.add_task("games", total=games)
         summary = run_games(rules, games, seed, bot_names, on_game=lambda _: progress.advance(task), workers=workers)
@@ -241,7 +522,7 @@ def simulate(
         data = summary.to_data()
         if check:
             data["skill_check"] = check.to_data()
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        emit(True, data)
         return
     _print_summary(summary, rules)
     if check:
@@ -345,14 +626,12 @@ def _print_skill(check: Any) -> None:
     )
 
 
-@app.command()
+@command()
 def report(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    game: GameArg,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 500,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation.")] = 1,
-    bots: Annotated[
-        str | None, typer.Option("--bots", help="Bot per seat, comma-separated (default: the game's).")
-    ] = None,
+    bots: BotsOpt = None,
     players: Annotated[
         int | None, typer.Option("--players", help="Seats, when --bots names a single bot.")
     ] = None,
@@ -368,6 +647,7 @@ def report(
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("build"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     content: ContentOpt = None,
+    as_json: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Write a simulation report (PDF with charts, and JSON) into build/<game>/: win rates
@@ -388,22 +668,25 @@ def report(
     options = ReportOptions(games=games, seed=seed, bots=bot_names, workers=workers,
                             skill_bot=skill_bot, skill_games=skill_games, out=out_dir)
     total = games + (skill_games * (2 if len(bot_names) == 1 else 1) if skill_bot else 0)
-    with _progress(quiet) as progress:
+    with _progress(quiet or as_json) as progress:
         task = progress.add_task("games", total=total)
         pdf, data = write_report(rules, options, on_game=lambda _: progress.advance(task))
+    if as_json:
+        emit(True, {"game": rules.id, "pdf": str(pdf), "data": str(data)})
+        return
     out.print(f"wrote {pdf} and {data}")
 
 
-@app.command()
+@command()
 def referee(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. burning-desire.")],
+    game: GameArg,
     state: Annotated[Path | None, typer.Option("--state", help="State file (YAML or JSON).")] = None,
     move: Annotated[str | None, typer.Option("--move", help="The disputed move, in notation.")] = None,
     legal: Annotated[bool, typer.Option("--legal", help="List every legal move.")] = False,
     example_state: Annotated[
         bool, typer.Option("--example-state", help="Print a documented sample state.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable verdict.")] = False,
+    as_json: JsonOpt = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
 ) -> None:
@@ -412,7 +695,10 @@ def referee(
     rules = find_rules(content_root(content), game)
     if example_state:
         data = codec(rules).to_data(codec(rules).example_state())
-        print(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
+        if as_json:
+            emit(True, {"game": rules.id, "state": data})  # --state reads this envelope back
+        else:
+            print(_yaml(data), end="")
         return
     if state is None:
         raise PnpgenError("give --state FILE (try --example-state for a sample)")
@@ -420,7 +706,7 @@ def referee(
     if legal:
         moves = legal_move_texts(rules, current)
         if as_json:
-            print(json.dumps({"legal_moves": moves}, ensure_ascii=False))
+            emit(True, {"game": rules.id, "legal_moves": moves})
         else:
             print("\n".join(moves) if moves else "(no legal moves)")
         return
@@ -430,11 +716,14 @@ def referee(
             print(report)
             return
         data = codec(rules).to_data(current)
-        print(json.dumps({"state": data}, indent=2, ensure_ascii=False) if as_json else _yaml(data), end="")
+        if as_json:
+            emit(True, {"game": rules.id, "state": data})
+        else:
+            print(_yaml(data), end="")
         return
     verdict = judge(rules, current, move)
     if as_json:
-        print(json.dumps(verdict.to_data(), indent=2, ensure_ascii=False))
+        emit(verdict.legal, {"game": rules.id, **verdict.to_data()})
     elif verdict.legal:
         out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
         for event in verdict.events:
@@ -456,25 +745,36 @@ def _yaml(data: Any) -> str:
 def main() -> None:
     """Entry point. Bad input (content, state, move, option, output folder) is one line on
     stderr and exit 2; anything unexpected is a bug: one line asking for a report, exit 3.
-    `--debug` shows the traceback instead."""
-    debug = "--debug" in sys.argv
-    if len(sys.argv) == 1:
+    `--debug` shows the traceback instead. With `--json` the error is the JSON envelope on
+    stdout instead of the line on stderr, with the same exit code."""
+    args = sys.argv[1:]
+    options = args[:args.index("--")] if "--" in args else args
+    debug, as_json = "--debug" in options, "--json" in options
+    if not args:
         sys.argv.append("--help")
     try:
         code = app(standalone_mode=False)
     except (PnpgenError, TyperException, OSError) as error:
         if debug:
             raise
-        err.print(f"error: {_one_line(error)}", markup=False, highlight=False, soft_wrap=True)
-        sys.exit(getattr(error, "exit_code", 2) if not isinstance(error, OSError) else 2)
+        code = getattr(error, "exit_code", 2) if not isinstance(error, OSError) else 2
+        if as_json:
+            emit(False, errors=[error_entry(error)])
+        else:
+            err.print(f"error: {_one_line(error)}", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(code)
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted")
         sys.exit(130)
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback, never exit 1
         if debug:
             raise
-        err.print(f"internal error, please report: {type(error).__name__}: {_one_line(error)[:300]} "
-                  "(run again with --debug for the traceback)", markup=False, highlight=False, soft_wrap=True)
+        message = (f"internal error, please report: {type(error).__name__}: {_one_line(error)[:300]} "
+                   "(run again with --debug for the traceback)")
+        if as_json:
+            emit(False, errors=[error_entry(message)])
+        else:
+            err.print(message, markup=False, highlight=False, soft_wrap=True)
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)
 

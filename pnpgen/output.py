@@ -63,6 +63,21 @@ def refuse_content_folder(target: Path, content_root: Path, what: str = "output 
         raise PnpgenError(f"{what} {target} is inside the content folder {content_root}; choose another")
 
 
+_recorders: list[list[Path]] = []
+
+
+@contextlib.contextmanager
+def recording_writes() -> Iterator[list[Path]]:
+    """Collect the path of every file `atomic_output` puts in place inside the block (a
+    build learns exactly what it wrote, previews included, to remove what it no longer makes)."""
+    written: list[Path] = []
+    _recorders.append(written)
+    try:
+        yield written
+    finally:
+        _recorders.remove(written)
+
+
 @contextlib.contextmanager
 def atomic_output(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside `path`; move it into place only on success.
@@ -78,6 +93,8 @@ def atomic_output(path: Path) -> Iterator[Path]:
         yield tmp
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get normal file modes
         os.replace(tmp, path)
+        for written in _recorders:
+            written.append(path)
     except OSError as err:
         raise BuildError(f"cannot write {path}: {err.strerror or err}") from err
     finally:

@@ -75,6 +75,8 @@ def load_state(rules: Rules[Any, Any], path: Path) -> Any:
         raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
     if not isinstance(data, dict):
         raise ImpossibleState("a state file must be a mapping", path, 1, 1)
+    if {"ok", "errors", "state"} <= set(data) and isinstance(data["state"], dict):
+        data = data["state"]  # what `--json` printed (docs/json.md): its state
     state = codec(rules).from_data(data)
     problems = codec(rules).check(state)
     if problems:

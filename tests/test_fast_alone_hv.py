@@ -256,7 +256,7 @@ def test_board_sheet_is_a4_with_the_sides_conditions(side: str, tmp_path: Path) 
     path, text = build_sheet(f"{KEY}-{side}", tmp_path)
     (page,) = PdfReader(path).pages
     assert (round(float(page.mediabox.width) / 72 * 25.4), round(float(page.mediabox.height) / 72 * 25.4)) == (210, 297)
-    labels = [c.label for c in hv(side).side.lines]  # printed from rules.yaml
+    labels = [c.label for c in hv(side).board.lines]  # printed from rules.yaml
     for label in set(labels):
         assert label in text
     assert "Passes" in text and ("EVEN" in text) == (side == "total")

@@ -38,8 +38,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.referee",),
     ("pnpgen.verify",),
     ("pnpgen.render",),
-    ("pnpgen.validate", "pnpgen.report"),
-    ("pnpgen.build",),
+    ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
+    ("pnpgen.build", "pnpgen.scaffold"),
+    ("pnpgen.watch",),  # rebuilds on save, serves the previews page
     ("pnpgen.cli",),
     ("pnpgen.__main__",),
 ]

@@ -40,7 +40,7 @@ COMMON_SCHEMA: dict[str, Any] = {
     "subtitle?": Text,
     "players": {"min": Range(int, 1, limits.MAX_PLAYERS), "max": Range(int, 1, limits.MAX_PLAYERS)},
     "time_minutes": Range(int, 1, 10_000),
-    "ages?": str,
+    "ages?": OneOf(str, Range(int, 0, 150)),  # '8+' or 8
     "version": OneOf(int, str),
     "source?": str,
     "credits?": Text,

@@ -135,7 +135,9 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
         if spec is float:
             ok = isinstance(value, int | float) and not isinstance(value, bool)
         if not ok:
-            fail(f"expected {_describe(spec)}, found {_type_name(value)}")
+            hint = " (a # after a key starts a YAML comment: quote a colour, '#ff0000')" if (
+                value is None and spec is str) else ""
+            fail(f"expected {_describe(spec)}, found {_type_name(value)}{hint}")
         return
     if isinstance(spec, list):
         spec = Each(spec[0])
@@ -190,3 +192,36 @@ def text_for(value: Any, lang: str) -> str:
             if other in value:
                 return str(value[other])
     return ""
+
+
+def json_schema(spec: Any) -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a spec: what `check` accepts, for editors (completion,
+    inline errors). Generated, never written by hand, so the two cannot drift: `pnpgen
+    schema` writes it, and tests hold it to the loader on good and bad files."""
+    if spec is Any_:
+        return {}
+    if isinstance(spec, OneOf):
+        return {"anyOf": [json_schema(option) for option in spec.options]}
+    if isinstance(spec, Choice):
+        return {"enum": list(spec.words)}
+    if isinstance(spec, Range):
+        return {**json_schema(spec.kind), "minimum": spec.low, "maximum": spec.high}
+    if isinstance(spec, type):
+        kinds = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object", list: "array"}
+        return {"type": kinds[spec]}
+    if isinstance(spec, list):
+        spec = Each(spec[0])
+    if isinstance(spec, Each):
+        schema: dict[str, Any] = {"type": "array", "items": json_schema(spec.item)}
+        if spec.min:
+            schema["minItems"] = spec.min
+        return schema
+    if isinstance(spec, dict):
+        properties = {key.rstrip("?"): json_schema(value) for key, value in spec.items() if key != "*"}
+        schema = {"type": "object", "properties": properties,
+                  "additionalProperties": json_schema(spec["*"]) if "*" in spec else False}
+        required = [key for key in spec if not key.endswith("?") and key != "*"]
+        if required:
+            schema["required"] = required
+        return schema
+    raise TypeError(f"bad schema spec {spec!r}")

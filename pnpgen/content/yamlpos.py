@@ -50,6 +50,14 @@ def _pos(node: yaml.Node) -> Position:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+def _value_pos(key_node: yaml.Node, value_node: yaml.Node) -> Position:
+    """Where a key's value is; an empty value (`color: #fff` is `color:` and a comment)
+    is just after its key, not at the next token PyYAML skipped to, lines further down."""
+    if isinstance(value_node, yaml.ScalarNode) and value_node.value == "" and value_node.style is None:
+        return key_node.end_mark.line + 1, key_node.end_mark.column + 3
+    return _pos(value_node)
+
+
 MAX_VALUES = 1_000_000  # values one file may expand to, aliases counted each time they are used
 
 
@@ -131,7 +139,7 @@ def _make_loader(file: str) -> type[yaml.SafeLoader]:
                 raise ContentError(f"duplicate key '{key}'", file, line, col)
             result[key] = loader.construct_object(value_node, deep=True)
             result.key_positions[key] = _pos(key_node)
-            result.value_positions[key] = _pos(value_node)
+            result.value_positions[key] = _value_pos(key_node, value_node)
         return result
 
     def construct_sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> YList:

@@ -58,13 +58,14 @@ def _typed(value: Any, hint: Any) -> Any:
             return tuple(_typed(item, arg) for item, arg in zip(value, args, strict=False))
         return tuple(_typed(item, Any) for item in value)
     if isinstance(value, dict) and isinstance(hint, type) and hasattr(hint, "_fields"):
-        return state_from_data(hint, value, {})
+        return state_from_data(hint, value, None)  # checked with its parent
     return value
 
 
-def state_from_data(state_type: type, data: Any, schema: dict[str, Any]) -> Any:
+def state_from_data(state_type: type, data: Any, schema: dict[str, Any] | None) -> Any:
     """A `state_type` from data checked against `schema` (missing keys take field defaults)."""
-    check(data, schema)
+    if schema is not None:
+        check(data, schema)
     hints = typing.get_type_hints(state_type)
     values = {key: _typed(data[key], hints.get(key, Any)) for key in hints if key in data}
     return state_type(**values)

@@ -25,7 +25,7 @@ from typing import Any
 from pnpgen.content.game import SIMULATION_SCHEMA, GameContent, load_games
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.collection import pick_game
+from pnpgen.engine.collection import pick_game, unknown_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, UnknownGame
 
@@ -99,8 +99,4 @@ def find_rules(root: Path, name: str) -> Rules[Any, Any]:
     picked = pick_game(rules, name, content.id)
     if picked is not None:
         return picked
-    if not rules:
-        raise UnknownGame(f"'{name}' is print-only (no engine: in its game.yaml), so it has no rules to play", root)
-    raise UnknownGame(
-        f"'{name}' names no single game; choose one of: {', '.join(sorted(r.id for r in rules))}", root
-    )
+    raise UnknownGame(unknown_game(rules, name, content.id), root)

@@ -9,32 +9,18 @@ Japanese and English rulebooks share them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
 from pnpgen.engine.capabilities import rulebook_context
 from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
-from pnpgen.engine.protocol import Analysis, Notation, Presentation, Rules, StateCodec
+from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import play_many
 from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
-
-S = TypeVar("S")
-M = TypeVar("M")
-
-class Puzzle(Rules[S, M], Notation[S, M], StateCodec[S],
-             Analysis[S, M], Presentation[S]):
-    """What every Fast Alone puzzle shares: its bots are named for simulate and report
-    from the rulebook context's `solver_method`, the text the designer notes print."""
-
-    def bot_methods(self) -> dict[str, str]:
-        return {"random": "any legal move, each with equal chance",
-                "solver": str(self.rulebook_context("en")["solver_method"])}
-
-
-BOT_NAMES = {"random": {"ja": "ランダム", "en": "random player"}, "solver": {"ja": "ソルバー", "en": "solver"}}
+from pnpgen.games.fast_alone.catalogue import WORDS, header
 
 
 @dataclass(frozen=True)
@@ -88,15 +74,12 @@ def settings(rules: Rules[Any, Any], data: Any) -> tuple[int, int, list[str]]:
 def difficulty_table(sides: list[tuple[str, Rules[Any, Any]]], games: int, seed: int, bots: list[str],
                      lang: str) -> list[list[str]]:
     """Header row, then one row per side and bot."""
-    ja = lang == "ja"
-    head = (["面", "プレイヤー", "勝率", "95%区間", "手番", "勝った時の得点"] if ja else
-            ["Side", "Player", "Win rate", "95% interval", "Turns", "Score when won"])
-    rows = [head]
+    rows = [header(lang, "side", "player", "win_rate", "interval", "turns", "score_when_won")]
     for name, rules in sides:
         for bot in bots:
             d = measure(rules, bot, games, seed)
             low, high = d.interval
-            rows.append([name, BOT_NAMES.get(bot, {}).get(lang, bot), f"{d.rate:.0%}",
+            rows.append([name, WORDS(f"bot.{bot}", lang) if f"bot.{bot}" in WORDS else bot, f"{d.rate:.0%}",
                          f"{low:.0%}–{high:.0%}", f"{d.turns:.1f}", f"{d.score:.1f}" if d.wins else "–"])
     return rows
 
@@ -126,11 +109,8 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
                            **where(content.data, "simulation"))
     spec = load_yaml(content.path(str(sim["difficulty_table"])))
     check(spec, TABLE_SCHEMA, None, None, "difficulty_table")
-    ja = lang == "ja"
-    rows = [["ゲーム", "回数", "ランダム勝率（95%区間）", "ソルバー勝率（95%区間）", "ソルバーの方法",
-             "手番（ランダム／ソルバー）", "ソルバー得点"] if ja else
-            ["Game", "Games", "Random win rate (95%)", "Solver win rate (95%)", "Solver method",
-             "Turns (random / solver)", "Solver score"]]
+    rows = [header(lang, "game", "games", "random_win_rate", "solver_win_rate", "solver_method",
+                   "turns_random_solver", "solver_score")]
     for side in rules_for_content(content):
         name = side.id.split("/", 1)[1]
         puzzle = max((k for k in content.data["rules"] if name.startswith(f"{k}-")), key=len, default=name)
@@ -143,8 +123,8 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
         context = rulebook_context(side, lang)
         games, seed, _ = settings(side, data)
         random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
-        rows.append([f"{text_for(title, lang)}（{context['side_name']}）" if ja else
-                     f"{text_for(title, lang)}, {context['side_name']}", str(games), _cell(random_), _cell(solver),
+        rows.append([WORDS("puzzle_side", lang, puzzle=text_for(title, lang), side=context["side_name"]),
+                     str(games), _cell(random_), _cell(solver),
                      str(context["solver_method"]), f"{random_.turns:.1f} /\n{solver.turns:.1f}",
                      f"{solver.score:.1f}" if solver.wins else "–"])
     return rows

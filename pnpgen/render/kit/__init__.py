@@ -136,8 +136,8 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
 def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
     (overflowing text, missing images, ...) in every language. A refused template, or a
-    placeholder of the old `{name}` syntax, is not a problem but an error: TemplateRefused. `rules` are the games the
-    folder defines (the caller looks them up)."""
+    placeholder of the old `{name}` syntax, is not a problem but an error: TemplateRefused.
+    `rules` are the games the folder defines (the caller looks them up)."""
     try:
         items = components(content)
     except PnpgenError as error:
@@ -146,14 +146,29 @@ def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list
     options = BuildOptions()
     for item in items:
         module = TYPES[str(item["type"])]
+        found: dict[str | None, list[str]] = {}
         for job in jobs(content, rules, options, item):
             try:
-                problems += module.check(item, job)
+                found[job.lang] = module.check(item, job)
             except TemplateRefused:  # a refused template (or an old `{name}`) is an error, not a problem
                 raise
             except PnpgenError as error:
-                problems.append(str(error))
+                found[job.lang] = [str(error)]
+        problems += [p for p in _name_languages(found) if p not in problems]
     return problems
+
+
+def _name_languages(found: dict[str | None, list[str]]) -> list[str]:
+    """One list of problems from each language's: a problem every language has once, any
+    other once per language it has, naming the language ('... (en)')."""
+    merged: list[str] = []
+    for lang, problems in found.items():
+        for problem in problems:
+            everywhere = all(problem in others for others in found.values())
+            text = problem if everywhere or lang is None else f"{problem} ({lang})"
+            if text not in merged:
+                merged.append(text)
+    return merged
 
 
 def render_components(
@@ -169,12 +184,15 @@ def render_components(
 
 
 def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[Path]:
-    """SVG previews of every component in the first language of the build, and a PNG
-    contact sheet of them (build/<game>/preview/)."""
+    """SVG (and PNG) previews of every component in every language of the build, and a
+    PNG contact sheet of them in the first language (build/<game>/preview/)."""
     paths: list[Path] = []
+    first: list[Path] = []
     for item in components(content):
-        job = jobs(content, rules, options, item)[0]
-        paths += TYPES[str(item["type"])].preview(item, job)
-    if paths:
-        contact_sheet(paths, options.game_dir(content) / "preview" / "contact-sheet.png")
+        for index, job in enumerate(jobs(content, rules, options, item)):
+            made = TYPES[str(item["type"])].preview(item, job)
+            paths += made
+            first += made if index == 0 else []
+    if first:
+        contact_sheet(first, options.game_dir(content) / "preview" / "contact-sheet.png")
     return paths

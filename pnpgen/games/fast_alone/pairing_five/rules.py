@@ -13,60 +13,22 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
-from pnpgen.content.yamlpos import where
-from pnpgen.engine.bots import best_of
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Event, IllegalMove, Outcome, Rules
-from pnpgen.errors import BadMove, ContentError, ImpossibleState
+from pnpgen.content.schema import text_for
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
+from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE, Puzzle, collection_table, difficulty_table, settings
+from pnpgen.games.fast_alone.pairing_five.board import CHANGES, Area, read_area
+from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
 from pnpgen.games.words import number
 
 WON, STUCK = "p5_won", "p5_stuck"
+
 ENDS = (WON, STUCK)
-CHANGES = ("down", "up", "flip", "shift", "any")  # effects that turn one unused die to a new face
-EFFECTS = CHANGES + ("reroll", "reroll_same", "swap")
-
-AREA_SCHEMA: dict[str, Any] = {
-    "label": str,
-    "name": Text,
-    "effect": Choice(*EFFECTS),
-    "rule": str,
-    "by?": int,
-    "least?": int,
-}
-RULES_SCHEMA: dict[str, Any] = {
-    "dice": {"white": int, "faces": int},
-    "sides": {"*": {"name": Text, "areas": Each(AREA_SCHEMA, min=2)}},
-    "solver": {"depth": int, "exact_from": int, "misfit_cost": float},
-    "difficulty": {"games": int, "bots": Each(str, min=1)},
-}
-STATE_SCHEMA: dict[str, Any] = {
-    "areas": {"*": [int]},
-    "red": OneOf(int, str),  # its face while it waits, else the area holding it
-    "unused?": [int],
-    "rerolling?": int,
-    "turns?": int,
-    "rerolls?": int,
-    "end?": str,
-    "note?": str,
-}
-
-
-@dataclass(frozen=True)
-class Area:
-    label: str
-    name: Any  # Text
-    effect: str
-    rule: str
-    by: int  # shift: the step
-    least: int  # reroll_same: dice of one face needed
 
 
 class Move(NamedTuple):
@@ -91,49 +53,28 @@ class State(NamedTuple):
     end: str  # "" while the game goes on
 
 
-def _fail(message: str, container: Any, key: Any) -> ContentError:
-    return ContentError(message, **where(container, key, value=True))
-
-
-class PairingFive(Puzzle[State, Move]):
+class PairingFiveRules(Puzzle[State, Move]):
     """One board side of Pairing Five."""
 
+    ENDS = ENDS
+
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
-        self.content = content
-        self.key = key
-        self.data = data
-        self.siblings: list[PairingFive] = [self]  # every side of this puzzle (set by create)
-        self.id = f"{content.id}/{key}-{side}"
-        self.side = side
+        super().__init__(content, key, data, side)
         entry = data["sides"][side]
-        self.side_name = entry["name"]
         self.white = int(data["dice"]["white"])
         self.faces = int(data["dice"]["faces"])
-        self.areas = tuple(self._area(a) for a in entry["areas"])
+        self.areas = tuple(read_area(a, self.faces) for a in entry["areas"])
         self.n = len(self.areas)
         labels = [a.label for a in self.areas]
         if len(set(labels)) != len(labels) or not all(re.fullmatch(r"[A-Z]", x) for x in labels):
-            raise _fail(f"sides.{side}.areas: labels must be different capital letters", entry, "areas")
+            raise content_error(f"sides.{side}.areas: labels must be different capital letters", entry, "areas")
         if self.white + 1 != 2 * self.n:
-            raise _fail(f"dice.white: {self.white} white dice and the red fill {self.white + 1} cells, "
+            raise content_error(f"dice.white: {self.white} white dice and the red fill {self.white + 1} cells, "
                         f"but {self.n} areas have {2 * self.n}", data["dice"], "white")
         if not 2 <= self.faces <= 20 or self.faces < self.n:
-            raise _fail(f"dice.faces: between {self.n} (one face per area) and 20", data["dice"], "faces")
-        solver = data["solver"]
-        self.depth = int(solver["depth"])
-        self.exact_from = int(solver["exact_from"])
-        self.misfit_cost = float(solver["misfit_cost"])
+            raise content_error(f"dice.faces: between {self.n} (one face per area) and 20", data["dice"], "faces")
         self.max_steps = 4 * (self.white + 2)
 
-    def _area(self, entry: Any) -> Area:
-        effect = str(entry["effect"])
-        by = int(entry.get("by", 0))
-        least = int(entry.get("least", 1))
-        if effect == "shift" and not 1 <= by < self.faces:
-            raise _fail(f"area {entry['label']}: a shift needs 'by' between 1 and {self.faces - 1}", entry, "effect")
-        if effect == "reroll_same" and least < 1:
-            raise _fail(f"area {entry['label']}: 'least' must be at least 1", entry, "least")
-        return Area(str(entry["label"]), entry["name"], effect, str(entry["rule"]), by, least)
 
     # --- board queries -------------------------------------------------------------------
     def count(self, cells: tuple[int, ...], area: int) -> int:
@@ -417,10 +358,6 @@ class PairingFive(Puzzle[State, Move]):
                                 "the game is lost", {"end": STUCK, "placed": state.turns}))
         return events
 
-    def end_conditions(self) -> dict[str, str]:
-        """This puzzle's ends only (the collection's ends.yaml files are merged)."""
-        return {k: v for k, v in super().end_conditions().items() if k in ENDS}
-
     def outcome(self, state: State) -> Outcome:
         return Outcome((0,) if state.end == WON else (), (float(state.turns),), state.end)
 
@@ -483,281 +420,3 @@ class PairingFive(Puzzle[State, Move]):
         if move.effect == "swap":
             return f"{head} with swap {self._area_name(move.a)} {self._area_name(move.b)}"
         return head
-
-    # --- state files ---------------------------------------------------------------------
-    def to_data(self, state: State) -> dict[str, Any]:
-        areas = {self.label(a): [f for f in state.cells[2 * a:2 * a + 2] if f] for a in range(self.n)}
-        data: dict[str, Any] = {"areas": areas}
-        data["red"] = state.red if state.red else (self.label(state.red_area) if state.red_area >= 0 else 0)
-        data["unused"] = list(state.pool)
-        if state.pending:
-            data["rerolling"] = state.pending
-        data["turns"] = state.turns
-        data["rerolls"] = state.rerolls
-        if state.end:
-            data["end"] = state.end
-        return data
-
-    def from_data(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ImpossibleState("a state must be a mapping")
-        check(data, STATE_SCHEMA, path="state")
-
-        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
-            return ImpossibleState(message, **where(container, key, value=True))
-
-        labels = [a.label for a in self.areas]
-        areas = data["areas"]
-        cells = [0] * (2 * self.n)
-        for name, dice in areas.items():
-            if str(name) not in labels:
-                raise bad(f"areas: '{name}' is not an area of this side ({', '.join(labels)})", areas, name)
-            if len(dice) > 2 or not all(isinstance(d, int) and 1 <= d <= self.faces for d in dice):
-                raise bad(f"areas.{name}: at most two dice, faces 1–{self.faces}", areas, name)
-            a = labels.index(str(name))
-            cells[2 * a:2 * a + len(dice)] = dice
-        red = data["red"]
-        red_face, red_area = 0, -1
-        if isinstance(red, int) and not isinstance(red, bool) and 0 <= red <= self.faces:
-            red_face = red
-        elif isinstance(red, str) and red in labels:
-            red_area = labels.index(red)
-        else:
-            raise bad(f"red: the red die's face 1–{self.faces} while it waits, the area ({', '.join(labels)}) "
-                      "holding it once placed, or 0 before the roll", data, "red")
-        pool = data.get("unused") or []
-        for i, face in enumerate(pool):
-            if not isinstance(face, int) or not 1 <= face <= self.faces:
-                raise bad(f"unused[{i}]: {face} is not a face 1–{self.faces}", pool, i)
-        end = str(data.get("end", ""))
-        if end and end not in ENDS:
-            raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
-        turns = int(data.get("turns", sum(1 for c in cells if c)))
-        state = State(tuple(cells), red_face, red_area, tuple(sorted(pool)), int(data.get("rerolling", 0)),
-                      turns, int(data.get("rerolls", 0)), end)
-        problems = self.check(state)
-        if problems:
-            key = next((k for k in ("end", "red", "unused", "rerolling", "turns") if problems[0].startswith(k)
-                        and k in data), "areas")
-            raise bad(problems[0], data, key)
-        return state
-
-    def example_state(self) -> State:
-        """Three dice placed on the Basic side's board; the rest to place."""
-        return self.from_data({"areas": {"A": [5], "C": [2], "D": [6]}, "red": "A",
-                               "unused": [1, 3, 3, 4, 4, 6, 6], "turns": 3})
-
-    # --- checks and analysis -------------------------------------------------------------
-    def check(self, state: State) -> list[str]:
-        cells = state.cells
-        problems = []
-        if len(cells) != 2 * self.n:
-            return [f"the board has {2 * self.n} cells, not {len(cells)}"]
-        placed = sum(1 for c in cells if c)
-        for a in range(self.n):
-            first, second = cells[2 * a], cells[2 * a + 1]
-            if second and second != first:
-                problems.append(f"areas: area {self.label(a)} holds {first} and {second}; the two dice of an area "
-                                "match")
-        faces = [c for c in cells[0::2] if c]
-        if len(set(faces)) != len(faces):
-            problems.append("areas: two areas hold the same face; each area holds a different face")
-        if any(cells[1::2]) and not self.first_full(cells):
-            problems.append("areas: a 2nd cell is filled while a 1st cell is empty")
-        dice = placed + len(state.pool) + state.pending + (1 if state.red else 0)
-        if self.rolled(state) and dice != self.white + 1:
-            problems.append(f"unused: {placed} dice placed, {len(state.pool)} unused and {state.pending} "
-                            f"rerolling make {dice}, not {self.white + 1}")
-        if state.red and placed:
-            problems.append("red: the red die is placed first, but dice are already on the board")
-        if placed and not (0 <= state.red_area < self.n and cells[2 * state.red_area]):
-            problems.append("red: name the area holding the red die")
-        if not placed and state.red_area >= 0:
-            problems.append("red: the board is empty, so the red die waits to be placed (give its face)")
-        if state.pending < 0 or state.rerolls < 0:
-            problems.append("rerolling and rerolls cannot be negative")
-        if state.turns < placed:
-            problems.append(f"turns: {placed} dice are placed, so at least {placed} turns")
-        if state.end == WON and not all(cells):
-            problems.append("end is p5_won, but some cells are empty")
-        if state.end == STUCK and (state.pending or all(cells) or self.has_move(state)):
-            problems.append("end is p5_stuck, but a die can still be placed")
-        if not state.end and self.rolled(state) and not state.pending:
-            if all(cells):
-                problems.append("every cell is filled, so the game is won (end: p5_won)")
-            elif not self.has_move(state):
-                problems.append("no unused die can be placed, so the game is lost (end: p5_stuck)")
-        return problems
-
-    def misfits(self, cells: tuple[int, ...], pool: tuple[int, ...]) -> int:
-        """Unused dice that no area could take as things stand (the solver's leaf measure)."""
-        counts = Counter(pool)
-        used = 0
-        held = set()
-        empty = 0
-        for a in range(self.n):
-            first, second = cells[2 * a], cells[2 * a + 1]
-            if first:
-                held.add(first)
-                if not second and counts[first]:
-                    used += 1
-            else:
-                empty += 1
-        pairs = sorted((min(2, c) for f, c in counts.items() if f not in held), reverse=True)
-        used += sum(pairs[:empty])
-        return len(pool) - used
-
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.end:
-            return 1.0 if state.end == WON else 0.0
-        pool = state.pool + ((state.red,) if state.red else ())
-        return max(0.0, 1.0 - self.misfit_cost * self.misfits(state.cells, pool))
-
-    def bots(self) -> dict[str, Any]:
-        return {"random": lambda: random_bot(self), "solver": lambda: solver_bot(self)}
-
-    def game_stats(self, state: State) -> dict[str, float]:
-        return {"turns": float(state.turns), "dice placed": float(state.turns), "rerolls": float(state.rerolls)}
-
-    def describe(self, state: State) -> str | None:
-        lines = [f"{text_for(self.side_name, 'en')}"]
-        for a, spec in enumerate(self.areas):
-            dice = [str(f) for f in state.cells[2 * a:2 * a + 2] if f]
-            red = " (red)" if a == state.red_area else ""
-            lines.append(f"  area {spec.label} [{text_for(spec.name, 'en')}]: {' '.join(dice) or '-'}{red}")
-        if state.red:
-            lines.append(f"Red die {state.red} waits to be placed")
-        lines.append(f"Unused: {self._shown(state.pool)}; dice placed: {state.turns}")
-        if state.end:
-            lines.append(f"Game over ({state.end}): {'won' if state.end == WON else 'lost'}")
-        elif not self.rolled(state):
-            lines.append("The ten dice are to be rolled")
-        elif state.pending:
-            lines.append(f"{state.pending} dice are being rerolled")
-        else:
-            moves = self.legal_moves(state)
-            by_spot = Counter((m.face, m.area) for m in moves)
-            lines.append(f"{len(by_spot)} placements, {len(moves)} moves with their effects:")
-            for (face, area), count in sorted(by_spot.items()):
-                lines.append(f"  place {face} in {self.label(area)}: {count} way(s) to fire "
-                             f"{text_for(self.areas[area].name, 'en')}")
-        return "\n".join(lines)
-
-    # --- rulebook ------------------------------------------------------------------------
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
-        games, seed, _ = settings(self, self.data)
-        ja = lang == "ja"
-        return {
-            "difficulty_games": games,
-            "difficulty_seed": seed,
-            "white": self.white,
-            "dice": self.white + 1,
-            "areas": self.n,
-            "faces": self.faces,
-            "side_name": text_for(self.side_name, lang),
-            "effects": ("・" if ja else ", ").join(text_for(a.name, lang) for a in self.areas),
-            **{f"area_{a.label}": text_for(a.name, lang) for a in self.areas},
-            "solver_method": (f"期待値最大化探索（残り{self.exact_from}個以下は最後まで厳密、それ以前は"
-                              f"{self.depth}手先まで読み、合わないダイスの数で評価）") if ja else
-            (f"expectimax over every placement, effect and exact reroll outcome: exact to the end once "
-             f"{self.exact_from} or fewer dice are unused, {self.depth} placement(s) deep before that, "
-             "leaves valued by the dice no area could take"),
-        }
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        if name == COLLECTION_TABLE:  # every side of the collection (intro chapter)
-            return collection_table(self, lang)
-        if name == "difficulty":
-            games, seed, bots = settings(self, self.data)
-            return difficulty_table([(text_for(r.side_name, lang), r) for r in self.siblings], games, seed,
-                                    bots, lang)
-        if name != "areas":
-            raise KeyError(name)
-        ja = lang == "ja"
-        rows = [["エリア", "効果", "内容"] if ja else ["Area", "Effect", "What it does"]]
-        for spec in self.areas:
-            rows.append([spec.label, text_for(spec.name, lang), effect_text(spec, self.faces, lang)])
-        return rows
-
-
-def effect_text(spec: Area, faces: int, lang: str) -> str:
-    """One sentence on an effect, written from its data (rulebook tables)."""
-    ja = lang == "ja"
-    texts = {
-        "down": ("未使用のダイス1個を、今より小さい好きな目にする", "one unused die to any lower face"),
-        "up": ("未使用のダイス1個を、今より大きい好きな目にする", "one unused die to any higher face"),
-        "flip": (f"未使用のダイス1個を上下逆さにする（合計{faces + 1}の目へ）",
-                 f"one unused die turned upside down (the face making {faces + 1} with it)"),
-        "reroll": ("未使用のダイス1個を振り直す", "one unused die rolled again"),
-        "reroll_same": (f"同じ目の未使用ダイスをすべて振り直す（その目が{spec.least}個以上あること）",
-                        f"every unused die of one face rolled again (at least {spec.least} must show it)"),
-        "shift": (f"未使用のダイス1個の目を{spec.by}増やすか減らす（1〜{faces}に収まる方）",
-                  f"one unused die {spec.by} up or down, staying within 1–{faces}"),
-        "any": ("未使用のダイス1個を、別の好きな目にする", "one unused die to any other face"),
-        "swap": ("ダイスのある2つのエリアの中身を入れ替える", "the dice of two areas that hold dice change places"),
-    }
-    return texts[spec.effect][0 if ja else 1]
-
-
-def random_bot(rules: PairingFive) -> Bot[State, Move]:
-    """A random player: any placement the rules allow, then any way its effect can fire."""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        return rng.choice(rules.legal_moves(state))
-
-    return choose
-
-
-class _Search:
-    """Expectimax with a memo: the chance of winning from a state, exact near the end."""
-
-    def __init__(self, rules: PairingFive) -> None:
-        self.rules = rules
-        self.memo: dict[tuple[Any, ...], float] = {}
-
-    def value(self, state: State, depth: int) -> float:
-        if state.end:
-            return 1.0 if state.end == WON else 0.0
-        rules = self.rules
-        exact = len(state.pool) + state.pending <= rules.exact_from
-        if exact:
-            depth = -1
-        elif depth == 0:
-            return rules.evaluate(state, 0)
-        key = (state.cells, state.red, state.pool, state.pending, depth)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        if state.pending:
-            result = sum(float(p) * self.value(rules.advance(state, m), depth)
-                         for m, p in rules.chance_outcomes(state))
-        else:
-            result = 0.0
-            for move in rules.legal_moves(state):
-                result = max(result, self.value(rules.advance(state, move), depth - 1 if depth > 0 else -1))
-                if result >= 1.0:
-                    break
-        if len(self.memo) > 500_000:
-            self.memo.clear()
-        self.memo[key] = result
-        return result
-
-
-def solver_bot(rules: PairingFive) -> Bot[State, Move]:
-    """Expectimax: the move with the best chance of winning (ties broken by the rng)."""
-    search = _Search(rules)
-
-    def choose(state: State, rng: random.Random) -> Move:
-        moves = rules.legal_moves(state)
-        if len(moves) == 1:
-            return moves[0]
-        return best_of(((move, search.value(rules.advance(state, move), rules.depth - 1)) for move in moves), rng)
-
-    return choose
-
-
-def create(content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
-    sides = [PairingFive(content, key, data, side) for side in data["sides"]]
-    for rules in sides:
-        rules.siblings = sides
-    return list(sides)

@@ -1,0 +1,81 @@
+"""GrowingNinePresentation: presentation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from pnpgen.content.schema import text_for
+from pnpgen.games.fast_alone.catalogue import WORDS, header
+from pnpgen.games.fast_alone.difficulty import settings
+from pnpgen.games.fast_alone.growing_nine.rules import (
+    RED,
+    WON,
+    Move,
+    State,
+    die_text,
+)
+from pnpgen.games.fast_alone.growing_nine.solver import GrowingNineSolver, exact_figures
+from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
+
+
+def exact_table(sides: Sequence[GrowingNineSolver], lang: str) -> list[list[str]]:
+    """Header, then per side: setups sampled, win rate with the best placement and from a
+    random placement (95% intervals), positions the solver searched per setup (mean, max;
+    deterministic, unlike times, so rebuilt rulebooks stay byte-identical)."""
+    rows = [header(lang, "side", "g9.setups", "g9.winnable_best", "interval", "g9.winnable_random", "interval",
+                   "g9.positions")]
+    for rules in sides:
+        _, seed, _ = settings(rules, rules.data)
+        e = exact_figures(rules, int(rules.data["exact"]["setups"]), seed)
+        cells = [text_for(rules.side_name, lang), str(e.setups)]
+        for wins in (e.best, e.placed):
+            low, high = e.interval(wins)
+            cells += [f"{wins / e.setups:.1%}", f"{low:.1%}–{high:.1%}"]
+        cells.append(WORDS("g9.nodes", lang, mean=f"{e.mean_nodes:,.0f}", max=f"{e.max_nodes:,}"))
+        rows.append(cells)
+    return rows
+
+
+class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State, Move]):
+    """The rulebook's values and tables, and a state described for the referee."""
+
+    def describe(self, state: State) -> str | None:
+        lines = [f"{text_for(self.side_name, 'en')}: {self.n}x{self.n}, spawn pairs "
+                 + ", ".join(f"{self.cell_name(a)}+{self.cell_name(b)} ({text_for(self.symbol[a], 'en')})"
+                             for a, b in self.partner.items() if a < b)]
+        if not self.placed(state):
+            rolled = " ".join(self.to_data(state)["rolled"])
+            lines.append(f"Setup: rolled {rolled or 'nothing yet'}")
+            if self.current_player(state) == 0:
+                spawns = " ".join(map(self.cell_name, self.spawn_cells))
+                lines.append(f"Place the red and {self.start_whites} whites on {spawns}")
+            return "\n".join(lines)
+        for r, text in enumerate(self.grid_lines(state.cells)):
+            lines.append(f"  {self.n - r}  " + " ".join(f"{w:>4}" for w in text.split()))
+        lines.append("     " + " ".join(f"{c:>4}" for c in "abcdefghi"[:self.n]))
+        lines.append(f"Queue: {' '.join(die_text(1 + o) for o in state.queue) or 'empty'}; turns: {state.turns}")
+        if state.end:
+            lines.append(f"Game over ({state.end}): {'won' if state.end == WON else 'lost'}")
+        else:
+            movers = self.movers(state.cells)
+            who = "red" if state.cells[movers[0]] > RED else "white"
+            lines.append(f"Must move ({who}): {' '.join(self.cell_name(c) for c in movers)}; legal: "
+                         + ", ".join(self.format_move(m) for m in self.legal_moves(state)))
+        return "\n".join(lines)
+
+    # --- rulebook ------------------------------------------------------------------------
+    def values(self, lang: str) -> dict[str, Any]:
+        return {
+            "exact_setups": int(self.data["exact"]["setups"]),
+            "size": self.n,
+            "whites": self.whites,
+            "start_whites": self.start_whites,
+            "queued": self.whites - self.start_whites,
+            "spawn_pairs": WORDS("g9.pair_separator", lang).join(
+                f"{self.cell_name(a)}–{self.cell_name(b)}" for a, b in self.partner.items() if a < b),
+        }
+
+    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
+        return {**super().tables(), "exact": partial(exact_table, self.siblings)}

@@ -1,0 +1,91 @@
+"""HorizontalVerticalPresentation: presentation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pnpgen.content.schema import text_for
+from pnpgen.games.fast_alone.catalogue import WORDS, header
+from pnpgen.games.fast_alone.horizontal_vertical.rules import (
+    WON,
+    Condition,
+    Move,
+    State,
+)
+from pnpgen.games.fast_alone.horizontal_vertical.solver import HorizontalVerticalSolver
+from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
+
+
+class HorizontalVerticalPresentation(HorizontalVerticalSolver, PuzzlePresentation[State, Move]):
+    """The rulebook's values and tables, and a state described for the referee."""
+
+    def describe(self, state: State) -> str | None:
+        lines = [f"{text_for(self.board.name, 'en')}; rows {', '.join(map(str, self.row_labels))} top to "
+                 f"bottom, columns {', '.join(map(str, self.col_labels))} left to right"]
+        lines.append("      " + " ".join(f"{c:>2}" for c in self.col_labels))
+        for r, text in enumerate(self._grid_lines(state.cells)):
+            cond = self.board.lines[r].label
+            lines.append(f"  {self.row_labels[r]:>2}  " + " ".join(f"{w:>2}" for w in text.split())
+                         + f"   {cond}")
+        lines.append("      " + " ".join(f"{self.board.lines[self.n_rows + c].label:>2}"
+                                         for c in range(self.n_cols)))
+        rows, cols = self.met_lines(state.cells)
+        met = ", ".join(self.line_name(m) for m in rows + cols) or "none"
+        lines.append(f"Lines meeting their condition: {met}")
+        lines.append(f"Passes used: {state.passes} of {self.max_passes}; turns: {state.turns}")
+        if state.end:
+            result = "won" if state.end == WON else "lost"
+            lines.append(f"Game over ({state.end}): {result}, score {self.outcome(state).scores[0]:g}")
+        elif state.dice:
+            writes = self.writes(state)
+            lines.append(f"Dice {' '.join(map(str, state.dice))}: {len(writes)} possible writes")
+            for (value, cell), cost in sorted(writes.items(), key=lambda w: (w[0][0], w[0][1])):
+                lines.append(f"  write {value} at {self.cell_name(cell)}" + (f" (+{cost} x)" if cost else ""))
+        else:
+            lines.append("A roll is due")
+        return "\n".join(lines)
+
+    # --- rulebook ------------------------------------------------------------------------
+    def values(self, lang: str) -> dict[str, Any]:
+        rows, columns = self.board.lines[:self.n_rows], self.board.lines[self.n_rows:]
+        return {
+            "dice": self.count,
+            "faces": self.faces,
+            "rows": self.n_rows,
+            "columns": self.n_cols,
+            "row_labels": f"{self.row_labels[0]}–{self.row_labels[-1]}",
+            "column_labels": f"{self.col_labels[0]}–{self.col_labels[-1]}",
+            "wild_faces": "/".join(map(str, sorted(self.wild))),
+            "x_per_wild": self.x_per_wild,
+            "passes": self.max_passes,
+            "pass_x": self.pass_x,
+            "win_rows": self.win_rows,
+            "win_columns": self.win_cols,
+            "row_conditions": WORDS("list_separator", lang).join(c.label for c in rows),
+            "column_conditions": WORDS("list_separator", lang).join(c.label for c in columns),
+            "same_needed": next((c.value for c in self.board.lines if c.measure == "same"), 0),
+            # one label per line for the board sheet: row_condition_1 .. and column_condition_1 ..
+            **{f"row_condition_{i + 1}": c.label for i, c in enumerate(rows)},
+            **{f"column_condition_{i + 1}": c.label for i, c in enumerate(columns)},
+        }
+
+    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
+        return {**super().tables(), "conditions": self.conditions_table}
+
+    def conditions_table(self, lang: str) -> list[list[str]]:
+        rows = [header(lang, "hv.line", "hv.label", "hv.condition")]
+        for line, cond in enumerate(self.board.lines):
+            where_ = (WORDS("hv.row", lang, n=self.row_labels[line]) if line < self.n_rows else
+                      WORDS("hv.column", lang, n=self.col_labels[line - self.n_rows]))
+            rows.append([where_, cond.label, condition_text(cond, lang)])
+        return rows
+
+
+def condition_text(cond: Condition, lang: str) -> str:
+    """A line's condition in words ('the sum at most 12', '合計が12以下')."""
+    what = WORDS(f"hv.{cond.measure}", lang)
+    if cond.test == "parity":
+        return WORDS("hv.parity", lang, what=what, word=WORDS("hv.odd" if cond.value else "hv.even", lang))
+    unit = WORDS("hv.pieces", lang) if cond.measure == "same" else ""
+    return WORDS(f"hv.{cond.test}", lang, what=what, value=cond.value, unit=unit)

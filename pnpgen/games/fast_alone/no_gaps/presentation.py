@@ -1,0 +1,111 @@
+"""NoGapsPresentation: presentation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pnpgen.content.schema import text_for
+from pnpgen.games.fast_alone.catalogue import WORDS, header
+from pnpgen.games.fast_alone.no_gaps.rules import (
+    OVER,
+    PLAY,
+    ROLL,
+    WON,
+    Move,
+    State,
+)
+from pnpgen.games.fast_alone.no_gaps.solver import NoGapsSolver
+from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
+
+
+def shape_picture(cells: tuple[tuple[int, int], ...]) -> str:
+    """A shape as lines of ■ (cell) and □ (no cell)."""
+    height = max(r for r, _ in cells) + 1
+    width = max(c for _, c in cells) + 1
+    every = set(cells)
+    return "\n".join("".join("■" if (r, c) in every else "□" for c in range(width)) for r in range(height))
+
+
+class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
+    """The rulebook's values and tables, and a state described for the referee."""
+
+    def picture(self, state: State) -> list[str]:
+        """The grid, each cell showing the drawing order (1-9, then letters) of its tile."""
+        marks = ["."] * self.size
+        symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        for n, (_, mask) in enumerate(state.drawn):
+            for i in range(self.size):
+                if mask >> i & 1:
+                    marks[i] = symbols[n % len(symbols)]
+        return [" ".join(marks[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
+
+    def describe(self, state: State) -> str | None:
+        lines = [f"{text_for(self.side_name, 'en')}: columns a–{chr(ord('a') + self.cols - 1)}, rows 1–{self.rows} "
+                 "from the top; digits show the order tiles were drawn"]
+        lines.append("    " + " ".join(chr(ord("a") + c) for c in range(self.cols)))
+        lines += [f"{r + 1:>3} {row}" for r, row in enumerate(self.picture(state))]
+        left = ", ".join(f"{t.id}×{state.left[i]}" for i, t in enumerate(self.tiles) if state.left[i])
+        lines.append(f"Tiles left: {left or 'none'}")
+        lines.append(f"Dice: in hand {' '.join(map(str, state.hand)) or 'none'}, set aside {state.aside}, "
+                     f"removed {state.removed}; rerolls used {state.rerolls} of {self.max_rerolls}")
+        if state.phase == OVER:
+            result = "won" if state.end == WON else "lost"
+            lines.append(f"Game over ({state.end}): {result}, score {self.outcome(state).scores[0]:g}")
+        elif state.phase == PLAY:
+            for face in sorted(set(state.hand)):
+                options = [f"{self.tiles[i].id} ({sum(not m & state.filled for m in self.tiles[i].masks)} places)"
+                           for i in self.by_face[face] if state.left[i]]
+                lines.append(f"  die {face}: {', '.join(o for o in options if '(0 places)' not in o)}")
+        else:
+            lines.append("A roll is due" if state.phase == ROLL else "Every die is used: reroll")
+        return "\n".join(lines)
+
+    # --- rulebook ------------------------------------------------------------------------
+    def values(self, lang: str) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "columns": self.cols,
+            "cells": self.size,
+            "dice": self.count,
+            "faces": self.faces,
+            "rerolls": self.max_rerolls,
+            "blank_faces": "/".join(map(str, sorted(self.blank))),
+            "tile_count": sum(t.count for t in self.tiles),
+            "tile_cells": sum(t.count * t.size for t in self.tiles),
+            "orientations": len(self.transforms),
+        }
+
+    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
+        return {**super().tables(), "tiles": self.tiles_table, "chart": self.chart_table,
+                "sheet_chart": self.sheet_chart_table}
+
+    def tiles_table(self, lang: str) -> list[list[str]]:
+        rows = [header(lang, "die", "tile", "shape", "points")]
+        for tile in self.tiles:
+            label = f"{tile.id} ×{tile.count}" if tile.count > 1 else tile.id
+            rows.append([str(tile.face), f"{label} {text_for(tile.name, lang)}", shape_picture(tile.cells),
+                         str(tile.points)])
+        for face in sorted(self.blank):
+            rows.append([str(face), WORDS("no-gaps.set_aside", lang), "", ""])
+        return rows
+
+    def chart_table(self, lang: str) -> list[list[str]]:
+        """One row per face: the compact chart of a board sheet."""
+        rows = [header(lang, "die", "tiles")]
+        for face in range(1, self.faces + 1):
+            items = [f"{t.id}×{t.count}" if t.count > 1 else t.id for t in self.tiles if t.face == face]
+            rows.append([str(face), " ".join(items) or WORDS("none", lang)])
+        return rows
+
+    def sheet_chart_table(self, lang: str) -> list[list[str]]:
+        """The board sheet's chart: per face, its points and each tile's picture."""
+        per_face = [[t for t in self.tiles if t.face == f] for f in range(1, self.faces + 1)]
+        width = max(sum(t.count for t in tiles) for tiles in per_face)
+        rows = [header(lang, "die", "points", "tiles") + [""] * (width - 1)]
+        for face, tiles in enumerate(per_face, start=1):
+            pictures = [shape_picture(t.cells) for t in tiles for _ in range(t.count)]
+            points = "/".join(str(p) for p in sorted({t.points for t in tiles})) or "–"
+            blank = WORDS("none", lang) if face in self.blank else ""
+            rows.append([str(face), points, *(pictures or [blank]), *[""] * (width - max(1, len(pictures)))])
+        return rows

@@ -1,0 +1,127 @@
+"""`pnpgen new GAME`: a print-only game folder that builds and validates at once.
+
+It holds game.yaml, a ja/en rulebook, a deck of cards from a CSV (12 cards), a board and a
+score sheet, each YAML file naming its JSON Schema on its first line for the YAML language
+server (completion and inline errors in an editor; docs/editor.md). The schemas are
+written beside the content folder (<content>/../schema/) when the new game is made.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from pnpgen.errors import PnpgenError
+from pnpgen.output import atomic_output
+from pnpgen.schemas import write_schemas
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}$")
+KINDS = ("print-only",)
+"""What `pnpgen new --kind` makes; dice and grid games (a rules package on the game
+contract) are not scaffolded yet."""
+
+GAME = """\
+# yaml-language-server: $schema={schema}/game.schema.json
+# {id}: a print-only game (no rules engine). Reference: docs/yaml-reference.md
+id: {id}
+title: {{ja: {title}, en: {title}}}
+players: {{min: 2, max: 4}}
+time_minutes: 20
+ages: 8
+version: 1
+rulebook: rulebook.yaml
+components: components.yaml
+"""
+
+RULEBOOK = """\
+# yaml-language-server: $schema={schema}/rulebook.schema.json
+# The rulebook, in both languages (docs/rulebook.md).
+intro: {{ja: "{title}へようこそ。", en: "Welcome to {title}."}}
+sections:
+  - title: {{ja: 内容物, en: Components}}
+    blocks:
+      - components:
+          - {{count: 12, name: {{ja: カード, en: cards}}}}
+          - {{count: 1, name: {{ja: ボード, en: board}}}}
+          - {{count: 1, name: {{ja: 得点シート, en: score sheet}}}}
+  - title: {{ja: 遊び方, en: How to play}}
+    blocks:
+      - steps:
+          - {{ja: カードをよく混ぜ、1人に3枚ずつ配ります。, en: Shuffle the cards and deal three to each player.}}
+          - ja: 手番ではカードを1枚出し、その数だけ進みます。
+            en: "On your turn, play a card and move that many spaces."
+          - {{ja: 最初にゴールに着いた人の勝ちです。, en: The first to reach the goal wins.}}
+"""
+
+COMPONENTS = """\
+# yaml-language-server: $schema={schema}/components.schema.json
+# Cards, board and sheet (docs/components/). Lengths in millimetres.
+- type: deck
+  id: cards
+  title: {{ja: カード, en: Cards}}
+  size: poker
+  csv: cards.csv                 # one row per card kind; quantity makes copies
+  front:
+    - {{shape: rect, fill: "{{{{ colour }}}}", bleed: true}}
+    - {{shape: rounded, x: 3, y: 3, w: 57, h: 82, radius: 2.5, fill: "#fffaf0", stroke: "#333333"}}
+    - {{text: "**{{{{ name }}}}**", x: 5, y: 6, w: 53, h: 10, size: 12, align: center}}
+    - {{text: "{{{{ value }}}}", x: 5, y: 30, w: 53, h: 24, size: 40, align: center, valign: middle}}
+    - {{text: "{{{{ text }}}}", x: 6, y: 60, w: 51, h: 22, size: 8, shrink: true}}
+  back:
+    - {{shape: rect, fill: "#2b2d42", bleed: true}}
+    - {{text: {{ja: {title}, en: {title}}}, x: 5, y: 40, w: 53, h: 8, size: 12, align: center, color: "#edf2f4"}}
+- type: board
+  id: board
+  title: {{ja: ボード, en: Board}}
+  grid: {{columns: 8, rows: 6, cell: 22, fill: "#fbf7ee"}}
+  cells:
+    - {{at: [1, 1], text: {{ja: スタート, en: Start}}}}
+    - {{at: [8, 6], symbol: star, color: "#d8a400"}}
+- type: sheet
+  id: score-sheet
+  title: {{ja: 得点シート, en: Score sheet}}
+  blocks:
+    - heading: {{ja: 得点, en: Scores}}
+    - table:
+        columns:
+          - {{header: {{ja: ラウンド, en: Round}}, width: 20}}
+          - group: {{ja: "プレイヤー{{{{ n }}}}", en: "Player {{{{ n }}}}"}}
+            repeat: 4
+            columns: [{{header: {{ja: 点, en: Points}}}}]
+        rows:
+          - {{label: "{{{{ n }}}}", repeat: 8}}
+"""
+
+CARDS = """\
+id,name_en,name_ja,value,text_en,text_ja,colour,quantity
+step,Step,一歩,1,Move 1 space.,1マス進む。,#8ecae6,3
+stride,Stride,大股,2,Move 2 spaces.,2マス進む。,#219ebc,3
+dash,Dash,ダッシュ,3,Move 3 spaces.,3マス進む。,#ffb703,2
+leap,Leap,跳躍,4,Move 4 spaces.,4マス進む。,#fb8500,2
+rest,Rest,休憩,0,Draw a card.,カードを1枚引く。,#90be6d,2
+"""
+
+
+def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Path | None = None) -> list[Path]:
+    """Write the game folder `root/game_id`; the files written (schemas included)."""
+    if kind not in KINDS:
+        raise PnpgenError(f"--kind {kind}: only {', '.join(KINDS)} can be made yet (dice and grid games need a "
+                          "rules package: see docs/adding-a-game.md)")
+    if not SLUG.match(game_id):
+        raise PnpgenError(f"game id '{game_id}' must be a slug such as 'my-game' (lower case, digits, '-')")
+    folder = root / game_id
+    if folder.exists():
+        raise PnpgenError(f"{folder} already exists; choose another id or remove it")
+    schema_dir = schema_dir or root.resolve().parent / "schema"
+    written = write_schemas(schema_dir)
+    relative = Path(os.path.relpath(schema_dir.resolve(), (root / game_id).resolve())).as_posix()
+    title = " ".join(word.capitalize() for word in game_id.split("-"))
+    values = {"id": game_id, "title": title, "schema": relative}
+    for name, text in (("game.yaml", GAME), ("rulebook.yaml", RULEBOOK), ("components.yaml", COMPONENTS),
+                       ("cards.csv", CARDS)):
+        path = folder / name
+        with atomic_output(path) as tmp:
+            tmp.write_text(text.format(**values) if name.endswith(".yaml") else text, encoding="utf-8")
+        written.append(path)
+    return written

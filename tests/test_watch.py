@@ -1,0 +1,114 @@
+"""pnpgen watch: a save rebuilds only what it touches, a broken edit keeps the last good
+files and reports its line, and the --serve page shows previews and the error (in a real
+headless Chromium when one is installed: Debian's `chromium`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pnpgen.output import BuildOptions
+from pnpgen.watch import Watcher, serve
+from tests.conftest import ROOT
+
+DEMO = ROOT / "tests" / "fixtures" / "kit-demo"
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Iterator[tuple[Watcher, Path]]:
+    """kit-demo copied, built, and watched in a thread until the test ends."""
+    folder = tmp_path / "content" / "kit-demo"
+    shutil.copytree(DEMO, folder)
+    watcher = Watcher(folder, BuildOptions(out=tmp_path / "build", content_root=folder.parent), say=lambda _: None)
+    assert watcher.build_all()
+    stop = threading.Event()
+    thread = threading.Thread(target=watcher.run, args=(stop,), daemon=True)
+    thread.start()
+    time.sleep(0.5)  # the watcher is listening
+    yield watcher, folder
+    stop.set()
+    thread.join(timeout=10)
+
+
+def wait_for(watcher: Watcher, version: int, seconds: float = 30) -> None:
+    with watcher.changed:
+        assert watcher.changed.wait_for(lambda: watcher.status.version > version, timeout=seconds)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def mtimes(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in folder.glob("*.pdf")}
+
+
+def test_one_card_edit_rebuilds_only_its_deck(watched: tuple[Watcher, Path]) -> None:
+    watcher, folder = watched
+    before = mtimes(watcher.game_dir)
+    version = watcher.status.version
+    edit(folder / "cards.csv", "ember,Ember,", "ember,Embers,")
+    wait_for(watcher, version)
+    assert watcher.status.error is None and watcher.status.rebuilt == ["spells"]
+    after = mtimes(watcher.game_dir)
+    changed = sorted(name for name in after if after[name] != before[name])
+    assert changed == ["spells-en.pdf", "spells-ja.pdf"]
+    svg = (watcher.game_dir / "preview" / "spells-en.svg").read_text(encoding="utf-8")
+    assert "Embers" in svg
+    readme = (watcher.game_dir / "README.txt").read_text(encoding="utf-8")
+    assert "spells-ja.pdf" in readme and "preview/spells-en.svg" in readme
+
+
+def test_broken_edit_keeps_the_last_good_files(watched: tuple[Watcher, Path]) -> None:
+    watcher, folder = watched
+    before = mtimes(watcher.game_dir)
+    version = watcher.status.version
+    edit(folder / "deck.yaml", "size: poker", "size: pokr")
+    wait_for(watcher, version)
+    error = watcher.status.error or ""
+    assert error.startswith(f"{folder / 'deck.yaml'}:") and "did you mean" not in error and "'pokr'" in error
+    assert mtimes(watcher.game_dir) == before
+    version = watcher.status.version
+    edit(folder / "deck.yaml", "size: pokr", "size: bridge")
+    wait_for(watcher, version)
+    assert watcher.status.error is None and watcher.status.rebuilt == ["spells"]
+
+
+def test_page_shows_previews_and_the_error(watched: tuple[Watcher, Path]) -> None:
+    watcher, folder = watched
+    server = serve(watcher, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        status = json.loads(urllib.request.urlopen(f"{url}/status", timeout=10).read())
+        assert status["error"] is None and "spells-ja.svg" in status["previews"]
+        page = urllib.request.urlopen(url + "/", timeout=10).read().decode()
+        assert '<img src="/preview/spells-en.svg' in page
+        assert urllib.request.urlopen(f"{url}/preview/spells-en.svg", timeout=10).read().startswith(b"<svg")
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(f"{url}/preview/../../deck.yaml", timeout=10)
+        version = watcher.status.version
+        edit(folder / "deck.yaml", "size: poker", "size: pokr")
+        wait_for(watcher, version)
+        page = urllib.request.urlopen(url + "/", timeout=10).read().decode()
+        assert 'id="error">' + str(folder / "deck.yaml") in page
+        browser = shutil.which("chromium") or shutil.which("chromium-browser")
+        if browser is None:
+            return
+        dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                              "--virtual-time-budget=3000", url + "/"], capture_output=True, text=True,
+                             timeout=120, check=False).stdout
+        assert "found 'pokr'" in dom and "spells-ja.svg" in dom  # the banner and the last good previews
+    finally:
+        server.shutdown()
+        server.server_close()

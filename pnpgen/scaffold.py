@@ -63,11 +63,11 @@ COMPONENTS = """\
   size: poker
   csv: cards.csv                 # one row per card kind; quantity makes copies
   front:
-    - {{shape: rect, fill: "{{colour}}", bleed: true}}
+    - {{shape: rect, fill: "{{{{ colour }}}}", bleed: true}}
     - {{shape: rounded, x: 3, y: 3, w: 57, h: 82, radius: 2.5, fill: "#fffaf0", stroke: "#333333"}}
-    - {{text: "**{{name}}**", x: 5, y: 6, w: 53, h: 10, size: 12, align: center}}
-    - {{text: "{{value}}", x: 5, y: 30, w: 53, h: 24, size: 40, align: center, valign: middle}}
-    - {{text: "{{text}}", x: 6, y: 60, w: 51, h: 22, size: 8, shrink: true}}
+    - {{text: "**{{{{ name }}}}**", x: 5, y: 6, w: 53, h: 10, size: 12, align: center}}
+    - {{text: "{{{{ value }}}}", x: 5, y: 30, w: 53, h: 24, size: 40, align: center, valign: middle}}
+    - {{text: "{{{{ text }}}}", x: 6, y: 60, w: 51, h: 22, size: 8, shrink: true}}
   back:
     - {{shape: rect, fill: "#2b2d42", bleed: true}}
     - {{text: {{ja: {title}, en: {title}}}, x: 5, y: 40, w: 53, h: 8, size: 12, align: center, color: "#edf2f4"}}
@@ -86,11 +86,11 @@ COMPONENTS = """\
     - table:
         columns:
           - {{header: {{ja: ラウンド, en: Round}}, width: 20}}
-          - group: {{ja: "プレイヤー{{n}}", en: "Player {{n}}"}}
+          - group: {{ja: "プレイヤー{{{{ n }}}}", en: "Player {{{{ n }}}}"}}
             repeat: 4
             columns: [{{header: {{ja: 点, en: Points}}}}]
         rows:
-          - {{label: "{{n}}", repeat: 8}}
+          - {{label: "{{{{ n }}}}", repeat: 8}}
 """
 
 CARDS = """\

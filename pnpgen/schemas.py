@@ -26,8 +26,8 @@ from pnpgen.examples import EXAMPLE_SCHEMA
 from pnpgen.games import engines
 from pnpgen.output import atomic_output
 from pnpgen.render.kit import TYPES, type_module
+from pnpgen.render.kit.blocks import BLOCKS
 from pnpgen.render.kit.elements import ELEMENTS
-from pnpgen.render.kit.sheet import BLOCKS
 from pnpgen.render.rulebook.model import BLOCK_SPECS, FILE_SPEC, SECTION_SPEC
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

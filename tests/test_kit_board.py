@@ -17,8 +17,8 @@ from pnpgen.content.game import GameContent, load_game
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components
+from pnpgen.render.kit.blocks import natural_width
 from pnpgen.render.kit.page import KitJob
-from pnpgen.render.kit.sheet import natural_width
 from tests.conftest import ROOT
 from tests.kit_pdf import colour_operators, drawing, unembedded_fonts
 
@@ -274,7 +274,7 @@ def test_bad_board_input_names_file_and_line(tmp_path: Path, change: str, broken
 
 # --- the documentation's examples build -----------------------------------------------------
 
-GAME_FOR = {"rules.board": "routou-dice", "{threshold}": "burning-desire", "from_rules: scores": "burning-desire",
+GAME_FOR = {"rules.board": "routou-dice", "{{ threshold }}": "burning-desire", "from_rules: scores": "burning-desire",
             "from_rules: course": "dice-road-race"}
 
 

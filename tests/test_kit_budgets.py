@@ -84,7 +84,7 @@ CSV_DECK = """\
   id: d
   title: D
   csv: cards.csv
-  front: [{text: "{name}"}]
+  front: [{text: "{{ name }}"}]
 """
 
 
@@ -129,7 +129,7 @@ def test_a_quantity_from_game_yaml_is_bounded_and_100_players_build(run_pnpgen: 
           id: seats
           title: Seats
           cards: [{quantity: players.max}]
-          front: [{text: "{copy}"}]
+          front: [{text: "{{ copy }}"}]
         """
     write_game(tmp_path / "huge", kit, players=10**12)
     code, err, left = build(run_pnpgen, tmp_path / "huge")

@@ -226,8 +226,8 @@ PER_CARD_BACK = """\
   cards:
     - {n: "1", quantity: players.max}
     - {n: "2", quantity: 2}
-  front: [{text: "F{n}-{copy}", size: 8}]
-  back: [{text: "B{index}", size: 8}]
+  front: [{text: "F{{ n }}-{{ copy }}", size: 8}]
+  back: [{text: "B{{ index }}", size: 8}]
 """
 
 
@@ -303,8 +303,8 @@ def test_overflow_is_an_error_naming_game_component_and_card(tmp_path: Path, run
             - {name: Short, text: "Fits."}
             - {name: Long, text: "%s"}
           front:
-            - {text: "{name}", h: 10}
-            - {text: "{text}", y: 20, h: 10, size: 9}
+            - {text: "{{ name }}", h: 10}
+            - {text: "{{ text }}", y: 20, h: 10, size: 9}
         """ % ("many words " * 40))
     code, out, err = run_pnpgen("build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "b"), "tiny")
     assert code == 2
@@ -330,7 +330,7 @@ def test_validate_reports_overflow_as_a_problem(tmp_path: Path) -> None:
           id: wordy
           title: Wordy
           cards: [{text: "%s"}]
-          front: [{text: "{text}", h: 5}]
+          front: [{text: "{{ text }}", h: 5}]
         """ % ("word " * 200))
     problems = check_components(load_game(folder), [])  # a print-only game: no rules
     assert len(problems) == 1 and "overflows" in problems[0] and "card 1" in problems[0]
@@ -349,7 +349,7 @@ def test_bad_csv_names_file_and_line(tmp_path: Path, run_pnpgen: CliRun, csv_tex
           id: d
           title: D
           csv: cards.csv
-          front: [{text: "{name}"}]
+          front: [{text: "{{ name }}"}]
         """, {"cards.csv": csv_text})
     code, _out, err = run_pnpgen("build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "b"))
     assert code == 2
@@ -363,7 +363,7 @@ def test_unknown_key_and_type_have_did_you_mean(tmp_path: Path, run_pnpgen: CliR
           id: d
           title: D
           cards: [{name: A}]
-          frnt: [{text: "{name}"}]
+          frnt: [{text: "{{ name }}"}]
         """)
     code, _out, err = run_pnpgen("build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "b"))
     assert code == 2 and "deck.yaml:5:3: unknown key 'frnt' (did you mean 'front'?)" in err

@@ -12,18 +12,12 @@ from pnpgen.content.game import load_game
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.output import BuildOptions
+from pnpgen.render.colour import make_colour, to_cmyk
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit.elements import (
-    ElementContext,
-    break_lines,
-    check_elements,
-    draw_elements,
-    fill_fields,
-    make_colour,
-    to_cmyk,
-    tokenize,
-)
+from pnpgen.render.kit.elements import ElementContext, check_elements, draw_elements, fill_fields
 from pnpgen.render.kit.page import MM, KitJob, Rect, open_canvas
+from pnpgen.render.kit.richtext import break_lines, tokenize
+from pnpgen.render.text import OldPlaceholder, TemplateRefused
 from tests.conftest import ROOT
 from tests.kit_pdf import texts
 
@@ -77,9 +71,24 @@ def test_english_breaks_between_words() -> None:
 
 def test_fields_are_filled_and_unknown_ones_named(job: KitJob) -> None:
     ctx = ctx_for(job, name={"ja": "火", "en": "Fire"}, cost=3)
-    assert fill_fields("{name} costs {cost} {{literal}}", ctx) == "Fire costs 3 {literal}"
-    with pytest.raises(BuildError, match=r"card 1 'X': unknown field '\{cots\}' \(fields: cost, name\)"):
-        fill_fields("{cots}", ctx)
+    assert fill_fields("{{ name }} costs {{cost}} {no field}", ctx) == "Fire costs 3 {no field}"
+    with pytest.raises(BuildError, match=r"card 1 'X': unknown field '\{\{ cots \}\}' \(fields: cost, "):
+        fill_fields("{{ cots }}", ctx)
+
+
+def test_fields_render_in_the_rulebook_sandbox(job: KitJob) -> None:
+    ctx = ctx_for(job, name={"ja": "火", "en": "Fire"}, cost=3)
+    assert fill_fields("{{ name | upper }} {% if cost > 2 %}costs {{ cost + 1 }}{% endif %}", ctx) == "FIRE costs 4"
+    assert fill_fields("{{ game_title }}", ctx) == job.content.title("en")  # one context: game values too
+    with pytest.raises(TemplateRefused, match="calling functions"):
+        fill_fields("{{ name.upper() }}", ctx)
+    with pytest.raises(BuildError, match="unknown field '\\{\\{ nope \\}\\}'"):
+        fill_fields("{{ nope | upper }}", ctx)
+
+
+def test_the_old_placeholder_is_refused_with_what_to_write(job: KitJob) -> None:
+    with pytest.raises(OldPlaceholder, match=r"'\{name\}' is the old placeholder syntax; write \{\{ name \}\}"):
+        fill_fields("**{name}**", ctx_for(job, name="Fire"))
 
 
 def test_overflow_names_the_card_and_shrink_fits(job: KitJob) -> None:

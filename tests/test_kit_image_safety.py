@@ -34,7 +34,7 @@ from pnpgen.limits import (
     MAX_SVG_ELEMENTS,
 )
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit import elements
+from pnpgen.render.kit import richtext
 from pnpgen.render.kit.page import Rect
 from tests.conftest import CliRun
 
@@ -380,9 +380,9 @@ NUMBER_CASES = [
     ("{table: {rows: [[a]]}, size: 1.0e+15, shrink: true}", "1.0",
      "front[0].size: 1,000,000,000,000,000 pt; the limit is 500 pt"),
     # numbers from a card's fields are checked when drawn, with the card named
-    ("{text: A, size: '{big}', shrink: true}", "'", f"{CARD}: size 1e+300 pt; the limit is 500 pt"),
-    ("{text: A, size: '{nan}', shrink: true}", "'", f"{CARD}: size nan is not a finite number"),
-    ("{shape: rect, w: '{zero}'}", "'", f"{CARD}: w 0 mm; must be more than 0 mm"),
+    ("{text: A, size: '{{ big }}', shrink: true}", "'", f"{CARD}: size 1e+300 pt; the limit is 500 pt"),
+    ("{text: A, size: '{{ nan }}', shrink: true}", "'", f"{CARD}: size nan is not a finite number"),
+    ("{shape: rect, w: '{{ zero }}'}", "'", f"{CARD}: w 0 mm; must be more than 0 mm"),
     ("{text: A, x: 70}", "70", f"{CARD}: x 70 mm starts past the end of its 63 mm box"),
 ]
 
@@ -422,24 +422,24 @@ def test_shrink_is_bounded_whatever_the_sizes(size: float, min_size: float) -> N
         return None
 
     started = time.perf_counter()
-    assert elements.shrink_to_fit(never, size, min_size, rounded=True, slack=1e-9) is None
+    assert richtext.shrink_to_fit(never, size, min_size, rounded=True, slack=1e-9) is None
     assert len(calls) <= MAX_SHRINK_STEPS
     assert time.perf_counter() - started < 0.5
 
 
 def test_fit_text_with_absurd_sizes_ends_at_once() -> None:
     setup_fonts()
-    tokens = elements.tokenize("a long text " * 200, {})
+    tokens = richtext.tokenize("a long text " * 200, {})
     for size in (math.inf, math.nan, 1e300):
         started = time.perf_counter()
-        assert elements.fit_text(tokens, SANS, size, 1.25, Rect(0, 0, 100, 50), True, 4.0) is None
+        assert richtext.fit_text(tokens, SANS, size, 1.25, Rect(0, 0, 100, 50), True, 4.0) is None
         assert time.perf_counter() - started < 1
 
 
-def _linear_fit(tokens: list[elements.Token], size: float, area: Rect, min_size: float) -> float | None:
+def _linear_fit(tokens: list[richtext.Token], size: float, area: Rect, min_size: float) -> float | None:
     """The step-by-step search the bisection replaced (the reference)."""
     while True:
-        lines, fits = elements.break_lines(tokens, SANS, size, area.w)
+        lines, fits = richtext.break_lines(tokens, SANS, size, area.w)
         if fits and len(lines) * size * 1.25 <= area.h + 1e-6:
             return size
         if size - 0.25 < min_size - 1e-9:
@@ -453,16 +453,16 @@ def test_bisection_finds_the_size_the_step_by_step_search_found() -> None:
     words = ["a", "tiny", "word", "incomprehensibilities", "火", "の粉を", "**bold**", "\n", "ダメージを与える。"]
     for _ in range(300):
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 60)))
-        tokens = elements.tokenize(text, {})
+        tokens = richtext.tokenize(text, {})
         area = Rect(0, 0, rng.uniform(5, 200), rng.uniform(5, 200))
         size, min_size = round(rng.uniform(4, 40), rng.choice([0, 1, 2])), rng.choice([1.0, 2.5, 4.0])
-        layout = elements.fit_text(tokens, SANS, size, 1.25, area, True, min_size)
+        layout = richtext.fit_text(tokens, SANS, size, 1.25, area, True, min_size)
         assert (layout.size if layout else None) == _linear_fit(tokens, size, area, min_size)
 
 
 def test_shrink_limits_are_what_the_docs_say() -> None:
-    assert MAX_FONT_PT == 500 and elements.SHRINK_SIZES == 2000
-    assert math.ceil(math.log2(elements.SHRINK_SIZES)) + 2 <= MAX_SHRINK_STEPS
+    assert MAX_FONT_PT == 500 and richtext.SHRINK_SIZES == 2000
+    assert math.ceil(math.log2(richtext.SHRINK_SIZES)) + 2 <= MAX_SHRINK_STEPS
 
 
 # --- good art still renders -----------------------------------------------------------------------
@@ -526,7 +526,7 @@ def test_a_preview_embeds_each_picture_once_within_a_budget(run_pnpgen: CliRun, 
     from pnpgen.render.kit import preview
 
     p, q = png(5, 5, colour=(9, 9, 9)), png(7, 7, colour=(8, 8, 8))
-    front = "      - {image: 'art/{art}'}\n"
+    front = "      - {image: 'art/{{ art }}'}\n"
     content = make_game(tmp_path, {"c/g/art/p.png": p, "c/g/art/q.png": q}, front)
     game = content / "g" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace(
@@ -626,7 +626,7 @@ def test_damaged_pictures_are_one_line_or_whole(tmp_path: Path, cuts: list[tuple
     except BuildError as error:
         assert "\n" not in str(error)
         return
-    assert elements.cmyk_image(image).getSize() == (image.width, image.height)  # decodes again, whole
+    assert images.cmyk_image(image).getSize() == (image.width, image.height)  # decodes again, whole
 
 
 # --- work that grows with copies ------------------------------------------------------------------

@@ -84,7 +84,7 @@ def test_a_changed_score_table_is_printed_without_editing_the_sheet(tmp_path: Pa
 
 
 def test_a_word_wider_than_its_cell_is_set_smaller() -> None:
-    from pnpgen.render.kit.sheet import MIN_SIZE, fitting_size, natural_width
+    from pnpgen.render.kit.blocks import MIN_SIZE, fitting_size, natural_width
 
     assert fitting_size("Final", 9, 12) == 9
     size = fitting_size("Tie-break", 9, 12)  # 14 mm column less its 1 mm padding each side
@@ -225,7 +225,7 @@ PLAY_AID = """
           - {header: {ja: 移動, en: Move}, field: cost}
     - checkboxes: {label: {ja: 手番, en: Turns}, count: 8}
     - write_in: {label: {ja: メモ, en: Notes}, lines: 2}
-    - text: {ja: "{n} 人まで。", en: "Up to {n} players."}
+    - text: {ja: "{{ n }} 人まで。", en: "Up to {{ n }} players."}
 """
 TERRAIN = """- {name: {ja: 草原, en: Meadow}, cost: 1}
 - {name: {ja: 沼, en: Marsh}, cost: 3}
@@ -233,7 +233,8 @@ TERRAIN = """- {name: {ja: 草原, en: Meadow}, cost: 1}
 
 
 def aid_game(tmp: Path, yaml_text: str = PLAY_AID) -> Path:
-    folder = print_only_game(tmp, yaml_text.replace("{n} 人まで。", "4 人まで。").replace("{n} players", "4 players"))
+    text = yaml_text.replace("{{ n }} 人まで。", "4 人まで。").replace("{{ n }} players", "4 players")
+    folder = print_only_game(tmp, text)
     (folder / "terrain.yaml").write_text(TERRAIN, encoding="utf-8")
     return folder
 
@@ -277,7 +278,7 @@ def test_the_kit_demo_sheets(tmp_path: Path) -> None:
     ("file: terrain.yaml", "file: terrain.yml", "file not found"),
     ("- checkboxes:", "- checkbox:", "a block is one of heading, text, table, checkboxes, write_in, space, row; "
                                      "found 'checkbox' (did you mean 'checkboxes'?)"),
-    ("Up to {n} players.", "Up to {m} players.", "unknown field '{m}'"),
+    ("Up to {{ n }} players.", "Up to {{ m }} players.", "unknown field '{{ m }}'"),
     ("copies: 3", "copies: 3\n  font_size: 40", "the sheet's content is"),
     ("count: 8", "count: eight", "expected an integer"),
 ])

@@ -26,7 +26,7 @@ from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import check_rulebook, render_rulebooks
 from pnpgen.render.rulebook.layout import CHUNK_CHARS, CHUNK_LINES, markup, pieces
-from pnpgen.render.rulebook.sandbox import FILTERS, ContentSandbox, Refused, TemplateRefused
+from pnpgen.render.sandbox import FILTERS, ContentSandbox, Refused, TemplateRefused
 from pnpgen.render.templates import environment, render_template
 from tests.conftest import ROOT, CliRun
 

@@ -1,14 +1,12 @@
 """Print kit: decks, boards and sheets described in YAML, built without Python.
 
 `game.yaml` `components:` names a YAML file (or a list of files whose lists are joined);
-each item is one component with a `type`. The type's module `pnpgen.render.kit.<type>`
-exposes:
-
-    SCHEMA: dict                                         checked here (did-you-mean)
-    BOUNDS: dict                                         its numbers' limits, checked here (bounds.py)
-    check(component, job) -> list[str]                   build-time problems (overflow, ...)
-    render(component, job) -> list[BuiltFile]            writes PDFs atomically
-    preview(component, job) -> list[Path]                SVG preview(s)
+each item is one component with a `type`. Each type is a module (deck.py, board.py,
+sheet.py) implementing ComponentType, registered in TYPES. Their parts, by concept:
+elements.py (card and board elements), blocks.py (tables, checkboxes, text: sheets and
+boards), richtext.py (markup, line breaking), colour.py, images.py, page.py (the job,
+page furniture and the one PDF-writing tail, write_pdf), imposition.py and tiling.py
+(placing cards and board tiles on paper), preview.py.
 
 A component whose text differs by language is built once per language of the build
 (`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`).
@@ -17,11 +15,9 @@ A component whose text differs by language is built once per language of the bui
 from __future__ import annotations
 
 import difflib
-import importlib
 import re
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import check
@@ -29,23 +25,44 @@ from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, PnpgenError
 from pnpgen.output import BuildOptions, BuiltFile
+from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
-from pnpgen.render.kit.page import KitJob, has_language_pair
+from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.preview import contact_sheet
+from pnpgen.render.text import TemplateRefused
 
-TYPES = ("deck", "board", "sheet")
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
 
 
-def type_module(kind: str) -> ModuleType | None:
-    """The module of a component type; None while that type is not written yet."""
-    try:
-        module = importlib.import_module(f"pnpgen.render.kit.{kind}")
-    except ModuleNotFoundError as error:
-        if error.name == f"pnpgen.render.kit.{kind}":
-            return None
-        raise
-    return module
+class ComponentType(Protocol):
+    """What a component type provides (a module such as deck.py)."""
+
+    SCHEMA: dict[str, Any]  # its keys, checked here (did-you-mean)
+    BOUNDS: dict[str, Any]  # its numbers' limits, checked here (bounds.py)
+
+    def localized(self, component: YMap, content: GameContent) -> bool:
+        """True when its printed text differs between languages (built once per language)."""
+        ...
+
+    def check(self, component: YMap, job: KitJob) -> list[str]:
+        """Build-time problems (overflowing text, missing images, ...), as 'file:line:col: ...'."""
+        ...
+
+    def render(self, component: YMap, job: KitJob) -> list[BuiltFile]:
+        """Its PDFs, each written by page.write_pdf."""
+        ...
+
+    def preview(self, component: YMap, job: KitJob) -> list[Path]:
+        """Its SVG preview(s) (and PNG twins)."""
+        ...
+
+
+TYPES: dict[str, ComponentType] = {"deck": deck, "board": board, "sheet": sheet}
+
+
+def type_module(kind: str) -> ComponentType | None:
+    """The implementation of a component type (None for an unknown type)."""
+    return TYPES.get(kind)
 
 
 def components(content: GameContent) -> list[YMap]:
@@ -74,11 +91,8 @@ def components(content: GameContent) -> list[YMap]:
         if ident in seen:
             raise ContentError(f"{path}: component id '{ident}' is used twice", **where(item, "id", value=True))
         seen.add(ident)
-        module = type_module(str(kind))
-        if module is not None and hasattr(module, "SCHEMA"):
-            check(item, module.SCHEMA, items, index, f"{path} ({ident})")
-        if module is not None and hasattr(module, "BOUNDS"):
-            check_bounds(item, module.BOUNDS)
+        check(item, TYPES[kind].SCHEMA, items, index, f"{path} ({ident})")
+        check_bounds(item, TYPES[kind].BOUNDS)
     return list(items)
 
 
@@ -92,11 +106,8 @@ def component_names(content: GameContent) -> list[str]:
 
 def is_localized(component: YMap, content: GameContent) -> bool:
     """True when the component's printed text differs between Japanese and English: the
-    type module decides if it can (`localized`), else any ja/en pair other than the title."""
-    module = type_module(str(component["type"]))
-    if module is not None and hasattr(module, "localized"):
-        return bool(module.localized(component, content))
-    return any(has_language_pair(v) for k, v in component.items() if k != "title")
+    type decides (`localized`)."""
+    return TYPES[str(component["type"])].localized(component, content)
 
 
 def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules[Any, Any]]:
@@ -124,8 +135,9 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
 
 def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
-    (overflowing text, missing images, ...) in every language. `rules` are the games the
-    folder defines (the caller looks them up)."""
+    (overflowing text, missing images, ...) in every language. A refused template, or a
+    placeholder of the old `{name}` syntax, is not a problem but an error: TemplateRefused.
+    `rules` are the games the folder defines (the caller looks them up)."""
     try:
         items = components(content)
     except PnpgenError as error:
@@ -133,15 +145,13 @@ def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list
     problems: list[str] = []
     options = BuildOptions()
     for item in items:
-        module = type_module(str(item["type"]))
-        if module is None or not hasattr(module, "check"):
-            problems.append(str(ContentError(f"component '{item['id']}': type '{item['type']}' is not "
-                                             "available in this version of pnpgen", **where(item, "type"))))
-            continue
+        module = TYPES[str(item["type"])]
         found: dict[str | None, list[str]] = {}
         for job in jobs(content, rules, options, item):
             try:
                 found[job.lang] = module.check(item, job)
+            except TemplateRefused:  # a refused template (or an old `{name}`) is an error, not a problem
+                raise
             except PnpgenError as error:
                 found[job.lang] = [str(error)]
         problems += [p for p in _name_languages(found) if p not in problems]
@@ -167,11 +177,8 @@ def render_components(
     """Every component's PDFs (and SVG previews) under build/<game>/."""
     built: list[BuiltFile] = []
     for item in components(content):
-        module = type_module(str(item["type"]))
-        if module is None or not hasattr(module, "render"):
-            continue  # a type not written yet never stops the others
         for job in jobs(content, rules, options, item):
-            built += module.render(item, job)
+            built += TYPES[str(item["type"])].render(item, job)
     render_previews(content, rules, options)
     return built
 
@@ -182,11 +189,8 @@ def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options:
     paths: list[Path] = []
     first: list[Path] = []
     for item in components(content):
-        module = type_module(str(item["type"]))
-        if module is None or not hasattr(module, "preview"):
-            continue
         for index, job in enumerate(jobs(content, rules, options, item)):
-            made = module.preview(item, job)
+            made = TYPES[str(item["type"])].preview(item, job)
             paths += made
             first += made if index == 0 else []
     if first:

@@ -22,15 +22,10 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_GRID_CELLS, MAX_LENGTH_MM
-from pnpgen.output import BuiltFile
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, Bound, check_bounds, check_draws, number
-from pnpgen.render.kit.elements import Align, check_elements, draw_elements
-from pnpgen.render.kit.page import KitJob, Rect, component_title, open_canvas
-from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
-from pnpgen.render.kit.sheet import (
+from pnpgen.render.kit.blocks import (
     DEFAULT_BLEED,
     PT,
     Stack,
@@ -47,8 +42,12 @@ from pnpgen.render.kit.sheet import (
     printable,
     text_height,
 )
+from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, Bound, check_bounds, check_draws, number
+from pnpgen.render.kit.elements import Align, check_elements, draw_elements
+from pnpgen.render.kit.page import KitJob, Rect, problems_of, write_pdf
+from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
-from pnpgen.render.pdf import atomic_output
+from pnpgen.render.words import WORDS
 
 SIDES = ("top", "bottom", "left", "right")
 PREVIEW_SIDE = 2_400.0  # points: the preview of a larger board is scaled down to this
@@ -678,17 +677,11 @@ def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, point
     canvas.restoreState()
 
 
-TILE_CAPTION = {
-    "ja": "{title}　タイル {name}（{index}/{count}）重なり {overlap} mm：破線に次のタイルの端を合わせ、⊕ を重ねる",
-    "en": "{title} · tile {name} ({index}/{count}) · {overlap} mm overlap: next tile's edge on the dashes, ⊕ on ⊕",
-}
-
-
 def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: BoardPlan, component: YMap,
                   ctx: TextCtx) -> None:
     """Which tile this is and how to join it: above the tile, between its crop marks."""
-    text = TILE_CAPTION.get(ctx.lang, TILE_CAPTION["en"]).format(
-        title=fill(component["title"], ctx, component, "title"), name=tile.name,
+    text = WORDS(
+        "tile_caption", ctx.lang, title=fill(component["title"], ctx, component, "title"), name=tile.name,
         index=plan.tiles.tiles.index(tile) + 1, count=len(plan.tiles.tiles), overlap=f"{plan.tiles.overlap:g}")
     room = trim.w - 6 * mm
     size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
@@ -700,7 +693,7 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
 # --- the component type interface -----------------------------------------------------
 
 
-__all__ = ["SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
 
 
 def check(component: YMap, job: KitJob) -> list[str]:
@@ -708,28 +701,27 @@ def check(component: YMap, job: KitJob) -> list[str]:
     import io
 
     setup_fonts()
-    try:
+    def dry_run() -> None:  # drawing on nothing catches what drawing finds
         plan, ctx = plan_board(component, job)
-        draw_pages(Canvas(io.BytesIO()), component, plan, ctx)  # a dry run catches what drawing finds
-    except PnpgenError as error:
-        return [str(error)]
-    return []
+        draw_pages(Canvas(io.BytesIO()), component, plan, ctx)
+
+    return problems_of(dry_run)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:
     """The board's PDF, build/<game>/<id>[-<lang>].pdf: one page, or one page per tile."""
     plan, ctx = plan_board(component, job)
-    path = job.out_path(str(component["id"]))
     first = plan.pages[0][0]
-    with atomic_output(path) as tmp:
-        canvas = open_canvas(tmp, (first.w, first.h), component_title(component, job))
+
+    def draw(canvas: Canvas) -> int:
         draw_pages(canvas, component, plan, ctx)
-        canvas.save()
+        return len(plan.pages)
+
     size = f"{plan.layout.width:.0f}×{plan.layout.height:.0f} mm"
     tiles = plan.tiles
     note = (f"tiled {tiles.columns}×{tiles.rows} with {tiles.overlap:g} mm overlap" if tiles.tiled
             else "one page")
-    return [BuiltFile(job.content.id, path, len(plan.pages), "board", [f"{size}, {note}"])]
+    return [write_pdf(job, component, (first.w, first.h), draw, "board", [f"{size}, {note}"])]
 
 
 def preview(component: YMap, job: KitJob) -> list[Path]:

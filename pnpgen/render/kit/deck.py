@@ -30,11 +30,9 @@ from pnpgen.render.kit.bounds import FONT, LENGTH, OFFSET, SIZE, Location, check
 from pnpgen.render.kit.csvfile import field_pair, read_table
 from pnpgen.render.kit.elements import (
     ElementContext,
-    break_lines,
     check_elements,
     draw_elements,
     iter_elements,
-    tokenize,
 )
 from pnpgen.render.kit.imposition import (
     CARD_SIZES,
@@ -50,16 +48,17 @@ from pnpgen.render.kit.page import (
     GUIDE_BLEED,
     KitJob,
     Rect,
-    component_title,
     draw_guides,
     draw_page_marks,
     has_language_pair,
-    open_canvas,
     set_page_boxes,
     union,
+    write_pdf,
 )
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
-from pnpgen.render.pdf import atomic_output
+from pnpgen.render.kit.richtext import break_lines, tokenize
+from pnpgen.render.words import WORDS
+from pnpgen.words import PLACEHOLDER
 
 ICON = OneOf(str, {"shape?": Choice("circle", "rect", "rounded", "ellipse"), "fill?": str, "stroke?": str,
                    "radius?": float})
@@ -465,7 +464,7 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
 
 def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
     """Dashed stubs of the fold line in the margins, labelled."""
-    label = {"ja": "山折り", "en": "fold"}.get(lang, "fold")
+    label = WORDS("fold", lang)
     x1, y1, x2, y2 = fold.fold_line
     canvas.saveState()
     canvas.setStrokeColor(colors.Color(0.4, 0.4, 0.4))
@@ -484,16 +483,6 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
             if b - a > 2 * mm:
                 canvas.line(a, y1, b, y1)
     canvas.restoreState()
-
-
-CALIBRATION_TEXT = {
-    "ja": ["両面印刷（{edge}綴じ）でこの2ページを印刷し、光にかざしてください。",
-           "裏の十字が表の目盛りの中心からずれた量（mm、右・上が+）を",
-           "デッキの back_offset: {{x: …, y: …}} に書くと、裏面がその分だけ補正されます。"],
-    "en": ["Print these two pages double-sided (flip on the {edge} edge) and hold the sheet to a light.",
-           "Read where each cross of the back sits on the front's scale (mm, right and up are +)",
-           "and write it in the deck's back_offset: {{x: …, y: …}}; the backs move to cancel it."],
-}
 
 
 def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) -> int:
@@ -546,8 +535,8 @@ def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str])
     """Instructions in the first slot, above its scale."""
     trim = grid.trim(0)
     size = 5.0
-    lines = [line.format(edge={"ja": {"long": "長辺", "short": "短辺"}, "en": {"long": "long", "short": "short"}}
-                         [lang][s.duplex]) for lang in langs for line in CALIBRATION_TEXT[lang]]
+    lines = [line for lang in langs
+             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang)).split("\n")]
     canvas.saveState()
     canvas.setFont(SANS, size)
     canvas.setFillColor(colors.black)
@@ -592,29 +581,25 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
     check_work(component, s, len(cards), (fold or grid).per_page)
     if job.options.print_shop:
         check_work(component, s, len(cards), 1, print_shop=True)
-    title = component_title(component, job)
-    built: list[BuiltFile] = []
-    path = job.out_path(str(component["id"]))
-    with atomic_output(path) as tmp:
+    if fold is not None:
+        page = fold.page
+        note = f"fold-over, {fold.per_page} cards per page"
+    else:
+        page = grid.page
+        note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
+                                                       if component.get("back") else "fronts only"))
+
+    def draw(canvas: Canvas) -> int:
         if fold is not None:
-            canvas = open_canvas(tmp, (fold.page.w, fold.page.h), title)
-            pages = render_foldover(canvas, component, job, s, cards, fold)
-            note = f"fold-over, {fold.per_page} cards per page"
-        else:
-            canvas = open_canvas(tmp, (grid.page.w, grid.page.h), title)
-            pages = render_duplex(canvas, component, job, s, cards, grid)
-            note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
-                                                           if component.get("back") else "fronts only"))
-        canvas.save()
-    built.append(BuiltFile(job.content.id, path, pages, "deck", [f"{len(cards)} cards", note]))
+            return render_foldover(canvas, component, job, s, cards, fold)
+        return render_duplex(canvas, component, job, s, cards, grid)
+
+    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note])]
     if job.options.print_shop:
-        shop = job.out_path(str(component["id"]), "print-shop")
         w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
-        with atomic_output(shop) as tmp:
-            canvas = open_canvas(tmp, (w * mm, h * mm), title)
-            pages = render_print_shop(canvas, component, job, s, cards)
-            canvas.save()
-        built.append(BuiltFile(job.content.id, shop, pages, "deck (print shop)", ["one face per page, CMYK"]))
+        built.append(write_pdf(job, component, (w * mm, h * mm),
+                               lambda canvas: render_print_shop(canvas, component, job, s, cards),
+                               "deck (print shop)", ["one face per page, CMYK"], suffix="print-shop"))
     return built
 
 
@@ -649,7 +634,12 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
 
 
 def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
-    """True when a layout names a card field (so each card has its own face)."""
-    context = job.rules_context
-    names = set(re.findall(r"\{([A-Za-z_][\w.-]*)\}", repr(list(layout))))
-    return bool(names - set(context))
+    """True when a layout names a card field (so each card has its own face); a layout
+    with more than plain `{{ name }}` placeholders is taken to."""
+    source = repr(list(layout))
+    if "{%" in source or "{#" in source or source.count("{{") != len(PLACEHOLDER.findall(source)):
+        return True
+    names = set(PLACEHOLDER.findall(source))
+    return bool(names - set(job.values))
+
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]

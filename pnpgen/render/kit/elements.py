@@ -24,29 +24,38 @@ lowers the size (to `min_size`, 4 pt by default) until it fits.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any
 
+import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.capabilities import rulebook_table
 from pnpgen.errors import BuildError, ContentError
-from pnpgen.limits import MAX_FONT_PT, MAX_LENGTH_MM, MAX_SHRINK_STEPS
+from pnpgen.limits import MAX_LENGTH_MM
+from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
 from pnpgen.render.kit.bounds import FONT, LENGTH, LINE_HEIGHT, OFFSET, SIZE, Bound
 from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
-from pnpgen.render.kit.images import Image, check_image, checked
+from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect
+from pnpgen.render.kit.richtext import (
+    ascent_descent,
+    cached_layout,
+    draw_layout,
+    shrink_to_fit,
+    text_width,
+)
+from pnpgen.render.table import TableModel, UnknownTable, rules_table
+from pnpgen.render.text import TEMPLATE_MISTAKES, Refused, TemplateRefused, is_plain, refuse_old_placeholder
+from pnpgen.words import PLACEHOLDER
 
 FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
@@ -98,91 +107,89 @@ class ElementContext:
     def colour(self, spec: str) -> colors.Color:
         return make_colour(spec, self.cmyk)
 
+    def icon(self, canvas: Canvas, name: str, area: Rect) -> None:
+        draw_icon(canvas, name, area, self)
+
     def value(self, name: str) -> Any:
-        """A `{name}` value: a card field, else the rules' rulebook context."""
+        """A `{{ name }}` value: a card field, else the job's values (render/text.py)."""
         if name in self.fields:
             return self.fields[name]
-        return self.job.rules_context.get(name, _MISSING)
+        return self.job.values.get(name, _MISSING)
 
     def known(self) -> list[str]:
-        context = self.job.rules_context
-        return sorted({*self.fields, *(k for k, v in context.items() if isinstance(v, str | int | float))})
+        values = self.job.values
+        return sorted({*self.fields, *(k for k, v in values.items() if isinstance(v, str | int | float))})
+
+    def names(self) -> dict[str, Any]:
+        """The one context object a template renders with: the job's values, then the fields
+        (a {ja, en} field in the job's language)."""
+        fields = {k: self.job.text(v) if isinstance(v, dict) else v for k, v in self.fields.items()}
+        return {**self.job.values, **fields}
 
 
 _MISSING = object()
-FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.-]*)\}")
-CMYK = re.compile(r"cmyk\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*\)$", re.IGNORECASE)
-
-
-@lru_cache(maxsize=512)
-def make_colour(spec: str, cmyk: bool = False) -> colors.Color:
-    """'#rrggbb', '#rgb', a colour name or 'cmyk(c, m, y, k)' in percent. With `cmyk`
-    (print-shop files) every colour is converted to CMYK."""
-    text = spec.strip()
-    found = CMYK.match(text)
-    if found:
-        c, m, y, k = (float(v) / 100 for v in found.groups())
-        return colors.CMYKColor(c, m, y, k)
-    if re.fullmatch(r"#[0-9a-fA-F]{3}", text):
-        text = "#" + "".join(ch * 2 for ch in text[1:])
-    try:
-        colour = colors.HexColor(text) if text.startswith("#") else getattr(colors, text.lower())
-    except (ValueError, AttributeError):
-        raise ValueError(f"unknown colour '{spec}' (use #rrggbb, a colour name or cmyk(c, m, y, k))") from None
-    if not isinstance(colour, colors.Color):
-        raise ValueError(f"unknown colour '{spec}'")
-    return to_cmyk(colour) if cmyk else colour
-
-
-def to_cmyk(colour: colors.Color) -> colors.CMYKColor:
-    """Naive RGB -> CMYK (full black generation): exact for greys and pure inks."""
-    if isinstance(colour, colors.CMYKColor):
-        return colour
-    r, g, b = colour.red, colour.green, colour.blue
-    k = 1 - max(r, g, b)
-    if k >= 1 - 1e-9:
-        return colors.CMYKColor(0, 0, 0, 1)
-    return colors.CMYKColor(*(round((1 - v - k) / (1 - k), 4) for v in (r, g, b)), round(k, 4))
 
 
 def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = None) -> str:
-    """`{field}` replaced by card fields (Text fields in the job's language); `{{` is `{`."""
-    if "{" not in text and "}" not in text:
+    """`{{ field }}` replaced by card fields (Text fields in the job's language), then the
+    job's values; a text with more than plain placeholders renders in the sandbox."""
+    if "{" not in text:
         return text
+    location = where(parent, key, value=True)
+    refuse_old_placeholder(text, location)
+    if is_plain(text):
 
-    def sub(match: re.Match[str]) -> str:
-        if match.group(0) in ("{{", "}}"):
-            return match.group(0)[0]
-        name = match.group(1)
-        found = ctx.value(name)
-        if found is _MISSING:
-            known = ", ".join(ctx.known()) or "none"
-            raise BuildError(f"{ctx.label}: unknown field '{{{name}}}' (fields: {known})",
-                             **where(parent, key, value=True))
-        return ctx.job.text(found) if found is not None else ""
+        def sub(match: re.Match[str]) -> str:
+            name = match.group(1)
+            found = ctx.value(name)
+            if found is _MISSING:
+                raise _unknown(name, ctx, location)
+            return ctx.job.text(found) if found is not None else ""
 
-    return FIELD.sub(sub, text)
+        return PLACEHOLDER.sub(sub, text)
+    templates = ctx.job.templates
+    try:
+        names = ctx.names()
+        missing = sorted(templates.names(text) - set(names))
+        if missing:
+            raise _unknown(missing[0], ctx, location)
+        return templates.render(text, names)
+    except Refused as err:
+        raise TemplateRefused(f"template error: {err}", **location) from None
+    except jinja2.TemplateSyntaxError as err:
+        raise BuildError(f"{ctx.label}: template error: {err.message}", **location) from None
+    except TEMPLATE_MISTAKES as err:
+        raise BuildError(f"{ctx.label}: template error: {err}", **location) from None
+
+
+def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
+    known = ", ".join(ctx.known()) or "none"
+    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}' (fields: {known})", **location)
 
 
 # --- checking -------------------------------------------------------------------------------
 
 
+def main_key(item: Any, kinds: Sequence[str], parent: Any, key: Any, path: str, noun: str, example: str,
+             several: str = "several") -> str:
+    """Which of `kinds` `item` is (its one main key, as elements and blocks have);
+    ContentError with did-you-mean if none. `noun`: 'an element'; `example`: "'text:' or 'shape:'"."""
+    if not isinstance(item, dict):
+        raise ContentError(f"{path}: expected {noun} (a mapping such as {example})", **where(parent, key, value=True))
+    found_kinds = [k for k in kinds if k in item]
+    if len(found_kinds) != 1:
+        first = next(iter(item), "")
+        close = difflib.get_close_matches(str(first), list(kinds), n=1, cutoff=0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close and not found_kinds else ""
+        found = f"{several}: " + ", ".join(found_kinds) if found_kinds else f"'{first}'{hint}"
+        raise ContentError(f"{path}: {noun} is one of {', '.join(kinds)}; found {found}",
+                           **where(item, first if first in item else None))
+    return found_kinds[0]
+
+
 def element_kind(element: Any, parent: Any, key: Any, path: str) -> str:
     """Which element `element` is (its one main key); ContentError with did-you-mean if none."""
-    if not isinstance(element, dict):
-        raise ContentError(f"{path}: expected an element (a mapping such as 'text:' or 'shape:')",
-                           **where(parent, key, value=True))
-    kinds = [k for k in ELEMENTS if k in element]
-    if len(kinds) != 1:
-        import difflib
-
-        first = next(iter(element), "")
-        close = difflib.get_close_matches(str(first), list(ELEMENTS), n=1, cutoff=0.6)
-        hint = f" (did you mean '{close[0]}'?)" if close and not kinds else ""
-        found = "several: " + ", ".join(kinds) if kinds else f"'{first}'{hint}"
-        raise ContentError(f"{path}: an element is one of {', '.join(ELEMENTS)}; found {found}",
-                           **where(element, first if first in element else None))
-    return kinds[0]
+    return main_key(element, list(ELEMENTS), parent, key, path, "an element", "'text:' or 'shape:'")
 
 
 def check_elements(elements: Sequence[Any], path: str) -> None:
@@ -283,289 +290,6 @@ def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> 
 # --- rich text ------------------------------------------------------------------------------
 
 
-class Style(NamedTuple):
-    colour: str | None = None
-    bold: bool = False
-
-
-class Token(NamedTuple):
-    kind: str  # word | space | icon | break
-    text: str
-    style: Style
-
-
-MARKUP = re.compile(r"\*\*|\[(#[0-9a-fA-F]{3,6}|[a-zA-Z]+|/)\]|:([a-z0-9][a-z0-9_-]*):|\n")
-# Characters never at the start of a line / never at the end of one (Japanese kinsoku).
-NO_START = set("、。，．・：；？！ー）」』】〕〉》”’ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々…‥,.;:!?)]}%")
-NO_END = set("（「『【〔〈《“‘([{")
-
-
-def _is_cjk(ch: str) -> bool:
-    code = ord(ch)
-    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
-            or 0xFF00 <= code <= 0xFFEF)
-
-
-def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
-    """Rich text as tokens: words (a Latin word, or one Japanese character with the
-    punctuation that may not be separated from it), spaces, icons and line breaks."""
-    tokens: list[Token] = []
-    style = Style()
-    stack: list[Style] = []
-    pos = 0
-    for match in MARKUP.finditer(text):
-        _plain(text[pos:match.start()], style, tokens)
-        pos = match.end()
-        mark = match.group(0)
-        if mark == "**":
-            style = Style(style.colour, not style.bold)
-        elif mark == "\n":
-            tokens.append(Token("break", "", style))
-        elif match.group(2):
-            if match.group(2) in icons:
-                tokens.append(Token("icon", match.group(2), style))
-            else:
-                _plain(mark, style, tokens)
-        elif match.group(1) == "/":
-            style = stack.pop() if stack else Style()
-        else:
-            colour = match.group(1)
-            try:
-                make_colour(colour)
-            except ValueError:
-                _plain(mark, style, tokens)
-                continue
-            stack.append(style)
-            style = Style(colour, style.bold)
-    _plain(text[pos:], style, tokens)
-    return _glue(tokens)
-
-
-CJK = "\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
-PIECE = re.compile(rf"\s+|[{CJK}]|[^\s{CJK}]+")
-
-
-def _plain(text: str, style: Style, tokens: list[Token]) -> None:
-    """Plain text as tokens: spaces, one token per Japanese character, Latin words whole."""
-    for piece in PIECE.findall(text):
-        if piece[0].isspace():
-            tokens.append(Token("space", " ", style))
-        elif (tokens and tokens[-1].kind == "word" and tokens[-1].style == style and not _is_cjk(piece[0])
-              and not _is_cjk(tokens[-1].text[-1]) and not tokens[-1].text[-1].isspace()):
-            tokens[-1] = Token("word", tokens[-1].text + piece, style)  # a word split by markup
-        else:
-            tokens.append(Token("word", piece, style))
-
-
-def _glue(tokens: list[Token]) -> list[Token]:
-    """Join kinsoku punctuation to its neighbour so no line starts or ends with it."""
-    out: list[Token] = []
-    for token in tokens:
-        if (token.kind == "word" and out and out[-1].kind == "word" and out[-1].style == token.style
-                and (token.text[0] in NO_START or out[-1].text[-1] in NO_END)):
-            out[-1] = Token("word", out[-1].text + token.text, token.style)
-        else:
-            out.append(token)
-    return out
-
-
-@dataclass
-class Line:
-    items: list[tuple[Token, float]]  # token and its width
-    width: float
-
-
-@lru_cache(maxsize=65536)
-def _width(text: str, font: str, size: float) -> float:
-    return stringWidth(text, font, size)
-
-
-def break_lines(tokens: Sequence[Token], font: str, size: float, width: float) -> tuple[list[Line], bool]:
-    """Greedy line breaking; the flag is False when a token is wider than the line."""
-    lines: list[Line] = [Line([], 0.0)]
-    fits = True
-    for token in tokens:
-        line = lines[-1]
-        if token.kind == "break":
-            lines.append(Line([], 0.0))
-            continue
-        w = size if token.kind == "icon" else _width(token.text, font, size)
-        if token.kind == "space":
-            if line.items:
-                line.items.append((token, w))
-                line.width += w
-            continue
-        if line.width + w > width + 1e-6 and line.items:
-            while line.items and line.items[-1][0].kind == "space":
-                line.width -= line.items.pop()[1]
-            line = Line([], 0.0)
-            lines.append(line)
-        if w > width + 1e-6:
-            fits = False
-        line.items.append((token, w))
-        line.width += w
-    for line in lines:
-        while line.items and line.items[-1][0].kind == "space":
-            line.width -= line.items.pop()[1]
-    return lines, fits
-
-
-@dataclass
-class TextLayout:
-    lines: list[Line]
-    font: str
-    size: float
-    leading: float
-
-    @cached_property
-    def bold(self) -> bool:
-        return any(t.style.bold for line in self.lines for t, _w in line.items)
-
-    @property
-    def height(self) -> float:
-        return len(self.lines) * self.size * self.leading
-
-
-def fit_text(tokens: Sequence[Token], font: str, size: float, leading: float, area: Rect,
-             shrink: bool, min_size: float) -> TextLayout | None:
-    """The layout at `size`, or shrunk in 0.25 pt steps when `shrink`; None if it never fits."""
-
-    def attempt(at: float) -> TextLayout | None:
-        lines, fits = break_lines(tokens, font, at, area.w)
-        layout = TextLayout(lines, font, at, leading)
-        return layout if fits and layout.height <= area.h + 1e-6 else None
-
-    return shrink_to_fit(attempt, size, min_size if shrink else math.inf, rounded=True, slack=1e-9)
-
-
-T = TypeVar("T")
-SHRINK_SIZES = int(4 * MAX_FONT_PT)  # 0.25 pt steps from the largest size
-
-
-def shrink_to_fit(attempt: Callable[[float], T | None], size: float, min_size: float, rounded: bool,
-                     slack: float) -> T | None:
-    """`attempt(size)`, else attempt at the largest smaller size in 0.25 pt steps, down to
-    `min_size` (inf: no shrinking), that succeeds; None if none does. A smaller size only
-    fits better, so a bisection finds it: at most MAX_SHRINK_STEPS attempts whatever the
-    input (a dozen for the 2,000 steps below MAX_FONT_PT)."""
-    found = attempt(size)
-    if found is not None:
-        return found
-    sizes: list[float] = []  # the sizes a step-by-step search would try, largest first
-    while len(sizes) < SHRINK_SIZES and size - 0.25 >= min_size - slack:
-        size = round(size - 0.25, 2) if rounded else size - 0.25
-        sizes.append(size)
-    if not sizes:
-        return None
-    best = attempt(sizes[-1])
-    low, high = 0, len(sizes) - 1  # sizes[high] fits; the largest fitting size is in [low, high]
-    for _ in range(MAX_SHRINK_STEPS - 2):
-        if best is None or low >= high:
-            break
-        middle = (low + high) // 2
-        fitted = attempt(sizes[middle])
-        if fitted is None:
-            low = middle + 1
-        else:
-            high, best = middle, fitted
-    return best
-
-
-@lru_cache(maxsize=4096)
-def _layout(text: str, icons: tuple[str, ...], font: str, size: float, leading: float, width: float, height: float,
-            shrink: bool, min_size: float) -> TextLayout | None:
-    """fit_text of a text, computed once for the many cards that share it (a shared back)."""
-    return fit_text(tokenize(text, dict.fromkeys(icons)), font, size, leading, Rect(0, 0, width, height), shrink,
-                    min_size)
-
-
-def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, valign: str,
-                ctx: ElementContext, base_colour: str) -> None:
-    """Paint a text layout inside `area`: one PDF text object, the font set once, colours
-    and the bold render mode only where they change."""
-    size = layout.size
-    ascent, descent = (v * size / 1000 for v in _ascent_descent(layout.font))
-    half_gap = (size * layout.leading - (ascent - descent)) / 2
-    if valign == "middle":
-        top = area.top - (area.h - layout.height) / 2
-    elif valign == "bottom":
-        top = area.y + layout.height
-    else:
-        top = area.top
-    bold = layout.bold
-    if bold:
-        canvas.saveState()
-        canvas.setLineWidth(size * 0.035)  # the stroke that makes the one regular cut bolder
-    writer = _TextWriter(canvas, layout, ctx, base_colour, bold)
-    for index, line in enumerate(layout.lines):
-        baseline = top - index * size * layout.leading - half_gap - ascent
-        if align == "center":
-            x = area.x + (area.w - line.width) / 2
-        elif align == "right":
-            x = area.right - line.width
-        else:
-            x = area.x
-        run: list[str] = []
-        run_x = x
-        run_style: Style | None = None
-        for token, w in line.items:
-            if token.kind == "icon" or token.style != run_style:
-                writer.run("".join(run), run_x, baseline, run_style)
-                run, run_x, run_style = [], x, token.style
-            if token.kind == "icon":
-                writer.flush()
-                draw_icon(canvas, token.text, Rect(x, baseline + descent, w, w), ctx)
-                run_style = None
-            else:
-                run.append(token.text)
-            x += w
-        writer.run("".join(run), run_x, baseline, run_style)
-    writer.flush()
-    if bold:
-        canvas.restoreState()
-
-
-class _TextWriter:
-    def __init__(self, canvas: Canvas, layout: TextLayout, ctx: ElementContext, base_colour: str,
-                 stroke: bool) -> None:
-        self.canvas, self.layout, self.ctx, self.base, self.stroke = canvas, layout, ctx, base_colour, stroke
-        self.obj: Any = None
-        self.colour: str | None = None
-        self.mode = 0
-
-    def run(self, text: str, x: float, y: float, style: Style | None) -> None:
-        if not text or style is None:
-            return
-        if self.obj is None:
-            self.obj = self.canvas.beginText()
-            self.obj.setFont(self.layout.font, self.layout.size)
-            self.colour, self.mode = None, 0
-        colour = style.colour or self.base
-        if colour != self.colour:
-            value = self.ctx.colour(colour)
-            self.obj.setFillColor(value)
-            if self.stroke:
-                self.obj.setStrokeColor(value)
-            self.colour = colour
-        mode = 2 if style.bold else 0  # 2: fill and stroke
-        if mode != self.mode:
-            self.obj.setTextRenderMode(mode)
-            self.mode = mode
-        self.obj.setTextOrigin(x, y)
-        self.obj.textOut(text)
-
-    def flush(self) -> None:
-        if self.obj is not None:
-            self.canvas.drawText(self.obj)
-            self.obj = None
-
-
-@lru_cache(maxsize=8)
-def _ascent_descent(font: str) -> tuple[float, float]:
-    ascent, descent = getAscentDescent(font, 1000)
-    return ascent, descent
-
-
 def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
     snippet = text.replace("\n", " ")
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
@@ -608,117 +332,11 @@ def draw_icon(canvas: Canvas, name: str, area: Rect, ctx: ElementContext) -> Non
     """An icon of the component's `icons:` map: an image file, or a shape mapping."""
     spec = ctx.icons[name]
     if isinstance(spec, str):
-        draw_image_file(canvas, image_file(ctx, spec, ctx.icons, name), area, "contain", ctx)
+        draw_image_file(canvas, image_file(ctx, spec, ctx.icons, name), area, "contain", ctx.cmyk)
     else:
         element = {"shape": spec.get("shape", "circle"), "fill": spec.get("fill", ctx.color),
                    "stroke": spec.get("stroke"), "radius": spec.get("radius", 0.6)}
         draw_shape(canvas, element, area, ctx)
-
-
-def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, ctx: ElementContext) -> None:
-    """A checked image scaled into `area` (contain, cover or stretch)."""
-    sx, sy = area.w / image.width, area.h / image.height
-    if fit == "contain":
-        sx = sy = min(sx, sy)
-    elif fit == "cover":
-        sx = sy = max(sx, sy)
-    w, h = image.width * sx, image.height * sy
-    x, y = area.x + (area.w - w) / 2, area.y + (area.h - h) / 2
-    canvas.saveState()
-    if fit == "cover":
-        clip = canvas.beginPath()
-        clip.rect(area.x, area.y, area.w, area.h)
-        canvas.clipPath(clip, stroke=0, fill=0)
-    if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
-        canvas.draw_image_file(image, x, y, w, h)
-    else:
-        name = _form(canvas, image, ctx.cmyk)
-        canvas.translate(x, y)
-        canvas.scale(sx, sy)
-        canvas.doForm(name)
-    canvas.restoreState()
-
-
-def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
-    """A checked image drawn once per PDF as a form that every card showing it places: the
-    work does not grow with the cards (a drawing of thousands of shapes, a picture ReportLab
-    would hash again for every card), and forms are named by order, so the PDF does not
-    depend on where the game folder lies (ReportLab names a picture given by file name
-    after that name)."""
-    forms: dict[tuple[Image, bool], str] = canvas.__dict__.setdefault("_pnpgen_images", {})
-    name = forms.get((image, cmyk))
-    if name is None:
-        name = forms[image, cmyk] = f"pnpgenImage{len(forms)}"
-        canvas.beginForm(name, 0, 0, image.width, image.height)
-        if image.drawing is not None:
-            from reportlab.graphics import renderPDF
-
-            renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
-        elif cmyk:
-            canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height)
-        else:
-            canvas.drawImage(_reader(str(image.path)), 0, 0, image.width, image.height, mask="auto")
-        canvas.endForm()
-    return name
-
-
-def _reader(path: str) -> Any:
-    from reportlab.lib.utils import ImageReader
-
-    return ImageReader(path)
-
-
-@lru_cache(maxsize=128)
-def svg_drawing(image: Image, cmyk: bool = False) -> Any:
-    """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours and pictures
-    converted (print-shop files)."""
-    if not cmyk:
-        return image.drawing
-    import copy
-
-    from reportlab.graphics.shapes import Image as Picture
-
-    # Decoded data: pictures are shared, not copied (a copied JPEG loses its file).
-    shared = {id(n.path): n.path for n in _nodes(image.drawing) if isinstance(n, Picture) and hasattr(n.path, "mode")}
-    drawing = copy.deepcopy(image.drawing, shared)
-    for node in _nodes(drawing):
-        for attr in ("fillColor", "strokeColor"):
-            value = getattr(node, attr, None)
-            if isinstance(value, colors.Color):
-                setattr(node, attr, to_cmyk(value))
-        if isinstance(node, Picture):
-            node.path = _cmyk_picture(node.path)
-    black = colors.CMYKColor(0, 0, 0, 1)
-    drawing.__dict__.update(initialFillColor=black, initialStrokeColor=black)  # not Drawing attributes
-    return drawing
-
-
-def _nodes(node: Any) -> Iterator[Any]:
-    yield node
-    for child in getattr(node, "contents", []):
-        yield from _nodes(child)
-
-
-def _cmyk_picture(picture: Any) -> Any:
-    """A PIL picture, or a checked file, in CMYK with transparency flattened on white."""
-    from PIL import Image as PILImage
-
-    if isinstance(picture, str | Path):
-        with PILImage.open(checked(picture).path) as source:
-            rgba = source.convert("RGBA")
-    else:
-        rgba = picture.convert("RGBA")
-    flat = PILImage.new("RGB", rgba.size, "white")
-    flat.paste(rgba, mask=rgba.getchannel("A"))
-    return flat.convert("CMYK")
-
-
-@lru_cache(maxsize=128)
-def cmyk_image(image: Image) -> Any:
-    """A checked PNG or JPEG converted to CMYK for print-shop files."""
-    from reportlab.lib.utils import ImageReader
-
-    return ImageReader(_cmyk_picture(image.path))
 
 
 # --- shapes -------------------------------------------------------------------------------
@@ -763,7 +381,9 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
 # --- tables -------------------------------------------------------------------------------
 
 
-def table_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[list[str]]:
+def table_model(element: Mapping[str, Any], ctx: ElementContext) -> TableModel:
+    """The table of a `table:` element (or a sheet's `from_rules` table): the one the rules
+    publish, or its `rows` with fields filled in; header first."""
     spec = element["table"]
     if "from_rules" in spec:
         name = str(spec["from_rules"])
@@ -771,25 +391,25 @@ def table_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[list[str
             raise BuildError(f"{ctx.label}: 'from_rules: {name}' needs a game with rules",
                              **where(spec, "from_rules", value=True))
         try:
-            return rulebook_table(ctx.job.rules[0], name, ctx.job.text_lang)
-        except KeyError:
+            return rules_table(ctx.job.rules[0], name, ctx.job.text_lang)
+        except UnknownTable:
             raise BuildError(f"{ctx.label}: the rules have no table '{name}'",
                              **where(spec, "from_rules", value=True)) from None
-    return [[fill_fields(ctx.job.text(cell), ctx, row, i) for i, cell in enumerate(row)] for row in spec["rows"]]
+    return TableModel.of([[fill_fields(ctx.job.text(cell), ctx, row, i) for i, cell in enumerate(row)]
+                          for row in spec["rows"]])
 
 
 def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     """A grid of single-line cells: columns as wide as their widest cell (spread over the
     width), rows of equal height, an optional shaded header row."""
-    rows = table_rows(element, ctx)
-    cols = max(len(r) for r in rows)
-    rows = [r + [""] * (cols - len(r)) for r in rows]
+    model = table_model(element, ctx).aligned(str(element.get("align", "center")))
+    rows, cols = model.grid(), model.columns
     size = _number(element, "size", ctx, ctx.font_size)
     min_size = _number(element, "min_size", ctx, DEFAULT_MIN_SIZE) if element.get("shrink") else math.inf
     pad = 1.2 * mm
 
     def attempt(at: float) -> tuple[float, list[float]] | None:
-        natural = [max(_width(r[c], SANS, at) for r in rows) + 2 * pad for c in range(cols)]
+        natural = [max(text_width(r[c], SANS, at) for r in rows) + 2 * pad for c in range(cols)]
         fits = sum(natural) <= area.w + 1e-6 and at * 1.6 * len(rows) <= area.h + 1e-6
         return (at, natural) if fits else None
 
@@ -822,13 +442,13 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
         canvas.line(x, top - total_h, x, top)
     canvas.setFont(SANS, size)
     canvas.setFillColor(ctx.colour(text_colour))
-    ascent, descent = (v * size / 1000 for v in _ascent_descent(SANS))
-    align = str(element.get("align", "center"))
+    ascent, descent = (v * size / 1000 for v in ascent_descent(SANS))
     for r, row in enumerate(rows):
         baseline = top - r * row_h - row_h / 2 - (ascent + descent) / 2
         x = area.x
         for c, cell in enumerate(row):
-            if c == 0 or align == "left":
+            align = model.align[c]
+            if align == "left":
                 canvas.drawString(x + pad, baseline, cell)
             elif align == "right":
                 canvas.drawRightString(x + widths[c] - pad, baseline, cell)
@@ -849,7 +469,7 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
     font = FONTS[str(element.get("font", "sans"))]
     size = _number(element, "size", ctx, ctx.font_size)
     leading = _number(element, "leading", ctx, LEADING)
-    layout = _layout(text, tuple(sorted(ctx.icons)), font, size, leading, inner.w, inner.h,
+    layout = cached_layout(text, tuple(sorted(ctx.icons)), font, size, leading, inner.w, inner.h,
                      bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
@@ -863,7 +483,7 @@ def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect
     name = fill_fields(str(element["image"]), ctx, element, "image")
     image = image_file(ctx, name, element, "image")
     if canvas is not None:
-        draw_image_file(canvas, image, area, str(element.get("fit", "contain")), ctx)
+        draw_image_file(canvas, image, area, str(element.get("fit", "contain")), ctx.cmyk)
 
 
 def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:

@@ -29,10 +29,14 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
+
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.errors import BuildError
 from pnpgen.limits import (
@@ -43,7 +47,9 @@ from pnpgen.limits import (
     MAX_SVG_ELEMENTS,
     MAX_SVG_SIDE,
 )
+from pnpgen.render.colour import to_cmyk
 from pnpgen.render.fonts import SANS, setup_fonts
+from pnpgen.render.kit.page import Rect
 
 RASTER = (".png", ".jpg", ".jpeg")
 SUFFIXES = (*RASTER, ".svg")
@@ -301,3 +307,109 @@ def _bundled_font(node: Any) -> None:
         node.fontName = SANS
     for child in getattr(node, "contents", []):
         _bundled_font(child)
+
+
+def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, cmyk: bool) -> None:
+    """A checked image scaled into `area` (contain, cover or stretch)."""
+    sx, sy = area.w / image.width, area.h / image.height
+    if fit == "contain":
+        sx = sy = min(sx, sy)
+    elif fit == "cover":
+        sx = sy = max(sx, sy)
+    w, h = image.width * sx, image.height * sy
+    x, y = area.x + (area.w - w) / 2, area.y + (area.h - h) / 2
+    canvas.saveState()
+    if fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(area.x, area.y, area.w, area.h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+    if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
+        canvas.draw_image_file(image, x, y, w, h)
+    else:
+        name = _form(canvas, image, cmyk)
+        canvas.translate(x, y)
+        canvas.scale(sx, sy)
+        canvas.doForm(name)
+    canvas.restoreState()
+
+
+def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
+    """A checked image drawn once per PDF as a form that every card showing it places: the
+    work does not grow with the cards (a drawing of thousands of shapes, a picture ReportLab
+    would hash again for every card), and forms are named by order, so the PDF does not
+    depend on where the game folder lies (ReportLab names a picture given by file name
+    after that name)."""
+    forms: dict[tuple[Image, bool], str] = canvas.__dict__.setdefault("_pnpgen_images", {})
+    name = forms.get((image, cmyk))
+    if name is None:
+        name = forms[image, cmyk] = f"pnpgenImage{len(forms)}"
+        canvas.beginForm(name, 0, 0, image.width, image.height)
+        if image.drawing is not None:
+            from reportlab.graphics import renderPDF
+
+            renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
+        elif cmyk:
+            canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height)
+        else:
+            canvas.drawImage(_reader(str(image.path)), 0, 0, image.width, image.height, mask="auto")
+        canvas.endForm()
+    return name
+
+
+def _reader(path: str) -> Any:
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(path)
+
+
+@lru_cache(maxsize=128)
+def svg_drawing(image: Image, cmyk: bool = False) -> Any:
+    """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours and pictures
+    converted (print-shop files)."""
+    if not cmyk:
+        return image.drawing
+    import copy
+
+    from reportlab.graphics.shapes import Image as Picture
+
+    # Decoded data: pictures are shared, not copied (a copied JPEG loses its file).
+    shared = {id(n.path): n.path for n in _nodes(image.drawing) if isinstance(n, Picture) and hasattr(n.path, "mode")}
+    drawing = copy.deepcopy(image.drawing, shared)
+    for node in _nodes(drawing):
+        for attr in ("fillColor", "strokeColor"):
+            value = getattr(node, attr, None)
+            if isinstance(value, colors.Color):
+                setattr(node, attr, to_cmyk(value))
+        if isinstance(node, Picture):
+            node.path = _cmyk_picture(node.path)
+    black = colors.CMYKColor(0, 0, 0, 1)
+    drawing.__dict__.update(initialFillColor=black, initialStrokeColor=black)  # not Drawing attributes
+    return drawing
+
+
+def _nodes(node: Any) -> Iterator[Any]:
+    yield node
+    for child in getattr(node, "contents", []):
+        yield from _nodes(child)
+
+
+def _cmyk_picture(picture: Any) -> Any:
+    """A PIL picture, or a checked file, in CMYK with transparency flattened on white."""
+    from PIL import Image as PILImage
+
+    if isinstance(picture, str | Path):
+        with PILImage.open(checked(picture).path) as source:
+            rgba = source.convert("RGBA")
+    else:
+        rgba = picture.convert("RGBA")
+    flat = PILImage.new("RGB", rgba.size, "white")
+    flat.paste(rgba, mask=rgba.getchannel("A"))
+    return flat.convert("CMYK")
+
+
+@lru_cache(maxsize=128)
+def cmyk_image(image: Image) -> Any:
+    """A checked PNG or JPEG converted to CMYK for print-shop files."""
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(_cmyk_picture(image.path))

@@ -8,7 +8,7 @@ margins, the 50 mm "print at 100%" check ruler and the --guides proof overlay.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,13 +20,14 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import text_for
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.engine.capabilities import rulebook_context
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import ContentError
-from pnpgen.output import BuildOptions
+from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_mm
-from pnpgen.render.pdf import new_canvas
+from pnpgen.render.pdf import atomic_output, new_canvas
+from pnpgen.render.text import TemplateRefused, Templates, text_values
+from pnpgen.render.words import WORDS
 
 MM = mm  # points per millimetre
 EPS = 1e-6
@@ -108,6 +109,7 @@ class KitJob:
     options: BuildOptions
     lang: str | None = None
     contexts: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    templates: Templates = field(default_factory=Templates, repr=False, compare=False)
 
     @property
     def text_lang(self) -> str:
@@ -139,12 +141,13 @@ class KitJob:
         return self.game_dir / "preview"
 
     @property
-    def rules_context(self) -> dict[str, Any]:
-        """The first rules' rulebook_context in this language ({} for print-only games),
-        computed once per language (shared with in_lang copies)."""
+    def values(self) -> dict[str, Any]:
+        """The values texts name (render/text.py: the game's, then the first rules'
+        rulebook context) in this language, computed once per language (shared with
+        in_lang copies)."""
         lang = self.text_lang
         if lang not in self.contexts:
-            self.contexts[lang] = rulebook_context(self.rules[0], lang) if self.rules else {}
+            self.contexts[lang] = text_values(self.content, self.rules[0] if self.rules else None, lang)
         return self.contexts[lang]
 
     def in_lang(self, lang: str) -> KitJob:
@@ -171,6 +174,18 @@ class KitJob:
         return out + (f", card {card}" if card else "")
 
 
+def problems_of(action: Callable[[], object]) -> list[str]:
+    """A type's check: run `action` (a dry run) and return its first problem, if any. A
+    refused template (or an old `{name}`) is an error, never a problem: it is raised."""
+    try:
+        action()
+    except TemplateRefused:
+        raise
+    except PnpgenError as error:
+        return [str(error)]
+    return []
+
+
 def component_title(component: YMap, job: KitJob) -> str:
     """The component's title in the job's language (both for a neutral build)."""
     title = component.get("title", component["id"])
@@ -189,6 +204,20 @@ def has_language_pair(value: Any) -> bool:
     if isinstance(value, list):
         return any(has_language_pair(v) for v in value)
     return False
+
+
+def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw: Callable[[Canvas], int],
+              kind: str, notes: Sequence[str], suffix: str = "") -> BuiltFile:
+    """The one PDF-writing tail of every component type: build/<game>/<id>[-<suffix>][-<lang>].pdf,
+    written atomically (a failed build leaves no file), on a canvas with the bundled fonts and
+    fixed metadata (the component's title; reproducible dates). `draw` draws the pages and
+    returns how many."""
+    path = job.out_path(str(component["id"]), suffix)
+    with atomic_output(path) as tmp:
+        canvas = new_canvas(tmp, pagesize, component_title(component, job))
+        pages = draw(canvas)
+        canvas.save()
+    return BuiltFile(job.content.id, path, pages, kind, list(notes))
 
 
 def open_canvas(path: Path, pagesize: tuple[float, float], title: str = "") -> Canvas:
@@ -246,7 +275,6 @@ def draw_check_ruler(canvas: Canvas, x: float, y: float, lang: str = "en", verti
     """A 50 mm ruler from (x, y) to the right (upwards when `vertical`), ticks every 5 mm,
     labelled; printed at 100% it measures exactly 50 mm. Needs RULER_HEIGHT beside it
     (above it; left of it when vertical)."""
-    label = {"ja": "50 mm：100%（実際のサイズ）で印刷", "en": "50 mm: print at 100% (actual size)"}
     canvas.saveState()
     canvas.translate(x, y)
     if vertical:
@@ -259,7 +287,7 @@ def draw_check_ruler(canvas: Canvas, x: float, y: float, lang: str = "en", verti
         tick = 1.6 * mm if i % 2 == 0 else 0.9 * mm
         canvas.line(i * 5 * mm, 0, i * 5 * mm, tick)
     canvas.setFont(SANS, 5)
-    canvas.drawString(0.5 * mm, 2.2 * mm, label.get(lang, label["en"]))
+    canvas.drawString(0.5 * mm, 2.2 * mm, WORDS("ruler", lang))
     canvas.restoreState()
 
 

@@ -16,7 +16,7 @@ from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import atomic_output
 from pnpgen.render.rulebook.layout import Writer, write_pdf
 from pnpgen.render.rulebook.model import Book, Resolver, load_book
-from pnpgen.render.rulebook.sandbox import TemplateRefused
+from pnpgen.render.sandbox import TemplateRefused
 
 __all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book"]
 

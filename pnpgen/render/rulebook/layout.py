@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -31,7 +33,9 @@ from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
 from pnpgen.engine.protocol import Rules
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.markup import scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
+from pnpgen.render.words import WORDS
 
 MARGIN = 18 * mm
 FOOTER = 10 * mm
@@ -40,21 +44,6 @@ RULE_GREY = colors.HexColor("#555555")
 SHADE = colors.HexColor("#f1ece6")
 HEADER_SHADE = colors.HexColor("#e2d8cc")
 
-# Words the renderer itself prints (not game content).
-LABELS: dict[str, dict[str, str]] = {
-    "contents": {"ja": "目次", "en": "Contents"},
-    "players": {"ja": "プレイ人数", "en": "Players"},
-    "players_value": {"ja": "{a}〜{b}人", "en": "{a}–{b}"},
-    "players_one": {"ja": "{a}人", "en": "{a}"},
-    "time": {"ja": "プレイ時間", "en": "Playing time"},
-    "time_value": {"ja": "約{m}分", "en": "about {m} minutes"},
-    "ages": {"ja": "対象年齢", "en": "Ages"},
-    "version": {"ja": "版", "en": "Version"},
-    "moves": {"ja": "手順：", "en": "Moves: "},
-    "refused": {"ja": "（最後の手は {rule} により不可）", "en": " (the last move is refused under {rule})"},
-    "source": {"ja": "原案との違い：", "en": "Departure from the source: "},
-    "rule": {"ja": "ルール", "en": "Rule"},
-}
 
 
 # The longest text one Paragraph holds. ReportLab re-breaks the whole rest of a paragraph on
@@ -66,19 +55,44 @@ CHUNK_LINES = 30
 TOC_CHARS = 300  # a longer heading is cut short in the contents and the PDF outline
 
 
+@dataclass(frozen=True)
+class Typesetting:
+    """How text in one language is set."""
+
+    wrap: str | None  # ReportLab's wordWrap: "CJK" breaks between any two characters
+    size: float  # body text, pt
+    unfold: bool  # drop the spaces YAML folding puts between lines (Japanese has none)
+
+
+TYPESETTING = {"ja": Typesetting("CJK", 9.5, True), "en": Typesetting(None, 10, False)}
+
+
 def label(name: str, lang: str, **values: Any) -> str:
-    return LABELS[name][lang].format(**values)
+    """A word the renderer prints (render.words.yaml)."""
+    return WORDS(name, lang, **values)
 
 
 def markup(text: str, lang: str) -> str:
-    """Plain text to Paragraph markup: escape, `**x**` in the Gothic face, keep line breaks."""
-    out = escape(text.strip())
-    if lang == "ja":  # YAML folding puts spaces between Japanese lines; drop them
+    """Content text to Paragraph markup, read by the kit's one markup reader (richtext.scan):
+    escaped, `**x**` in the Gothic face, `[red]x[/]` coloured, line breaks kept."""
+    out = text.strip()
+    if TYPESETTING[lang].unfold:  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
-    out = re.sub(r"\*\*(.+?)\*\*", rf'<font name="{SANS}" color="#000000">\1</font>', out)
-    return out.replace("\n", "<br/>")
+    parts: list[str] = []
+    runs = [run for run in scan(out, {}) if run.kind != "icon"]
+    for style, group in groupby(runs, key=lambda run: run.style if run.kind == "text" else None):
+        if style is None:  # line breaks
+            parts += ["<br/>" for _ in group]
+            continue
+        piece = escape("".join(run.text for run in group))
+        if style.colour:
+            piece = f'<font color="{style.colour}">{piece}</font>'
+        if style.bold:
+            piece = f'<font name="{SANS}" color="#000000">{piece}</font>'
+        parts.append(piece)
+    return "".join(parts)
 
 
 def pieces(text: str) -> list[str]:
@@ -125,8 +139,7 @@ class Styles:
     """Paragraph styles for one language (CJK wrapping for Japanese)."""
 
     def __init__(self, lang: str) -> None:
-        wrap = "CJK" if lang == "ja" else None
-        size = 9.5 if lang == "ja" else 10
+        wrap, size = TYPESETTING[lang].wrap, TYPESETTING[lang].size
 
         def style(name: str, **kw: Any) -> ParagraphStyle:
             if "parent" in kw:
@@ -447,15 +460,17 @@ class Writer:
 
     def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
         st = self.st
-        rows = self.res.table(str(block["table"]), rules, block)
-        if not rows:
+        model = self.res.table(str(block["table"]), rules, block)
+        if model is None or not model.lines:
             return []
+        rows = model.lines
         widths = self.col_widths(rows, st.cell, block.get("widths"))
         if "widths" in block and len(block["widths"]) != len(widths):
             self.res.problem(f"widths: {len(block['widths'])} given for {len(widths)} columns",
                              block, "widths")
         centred = ParagraphStyle("cc", parent=st.cell, alignment=TA_CENTER)
-        data = [[Paragraph(markup(cell, self.lang), st.cell if c == 0 else centred)
+        styles = {"left": st.cell, "center": centred}
+        data = [[Paragraph(markup(cell, self.lang), styles[model.align[c]])
                  for c, cell in enumerate(row)] for row in rows]
         table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
         table.setStyle(grid_style([

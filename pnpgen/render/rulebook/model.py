@@ -15,12 +15,13 @@ import jinja2
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
-from pnpgen.engine.capabilities import rulebook_context, rulebook_table
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
 from pnpgen.examples import load_examples
-from pnpgen.render.rulebook.sandbox import ContentSandbox, Refused, TemplateRefused
+from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
+from pnpgen.render.table import TableModel, UnknownTable, rules_table
+from pnpgen.render.text import refuse_old_placeholder, text_values
 
 BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "text": {"text": Text},
@@ -156,17 +157,7 @@ class Resolver:
     def context(self, rules: Rules[Any, Any] | None) -> dict[str, Any]:
         key = rules.id if rules else ""
         if key not in self._contexts:
-            data = self.content.data
-            ctx: dict[str, Any] = {
-                "game_title": self.content.title(self.lang),
-                "players_min": data["players"]["min"],
-                "players_max": data["players"]["max"],
-                "time_minutes": data["time_minutes"],
-                "lang": self.lang,
-            }
-            if rules is not None:
-                ctx.update(rulebook_context(rules, self.lang))
-            self._contexts[key] = ctx
+            self._contexts[key] = text_values(self.content, rules, self.lang)
         return self._contexts[key]
 
     # --- text ------------------------------------------------------------------------
@@ -184,6 +175,7 @@ class Resolver:
     def template(self, source: str, rules: Rules[Any, Any] | None, parent: Any, key: Any) -> str:
         """`source` rendered in the sandbox; problems reported at the text's position."""
         ctx = self.context(rules)
+        refuse_old_placeholder(source, where(parent, key, value=True))
         try:
             ast = self.env.checked(source)
             missing = sorted(self.env.undeclared(ast) - set(ctx))
@@ -216,18 +208,15 @@ class Resolver:
             return None
         return text_for(ids[rule], self.lang)
 
-    def table(self, name: str, rules: Rules[Any, Any] | None, block: YMap) -> list[list[str]]:
+    def table(self, name: str, rules: Rules[Any, Any] | None, block: YMap) -> TableModel | None:
         if rules is None:
-            return []
+            return None
         try:
-            rows = rulebook_table(rules, name, self.lang)
-        except KeyError as err:
-            if err.args != (name,):  # a KeyError inside the game's table code is a bug, not a bad name
-                raise
+            return rules_table(rules, name, self.lang)
+        except UnknownTable:
             self.problem(f"unknown table '{name}' for game '{rules.id}'", block, "table",
                          value=True)
-            return []
-        return [[str(cell) for cell in row] for row in rows]
+            return None
 
     def examples(self) -> list[dict[str, Any]]:
         if self._examples is None:

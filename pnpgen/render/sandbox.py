@@ -1,4 +1,4 @@
-"""The sandbox rulebook text renders in: content is untrusted, so a template may print
+"""The sandbox every content text (rulebook and component) renders in: content is untrusted, so a template may print
 values, use a few filters, branch and loop over data, and nothing else (docs/rulebook.md,
 "What a template may do").
 
@@ -144,7 +144,7 @@ TESTS = frozenset(jinja2.Environment().tests) - {"callable", "escaped", "filter"
 
 
 class ContentSandbox(ImmutableSandboxedEnvironment):
-    """The environment every rulebook text renders in (one per Resolver, not thread-safe:
+    """The environment every content text (rulebooks, components) renders in (one per Resolver, not thread-safe:
     the budgets of the render in progress live on it)."""
 
     intercepted_binops = frozenset({"+", "-", "*", "/", "//", "%", "**"})
@@ -155,6 +155,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
         self.filters = {**FILTERS, **_PRIVATE_FILTERS}
         self.tests = {name: test for name, test in self.tests.items() if name in TESTS}
         self.steps = self.work = 0
+        self.compiled: dict[int, tuple[nodes.Template, jinja2.Template]] = {}
 
     # --- before compiling ----------------------------------------------------------
     def checked(self, source: str) -> nodes.Template:
@@ -231,12 +232,16 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
     def run(self, ast: nodes.Template, names: Mapping[str, Any]) -> str:
         """Render a checked template. Refused for a refusal or a broken budget; a
         TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
-        try:
-            with warnings.catch_warnings():  # Python's compiler warns on e.g. `(1)[1:]`
-                warnings.simplefilter("ignore", SyntaxWarning)
-                template = self.from_string(ast)
-        except (RecursionError, SyntaxError):  # Python's own nesting limits
-            raise self._too_deep() from None
+        template = self.compiled.get(id(ast), (None, None))[1]
+        if template is None:
+            try:
+                with warnings.catch_warnings():  # Python's compiler warns on e.g. `(1)[1:]`
+                    warnings.simplefilter("ignore", SyntaxWarning)
+                    template = self.from_string(ast)
+            except (RecursionError, SyntaxError):  # Python's own nesting limits
+                raise self._too_deep() from None
+            if len(self.compiled) < 4096:  # kept with its tree, so the id stays its own
+                self.compiled[id(ast)] = (ast, template)
         self.steps = self.work = 0
         out: list[str] = []
         size = 0

@@ -1,0 +1,87 @@
+"""One text pipeline for rulebooks and components: the values a text may name, and
+filling them in.
+
+Every content text names values as `{{ name }}` (pnpgen.words.PLACEHOLDER). The values
+are one context object, built here (`text_values`): the game's (`game_title`,
+`players_min`, `players_max`, `time_minutes`, `lang`), then the rules' `rulebook_context`;
+a component adds its card fields or row numbers on top. A text of plain placeholders is
+filled by substitution; anything more (`{% if %}`, filters, arithmetic) renders in the
+sandbox (sandbox.py), the same for rulebooks and components. The old component syntax
+`{name}` is refused with one line saying what to write instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import jinja2
+
+from pnpgen.content.game import GameContent
+from pnpgen.engine.capabilities import rulebook_context
+from pnpgen.engine.protocol import Rules
+from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
+from pnpgen.words import PLACEHOLDER
+
+OLD_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][\w.-]*)\}(?!\})")
+
+
+class OldPlaceholder(TemplateRefused):
+    """A text still uses the old `{name}` placeholder: an error (exit 2), never a problem to list."""
+
+
+def text_values(content: GameContent, rules: Rules[Any, Any] | None, lang: str) -> dict[str, Any]:
+    """The values every text may name, in `lang`: the game's, then the rules' rulebook context."""
+    data = content.data
+    values: dict[str, Any] = {
+        "game_title": content.title(lang),
+        "players_min": data["players"]["min"],
+        "players_max": data["players"]["max"],
+        "time_minutes": data["time_minutes"],
+        "lang": lang,
+    }
+    if rules is not None:
+        values.update(rulebook_context(rules, lang))
+    return values
+
+
+def refuse_old_placeholder(text: str, where: Mapping[str, Any]) -> None:
+    """OldPlaceholder (file:line from `where`) if `text` holds a `{name}` of the old syntax."""
+    old = OLD_PLACEHOLDER.search(text)
+    if old is not None:
+        name = old.group(1)
+        raise OldPlaceholder(f"'{{{name}}}' is the old placeholder syntax; write {{{{ {name} }}}}", **where)
+
+
+def is_plain(text: str) -> bool:
+    """True when every `{{ }}` of `text` is a plain `{{ name }}` and it has no tags."""
+    return "{%" not in text and "{#" not in text and text.count("{{") == len(PLACEHOLDER.findall(text))
+
+
+class Templates:
+    """Renders texts in the sandbox, each text parsed and checked once."""
+
+    def __init__(self) -> None:
+        self.env = ContentSandbox()
+        self.parsed: dict[str, Any] = {}
+
+    def names(self, source: str) -> set[str]:
+        """The names a text uses (Refused, or a jinja2 error, for a bad template)."""
+        return set(self.env.undeclared(self._ast(source)))
+
+    def render(self, source: str, values: Mapping[str, Any]) -> str:
+        """`source` rendered with `values`. Refused for what the sandbox refuses; a
+        TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
+        return self.env.run(self._ast(source), values)
+
+    def _ast(self, source: str) -> Any:
+        if source not in self.parsed:
+            self.parsed[source] = self.env.checked(source)
+        return self.parsed[source]
+
+
+TEMPLATE_MISTAKES = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError)
+
+__all__ = ["OLD_PLACEHOLDER", "OldPlaceholder", "TEMPLATE_MISTAKES", "Templates", "TemplateRefused", "Refused",
+           "is_plain", "refuse_old_placeholder", "text_values"]

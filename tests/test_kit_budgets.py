@@ -17,11 +17,12 @@ from pypdf import PdfReader
 
 from pnpgen import limits
 from pnpgen.content.game import load_game
+from pnpgen.content.schema import number
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.errors import ContentError
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components
-from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, number
+from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds
 from pnpgen.render.kit.deck import expand_cards
 from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.tiling import TooManyTiles, plan_tiles

@@ -12,6 +12,7 @@ A spec is one of:
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,12 +57,34 @@ class Choice:
 
 @dataclass(frozen=True)
 class Range:
-    """A number of `kind` (int or float) within [low, high]; content is untrusted, so every
-    count and size that a build multiplies out has one (limits in pnpgen.limits)."""
+    """A number of `kind` (int or float) from `low` to `high` (`above`: `low` itself is refused,
+    as for a size that must be > 0), in `unit` ("mm", "pt" or "" for a count). Content is
+    untrusted, so every count and size that a build multiplies out has one (pnpgen.limits);
+    the schema and the print kit's bounds (render/kit/bounds.py) both use it."""
 
     kind: type
     low: float
     high: float
+    unit: str = ""
+    above: bool = False
+
+    def problem(self, value: float) -> str | None:
+        """What is wrong with `value` ("100,000 mm; the limit is 5,000 mm"), or None."""
+        unit = f" {self.unit}" if self.unit else ""
+        if not math.isfinite(value):
+            return f"{value} is not a finite number"
+        if value > self.high:
+            return f"{number(value)}{unit}; the limit is {number(self.high)}{unit}"
+        if value < self.low or (self.above and value == self.low):
+            wanted = f"more than {number(self.low)}{unit}" if self.above else f"{number(self.low)}{unit} or more"
+            return f"{number(value)}{unit}; must be {wanted}"
+        return None
+
+
+def number(value: float) -> str:
+    """1,000 and 0.5, as messages print them."""
+    text = f"{value:,}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 Text = OneOf(str, {"ja?": str, "en?": str})
@@ -79,7 +102,8 @@ def _describe(spec: Any) -> str:
     if isinstance(spec, Choice):
         return "one of " + ", ".join(spec.words)
     if isinstance(spec, Range):
-        return f"{_describe(spec.kind)} from {spec.low:g} to {spec.high:g}"
+        low = f"more than {spec.low:g}" if spec.above else f"from {spec.low:g}"
+        return f"{_describe(spec.kind)} {low} to {spec.high:g}{' ' + spec.unit if spec.unit else ''}"
     if isinstance(spec, OneOf):
         return " or ".join(_describe(o) for o in spec.options)
     return repr(spec)
@@ -127,7 +151,7 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
         return
     if isinstance(spec, Range):
         check(value, spec.kind, parent, key, path)
-        if not spec.low <= value <= spec.high:
+        if spec.problem(value):
             fail(f"{value:g} is out of range; expected {_describe(spec)}")
         return
     if isinstance(spec, type):
@@ -205,7 +229,8 @@ def json_schema(spec: Any) -> dict[str, Any]:
     if isinstance(spec, Choice):
         return {"enum": list(spec.words)}
     if isinstance(spec, Range):
-        return {**json_schema(spec.kind), "minimum": spec.low, "maximum": spec.high}
+        low = {"exclusiveMinimum": spec.low} if spec.above else {"minimum": spec.low}
+        return {**json_schema(spec.kind), **low, "maximum": spec.high}
     if isinstance(spec, type):
         kinds = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object", list: "array"}
         return {"type": kinds[spec]}

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, number
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError
@@ -42,7 +42,7 @@ from pnpgen.render.kit.blocks import (
     printable,
     text_height,
 )
-from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, Bound, check_bounds, check_draws, number
+from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
 from pnpgen.render.kit.page import KitJob, Rect, problems_of, write_pdf
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
@@ -124,7 +124,7 @@ SCHEMA: dict[str, Any] = {
     "background?": str,
     "font_size?": float,
 }
-COUNT_BOUND = Bound(1, MAX_GRID_CELLS)  # columns or rows given as a number
+COUNT_BOUND = Range(int, 1, MAX_GRID_CELLS)  # columns or rows given as a number
 BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have sheet.BLOCK_BOUNDS
     "overlap": LENGTH,
     "grid": {"columns": COUNT_BOUND, "rows": COUNT_BOUND, "cell": (SIZE, {"width": SIZE, "height": SIZE}),

@@ -6,15 +6,16 @@ line naming the file, line and limit, not in MemoryError or an endless loop.
 
 A bound spec mirrors the schema: a dict of key -> spec (`*` any key), a one-item list
 for every item of a list, a tuple for a value that takes several forms (each part only
-looks at values of its own form), and a `Bound` at the leaves.
+looks at values of its own form), and at the leaves the schema's `Range` (with its unit
+and whether the low end itself is refused).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.content.schema import Range
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 from pnpgen.limits import MAX_DRAWS, MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_PAGES, MAX_REPEAT
@@ -22,45 +23,14 @@ from pnpgen.limits import MAX_DRAWS, MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MA
 Location = dict[str, Any]  # keyword arguments of ContentError: file, line, column
 
 
-@dataclass(frozen=True)
-class Bound:
-    """Numbers from `low` to `high`; `above`: `low` itself is refused (a size must be > 0)."""
-
-    low: float
-    high: float
-    unit: str = ""  # "mm", "pt", or "" for a count
-    above: bool = False
-
-    def problem(self, value: float) -> str | None:
-        """What is wrong with `value` ("100,000 mm; the limit is 5,000 mm"), or None."""
-        unit = f" {self.unit}" if self.unit else ""
-        if not math.isfinite(value):
-            return f"{value} is not a finite number"
-        if value > self.high:
-            return f"{number(value)}{unit}; the limit is {number(self.high)}{unit}"
-        if value < self.low or (self.above and value == self.low):
-            wanted = f"more than {number(self.low)}{unit}" if self.above else f"{number(self.low)}{unit} or more"
-            return f"{number(value)}{unit}; must be {wanted}"
-        return None
-
-    def check(self, value: float, path: str, location: Location) -> None:
-        problem = self.problem(value)
-        if problem:
-            raise ContentError(f"{path}: {problem}", **location)
+LENGTH = Range(float, 0, MAX_LENGTH_MM, "mm")  # a margin, bleed, gap or line: 0 or more
+SIZE = Range(float, 0, MAX_LENGTH_MM, "mm", above=True)  # a width or height: more than 0
+OFFSET = Range(float, -MAX_LENGTH_MM, MAX_LENGTH_MM, "mm")  # a shift either way
+FONT = Range(float, 0, MAX_FONT_PT, "pt", above=True)
+REPEAT = Range(int, 0, MAX_REPEAT)
+LINE_HEIGHT = Range(float, 0, MAX_LEADING, "times the size", above=True)  # line height as a multiple of the font size
 
 
-LENGTH = Bound(0, MAX_LENGTH_MM, "mm")  # a margin, bleed, gap or line: 0 or more
-SIZE = Bound(0, MAX_LENGTH_MM, "mm", above=True)  # a width or height: more than 0
-OFFSET = Bound(-MAX_LENGTH_MM, MAX_LENGTH_MM, "mm")  # a shift either way
-FONT = Bound(0, MAX_FONT_PT, "pt", above=True)
-REPEAT = Bound(0, MAX_REPEAT)
-LINE_HEIGHT = Bound(0, MAX_LEADING, "times the size", above=True)  # line height as a multiple of the font size
-
-
-def number(value: float) -> str:
-    """1,000 and 0.5, as messages print them."""
-    text = f"{value:,}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 def check_bounds(value: Any, spec: Any, path: str = "", parent: Any = None, key: Any = None) -> None:
@@ -68,9 +38,10 @@ def check_bounds(value: Any, spec: Any, path: str = "", parent: Any = None, key:
     if isinstance(spec, tuple):
         for option in spec:
             check_bounds(value, option, path, parent, key)
-    elif isinstance(spec, Bound):
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            spec.check(value, path, where(parent, key, value=True))
+    elif isinstance(spec, Range):
+        problem = spec.problem(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+        if problem:
+            raise ContentError(f"{path}: {problem}", **where(parent, key, value=True))
     elif isinstance(spec, list) and isinstance(value, list):
         for index, item in enumerate(value):
             check_bounds(item, spec[0], f"{path}[{index}]", value, index)

@@ -36,13 +36,13 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, check
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_LENGTH_MM
 from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
-from pnpgen.render.kit.bounds import FONT, LENGTH, LINE_HEIGHT, OFFSET, SIZE, Bound
+from pnpgen.render.kit.bounds import FONT, LENGTH, LINE_HEIGHT, OFFSET, SIZE
 from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect
@@ -235,7 +235,7 @@ def _check_numbers(element: Mapping[str, Any], here: str) -> None:
 
 # The range of each number of an element: sizes and box sides more than 0 (a line's box may
 # be flat), positions either way, everything finite.
-RANGES: dict[str, Bound] = {
+RANGES: dict[str, Range] = {
     **dict.fromkeys(("x", "y", "x2", "y2"), OFFSET),
     **dict.fromkeys(("w", "h"), SIZE),
     **dict.fromkeys(("padding", "radius", "stroke_width"), LENGTH),

@@ -15,7 +15,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError
 from pnpgen.limits import MAX_COPIES, MAX_PER_PAGE
@@ -38,7 +38,6 @@ from pnpgen.render.kit.bounds import (
     FONT,
     LENGTH,
     SIZE,
-    Bound,
     check_draws,
     check_pages,
 )
@@ -74,7 +73,7 @@ SCHEMA: dict[str, Any] = {
 }
 BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have BLOCK_BOUNDS
     "size": {"width": SIZE, "height": SIZE},
-    "copies": Bound(0, MAX_COPIES),
+    "copies": Range(int, 0, MAX_COPIES),
     "bleed": LENGTH,
     "padding": LENGTH,
     "font_size": FONT,

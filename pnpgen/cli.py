@@ -420,8 +420,9 @@ def schema(
 @command()
 def new(
     game: Annotated[str, typer.Argument(help="The new game's id (a slug, e.g. my-game): its folder's name.")],
-    kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook).",
-                                      autocompletion=lambda: ["print-only"])] = "print-only",
+    kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook) "
+                                      "or dice (a played dice game: content plus its rules package).",
+                                      autocompletion=lambda: ["print-only", "dice"])] = "print-only",
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
@@ -439,8 +440,12 @@ def new(
         emit(True, {"game": game, "files": [str(p) for p in paths]})
         return
     for path in paths:
-        out.print(f"wrote {path}", highlight=False)
-    out.print(f"next: pnpgen build {game}" + (f" --content {root}" if content else ""), highlight=False)
+        out.print(f"wrote {path}", highlight=False, soft_wrap=True)
+    package = next((p.parent for p in paths if p.name == "pyproject.toml"), None)
+    if package is not None:  # a played game: its rules package must be installed first
+        out.print(f"next: pip install -e {package}", highlight=False, soft_wrap=True)
+    out.print(f"next: pnpgen validate {game}" + (f" --content {root}" if content else ""), highlight=False,
+              soft_wrap=True)
 
 
 @command()

@@ -1,9 +1,14 @@
-"""`pnpgen new GAME`: a print-only game folder that builds and validates at once.
+"""`pnpgen new GAME`: a game folder that builds and validates at once.
 
-It holds game.yaml, a ja/en rulebook, a deck of cards from a CSV (12 cards), a board and a
-score sheet, each YAML file naming its JSON Schema on its first line for the YAML language
-server (completion and inline errors in an editor; docs/editor.md). The schemas are
-written beside the content folder (<content>/../schema/) when the new game is made.
+`--kind print-only` holds game.yaml, a ja/en rulebook, a deck of cards from a CSV (12
+cards), a board and a score sheet. `--kind dice` is a played game: a content folder
+(game.yaml with its rules numbers, worked examples, a rulebook, a score sheet) and, beside
+the content folder, its rules package on the game contract (<id>-rules/: pyproject.toml
+registering the engine, and one rules module of about 150 lines), made from the Pig
+example; `pip install -e <id>-rules` makes it playable. Each YAML file names its JSON
+Schema on its first line for the YAML language server (completion and inline errors in an
+editor; docs/editor.md). The schemas are written beside the content folder
+(<content>/../schema/) when the new game is made.
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ from pnpgen.output import atomic_output
 from pnpgen.schemas import write_schemas
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}$")
-KINDS = ("print-only",)
-"""What `pnpgen new --kind` makes; dice and grid games (a rules package on the game
-contract) are not scaffolded yet."""
+KINDS = ("print-only", "dice")
+"""What `pnpgen new --kind` makes (a grid game is not scaffolded yet)."""
+TEMPLATES = Path(__file__).parent / "templates" / "new"
 
 GAME = """\
 # yaml-language-server: $schema={schema}/game.schema.json
@@ -106,8 +111,8 @@ rest,Rest,休憩,0,Draw a card.,カードを1枚引く。,#90be6d,2
 def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Path | None = None) -> list[Path]:
     """Write the game folder `root/game_id`; the files written (schemas included)."""
     if kind not in KINDS:
-        raise PnpgenError(f"--kind {kind}: only {', '.join(KINDS)} can be made yet (dice and grid games need a "
-                          "rules package: see docs/adding-a-game.md)")
+        raise PnpgenError(f"--kind {kind}: one of {', '.join(KINDS)} (a grid game is not scaffolded yet: "
+                          "see docs/adding-a-game.md)")
     if not SLUG.match(game_id):
         raise PnpgenError(f"game id '{game_id}' must be a slug such as 'my-game' (lower case, digits, '-')")
     folder = root / game_id
@@ -118,10 +123,41 @@ def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Pat
     relative = Path(os.path.relpath(schema_dir.resolve(), (root / game_id).resolve())).as_posix()
     title = " ".join(word.capitalize() for word in game_id.split("-"))
     values = {"id": game_id, "title": title, "schema": relative}
+    if kind == "dice":
+        return written + _dice_game(root, game_id, title, relative)
     for name, text in (("game.yaml", GAME), ("rulebook.yaml", RULEBOOK), ("components.yaml", COMPONENTS),
                        ("cards.csv", CARDS)):
         path = folder / name
         with atomic_output(path) as tmp:
             tmp.write_text(text.format(**values) if name.endswith(".yaml") else text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _dice_game(root: Path, game_id: str, title: str, schema: str) -> list[Path]:
+    """The dice template: content folder `root/game_id` and package `root/../<game_id>-rules`."""
+    package_dir = root.resolve().parent / f"{game_id}-rules"
+    if package_dir.exists():
+        raise PnpgenError(f"{package_dir} already exists; choose another id or remove it")
+    engine = game_id.replace("-", "_")
+    module = f"pnpgen_{engine}"
+    marks = {"ID": game_id, "TITLE": title, "SCHEMA": schema, "ENGINE": engine, "MODULE": module,
+             "PACKAGE": f"pnpgen-{game_id}", "CLASS": "".join(w.capitalize() for w in re.split(r"[-_]", engine)),
+             "CODE": re.sub(r"[^a-z0-9]", "", game_id)[:4].upper(),
+             "PACKAGE_DIR": os.path.relpath(package_dir, Path.cwd().resolve())}
+    if marks["CLASS"][0].isdigit():
+        marks["CLASS"] = f"Game{marks['CLASS']}"
+    targets = {"content/game.yaml": root / game_id / "game.yaml",
+               "content/rulebook.yaml": root / game_id / "rulebook.yaml",
+               "content/score-sheet.yaml": root / game_id / "score-sheet.yaml",
+               "package/pyproject.toml": package_dir / "pyproject.toml",
+               "package/rules.py": package_dir / module / "__init__.py"}
+    written = []
+    for template, path in targets.items():
+        text = (TEMPLATES / "dice" / f"{template}.tmpl").read_text(encoding="utf-8")
+        for mark, value in marks.items():
+            text = text.replace(f"@@{mark}@@", value)
+        with atomic_output(path) as tmp:
+            tmp.write_text(text, encoding="utf-8")
         written.append(path)
     return written

@@ -421,8 +421,8 @@ def schema(
 def new(
     game: Annotated[str, typer.Argument(help="The new game's id (a slug, e.g. my-game): its folder's name.")],
     kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook) "
-                                      "or dice (a played dice game: content plus its rules package).",
-                                      autocompletion=lambda: ["print-only", "dice"])] = "print-only",
+                                      "dice or grid (a played game: content plus its rules package).",
+                                      autocompletion=lambda: ["print-only", "dice", "grid"])] = "print-only",
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,

@@ -22,8 +22,9 @@ from pnpgen.output import atomic_output
 from pnpgen.schemas import write_schemas
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}$")
-KINDS = ("print-only", "dice")
-"""What `pnpgen new --kind` makes (a grid game is not scaffolded yet)."""
+KINDS = ("print-only", "dice", "grid")
+"""What `pnpgen new --kind` makes: dice (from the Pig example) and grid (a line-making game)
+are played games with a rules package."""
 TEMPLATES = Path(__file__).parent / "templates" / "new"
 
 GAME = """\
@@ -111,8 +112,7 @@ rest,Rest,休憩,0,Draw a card.,カードを1枚引く。,#90be6d,2
 def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Path | None = None) -> list[Path]:
     """Write the game folder `root/game_id`; the files written (schemas included)."""
     if kind not in KINDS:
-        raise PnpgenError(f"--kind {kind}: one of {', '.join(KINDS)} (a grid game is not scaffolded yet: "
-                          "see docs/adding-a-game.md)")
+        raise PnpgenError(f"--kind {kind}: expected one of {', '.join(KINDS)}")
     if not SLUG.match(game_id):
         raise PnpgenError(f"game id '{game_id}' must be a slug such as 'my-game' (lower case, digits, '-')")
     folder = root / game_id
@@ -123,8 +123,8 @@ def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Pat
     relative = Path(os.path.relpath(schema_dir.resolve(), (root / game_id).resolve())).as_posix()
     title = " ".join(word.capitalize() for word in game_id.split("-"))
     values = {"id": game_id, "title": title, "schema": relative}
-    if kind == "dice":
-        return written + _dice_game(root, game_id, title, relative)
+    if kind != "print-only":
+        return written + _played_game(kind, root, game_id, title, relative)
     for name, text in (("game.yaml", GAME), ("rulebook.yaml", RULEBOOK), ("components.yaml", COMPONENTS),
                        ("cards.csv", CARDS)):
         path = folder / name
@@ -134,8 +134,9 @@ def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Pat
     return written
 
 
-def _dice_game(root: Path, game_id: str, title: str, schema: str) -> list[Path]:
-    """The dice template: content folder `root/game_id` and package `root/../<game_id>-rules`."""
+def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -> list[Path]:
+    """A played game from templates/new/<kind>: content folder `root/game_id` and its rules
+    package `root/../<game_id>-rules`."""
     package_dir = root.resolve().parent / f"{game_id}-rules"
     if package_dir.exists():
         raise PnpgenError(f"{package_dir} already exists; choose another id or remove it")
@@ -147,14 +148,14 @@ def _dice_game(root: Path, game_id: str, title: str, schema: str) -> list[Path]:
              "PACKAGE_DIR": os.path.relpath(package_dir, Path.cwd().resolve())}
     if marks["CLASS"][0].isdigit():
         marks["CLASS"] = f"Game{marks['CLASS']}"
-    targets = {"content/game.yaml": root / game_id / "game.yaml",
-               "content/rulebook.yaml": root / game_id / "rulebook.yaml",
-               "content/score-sheet.yaml": root / game_id / "score-sheet.yaml",
-               "package/pyproject.toml": package_dir / "pyproject.toml",
-               "package/rules.py": package_dir / module / "__init__.py"}
+    folder = TEMPLATES / kind
+    targets = {template: root / game_id / template.name.removesuffix(".tmpl")
+               for template in sorted((folder / "content").glob("*.tmpl"))}
+    targets[folder / "package" / "pyproject.toml.tmpl"] = package_dir / "pyproject.toml"
+    targets[folder / "package" / "rules.py.tmpl"] = package_dir / module / "__init__.py"
     written = []
     for template, path in targets.items():
-        text = (TEMPLATES / "dice" / f"{template}.tmpl").read_text(encoding="utf-8")
+        text = template.read_text(encoding="utf-8")
         for mark, value in marks.items():
             text = text.replace(f"@@{mark}@@", value)
         with atomic_output(path) as tmp:

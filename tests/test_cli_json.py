@@ -163,8 +163,8 @@ def test_new_print_only_game_builds_and_validates(run_pnpgen: CliRun, tmp_path: 
     assert "already exists" in again["errors"][0]["message"]
     bad = envelope(run_pnpgen, "new", "My Game", "--content", str(root), code=2)
     assert "must be a slug" in bad["errors"][0]["message"]
-    grid = envelope(run_pnpgen, "new", "griddy", "--kind", "grid", "--content", str(root), code=2)
-    assert "one of print-only, dice" in grid["errors"][0]["message"]
+    hexes = envelope(run_pnpgen, "new", "hexy", "--kind", "hex", "--content", str(root), code=2)
+    assert "expected one of print-only, dice, grid" in hexes["errors"][0]["message"]
 
 
 def test_build_removes_its_own_stale_outputs(run_pnpgen: CliRun, tmp_path: Path) -> None:

@@ -89,6 +89,15 @@ def test_sweep(run_pnpgen: CliRun, tmp_path: Path) -> None:
     assert "treshold" in bad["errors"][0]["message"]
 
 
+def test_schema_command(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    data = envelope(run_pnpgen, "schema", "--out", str(tmp_path / "schema"))
+    assert any(Path(f).name == "game.schema.json" for f in data["files"]), data
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    bad = envelope(run_pnpgen, "schema", "--out", str(blocked / "schema"), code=2)
+    assert bad["errors"][0]["message"]
+
+
 def test_report(run_pnpgen: CliRun, tmp_path: Path) -> None:
     data = envelope(run_pnpgen, "report", "burning-desire", "-n", "4", "--skill", "none", "--out", str(tmp_path))
     assert Path(data["pdf"]).is_file() and Path(data["data"]).is_file()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from pnpgen.content.schema import check
@@ -103,3 +104,16 @@ def refuse(problem: str, data: Any) -> typing.NoReturn:
     key = problem.split(":")[0]
     raise ImpossibleState(problem, **where(data, key if isinstance(data, dict) and key in data else None,
                                            value=True))
+
+
+def read_state_data(data: Any, schema: dict[str, Any]) -> Callable[..., ImpossibleState]:
+    """Check that a state file's data is a mapping that fits `schema`; return `bad(message,
+    container=data, key=None)`, the ImpossibleState of a problem at that place in the file."""
+    if not isinstance(data, dict):
+        raise ImpossibleState("a state must be a mapping")
+    check(data, schema, path="state")
+
+    def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
+        return ImpossibleState(message, **where(container, key, value=True))
+
+    return bad

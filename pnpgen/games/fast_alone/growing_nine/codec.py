@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import StateCodec
+from pnpgen.engine.state_data import read_state_data
 from pnpgen.errors import ImpossibleState
 from pnpgen.games.fast_alone.growing_nine.rules import (
     ENDS,
@@ -74,9 +74,7 @@ class GrowingNineCodec(GrowingNineRules, StateCodec[State]):
         return tuple(cells)
 
     def from_data(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ImpossibleState("a state must be a mapping")
-        check(data, STATE_SCHEMA, path="state")
+        read_state_data(data, STATE_SCHEMA)
         end = str(data.get("end", ""))
         if end and end not in ENDS:
             raise ImpossibleState(f"end: '{end}' is not one of {', '.join(ENDS)}", **where(data, "end", value=True))

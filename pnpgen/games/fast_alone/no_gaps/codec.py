@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnpgen.content.schema import check
-from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.errors import BadMove, ImpossibleState
+from pnpgen.engine.state_data import read_state_data
+from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.no_gaps.rules import (
     ENDS,
     NO_DICE,
@@ -51,12 +50,7 @@ class NoGapsCodec(NoGapsRules, StateCodec[State]):
         return data
 
     def from_data(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ImpossibleState("a state must be a mapping")
-        check(data, STATE_SCHEMA, path="state")
-
-        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
-            return ImpossibleState(message, **where(container, key, value=True))
+        bad = read_state_data(data, STATE_SCHEMA)
 
         drawn = []
         left = [t.count for t in self.tiles]

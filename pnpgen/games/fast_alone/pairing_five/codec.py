@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnpgen.content.schema import OneOf, check
-from pnpgen.content.yamlpos import where
+from pnpgen.content.schema import OneOf
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.errors import ImpossibleState
+from pnpgen.engine.state_data import read_state_data
 from pnpgen.games.fast_alone.pairing_five.rules import (
     ENDS,
     STUCK,
@@ -48,12 +47,7 @@ class PairingFiveCodec(PairingFiveRules, StateCodec[State]):
         return data
 
     def from_data(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ImpossibleState("a state must be a mapping")
-        check(data, STATE_SCHEMA, path="state")
-
-        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
-            return ImpossibleState(message, **where(container, key, value=True))
+        bad = read_state_data(data, STATE_SCHEMA)
 
         labels = [a.label for a in self.areas]
         areas = data["areas"]

@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pnpgen.content.schema import check
-from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.errors import ImpossibleState
+from pnpgen.engine.state_data import read_state_data
 from pnpgen.games.fast_alone.unification.rules import (
     ENDS,
     STUCK,
@@ -50,12 +48,7 @@ class UnificationCodec(UnificationRules, StateCodec[State]):
         return data
 
     def from_data(self, data: Any) -> State:
-        if not isinstance(data, dict):
-            raise ImpossibleState("a state must be a mapping")
-        check(data, STATE_SCHEMA, path="state")
-
-        def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
-            return ImpossibleState(message, **where(container, key, value=True))
+        bad = read_state_data(data, STATE_SCHEMA)
 
         n, grid = self.n, data["grid"]
         if len(grid) != n or any(len(row) != n for row in grid):

@@ -17,6 +17,7 @@ traps, acid, immortality, brainwashing; see docs/notation/dungeon-war.md.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -46,6 +47,7 @@ class DungeonWarRules(Rules[State, Move]):
         super().__init__(content)
         self.cfg: Config = load_config(content)
         self._dungeons: dict[tuple[Placed, ...], Dungeon] = {}
+        self._dressed: dict[tuple[str, tuple[int, ...]], PieceKind] = {}
 
     # --- derived views of a state ------------------------------------------------------
     def dungeon(self, state: State) -> Dungeon:
@@ -63,7 +65,54 @@ class DungeonWarRules(Rules[State, Move]):
     def kind(self, state: State, owner: int, name: str) -> PieceKind:
         if name == "slime":
             return self.cfg.slimes[self.cfg.cycle[state.element[owner]]]
-        return self.cfg.pieces[name]
+        base = self.cfg.pieces[name]
+        slots = self.cfg.wearers.get(name)
+        if not slots or owner < 0:
+            return base
+        gear = tuple(i for slot, i in gear_of(state, owner) if slot in slots)
+        key = (name, gear)
+        found = self._dressed.get(key)
+        if found is None:
+            found = self._dressed[key] = self._dress(base, gear)
+        return found
+
+    def _dress(self, base: PieceKind, gear: tuple[int, ...]) -> PieceKind:
+        """A piece wearing the play sheet's cards (digest §4): worn cards add BP, elements,
+        resistances, strength and their coins to the summon cost; a card with an action effect
+        (shot, AP, brainwash) is used, not worn; a dragon card gives the dragon its stats."""
+        bp, cost, attack, resist = base.bp, base.cost, set(base.attack), set(base.resist)
+        strength, actions = base.strength, list(base.actions)
+        spoils_gold, spoils_cards = base.spoils_gold, base.spoils_cards
+        use = self.cfg.use.get(base.name, "")
+        for i in gear:
+            card = self.cfg.war_cards[i]
+            fx = card.effects
+            if "dragon" in fx:
+                bp, cost = card.bp, int(fx.get("cost", 0))
+                spoils_gold, spoils_cards = int(fx.get("spoils", 0)), int(fx.get("cards", 0))
+                if card.element:
+                    attack.add(card.element)
+                if "breath" in fx and use and use not in actions:
+                    actions.append(use)
+                continue
+            cost += card.coins
+            if self.cfg.action_effects & fx.keys():
+                if use and use not in actions:
+                    actions.append(use)
+                continue
+            bp = bp + card.bp
+            if card.element:
+                attack.add(card.element)
+            if fx.get("resist"):
+                resist.add(fx["resist"])
+            if fx.get("strength"):
+                strength = fx["strength"]
+        return replace(base, bp=bp, cost=cost, attack=frozenset(attack), resist=frozenset(resist),
+                       strength=strength, actions=tuple(actions), spoils_gold=spoils_gold,
+                       spoils_cards=spoils_cards)
+
+    def has_card_for(self, state: State, seat: int, kind: PieceKind) -> bool:
+        return not kind.needs_card or any(slot == kind.needs_card for slot, _ in gear_of(state, seat))
 
     def crystals(self, state: State, seat: int) -> int:
         terrain = self.dungeon(state).terrain
@@ -99,7 +148,7 @@ class DungeonWarRules(Rules[State, Move]):
             hands=((),) * players, kings_beaten=(0,) * players,
             war_deck=tuple(c.count for c in cfg.war_cards), war_discard=(0,) * cards,
             dungeon_deck=tuple(layout.count for layout in cfg.layouts), dungeon_discard=(0,) * len(cfg.layouts),
-            draws=(), pending=(0,), fallen=frozenset(),
+            draws=(), pending=(0,), fallen=frozenset(), equip=((),) * players,
         )
         return self._after_deal(state)
 
@@ -200,6 +249,8 @@ class DungeonWarRules(Rules[State, Move]):
         moves: list[Move] = [("end",)]
         cost = cfg.action_cost
         king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
+        if state.king_step == 3:
+            return moves + self._placements_b(state)
         if state.king_step == 0:
             for r, c, owner, name in state.board:
                 if owner != seat or name == "king" or (r, c) in state.acted or state.ap < cost:
@@ -217,7 +268,22 @@ class DungeonWarRules(Rules[State, Move]):
                 here = state.element[seat]
                 for step in (-1, 1):
                     moves.append(("element", (here + step) % len(cfg.cycle)))
+            if state.ap >= b["place"]:
+                moves += self._placements_b(state)
         return list(dict.fromkeys(moves))
+
+    def _placements_b(self, state: State) -> list[Move]:
+        """Card placement (King Dragon (b)): discard placed cards, place cards from the hand
+        into free slots that match one of their categories (traps go face down)."""
+        seat, cfg = state.seat, self.cfg
+        gear = gear_of(state, seat)
+        moves: list[Move] = [("unequip", i, slot) for slot, i in gear]
+        used = {slot: sum(1 for s, _ in gear if s == slot) for slot in cfg.slots}
+        for i in sorted(set(state.hands[seat])):
+            for slot in cfg.war_cards[i].categories:
+                if slot in cfg.slots and used[slot] < cfg.slots[slot]:
+                    moves.append(("equip", i, slot))
+        return moves
 
     def _piece_moves(self, state: State, square: Square, name: str) -> Iterator[Move]:
         seat, cfg = state.seat, self.cfg
@@ -231,6 +297,11 @@ class DungeonWarRules(Rules[State, Move]):
                     yield ("move", r, c, dr, dc)
         if "dash" in kind.actions and kind.dash_dice:
             yield ("dash", r, c)
+        use = self.cfg.use.get(name, "")
+        if use and use in kind.actions:
+            for slot, i in gear_of(state, seat):
+                if slot in self.cfg.wearers[name] and "ap" in cfg.war_cards[i].effects:
+                    yield ("use", r, c, i)
         if "warp" in kind.actions and state.gold[seat] >= kind.warp_cost:
             for dr, dc in self.warps(state, square, kind, seat):
                 yield ("warp", r, c, dr, dc)
@@ -275,7 +346,7 @@ class DungeonWarRules(Rules[State, Move]):
         seat = state.seat
         for i, name in enumerate(ARMY):
             kind = self.kind(state, seat, name)
-            if (name == "king" or kind.needs_card or name in state.summoned or not state.pools[seat][i]
+            if (name == "king" or not self.has_card_for(state, seat, kind) or name in state.summoned or not state.pools[seat][i]
                     or state.gold[seat] < kind.cost):
                 continue
             for r, c in self._empty_squares(state, kind):
@@ -385,7 +456,12 @@ class DungeonWarRules(Rules[State, Move]):
         if player == TERMINAL:
             raise IllegalMove("DW-END", "the game is over")
         if player == CHANCE:
-            if move not in [m for m, _ in self.chance_outcomes(state)]:
+            outcomes = [m for m, _ in self.chance_outcomes(state)]
+            if move not in outcomes:
+                if state.phase == "fight" and not state.draws and move[0] == "fight":
+                    possible = ", ".join(str(m[1]) for m in outcomes)
+                    raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
+                                      f"{possible}")
                 raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
             return self._apply_chance(state, move)
         legal = self.legal_moves(state)
@@ -575,6 +651,17 @@ class DungeonWarRules(Rules[State, Move]):
                 state = self._gain_gold(state, seat, -self.kind(state, seat, name).warp_cost)
                 events.append(Event("warp", f"cross warp to {square_name(dst)}"))
             return self._move_to(state, src, dst, False, events), events
+        if head == "use":
+            src, index = (int(move[1]), int(move[2])), int(move[3])
+            card = cfg.war_cards[index]
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src})
+            gain = int(card.effects.get("ap", 0))
+            state = state._replace(ap=min(cfg.caps["ap"], state.ap + gain))
+            events.append(Event("use", f"{card.name_en}: +{gain} AP"))
+            if "disposable" in card.categories:
+                state = self._drop_card(state, seat, index, self._slot_of(state, seat, index))
+                events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
+            return self._settle(state), events
         if head in ("roll", "dash"):
             src = (int(move[1]), int(move[2]))
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="roll",
@@ -616,6 +703,8 @@ class DungeonWarRules(Rules[State, Move]):
                                    phase="build", pending=(1, int(move[1]), int(move[2])))
             events.append(Event("remake", f"Dungeon Remake of card {int(move[1]) + 1}.{int(move[2]) + 1}"))
             return state, events
+        if head in ("equip", "unequip"):
+            return self._place_card(state, king, str(head), int(move[1]), str(move[2]), events), events
         # (b) actions end the turn
         state = state._replace(acted=state.acted | {king}, king_step=2)
         if head == "draw":
@@ -627,6 +716,43 @@ class DungeonWarRules(Rules[State, Move]):
             events.append(Event("element", f"slimes become {cfg.cycle[int(move[1])]}"))
             state = self._drown(state, seat, events)
         return self._end_turn(self._settle(state), events), events
+
+    def _slot_of(self, state: State, seat: int, index: int) -> str:
+        return next(slot for slot, i in gear_of(state, seat) if i == index)
+
+    def _drop_card(self, state: State, seat: int, index: int, slot: str) -> State:
+        gear = list(gear_of(state, seat))
+        gear.remove((slot, index))
+        return state._replace(equip=_set(state.equip, seat, tuple(gear)),
+                              war_discard=_set(state.war_discard, index, state.war_discard[index] + 1))
+
+    def _place_card(self, state: State, king: Square, head: str, index: int, slot: str,
+                    events: list[Event]) -> State:
+        """One card of the Card placement action; the first pays its AP (D-DW-23: a placed
+        card may be discarded; a dragon without its card returns to the unused pool)."""
+        seat, cfg = state.seat, self.cfg
+        if state.king_step != 3:
+            state = state._replace(ap=state.ap - cfg.actions_b["place"], acted=state.acted | {king}, king_step=3)
+        card = cfg.war_cards[index]
+        if head == "unequip":
+            state = self._drop_card(state, seat, index, slot)
+            events.append(Event("unequip", f"{card.name_en} is discarded from the {slot} slot"))
+            for needs in {k.needs_card for k in cfg.pieces.values() if k.needs_card}:
+                if needs == slot and not any(s == slot for s, _ in gear_of(state, seat)):
+                    for r, c, o, k in state.board:
+                        if o == seat and cfg.pieces[k].needs_card == slot:
+                            state = self._to_pool(state._replace(board=self._board(state, ((r, c),))), seat, k)
+                            events.append(Event("unsummon", f"the {k} on {square_name((r, c))} leaves with its "
+                                                f"card (D-DW-23)"))
+            return self._settle(state)
+        hand = list(state.hands[seat])
+        hand.remove(index)
+        gear = tuple(sorted((*gear_of(state, seat), (slot, index))))
+        state = state._replace(hands=_set(state.hands, seat, tuple(hand)), equip=_set(state.equip, seat, gear))
+        hidden = slot == "trap"
+        events.append(Event("equip", "a card is placed face down in a trap slot" if hidden
+                            else f"{card.name_en} is placed in the {slot} slot"))
+        return self._settle(state)
 
     def _drown(self, state: State, seat: int, events: list[Event]) -> State:
         terrain = self.dungeon(state).terrain
@@ -776,6 +902,11 @@ class DungeonWarRules(Rules[State, Move]):
         events.append(Event("lay", f"{self.cfg.layouts[index].id} laid at card {cr + 1}.{cc + 1}"
                             + (" flipped" if flip else "")))
         return self._settle(state)
+
+
+def gear_of(state: State, seat: int) -> tuple[tuple[str, int], ...]:
+    """The war cards on seat's play sheet, (slot, card index)."""
+    return state.equip[seat] if seat < len(state.equip) else ()
 
 
 def _dice(dice: int, sides: int) -> list[tuple[int, Fraction]]:

@@ -53,7 +53,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "slimes": {"*": SLIME_SCHEMA},
     "ranges": {"block": DICE, "fence": DICE},
     "equipment": {"slots": {"*": Range(int, 0, 9)}, "wearers": {"*": [str]}, "use": {"*": str},
-                  "action_effects": [str]},
+                  "action_effects": [str], "breath": {"range_dice": int, "penetrate": str}},
     "neutral": {"*": {"count": int, "cards?": int, "gold?": int, "bp?": DICE, "spoils?": {"gold?": int}}},
     "events": {"*": {"place?": str, "square?": str, "gold?": int, "frenzy?": int}},
 }
@@ -168,6 +168,7 @@ class Config:
     wearers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # piece -> the slots it wears
     use: dict[str, str] = field(default_factory=dict)  # piece -> the action that fires a card
     action_effects: frozenset[str] = frozenset()
+    breath: dict[str, Any] = field(default_factory=dict)
     by_code: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -298,6 +299,7 @@ def load_config(content: GameContent) -> Config:
     config.wearers = {k: tuple(v) for k, v in gear["wearers"].items()}
     config.use = dict(gear["use"])
     config.action_effects = frozenset(gear["action_effects"])
+    config.breath = dict(gear["breath"])
     for name, slots in config.wearers.items():
         if name not in pieces or any(slot not in config.slots for slot in slots):
             raise ContentError(f"equipment.wearers: '{name}' or one of its slots is unknown", **where(gear))

@@ -231,9 +231,10 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
         for slot, i in gear:
             if slot not in cfg.war_cards[i].categories:
                 problems.append(f"equip: {cfg.war_cards[i].id} does not fit the {slot} slot")
-    for r, c, o, k in s.board:
-        if o >= 0 and not rules.has_card_for(s, o, cfg.pieces[k]):
-            problems.append(f"board: seat {o + 1}'s {k} on {square_text(r, c)} has no {cfg.pieces[k].needs_card} card")
+    for r, c, o, name in s.board:
+        if o >= 0 and not rules.has_card_for(s, o, cfg.pieces[name]):
+            problems.append(f"board: seat {o + 1}'s {name} on {square_text(r, c)} has no "
+                            f"{cfg.pieces[name].needs_card} card")
     limbo = s.pending[3] if s.phase in ("lay", "event") and len(s.pending) == 4 else None
     if limbo is not None and not 0 <= limbo < len(cfg.layouts):
         return ["pending: no such dungeon card"]
@@ -258,7 +259,7 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
 
 
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
-           "over": 0}
+           "over": 0, "shot": 5}
 
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
@@ -271,7 +272,13 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
         return ["pending: dealing the first cards, before any piece"]
     if s.phase == "place" and not 0 <= p[0] < len(cfg.first_pieces):
         return ["pending: which placement round"]
-    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event") and (
+    if s.phase == "shot":
+        piece = occ.get((p[0], p[1]))
+        if piece is None or piece[0] != s.seat or not 0 <= p[2] < len(cfg.war_cards) or not any(
+                i == p[2] for _, i in s.equip[s.seat]) or (p[3], p[4]) not in rules.shot_aims(s, (p[0], p[1]), p[2]):
+            return ["pending: a shot is [row, column of the shooter, war card, row, column of the aim] "
+                    "with a placed card and a target it can aim at"]
+    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot") and (
             s.round < 1 or any(seat not in kings for seat in range(s.players))):
         return ["board: in play, every seat has its King Dragon on the board"]
     if s.phase in ("roll", "go", "fight"):

@@ -27,7 +27,7 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from .config import ARMY, NEUTRAL, Config, PieceKind, load_config
 from .dungeon import STEPS, Dungeon, Placed, Square, build_dungeon, manhattan, open_spots
 from .explain import explain
-from .odds import BP, Fighter, melee
+from .odds import BP, Fighter, melee, shot_outcomes
 from .state import Move, State
 
 KING_FELL, ROUND_CAP = "king_fell", "round_cap"
@@ -160,7 +160,7 @@ class DungeonWarRules(Rules[State, Move]):
     def current_player(self, state: State) -> int:
         if state.phase == "over":
             return TERMINAL
-        if state.phase in ("deal", "roll", "fight", "build") or state.draws:
+        if state.phase in ("deal", "roll", "fight", "build", "shot") or state.draws:
             return CHANCE
         return state.seat
 
@@ -191,6 +191,8 @@ class DungeonWarRules(Rules[State, Move]):
             deck = state.dungeon_deck if sum(state.dungeon_deck) else state.dungeon_discard
             total = sum(deck)
             return [(("dungeon", i), Fraction(n, total)) for i, n in enumerate(deck) if n]
+        if state.phase == "shot":
+            return [(("shot", *combo), p) for combo, p in self.shot_odds_in_play(state).items()]
         # fight
         return [(("fight", result), p) for result, p in self.fight_odds(state).outcomes()]
 
@@ -300,8 +302,12 @@ class DungeonWarRules(Rules[State, Move]):
         use = self.cfg.use.get(name, "")
         if use and use in kind.actions:
             for slot, i in gear_of(state, seat):
-                if slot in self.cfg.wearers[name] and "ap" in cfg.war_cards[i].effects:
+                fx = cfg.war_cards[i].effects
+                if slot in self.cfg.wearers[name] and "ap" in fx:
                     yield ("use", r, c, i)
+                if slot in self.cfg.wearers[name] and ("shot" in fx or "breath" in fx):
+                    for tr, tc in self.shot_aims(state, square, i):
+                        yield ("shoot", r, c, i, tr, tc)
         if "warp" in kind.actions and state.gold[seat] >= kind.warp_cost:
             for dr, dc in self.warps(state, square, kind, seat):
                 yield ("warp", r, c, dr, dc)
@@ -346,8 +352,8 @@ class DungeonWarRules(Rules[State, Move]):
         seat = state.seat
         for i, name in enumerate(ARMY):
             kind = self.kind(state, seat, name)
-            if (name == "king" or not self.has_card_for(state, seat, kind) or name in state.summoned or not state.pools[seat][i]
-                    or state.gold[seat] < kind.cost):
+            if (name == "king" or not self.has_card_for(state, seat, kind) or name in state.summoned
+                    or not state.pools[seat][i] or state.gold[seat] < kind.cost):
                 continue
             for r, c in self._empty_squares(state, kind):
                 if manhattan((r, c), king_square) == self.cfg.summon_range:
@@ -421,8 +427,123 @@ class DungeonWarRules(Rules[State, Move]):
                     found.append(t)
         return found
 
+    # --- ranged combat -------------------------------------------------------------------
+    def shot_spec(self, index: int) -> tuple[BP, frozenset[str], str, tuple[int, int], bool, str, int]:
+        """(BP, elements, 'line' or 'range', range, area, penetration strength, range dice) of
+        the shot a card fires (digest §6; D-DW-13: 怪力貫通 passes walls and blocks)."""
+        card = self.cfg.war_cards[index]
+        fx = card.effects
+        if "breath" in fx:
+            dice, plus, *colours = fx["breath"].split(":")
+            breath = self.cfg.breath
+            return (BP(int(dice), int(plus)), frozenset(colours), "line", (1, 10 ** 3), False,
+                    str(breath.get("penetrate", "")), int(breath.get("range_dice", 0)))
+        how = fx["shot"].split(":")
+        element = frozenset({card.element} if card.element else ())
+        if how[0] == "range":
+            low, high = (int(v) for v in how[1].split("-"))
+            return card.bp, element, "range", (low, high), "area" in fx, "", 0
+        return card.bp, element, "line", (1, 10 ** 3), "area" in fx, fx.get("penetrate", ""), 0
+
+    def _targetable(self, state: State, square: Square, seat: int) -> bool:
+        """D-DW-14: only an enemy piece or a tentacle creature may be aimed at."""
+        piece = self.occupants(state).get(square)
+        return piece is not None and (piece[0] >= 0 and piece[0] != seat or piece[1] == "tentacle")
+
+    def _line(self, state: State, src: Square, step: tuple[int, int], seat: int, penetrate: str) -> list[Square]:
+        """Enemies a straight-line shot meets going `step` from `src`: it stops at an enemy or a
+        tentacle creature (passing on with penetration), a block, a wall or the outside world;
+        friends are not hit (digest §6). 怪力貫通 passes walls and blocks (D-DW-13)."""
+        dun, occ = self.dungeon(state), self.occupants(state)
+        strong = penetrate == "strong"
+        hit: list[Square] = []
+        here = src
+        while True:
+            nxt = (here[0] + step[0], here[1] + step[1])
+            if nxt not in dun.terrain or (dun.walls.get(frozenset((here, nxt))) and not strong):
+                return hit
+            piece = occ.get(nxt)
+            if piece is not None:
+                if piece[1] == "block" and not strong:
+                    return hit
+                if self._targetable(state, nxt, seat):
+                    hit.append(nxt)
+                    if not penetrate:
+                        return hit
+            here = nxt
+
+    def shot_aims(self, state: State, src: Square, index: int) -> list[Square]:
+        """Squares a shot from `src` with card `index` may be aimed at (the first enemy in a
+        line; any enemy in range for a range shot)."""
+        _, _, how, (low, high), _, penetrate, _ = self.shot_spec(index)
+        seat = self.occupants(state)[src][0]
+        if how == "range":
+            return [sq for sq in sorted(self.occupants(state))
+                    if low <= manhattan(src, sq) <= high and self._targetable(state, sq, seat)]
+        aims = []
+        for step in STEPS:
+            line = self._line(state, src, step, seat, penetrate)
+            if line:
+                aims.append(line[0])
+        return sorted(aims)
+
+    def shot_targets(self, state: State, src: Square, index: int, aim: Square) -> list[Square]:
+        """Every square the shot aimed at `aim` hits, nearest first (area: the aim, then its
+        neighbours holding a piece, friends included, D-DW-14)."""
+        _, _, how, _, area, penetrate, _ = self.shot_spec(index)
+        seat = self.occupants(state)[src][0]
+        if how == "line":
+            step = ((aim[0] > src[0]) - (aim[0] < src[0]), (aim[1] > src[1]) - (aim[1] < src[1]))
+            return self._line(state, src, step, seat, penetrate)
+        found = [aim]
+        if area:
+            occ = self.occupants(state)
+            found += sorted({sq for sq in self.dungeon(state).adjacent(aim) if sq != src and sq in occ
+                             and (occ[sq][0] >= 0 or occ[sq][1] == "tentacle")})
+        return found
+
+    def shot_odds_in_play(self, state: State) -> dict[tuple[str, ...], Fraction]:
+        sr, sc, index, ar, ac = state.pending
+        bp, attack, _, _, _, _, range_dice = self.shot_spec(index)
+        occ = self.occupants(state)
+        targets = self.shot_targets(state, (sr, sc), index, (ar, ac))
+        fighters = [self.fighter(state, sq, occ[sq][0], occ[sq][1], False, sq, support=False)
+                    for sq in targets]
+        return shot_outcomes(bp, attack, fighters, [manhattan((sr, sc), sq) for sq in targets],
+                             [occ[sq][1] == "king" for sq in targets], range_dice, self.cfg.die, self.cfg.fatigue_gap)
+
+    def _resolve_shot(self, state: State, statuses: tuple[str, ...]) -> tuple[State, list[Event]]:
+        sr, sc, index, ar, ac = state.pending
+        occ = self.occupants(state)
+        shooter, s_name = occ[(sr, sc)]
+        targets = self.shot_targets(state, (sr, sc), index, (ar, ac))
+        card = self.cfg.war_cards[index]
+        events = [Event("shot", f"{card.name_en} from {square_name((sr, sc))}: " + ", ".join(
+            f"{square_name(sq)} {st}" for sq, st in zip(targets, statuses, strict=True)), {"result": list(statuses)})]
+        state = state._replace(phase="turn", pending=())
+        fell: set[int] = set()
+        for sq, status in zip(targets, statuses, strict=True):
+            who, name = occ[sq]
+            if status == "hit":
+                state = self._to_pool(state._replace(board=self._board(state, (sq,))), who, name)
+                if who != shooter:  # no spoils for your own pieces (digest §6)
+                    state = self._spoils(state, shooter, who, name, s_name == "knight", events)
+                if name == "king":
+                    fell.add(who)
+            elif status == "close" and name == "king":
+                cap = self.cfg.caps["fatigue"]
+                state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
+                events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
+        if "disposable" in card.categories:  # D-DW-27
+            state = self._drop_card(state, shooter, index, self._slot_of(state, shooter, index))
+            events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
+        if fell:  # D-DW-26: the whole shot is resolved first
+            return self._game_over(state, fell, events)
+        return self._settle(state), events
+
     # --- fights ------------------------------------------------------------------------
-    def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square) -> Fighter:
+    def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square,
+                support: bool = True) -> Fighter:
         cfg = self.cfg
         if who < 0:
             spec = cfg.neutral[name]
@@ -435,7 +556,7 @@ class DungeonWarRules(Rules[State, Move]):
             bp = BP(bp.dice, bp.plus + kind.dash_bp)
         occ = self.occupants(state)
         friends = sum(1 for sq in self.dungeon(state).adjacent(fight_at)
-                      if sq != square and occ.get(sq, (-9, ""))[0] == who)
+                      if sq != square and occ.get(sq, (-9, ""))[0] == who) if support else 0
         return Fighter(bp, kind.attack, kind.resist, kind.weak, friends)
 
     def _fight_sides(self, state: State) -> tuple[Fighter, Fighter]:
@@ -458,6 +579,9 @@ class DungeonWarRules(Rules[State, Move]):
         if player == CHANCE:
             outcomes = [m for m, _ in self.chance_outcomes(state)]
             if move not in outcomes:
+                if state.phase == "shot" and not state.draws and move[0] == "shot":
+                    possible = "; ".join(" ".join(str(v) for v in m[1:]) for m in outcomes)
+                    raise IllegalMove("DW-SHOT", f"this shot's result is one of: {possible}")
                 if state.phase == "fight" and not state.draws and move[0] == "fight":
                     possible = ", ".join(str(m[1]) for m in outcomes)
                     raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
@@ -504,6 +628,8 @@ class DungeonWarRules(Rules[State, Move]):
                 Event("roll", f"the knight may move {move[1]}")]
         if head == "dungeon":
             return self._drawn_dungeon(state, int(move[1]))
+        if head == "shot":
+            return self._resolve_shot(state, tuple(str(v) for v in move[1:]))
         return self._resolve_fight(state, str(move[1]))
 
     def _settle(self, state: State) -> State:
@@ -651,6 +777,13 @@ class DungeonWarRules(Rules[State, Move]):
                 state = self._gain_gold(state, seat, -self.kind(state, seat, name).warp_cost)
                 events.append(Event("warp", f"cross warp to {square_name(dst)}"))
             return self._move_to(state, src, dst, False, events), events
+        if head == "shoot":
+            src, index = (int(move[1]), int(move[2])), int(move[3])
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="shot",
+                                   pending=(src[0], src[1], index, int(move[4]), int(move[5])))
+            aim = square_name((int(move[4]), int(move[5])))
+            events.append(Event("shoot", f"{cfg.war_cards[index].name_en} is fired at {aim}"))
+            return state, events
         if head == "use":
             src, index = (int(move[1]), int(move[2])), int(move[3])
             card = cfg.war_cards[index]

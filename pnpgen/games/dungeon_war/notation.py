@@ -68,6 +68,11 @@ def format_move(cfg: Config, move: Move) -> str:
         card = cfg.war_cards[int(rest[0])]
         fits = [cat for cat in card.categories if cat in cfg.slots]
         return f"{head} {card.id}" + (f" as {rest[1]}" if len(fits) > 1 else "")
+    if head == "shoot":
+        return (f"{square_text(int(rest[0]), int(rest[1]))} shoot {cfg.war_cards[int(rest[2])].id} "
+                f"{square_text(int(rest[3]), int(rest[4]))}")
+    if head == "shot":
+        return "shot " + " ".join(str(v) for v in rest)
     if head == "use":
         return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}"
     return repr(move)
@@ -131,6 +136,12 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if len(fits) > 1 and not m.group(3):
             raise BadMove(f"{card.id} fits {' or '.join(fits)}: write 'as {fits[0]}'")
         return (m.group(1), cards[m.group(2)], slot)
+    if m := re.fullmatch(SQ + r" shoot ([a-z0-9_-]+) " + SQ, t):
+        if m.group(3) not in cards:
+            raise BadMove(f"no war card '{m.group(3)}'")
+        return ("shoot", *_checked(_sq(m, 1)), cards[m.group(3)], *_checked(_sq(m, 4)))
+    if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)", t):
+        return ("shot", *m.group(1).split())
     if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)", t):
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")

@@ -11,11 +11,12 @@ Square = tuple[int, int]
 #   ('make', sr, sc, card_r, card_c) ('block', sr, sc, r, c) ('fence', sr, sc, r, c)
 #   ('summon', kind, r, c) ('alchemy',) ('remake', card_r, card_c) ('draw',) ('element', index)
 #   ('fight', result) ('card', index) ('dungeon', layout) ('lay', flipped) ('discard',) ('put', r, c)
-#   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card)
+#   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
+#   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
 Move = tuple[str | int | bool, ...]
 
-# phases: deal* place turn roll* go fight* build* lay event over   (* = a chance node)
-PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over")
+# phases: deal* place turn roll* go fight* build* lay event over shot*   (* = a chance node)
+PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot")
 
 
 class State(NamedTuple):

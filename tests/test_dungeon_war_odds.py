@@ -105,3 +105,24 @@ def test_engine_fight_node_uses_the_exact_odds(game) -> None:  # type: ignore[no
     expected = melee(Fighter(BP(0, 5)), Fighter(BP(0, 0), support=1))  # 5 against 0 + 2
     assert game.chance_outcomes(after) == [(("fight", name), p) for name, p in expected.outcomes()]
     assert expected.outcomes() == [("close-win", 1)]
+
+
+def test_shot_outcomes_agree_with_volley_and_breath_range() -> None:
+    from pnpgen.games.dungeon_war.odds import shot_outcomes, volley
+    two = [Fighter(BP(2, 5))] * 2
+    joint = shot_outcomes(BP(2, 5), (), two, [1, 1], [False, False])
+    assert {tuple(s == "hit" for s in k): p for k, p in joint.items()} == volley(BP(2, 5), (), two)
+    assert sum(joint.values()) == 1
+    reach = shot_outcomes(BP(0, 99), (), [Fighter(BP(0, 0))], [4], [False], range_dice=1)
+    assert reach[("hit",)] == F(3, 6)  # a 1D range reaches 4 squares on 4, 5 or 6
+
+
+def test_equipment_dresses_the_knight(game) -> None:  # type: ignore[no-untyped-def]
+    rules = game
+    state = rules.initial_state(2)
+    war = [c.id for c in rules.cfg.war_cards]
+    gear = (("armour", war.index("plate")), ("sword", war.index("flame-tongue")))
+    state = state._replace(equip=(gear, ()))
+    knight = rules.kind(state, 0, "knight")
+    assert knight.bp == BP(1, 11) and knight.attack == frozenset({"fire"}) and knight.cost == 5
+    assert rules.kind(state, 1, "knight").bp == BP(0, 5)

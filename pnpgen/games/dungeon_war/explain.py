@@ -129,7 +129,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         if index not in state.hands[seat]:
             return "DW-EQUIP", f"{card.id} is not in seat {seat + 1}'s hand"
         return "DW-EQUIP", f"the {slot} slot holds at most {cfg.slots[slot]} card(s): discard one first"
-    if head == "use":
+    if head in ("use", "shoot"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
         if piece is None or piece[0] != seat:
@@ -140,7 +140,20 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-ONCE", f"the {piece[1]} on {square_name(src)} has already acted this turn"
         if state.ap < cfg.action_cost:
             return "DW-TURN", f"{state.ap} AP left; the action costs {cfg.action_cost}"
-        return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[int(move[3])].id}"
+        index = int(move[3])
+        slots = cfg.wearers.get(piece[1], ())
+        fx = cfg.war_cards[index].effects
+        if not any(i == index and slot in slots for slot, i in state.equip[seat]) or (
+                head == "shoot" and not ("shot" in fx or "breath" in fx)) or (head == "use" and "ap" not in fx):
+            return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
+        aim = (int(move[4]), int(move[5]))
+        _, _, how, (low, high), *_ = rules.shot_spec(index)
+        if not rules._targetable(state, aim, seat):
+            return "DW-SHOT", f"{square_name(aim)} holds no enemy piece or tentacle creature to aim at (D-DW-14)"
+        if how == "range":
+            return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
+        return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
+                           "block, a wall or the outside world")
     if head == "lay" or head == "discard":
         return "DW-BUILD", "no dungeon card is waiting to be laid"
     if head == "put":

@@ -126,3 +126,39 @@ def test_equipment_dresses_the_knight(game) -> None:  # type: ignore[no-untyped-
     knight = rules.kind(state, 0, "knight")
     assert knight.bp == BP(1, 11) and knight.attack == frozenset({"fire"}) and knight.cost == 5
     assert rules.kind(state, 1, "knight").bp == BP(0, 5)
+
+
+ODDS_CASES = [
+    ("1D+20 vs 2D+13", ["attacker wins: 181/216", "mutual defeat: 5/72", "attacker loses: 5/54",
+                        "attacking King Dragon tires): 59/72"]),
+    ("2D+13 vs 1D+20 support:2", ["attacker loses: 215/216", "mutual defeat: 1/216"]),
+    ("3D+6 (fire) vs 2D+13", ["attacker wins: 197/1296", "mutual defeat: 5/72", "attacker loses: 1009/1296"]),
+    ("shot 2D+5 at 2D+5", ["target 1 falls: 721/1296 (55.63%)"]),
+    ("shot 2D+5 at 2D+5, 2D+5", ["target 2 falls: 721/1296", "joint: 1 falls, 2 falls: 6097/15552"]),
+    ("2D+5 (fire) vs 1D+7 (fire) resist:fire", ["victory flags decide: the defender wins", "attacker loses: 1 (100%)"]),
+]
+
+
+@pytest.mark.parametrize(("fight", "says"), ODDS_CASES)
+def test_referee_odds_through_the_cli(fight: str, says: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from pnpgen.cli import app
+    result = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", fight])
+    assert result.exit_code == 0, result.output
+    for text in says:
+        assert text in result.output
+
+
+def test_referee_odds_json_and_bad_fight() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pnpgen.cli import app
+    result = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", "1D+20 vs 2D+13", "--json"])
+    data = json.loads(result.output)
+    assert data["odds"][0] == {"label": "attacker wins", "fraction": "181/216", "percent": round(181 / 216 * 100, 4)}
+    from pnpgen.errors import BadMove
+    bad = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", "1D+20 vs"])
+    assert isinstance(bad.exception, BadMove)  # the command line turns it into exit 2

@@ -8,10 +8,11 @@ Magician's cross warp, the earth slime's Dungeon Make and Block, the wood slime'
 the King Dragon's two-step action (move, summon, alchemy, remake; draw, element change),
 melee with flags, support and the exact odds of odds.py as one chance node per fight,
 spoils (D-DW-1/2), fatigue (D-DW-4), the stand-in events, drowning (D-DW-8), the end when a
-King Dragon falls and the round cap.
+King Dragon falls and the round cap; card placement on the play sheet (equipment worn by every
+knight / magician, dragon cards, disposables, face-down traps) and ranged combat (line, range,
+area, breath) as one chance node with the exact joint odds of odds.shot_outcomes.
 
-Not yet: equipment and card placement, ranged combat in play (odds.py computes it),
-traps, acid, immortality, brainwashing; see docs/notation/dungeon-war.md.
+Not yet: traps firing, acid, immortality, brainwashing; see docs/notation/dungeon-war.md.
 """
 
 from __future__ import annotations

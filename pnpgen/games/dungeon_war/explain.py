@@ -15,7 +15,8 @@ DungeonWarRules = Any  # the rules object (model.py imports this module, not the
 def square_name(square: tuple[int, int]) -> str:
     return square_text(*square)
 
-PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",)}
+PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
+               "ambush": ("ambush", "pass")}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
@@ -154,6 +155,11 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
         return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
                            "block, a wall or the outside world")
+    if head in ("ambush", "pass"):
+        if state.phase != "ambush":
+            return "DW-TRAP", "an ambush springs only when an enemy enters an empty square its trap names"
+        return "DW-TRAP", (f"seat {state.pending[5] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} "
+                           "that fires on this square")
     if head == "lay" or head == "discard":
         return "DW-BUILD", "no dungeon card is waiting to be laid"
     if head == "put":

@@ -259,7 +259,7 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
 
 
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
-           "over": 0, "shot": 5}
+           "over": 0, "shot": 5, "ambush": 6, "ambushed": 6}
 
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
@@ -278,7 +278,17 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
                 i == p[2] for _, i in s.equip[s.seat]) or (p[3], p[4]) not in rules.shot_aims(s, (p[0], p[1]), p[2]):
             return ["pending: a shot is [row, column of the shooter, war card, row, column of the aim] "
                     "with a placed card and a target it can aim at"]
-    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot") and (
+    if s.phase in ("ambush", "ambushed"):
+        piece = occ.get((p[0], p[1]) if s.phase == "ambush" else (p[2], p[3]))
+        empty = (p[2], p[3]) not in occ if s.phase == "ambush" else True
+        ok = piece is not None and piece[0] == s.seat and empty and (p[2], p[3]) in rules.dungeon(s).terrain
+        if ok and s.phase == "ambush":
+            ok = 0 <= p[5] < s.players and p[5] != s.seat and bool(rules._ambushes(s, p[5], (p[2], p[3])))
+        if ok and s.phase == "ambushed":
+            ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
+        if not ok:
+            return ["pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"]
+    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed") and (
             s.round < 1 or any(seat not in kings for seat in range(s.players))):
         return ["board: in play, every seat has its King Dragon on the board"]
     if s.phase in ("roll", "go", "fight"):

@@ -161,8 +161,10 @@ class DungeonWarRules(Rules[State, Move]):
     def current_player(self, state: State) -> int:
         if state.phase == "over":
             return TERMINAL
-        if state.phase in ("deal", "roll", "fight", "build", "shot") or state.draws:
+        if state.phase in ("deal", "roll", "fight", "build", "shot", "ambushed") or state.draws:
             return CHANCE
+        if state.phase == "ambush":
+            return state.pending[5]
         return state.seat
 
     def outcome(self, state: State) -> Outcome:
@@ -194,6 +196,8 @@ class DungeonWarRules(Rules[State, Move]):
             return [(("dungeon", i), Fraction(n, total)) for i, n in enumerate(deck) if n]
         if state.phase == "shot":
             return [(("shot", *combo), p) for combo, p in self.shot_odds_in_play(state).items()]
+        if state.phase == "ambushed":
+            return [(("fight", result), p) for result, p in self.ambush_odds(state).outcomes()]
         # fight
         return [(("fight", result), p) for result, p in self.fight_odds(state).outcomes()]
 
@@ -234,6 +238,9 @@ class DungeonWarRules(Rules[State, Move]):
             return [("lay", False), ("lay", True), ("discard",)]
         if state.phase == "event":
             return [("put", r, c) for r, c in self._event_targets(state)] or [("put", -1, -1)]
+        if state.phase == "ambush":
+            return [*(("ambush", i) for i in self._ambushes(state, state.pending[5], (state.pending[2],
+                                                                                    state.pending[3]))), ("pass",)]
         return self._turn_moves(state)
 
     def _placements(self, state: State) -> list[Move]:
@@ -583,7 +590,7 @@ class DungeonWarRules(Rules[State, Move]):
                 if state.phase == "shot" and not state.draws and move[0] == "shot":
                     possible = "; ".join(" ".join(str(v) for v in m[1:]) for m in outcomes)
                     raise IllegalMove("DW-SHOT", f"this shot's result is one of: {possible}")
-                if state.phase == "fight" and not state.draws and move[0] == "fight":
+                if state.phase in ("fight", "ambushed") and not state.draws and move[0] == "fight":
                     possible = ", ".join(str(m[1]) for m in outcomes)
                     raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
                                       f"{possible}")
@@ -631,6 +638,8 @@ class DungeonWarRules(Rules[State, Move]):
             return self._drawn_dungeon(state, int(move[1]))
         if head == "shot":
             return self._resolve_shot(state, tuple(str(v) for v in move[1:]))
+        if state.phase == "ambushed":
+            return self._resolve_ambush(state, str(move[1]))
         return self._resolve_fight(state, str(move[1]))
 
     def _settle(self, state: State) -> State:
@@ -764,6 +773,12 @@ class DungeonWarRules(Rules[State, Move]):
             return self._settle(state._replace(phase="turn", pending=())), events
         if head == "put":
             return self._put(state, (int(move[1]), int(move[2])), events), events
+        if head == "pass":
+            sr, sc, dr, dc, dash, asked = state.pending
+            state = state._replace(phase="turn", pending=())
+            return self._move_to(state, (sr, sc), (dr, dc), bool(dash), events, asked), events
+        if head == "ambush":
+            return self._spring(state, int(move[1]), events), events
         if head == "go":
             sr, sc, dash, _ = state.pending
             state = state._replace(phase="turn", pending=())
@@ -851,6 +866,44 @@ class DungeonWarRules(Rules[State, Move]):
             state = self._drown(state, seat, events)
         return self._end_turn(self._settle(state), events), events
 
+    def _spring(self, state: State, index: int, events: list[Event]) -> State:
+        """An ambush (digest §7, D-DW-20): the mover arrives, then fights the trap's BP as the
+        attacker; the trap is revealed and discarded; no spoils either way."""
+        sr, sc, dr, dc, dash, seat = state.pending
+        who, name = self.occupants(state)[(sr, sc)]
+        state = self._drop_card(state, seat, index, "trap")
+        state = state._replace(board=self._board(state, ((sr, sc),), ((dr, dc, who, name),)),
+                               acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
+        events.append(Event("ambush", f"seat {seat + 1} springs {self.cfg.war_cards[index].name_en} on "
+                            f"{square_name((dr, dc))}"))
+        state = state._replace(phase="ambushed", pending=(sr, sc, dr, dc, dash, index))
+        odds = self.ambush_odds(state)
+        if odds.by_flags:
+            events.append(Event("flags", f"victory flags decide the ambush: the {odds.by_flags} wins"))
+            done, more = self._resolve_ambush(state, "win" if odds.by_flags == "attacker" else "loss")
+            events.extend(more)
+            return done
+        return state
+
+    def _resolve_ambush(self, state: State, result: str) -> tuple[State, list[Event]]:
+        _, _, dr, dc, _, _ = state.pending
+        who, name = self.occupants(state)[(dr, dc)]
+        events = [Event("fight", f"ambush at {square_name((dr, dc))}: {result}", {"result": result})]
+        state = state._replace(phase="turn", pending=())
+        if result not in ("win", "close-win"):
+            state = self._to_pool(state._replace(board=self._board(state, ((dr, dc),)),
+                                                 acted=state.acted - {(dr, dc)}), who, name)
+            events.append(Event("ambushed", f"the {name} falls to the ambush (no spoils)"))
+            if name == "king":
+                return self._game_over(state, {who}, events)
+            return self._settle(state), events
+        if name == "king" and result == "close-win":
+            cap = self.cfg.caps["fatigue"]
+            state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
+            events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
+        state = self._arrive(state, (dr, dc), who, events)
+        return self._after_action(state, name), events
+
     def _slot_of(self, state: State, seat: int, index: int) -> str:
         return next(slot for slot, i in gear_of(state, seat) if i == index)
 
@@ -898,8 +951,39 @@ class DungeonWarRules(Rules[State, Move]):
             events.append(Event("drown", f"the slime on {square_name(square)} drowns (D-DW-8)"))
         return state
 
-    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event]) -> State:
+    def _ambushes(self, state: State, seat: int, square: Square) -> list[int]:
+        """Seat's face-down ambush traps that fire on `square` (stand-in trigger: an empty
+        square of the card's terrain code)."""
+        code = self.dungeon(state).terrain[square]
+        return sorted({i for slot, i in gear_of(state, seat)
+                       if slot == "trap" and self.cfg.war_cards[i].effects.get("ambush") == code})
+
+    def _next_ambusher(self, state: State, mover: int, square: Square, after: int) -> int | None:
+        """The next seat (in seat order from the active player, D-DW-21) that could spring an
+        ambush on `square`, after seat `after`."""
+        n = state.players
+        for k in range(1, n):
+            seat = (state.seat + k) % n
+            if (seat - state.seat) % n <= (after - state.seat) % n and after != state.seat:
+                continue
+            if seat != mover and self._ambushes(state, seat, square):
+                return seat
+        return None
+
+    def ambush_odds(self, state: State) -> Any:
+        dr, dc, dash, index = state.pending[2], state.pending[3], state.pending[4], state.pending[5]
+        who, name = self.occupants(state)[(dr, dc)]
+        mover = self.fighter(state, (dr, dc), who, name, bool(dash), (dr, dc))
+        return melee(mover, Fighter(self.cfg.war_cards[index].bp), self.cfg.die, self.cfg.support,
+                     self.cfg.fatigue_gap)
+
+    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event],
+                 asked: int | None = None) -> State:
         occ = self.occupants(state)
+        if dst != src and dst not in occ and state.phase == "turn":
+            seat = self._next_ambusher(state, occ[src][0], dst, state.seat if asked is None else asked)
+            if seat is not None:  # an ambush window (D-DW-21) before the piece arrives
+                return state._replace(phase="ambush", pending=(src[0], src[1], dst[0], dst[1], int(dash), seat))
         who, name = occ[src]
         events.append(Event("move", f"{name} {square_name(src)}-{square_name(dst)}"))
         there = occ.get(dst)

@@ -73,6 +73,10 @@ def format_move(cfg: Config, move: Move) -> str:
                 f"{square_text(int(rest[3]), int(rest[4]))}")
     if head == "shot":
         return "shot " + " ".join(str(v) for v in rest)
+    if head == "ambush":
+        return f"ambush {cfg.war_cards[int(rest[0])].id}"
+    if head == "pass":
+        return "pass"
     if head == "use":
         return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}"
     return repr(move)
@@ -85,8 +89,12 @@ def parse_move(cfg: Config, text: Any) -> Move:
     codes = {cfg.pieces[name].code: name for name in ARMY}
     layouts = {layout.id: i for i, layout in enumerate(cfg.layouts)}
     cards = {card.id: i for i, card in enumerate(cfg.war_cards)}
-    if t in ("end", "alchemy", "draw", "discard"):
+    if t in ("end", "alchemy", "draw", "discard", "pass"):
         return (t,)
+    if m := re.fullmatch(r"ambush ([a-z0-9_-]+)", t):
+        if m.group(1) not in cards:
+            raise BadMove(f"no war card '{m.group(1)}'")
+        return ("ambush", cards[m.group(1)])
     if t in ("lay", "lay~"):
         return ("lay", t == "lay~")
     if m := re.fullmatch(r"deal ([a-z0-9_-]+)(~?)", t):

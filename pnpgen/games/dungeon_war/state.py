@@ -12,11 +12,11 @@ Square = tuple[int, int]
 #   ('summon', kind, r, c) ('alchemy',) ('remake', card_r, card_c) ('draw',) ('element', index)
 #   ('fight', result) ('card', index) ('dungeon', layout) ('lay', flipped) ('discard',) ('put', r, c)
 #   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
-#   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
+#   ('ambush', card) ('pass',)   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
 Move = tuple[str | int | bool, ...]
 
-# phases: deal* place turn roll* go fight* build* lay event over shot*   (* = a chance node)
-PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot")
+# phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed*   (* = a chance node)
+PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed")
 
 
 class State(NamedTuple):

@@ -10,9 +10,11 @@ melee with flags, support and the exact odds of odds.py as one chance node per f
 spoils (D-DW-1/2), fatigue (D-DW-4), the stand-in events, drowning (D-DW-8), the end when a
 King Dragon falls and the round cap; card placement on the play sheet (equipment worn by every
 knight / magician, dragon cards, disposables, face-down traps) and ranged combat (line, range,
-area, breath) as one chance node with the exact joint odds of odds.shot_outcomes.
+area, breath) as one chance node with the exact joint odds of odds.shot_outcomes; ambush traps
+on the square a move ends on (a window for each trap holder, D-DW-20/21).
 
-Not yet: traps firing, acid, immortality, brainwashing; see docs/notation/dungeon-war.md.
+Not yet: Mirror Shield and unconditional traps, acid, immortality, brainwashing; see
+docs/notation/dungeon-war.md.
 """
 
 from __future__ import annotations

@@ -825,6 +825,9 @@ def referee(
     example_state: Annotated[
         bool, typer.Option("--example-state", help="Print a documented sample state.")
     ] = False,
+    odds: Annotated[
+        str | None, typer.Option("--odds", help="Exact odds of a fight, in the game's notation (Dungeon War).")
+    ] = None,
     as_json: JsonOpt = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
@@ -832,6 +835,16 @@ def referee(
     """Judge a move: exit 0 legal (prints the new state and events), 1 illegal (rule and
     reason), 2 malformed input."""
     rules = find_rules(content_root(content), game)
+    if odds is not None:
+        report = getattr(rules, "odds_report", None)
+        if report is None:
+            raise PnpgenError(f"{rules.id} has no --odds calculator")
+        text, data = report(odds)
+        if as_json:
+            emit(True, {"game": rules.id, "fight": odds, **data})
+        else:
+            print(text)
+        return
     if example_state:
         data = codec(rules).to_data(codec(rules).example_state())
         if as_json:

@@ -105,3 +105,60 @@ def test_engine_fight_node_uses_the_exact_odds(game) -> None:  # type: ignore[no
     expected = melee(Fighter(BP(0, 5)), Fighter(BP(0, 0), support=1))  # 5 against 0 + 2
     assert game.chance_outcomes(after) == [(("fight", name), p) for name, p in expected.outcomes()]
     assert expected.outcomes() == [("close-win", 1)]
+
+
+def test_shot_outcomes_agree_with_volley_and_breath_range() -> None:
+    from pnpgen.games.dungeon_war.odds import shot_outcomes, volley
+    two = [Fighter(BP(2, 5))] * 2
+    joint = shot_outcomes(BP(2, 5), (), two, [1, 1], [False, False])
+    assert {tuple(s == "hit" for s in k): p for k, p in joint.items()} == volley(BP(2, 5), (), two)
+    assert sum(joint.values()) == 1
+    reach = shot_outcomes(BP(0, 99), (), [Fighter(BP(0, 0))], [4], [False], range_dice=1)
+    assert reach[("hit",)] == F(3, 6)  # a 1D range reaches 4 squares on 4, 5 or 6
+
+
+def test_equipment_dresses_the_knight(game) -> None:  # type: ignore[no-untyped-def]
+    rules = game
+    state = rules.initial_state(2)
+    war = [c.id for c in rules.cfg.war_cards]
+    gear = (("armour", war.index("plate")), ("sword", war.index("flame-tongue")))
+    state = state._replace(equip=(gear, ()))
+    knight = rules.kind(state, 0, "knight")
+    assert knight.bp == BP(1, 11) and knight.attack == frozenset({"fire"}) and knight.cost == 5
+    assert rules.kind(state, 1, "knight").bp == BP(0, 5)
+
+
+ODDS_CASES = [
+    ("1D+20 vs 2D+13", ["attacker wins: 181/216", "mutual defeat: 5/72", "attacker loses: 5/54",
+                        "attacking King Dragon tires): 59/72"]),
+    ("2D+13 vs 1D+20 support:2", ["attacker loses: 215/216", "mutual defeat: 1/216"]),
+    ("3D+6 (fire) vs 2D+13", ["attacker wins: 197/1296", "mutual defeat: 5/72", "attacker loses: 1009/1296"]),
+    ("shot 2D+5 at 2D+5", ["target 1 falls: 721/1296 (55.63%)"]),
+    ("shot 2D+5 at 2D+5, 2D+5", ["target 2 falls: 721/1296", "joint: 1 falls, 2 falls: 6097/15552"]),
+    ("2D+5 (fire) vs 1D+7 (fire) resist:fire", ["victory flags decide: the defender wins", "attacker loses: 1 (100%)"]),
+]
+
+
+@pytest.mark.parametrize(("fight", "says"), ODDS_CASES)
+def test_referee_odds_through_the_cli(fight: str, says: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from pnpgen.cli import app
+    result = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", fight])
+    assert result.exit_code == 0, result.output
+    for text in says:
+        assert text in result.output
+
+
+def test_referee_odds_json_and_bad_fight() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pnpgen.cli import app
+    result = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", "1D+20 vs 2D+13", "--json"])
+    data = json.loads(result.output)
+    assert data["odds"][0] == {"label": "attacker wins", "fraction": "181/216", "percent": round(181 / 216 * 100, 4)}
+    from pnpgen.errors import BadMove
+    bad = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", "1D+20 vs"])
+    assert isinstance(bad.exception, BadMove)  # the command line turns it into exit 2

@@ -52,6 +52,8 @@ RULES_SCHEMA: dict[str, Any] = {
     "pieces": {"*": PIECE_SCHEMA},
     "slimes": {"*": SLIME_SCHEMA},
     "ranges": {"block": DICE, "fence": DICE},
+    "equipment": {"slots": {"*": Range(int, 0, 9)}, "wearers": {"*": [str]}, "use": {"*": str},
+                  "action_effects": [str], "breath": {"range_dice": int, "penetrate": str}},
     "neutral": {"*": {"count": int, "cards?": int, "gold?": int, "bp?": DICE, "spoils?": {"gold?": int}}},
     "events": {"*": {"place?": str, "square?": str, "gold?": int, "frenzy?": int}},
 }
@@ -116,6 +118,11 @@ class WarCard:
     effect: str
     source: str
 
+    @property
+    def effects(self) -> dict[str, str]:
+        """The effect column as tokens: `shot:range:1-2 acid` -> {'shot': 'range:1-2', 'acid': ''}."""
+        return dict((tok.split(":", 1) + [""])[:2] for tok in self.effect.split())  # type: ignore[misc]
+
 
 @dataclass
 class Config:
@@ -157,6 +164,11 @@ class Config:
     stairs_card: Layout
     layouts: tuple[Layout, ...]  # dungeon cards then event cards: the dungeon deck's kinds
     war_cards: tuple[WarCard, ...]
+    slots: dict[str, int] = field(default_factory=dict)  # war-card slots of the play sheet
+    wearers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # piece -> the slots it wears
+    use: dict[str, str] = field(default_factory=dict)  # piece -> the action that fires a card
+    action_effects: frozenset[str] = frozenset()
+    breath: dict[str, Any] = field(default_factory=dict)
     by_code: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -282,6 +294,18 @@ def load_config(content: GameContent) -> Config:
         stairs_card=_layout(cards["stairs"], rules), layouts=layouts, war_cards=_war_cards(content),
     )
     config.by_code = {kind.code: name for name, kind in pieces.items()}
+    gear = rules["equipment"]
+    config.slots = dict(gear["slots"])
+    config.wearers = {k: tuple(v) for k, v in gear["wearers"].items()}
+    config.use = dict(gear["use"])
+    config.action_effects = frozenset(gear["action_effects"])
+    config.breath = dict(gear["breath"])
+    for name, slots in config.wearers.items():
+        if name not in pieces or any(slot not in config.slots for slot in slots):
+            raise ContentError(f"equipment.wearers: '{name}' or one of its slots is unknown", **where(gear))
+    for card in config.war_cards:
+        if not any(cat in config.slots for cat in card.categories):
+            raise ContentError(f"war card '{card.id}' fits no slot of equipment.slots", **where(gear))
     if not 0 <= config.stairs[0] < config.rows or not 0 <= config.stairs[1] < config.columns:
         raise ContentError("grid.stairs is outside the grid", **where(grid, "stairs"))
     for name, kind in [*pieces.items(), *slimes.items()]:

@@ -15,7 +15,8 @@ DungeonWarRules = Any  # the rules object (model.py imports this module, not the
 def square_name(square: tuple[int, int]) -> str:
     return square_text(*square)
 
-PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",)}
+PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
+               "ambush": ("ambush", "pass")}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
@@ -103,7 +104,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             kind = rules.kind(state, seat, name)
             if name in state.summoned:
                 return "DW-SUMMON", f"one summon action calls pieces of different kinds; a {name} came already"
-            if kind.needs_card:
+            if not rules.has_card_for(state, seat, kind):
                 return "DW-SUMMON", f"a {name} needs a placed {kind.needs_card} card"
             if not state.pools[seat][ARMY.index(name)]:
                 return "DW-SUMMON", f"no unused {name} is left"
@@ -114,6 +115,51 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-SUMMON", f"{square_name(square)} must be an empty dungeon square the {name} may stand on"
         if head == "remake":
             return "DW-BUILD", "Remake needs a placed dungeon card (not the stairs) with no piece on it"
+    if head in ("equip", "unequip"):
+        king = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
+        if king is None:
+            return "DW-KING", "seat has no King Dragon on the board"
+        if state.king_step == 2 or (state.king_step in (0, 1) and king in state.acted and state.king_step == 0):
+            return "DW-KING", "the King Dragon has already acted"
+        if state.king_step != 3 and state.ap < cfg.actions_b["place"]:
+            return "DW-TURN", f"{state.ap} AP left; card placement costs {cfg.actions_b['place']}"
+        index, slot = int(move[1]), str(move[2])
+        card = cfg.war_cards[index]
+        if head == "unequip":
+            return "DW-EQUIP", f"no {card.id} is placed in the {slot} slot"
+        if index not in state.hands[seat]:
+            return "DW-EQUIP", f"{card.id} is not in seat {seat + 1}'s hand"
+        return "DW-EQUIP", f"the {slot} slot holds at most {cfg.slots[slot]} card(s): discard one first"
+    if head in ("use", "shoot"):
+        src = (int(move[1]), int(move[2]))
+        piece = occ.get(src)
+        if piece is None or piece[0] != seat:
+            return "DW-ACTION", f"no piece of seat {seat + 1} on {square_name(src)}"
+        if state.king_step:
+            return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
+        if src in state.acted:
+            return "DW-ONCE", f"the {piece[1]} on {square_name(src)} has already acted this turn"
+        if state.ap < cfg.action_cost:
+            return "DW-TURN", f"{state.ap} AP left; the action costs {cfg.action_cost}"
+        index = int(move[3])
+        slots = cfg.wearers.get(piece[1], ())
+        fx = cfg.war_cards[index].effects
+        if not any(i == index and slot in slots for slot, i in state.equip[seat]) or (
+                head == "shoot" and not ("shot" in fx or "breath" in fx)) or (head == "use" and "ap" not in fx):
+            return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
+        aim = (int(move[4]), int(move[5]))
+        _, _, how, (low, high), *_ = rules.shot_spec(index)
+        if not rules._targetable(state, aim, seat):
+            return "DW-SHOT", f"{square_name(aim)} holds no enemy piece or tentacle creature to aim at (D-DW-14)"
+        if how == "range":
+            return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
+        return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
+                           "block, a wall or the outside world")
+    if head in ("ambush", "pass"):
+        if state.phase != "ambush":
+            return "DW-TRAP", "an ambush springs only when an enemy enters an empty square its trap names"
+        return "DW-TRAP", (f"seat {state.pending[5] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} "
+                           "that fires on this square")
     if head == "lay" or head == "discard":
         return "DW-BUILD", "no dungeon card is waiting to be laid"
     if head == "put":

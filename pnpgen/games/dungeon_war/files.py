@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 KEYS = ("players", "phase", "seat", "round", "ap", "king_step", "summoned", "acted", "cards", "board", "pools",
         "neutral_pool", "gold", "fatigue", "element", "hands", "kings_beaten", "war_deck", "war_discard",
-        "dungeon_deck", "dungeon_discard", "draws", "pending", "fallen")
+        "dungeon_deck", "dungeon_discard", "draws", "pending", "fallen", "equip")
+OPTIONAL = {"equip"}  # older state files have no equipment: empty play sheets
 
 
 def to_data(rules: DungeonWarRules, s: State) -> dict[str, Any]:
@@ -43,6 +44,7 @@ def to_data(rules: DungeonWarRules, s: State) -> dict[str, Any]:
         "dungeon_deck": counts(s.dungeon_deck, layouts), "dungeon_discard": counts(s.dungeon_discard, layouts),
         "draws": [[seat + 1, n] for seat, n in s.draws], "pending": list(s.pending),
         "fallen": [seat + 1 for seat in sorted(s.fallen)],
+        "equip": [[f"{slot} {war[i]}" for slot, i in gear] for gear in (s.equip or ((),) * s.players)],
     }
 
 
@@ -79,7 +81,7 @@ def from_data(rules: DungeonWarRules, data: Any) -> State:
     codes = {cfg.pieces[name].code: name for name in ARMY}
     values: dict[str, Any] = {}
     for key in KEYS:
-        if key not in data:
+        if key not in data and key not in OPTIONAL:
             raise ImpossibleState(f"{key}: missing", **where(data))
     unknown = [k for k in data if k not in KEYS]
     if unknown:
@@ -162,6 +164,20 @@ def from_data(rules: DungeonWarRules, data: Any) -> State:
         values[key] = _ints(data[key])
         key = "fallen"
         values[key] = frozenset(s - 1 for s in _ints(data[key]))
+        key = "equip"
+        equip = data.get(key, [[]] * players)
+        if not isinstance(equip, list) or len(equip) != players or any(not isinstance(g, list) for g in equip):
+            raise ValueError("one list of placed war cards per seat, like 'sword long-sword'")
+        sheets = []
+        for gear in equip:
+            placed = []
+            for text in gear:
+                m = re.fullmatch(r"([a-z]+) ([a-z0-9_-]+)", str(text))
+                if not m or m.group(1) not in cfg.slots or m.group(2) not in war:
+                    raise ValueError(f"'{text}' is not a slot and a war card, like 'sword long-sword'")
+                placed.append((m.group(1), war.index(m.group(2))))
+            sheets.append(tuple(sorted(placed)))
+        values[key] = tuple(sheets)
     except (ValueError, TypeError, KeyError, IndexError) as err:
         raise ImpossibleState(f"{key}: {err}", **where(data, key, value=True)) from None
     return State(**values)
@@ -204,10 +220,21 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
             problems.append(f"neutral_pool: {on} {name} on the board and {s.neutral_pool[i]} unused; "
                             f"there are {cfg.neutral[name]['count']}")
     for i, card in enumerate(cfg.war_cards):
-        held = sum(hand.count(i) for hand in s.hands)
+        held = sum(hand.count(i) for hand in s.hands) + sum(1 for gear in s.equip for _, j in gear if j == i)
         if s.war_deck[i] + s.war_discard[i] + held != card.count:
-            problems.append(f"war_deck: {card.id} counts {s.war_deck[i]} + {s.war_discard[i]} + {held} in hands; "
-                            f"there are {card.count}")
+            problems.append(f"war_deck: {card.id} counts {s.war_deck[i]} + {s.war_discard[i]} + {held} in hands "
+                            f"and play sheets; there are {card.count}")
+    for seat, gear in enumerate(s.equip):
+        for slot, cap in cfg.slots.items():
+            if sum(1 for g, _ in gear if g == slot) > cap:
+                problems.append(f"equip: seat {seat + 1} has more than {cap} card(s) in the {slot} slot")
+        for slot, i in gear:
+            if slot not in cfg.war_cards[i].categories:
+                problems.append(f"equip: {cfg.war_cards[i].id} does not fit the {slot} slot")
+    for r, c, o, name in s.board:
+        if o >= 0 and not rules.has_card_for(s, o, cfg.pieces[name]):
+            problems.append(f"board: seat {o + 1}'s {name} on {square_text(r, c)} has no "
+                            f"{cfg.pieces[name].needs_card} card")
     limbo = s.pending[3] if s.phase in ("lay", "event") and len(s.pending) == 4 else None
     if limbo is not None and not 0 <= limbo < len(cfg.layouts):
         return ["pending: no such dungeon card"]
@@ -224,15 +251,15 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
         problems.append(f"hands: at most {caps['hand']} cards")
     if not 0 <= s.ap <= caps["ap"]:
         problems.append(f"ap: 0 to {caps['ap']}")
-    if not 0 <= s.round <= cfg.round_cap or not 0 <= s.king_step <= 2 or any(v < 0 for v in s.kings_beaten):
-        problems.append(f"round: 0 to {cfg.round_cap}; king_step 0 to 2")
+    if not 0 <= s.round <= cfg.round_cap or not 0 <= s.king_step <= 3 or any(v < 0 for v in s.kings_beaten):
+        problems.append(f"round: 0 to {cfg.round_cap}; king_step 0 to 3")
     if problems:
         return problems
     return _phase_problems(rules, s)
 
 
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
-           "over": 0}
+           "over": 0, "shot": 5, "ambush": 6, "ambushed": 6}
 
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
@@ -245,7 +272,23 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
         return ["pending: dealing the first cards, before any piece"]
     if s.phase == "place" and not 0 <= p[0] < len(cfg.first_pieces):
         return ["pending: which placement round"]
-    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event") and (
+    if s.phase == "shot":
+        piece = occ.get((p[0], p[1]))
+        if piece is None or piece[0] != s.seat or not 0 <= p[2] < len(cfg.war_cards) or not any(
+                i == p[2] for _, i in s.equip[s.seat]) or (p[3], p[4]) not in rules.shot_aims(s, (p[0], p[1]), p[2]):
+            return ["pending: a shot is [row, column of the shooter, war card, row, column of the aim] "
+                    "with a placed card and a target it can aim at"]
+    if s.phase in ("ambush", "ambushed"):
+        piece = occ.get((p[0], p[1]) if s.phase == "ambush" else (p[2], p[3]))
+        empty = (p[2], p[3]) not in occ if s.phase == "ambush" else True
+        ok = piece is not None and piece[0] == s.seat and empty and (p[2], p[3]) in rules.dungeon(s).terrain
+        if ok and s.phase == "ambush":
+            ok = 0 <= p[5] < s.players and p[5] != s.seat and bool(rules._ambushes(s, p[5], (p[2], p[3])))
+        if ok and s.phase == "ambushed":
+            ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
+        if not ok:
+            return ["pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"]
+    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed") and (
             s.round < 1 or any(seat not in kings for seat in range(s.players))):
         return ["board: in play, every seat has its King Dragon on the board"]
     if s.phase in ("roll", "go", "fight"):

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from pnpgen.engine.protocol import Analysis, Notation, Presentation, StateCodec
 
 from . import files, notation
+from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
 from .state import Move
@@ -76,6 +77,13 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
     def volley_odds(self, shooter: BP, attack: frozenset[str],
                     targets: list[Fighter]) -> dict[tuple[bool, ...], Fraction]:
         return volley(shooter, attack, targets, self.cfg.die)
+
+    def odds_report(self, text: str) -> tuple[str, dict[str, Any]]:
+        """`pnpgen referee dungeon-war --odds "<fight>"`: exact odds as text and as data."""
+        data = fight_odds(text, self.cfg.elements, self.cfg.die, self.cfg.support, self.cfg.fatigue_gap)
+        lines = [{"label": label, "fraction": str(p), "percent": round(float(p) * 100, 4)}
+                 for label, p in data["lines"]]
+        return odds_text(data), {"kind": data["kind"], "by_flags": data.get("by_flags"), "odds": lines}
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
         """'melee': the attacker's exact odds for each pair of base BPs (same code as play)."""

@@ -8,15 +8,19 @@ Magician's cross warp, the earth slime's Dungeon Make and Block, the wood slime'
 the King Dragon's two-step action (move, summon, alchemy, remake; draw, element change),
 melee with flags, support and the exact odds of odds.py as one chance node per fight,
 spoils (D-DW-1/2), fatigue (D-DW-4), the stand-in events, drowning (D-DW-8), the end when a
-King Dragon falls and the round cap.
+King Dragon falls and the round cap; card placement on the play sheet (equipment worn by every
+knight / magician, dragon cards, disposables, face-down traps) and ranged combat (line, range,
+area, breath) as one chance node with the exact joint odds of odds.shot_outcomes; ambush traps
+on the square a move ends on (a window for each trap holder, D-DW-20/21).
 
-Not yet: equipment and card placement, ranged combat in play (odds.py computes it),
-traps, acid, immortality, brainwashing; see docs/notation/dungeon-war.md.
+Not yet: Mirror Shield and unconditional traps, acid, immortality, brainwashing; see
+docs/notation/dungeon-war.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -26,7 +30,7 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from .config import ARMY, NEUTRAL, Config, PieceKind, load_config
 from .dungeon import STEPS, Dungeon, Placed, Square, build_dungeon, manhattan, open_spots
 from .explain import explain
-from .odds import BP, Fighter, melee
+from .odds import BP, Fighter, melee, shot_outcomes
 from .state import Move, State
 
 KING_FELL, ROUND_CAP = "king_fell", "round_cap"
@@ -46,6 +50,7 @@ class DungeonWarRules(Rules[State, Move]):
         super().__init__(content)
         self.cfg: Config = load_config(content)
         self._dungeons: dict[tuple[Placed, ...], Dungeon] = {}
+        self._dressed: dict[tuple[str, tuple[int, ...]], PieceKind] = {}
 
     # --- derived views of a state ------------------------------------------------------
     def dungeon(self, state: State) -> Dungeon:
@@ -63,7 +68,54 @@ class DungeonWarRules(Rules[State, Move]):
     def kind(self, state: State, owner: int, name: str) -> PieceKind:
         if name == "slime":
             return self.cfg.slimes[self.cfg.cycle[state.element[owner]]]
-        return self.cfg.pieces[name]
+        base = self.cfg.pieces[name]
+        slots = self.cfg.wearers.get(name)
+        if not slots or owner < 0:
+            return base
+        gear = tuple(i for slot, i in gear_of(state, owner) if slot in slots)
+        key = (name, gear)
+        found = self._dressed.get(key)
+        if found is None:
+            found = self._dressed[key] = self._dress(base, gear)
+        return found
+
+    def _dress(self, base: PieceKind, gear: tuple[int, ...]) -> PieceKind:
+        """A piece wearing the play sheet's cards (digest §4): worn cards add BP, elements,
+        resistances, strength and their coins to the summon cost; a card with an action effect
+        (shot, AP, brainwash) is used, not worn; a dragon card gives the dragon its stats."""
+        bp, cost, attack, resist = base.bp, base.cost, set(base.attack), set(base.resist)
+        strength, actions = base.strength, list(base.actions)
+        spoils_gold, spoils_cards = base.spoils_gold, base.spoils_cards
+        use = self.cfg.use.get(base.name, "")
+        for i in gear:
+            card = self.cfg.war_cards[i]
+            fx = card.effects
+            if "dragon" in fx:
+                bp, cost = card.bp, int(fx.get("cost", 0))
+                spoils_gold, spoils_cards = int(fx.get("spoils", 0)), int(fx.get("cards", 0))
+                if card.element:
+                    attack.add(card.element)
+                if "breath" in fx and use and use not in actions:
+                    actions.append(use)
+                continue
+            cost += card.coins
+            if self.cfg.action_effects & fx.keys():
+                if use and use not in actions:
+                    actions.append(use)
+                continue
+            bp = bp + card.bp
+            if card.element:
+                attack.add(card.element)
+            if fx.get("resist"):
+                resist.add(fx["resist"])
+            if fx.get("strength"):
+                strength = fx["strength"]
+        return replace(base, bp=bp, cost=cost, attack=frozenset(attack), resist=frozenset(resist),
+                       strength=strength, actions=tuple(actions), spoils_gold=spoils_gold,
+                       spoils_cards=spoils_cards)
+
+    def has_card_for(self, state: State, seat: int, kind: PieceKind) -> bool:
+        return not kind.needs_card or any(slot == kind.needs_card for slot, _ in gear_of(state, seat))
 
     def crystals(self, state: State, seat: int) -> int:
         terrain = self.dungeon(state).terrain
@@ -99,7 +151,7 @@ class DungeonWarRules(Rules[State, Move]):
             hands=((),) * players, kings_beaten=(0,) * players,
             war_deck=tuple(c.count for c in cfg.war_cards), war_discard=(0,) * cards,
             dungeon_deck=tuple(layout.count for layout in cfg.layouts), dungeon_discard=(0,) * len(cfg.layouts),
-            draws=(), pending=(0,), fallen=frozenset(),
+            draws=(), pending=(0,), fallen=frozenset(), equip=((),) * players,
         )
         return self._after_deal(state)
 
@@ -111,8 +163,10 @@ class DungeonWarRules(Rules[State, Move]):
     def current_player(self, state: State) -> int:
         if state.phase == "over":
             return TERMINAL
-        if state.phase in ("deal", "roll", "fight", "build") or state.draws:
+        if state.phase in ("deal", "roll", "fight", "build", "shot", "ambushed") or state.draws:
             return CHANCE
+        if state.phase == "ambush":
+            return state.pending[5]
         return state.seat
 
     def outcome(self, state: State) -> Outcome:
@@ -142,6 +196,10 @@ class DungeonWarRules(Rules[State, Move]):
             deck = state.dungeon_deck if sum(state.dungeon_deck) else state.dungeon_discard
             total = sum(deck)
             return [(("dungeon", i), Fraction(n, total)) for i, n in enumerate(deck) if n]
+        if state.phase == "shot":
+            return [(("shot", *combo), p) for combo, p in self.shot_odds_in_play(state).items()]
+        if state.phase == "ambushed":
+            return [(("fight", result), p) for result, p in self.ambush_odds(state).outcomes()]
         # fight
         return [(("fight", result), p) for result, p in self.fight_odds(state).outcomes()]
 
@@ -182,6 +240,9 @@ class DungeonWarRules(Rules[State, Move]):
             return [("lay", False), ("lay", True), ("discard",)]
         if state.phase == "event":
             return [("put", r, c) for r, c in self._event_targets(state)] or [("put", -1, -1)]
+        if state.phase == "ambush":
+            return [*(("ambush", i) for i in self._ambushes(state, state.pending[5], (state.pending[2],
+                                                                                    state.pending[3]))), ("pass",)]
         return self._turn_moves(state)
 
     def _placements(self, state: State) -> list[Move]:
@@ -200,6 +261,8 @@ class DungeonWarRules(Rules[State, Move]):
         moves: list[Move] = [("end",)]
         cost = cfg.action_cost
         king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
+        if state.king_step == 3:
+            return moves + self._placements_b(state)
         if state.king_step == 0:
             for r, c, owner, name in state.board:
                 if owner != seat or name == "king" or (r, c) in state.acted or state.ap < cost:
@@ -217,7 +280,22 @@ class DungeonWarRules(Rules[State, Move]):
                 here = state.element[seat]
                 for step in (-1, 1):
                     moves.append(("element", (here + step) % len(cfg.cycle)))
+            if state.ap >= b["place"]:
+                moves += self._placements_b(state)
         return list(dict.fromkeys(moves))
+
+    def _placements_b(self, state: State) -> list[Move]:
+        """Card placement (King Dragon (b)): discard placed cards, place cards from the hand
+        into free slots that match one of their categories (traps go face down)."""
+        seat, cfg = state.seat, self.cfg
+        gear = gear_of(state, seat)
+        moves: list[Move] = [("unequip", i, slot) for slot, i in gear]
+        used = {slot: sum(1 for s, _ in gear if s == slot) for slot in cfg.slots}
+        for i in sorted(set(state.hands[seat])):
+            for slot in cfg.war_cards[i].categories:
+                if slot in cfg.slots and used[slot] < cfg.slots[slot]:
+                    moves.append(("equip", i, slot))
+        return moves
 
     def _piece_moves(self, state: State, square: Square, name: str) -> Iterator[Move]:
         seat, cfg = state.seat, self.cfg
@@ -231,6 +309,15 @@ class DungeonWarRules(Rules[State, Move]):
                     yield ("move", r, c, dr, dc)
         if "dash" in kind.actions and kind.dash_dice:
             yield ("dash", r, c)
+        use = self.cfg.use.get(name, "")
+        if use and use in kind.actions:
+            for slot, i in gear_of(state, seat):
+                fx = cfg.war_cards[i].effects
+                if slot in self.cfg.wearers[name] and "ap" in fx:
+                    yield ("use", r, c, i)
+                if slot in self.cfg.wearers[name] and ("shot" in fx or "breath" in fx):
+                    for tr, tc in self.shot_aims(state, square, i):
+                        yield ("shoot", r, c, i, tr, tc)
         if "warp" in kind.actions and state.gold[seat] >= kind.warp_cost:
             for dr, dc in self.warps(state, square, kind, seat):
                 yield ("warp", r, c, dr, dc)
@@ -275,8 +362,8 @@ class DungeonWarRules(Rules[State, Move]):
         seat = state.seat
         for i, name in enumerate(ARMY):
             kind = self.kind(state, seat, name)
-            if (name == "king" or kind.needs_card or name in state.summoned or not state.pools[seat][i]
-                    or state.gold[seat] < kind.cost):
+            if (name == "king" or not self.has_card_for(state, seat, kind) or name in state.summoned
+                    or not state.pools[seat][i] or state.gold[seat] < kind.cost):
                 continue
             for r, c in self._empty_squares(state, kind):
                 if manhattan((r, c), king_square) == self.cfg.summon_range:
@@ -350,8 +437,123 @@ class DungeonWarRules(Rules[State, Move]):
                     found.append(t)
         return found
 
+    # --- ranged combat -------------------------------------------------------------------
+    def shot_spec(self, index: int) -> tuple[BP, frozenset[str], str, tuple[int, int], bool, str, int]:
+        """(BP, elements, 'line' or 'range', range, area, penetration strength, range dice) of
+        the shot a card fires (digest §6; D-DW-13: 怪力貫通 passes walls and blocks)."""
+        card = self.cfg.war_cards[index]
+        fx = card.effects
+        if "breath" in fx:
+            dice, plus, *colours = fx["breath"].split(":")
+            breath = self.cfg.breath
+            return (BP(int(dice), int(plus)), frozenset(colours), "line", (1, 10 ** 3), False,
+                    str(breath.get("penetrate", "")), int(breath.get("range_dice", 0)))
+        how = fx["shot"].split(":")
+        element = frozenset({card.element} if card.element else ())
+        if how[0] == "range":
+            low, high = (int(v) for v in how[1].split("-"))
+            return card.bp, element, "range", (low, high), "area" in fx, "", 0
+        return card.bp, element, "line", (1, 10 ** 3), "area" in fx, fx.get("penetrate", ""), 0
+
+    def _targetable(self, state: State, square: Square, seat: int) -> bool:
+        """D-DW-14: only an enemy piece or a tentacle creature may be aimed at."""
+        piece = self.occupants(state).get(square)
+        return piece is not None and (piece[0] >= 0 and piece[0] != seat or piece[1] == "tentacle")
+
+    def _line(self, state: State, src: Square, step: tuple[int, int], seat: int, penetrate: str) -> list[Square]:
+        """Enemies a straight-line shot meets going `step` from `src`: it stops at an enemy or a
+        tentacle creature (passing on with penetration), a block, a wall or the outside world;
+        friends are not hit (digest §6). 怪力貫通 passes walls and blocks (D-DW-13)."""
+        dun, occ = self.dungeon(state), self.occupants(state)
+        strong = penetrate == "strong"
+        hit: list[Square] = []
+        here = src
+        while True:
+            nxt = (here[0] + step[0], here[1] + step[1])
+            if nxt not in dun.terrain or (dun.walls.get(frozenset((here, nxt))) and not strong):
+                return hit
+            piece = occ.get(nxt)
+            if piece is not None:
+                if piece[1] == "block" and not strong:
+                    return hit
+                if self._targetable(state, nxt, seat):
+                    hit.append(nxt)
+                    if not penetrate:
+                        return hit
+            here = nxt
+
+    def shot_aims(self, state: State, src: Square, index: int) -> list[Square]:
+        """Squares a shot from `src` with card `index` may be aimed at (the first enemy in a
+        line; any enemy in range for a range shot)."""
+        _, _, how, (low, high), _, penetrate, _ = self.shot_spec(index)
+        seat = self.occupants(state)[src][0]
+        if how == "range":
+            return [sq for sq in sorted(self.occupants(state))
+                    if low <= manhattan(src, sq) <= high and self._targetable(state, sq, seat)]
+        aims = []
+        for step in STEPS:
+            line = self._line(state, src, step, seat, penetrate)
+            if line:
+                aims.append(line[0])
+        return sorted(aims)
+
+    def shot_targets(self, state: State, src: Square, index: int, aim: Square) -> list[Square]:
+        """Every square the shot aimed at `aim` hits, nearest first (area: the aim, then its
+        neighbours holding a piece, friends included, D-DW-14)."""
+        _, _, how, _, area, penetrate, _ = self.shot_spec(index)
+        seat = self.occupants(state)[src][0]
+        if how == "line":
+            step = ((aim[0] > src[0]) - (aim[0] < src[0]), (aim[1] > src[1]) - (aim[1] < src[1]))
+            return self._line(state, src, step, seat, penetrate)
+        found = [aim]
+        if area:
+            occ = self.occupants(state)
+            found += sorted({sq for sq in self.dungeon(state).adjacent(aim) if sq != src and sq in occ
+                             and (occ[sq][0] >= 0 or occ[sq][1] == "tentacle")})
+        return found
+
+    def shot_odds_in_play(self, state: State) -> dict[tuple[str, ...], Fraction]:
+        sr, sc, index, ar, ac = state.pending
+        bp, attack, _, _, _, _, range_dice = self.shot_spec(index)
+        occ = self.occupants(state)
+        targets = self.shot_targets(state, (sr, sc), index, (ar, ac))
+        fighters = [self.fighter(state, sq, occ[sq][0], occ[sq][1], False, sq, support=False)
+                    for sq in targets]
+        return shot_outcomes(bp, attack, fighters, [manhattan((sr, sc), sq) for sq in targets],
+                             [occ[sq][1] == "king" for sq in targets], range_dice, self.cfg.die, self.cfg.fatigue_gap)
+
+    def _resolve_shot(self, state: State, statuses: tuple[str, ...]) -> tuple[State, list[Event]]:
+        sr, sc, index, ar, ac = state.pending
+        occ = self.occupants(state)
+        shooter, s_name = occ[(sr, sc)]
+        targets = self.shot_targets(state, (sr, sc), index, (ar, ac))
+        card = self.cfg.war_cards[index]
+        events = [Event("shot", f"{card.name_en} from {square_name((sr, sc))}: " + ", ".join(
+            f"{square_name(sq)} {st}" for sq, st in zip(targets, statuses, strict=True)), {"result": list(statuses)})]
+        state = state._replace(phase="turn", pending=())
+        fell: set[int] = set()
+        for sq, status in zip(targets, statuses, strict=True):
+            who, name = occ[sq]
+            if status == "hit":
+                state = self._to_pool(state._replace(board=self._board(state, (sq,))), who, name)
+                if who != shooter:  # no spoils for your own pieces (digest §6)
+                    state = self._spoils(state, shooter, who, name, s_name == "knight", events)
+                if name == "king":
+                    fell.add(who)
+            elif status == "close" and name == "king":
+                cap = self.cfg.caps["fatigue"]
+                state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
+                events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
+        if "disposable" in card.categories:  # D-DW-27
+            state = self._drop_card(state, shooter, index, self._slot_of(state, shooter, index))
+            events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
+        if fell:  # D-DW-26: the whole shot is resolved first
+            return self._game_over(state, fell, events)
+        return self._settle(state), events
+
     # --- fights ------------------------------------------------------------------------
-    def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square) -> Fighter:
+    def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square,
+                support: bool = True) -> Fighter:
         cfg = self.cfg
         if who < 0:
             spec = cfg.neutral[name]
@@ -364,7 +566,7 @@ class DungeonWarRules(Rules[State, Move]):
             bp = BP(bp.dice, bp.plus + kind.dash_bp)
         occ = self.occupants(state)
         friends = sum(1 for sq in self.dungeon(state).adjacent(fight_at)
-                      if sq != square and occ.get(sq, (-9, ""))[0] == who)
+                      if sq != square and occ.get(sq, (-9, ""))[0] == who) if support else 0
         return Fighter(bp, kind.attack, kind.resist, kind.weak, friends)
 
     def _fight_sides(self, state: State) -> tuple[Fighter, Fighter]:
@@ -385,7 +587,15 @@ class DungeonWarRules(Rules[State, Move]):
         if player == TERMINAL:
             raise IllegalMove("DW-END", "the game is over")
         if player == CHANCE:
-            if move not in [m for m, _ in self.chance_outcomes(state)]:
+            outcomes = [m for m, _ in self.chance_outcomes(state)]
+            if move not in outcomes:
+                if state.phase == "shot" and not state.draws and move[0] == "shot":
+                    possible = "; ".join(" ".join(str(v) for v in m[1:]) for m in outcomes)
+                    raise IllegalMove("DW-SHOT", f"this shot's result is one of: {possible}")
+                if state.phase in ("fight", "ambushed") and not state.draws and move[0] == "fight":
+                    possible = ", ".join(str(m[1]) for m in outcomes)
+                    raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
+                                      f"{possible}")
                 raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
             return self._apply_chance(state, move)
         legal = self.legal_moves(state)
@@ -428,6 +638,10 @@ class DungeonWarRules(Rules[State, Move]):
                 Event("roll", f"the knight may move {move[1]}")]
         if head == "dungeon":
             return self._drawn_dungeon(state, int(move[1]))
+        if head == "shot":
+            return self._resolve_shot(state, tuple(str(v) for v in move[1:]))
+        if state.phase == "ambushed":
+            return self._resolve_ambush(state, str(move[1]))
         return self._resolve_fight(state, str(move[1]))
 
     def _settle(self, state: State) -> State:
@@ -561,6 +775,12 @@ class DungeonWarRules(Rules[State, Move]):
             return self._settle(state._replace(phase="turn", pending=())), events
         if head == "put":
             return self._put(state, (int(move[1]), int(move[2])), events), events
+        if head == "pass":
+            sr, sc, dr, dc, dash, asked = state.pending
+            state = state._replace(phase="turn", pending=())
+            return self._move_to(state, (sr, sc), (dr, dc), bool(dash), events, asked), events
+        if head == "ambush":
+            return self._spring(state, int(move[1]), events), events
         if head == "go":
             sr, sc, dash, _ = state.pending
             state = state._replace(phase="turn", pending=())
@@ -575,6 +795,24 @@ class DungeonWarRules(Rules[State, Move]):
                 state = self._gain_gold(state, seat, -self.kind(state, seat, name).warp_cost)
                 events.append(Event("warp", f"cross warp to {square_name(dst)}"))
             return self._move_to(state, src, dst, False, events), events
+        if head == "shoot":
+            src, index = (int(move[1]), int(move[2])), int(move[3])
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="shot",
+                                   pending=(src[0], src[1], index, int(move[4]), int(move[5])))
+            aim = square_name((int(move[4]), int(move[5])))
+            events.append(Event("shoot", f"{cfg.war_cards[index].name_en} is fired at {aim}"))
+            return state, events
+        if head == "use":
+            src, index = (int(move[1]), int(move[2])), int(move[3])
+            card = cfg.war_cards[index]
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src})
+            gain = int(card.effects.get("ap", 0))
+            state = state._replace(ap=min(cfg.caps["ap"], state.ap + gain))
+            events.append(Event("use", f"{card.name_en}: +{gain} AP"))
+            if "disposable" in card.categories:
+                state = self._drop_card(state, seat, index, self._slot_of(state, seat, index))
+                events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
+            return self._settle(state), events
         if head in ("roll", "dash"):
             src = (int(move[1]), int(move[2]))
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="roll",
@@ -616,6 +854,8 @@ class DungeonWarRules(Rules[State, Move]):
                                    phase="build", pending=(1, int(move[1]), int(move[2])))
             events.append(Event("remake", f"Dungeon Remake of card {int(move[1]) + 1}.{int(move[2]) + 1}"))
             return state, events
+        if head in ("equip", "unequip"):
+            return self._place_card(state, king, str(head), int(move[1]), str(move[2]), events), events
         # (b) actions end the turn
         state = state._replace(acted=state.acted | {king}, king_step=2)
         if head == "draw":
@@ -628,6 +868,81 @@ class DungeonWarRules(Rules[State, Move]):
             state = self._drown(state, seat, events)
         return self._end_turn(self._settle(state), events), events
 
+    def _spring(self, state: State, index: int, events: list[Event]) -> State:
+        """An ambush (digest §7, D-DW-20): the mover arrives, then fights the trap's BP as the
+        attacker; the trap is revealed and discarded; no spoils either way."""
+        sr, sc, dr, dc, dash, seat = state.pending
+        who, name = self.occupants(state)[(sr, sc)]
+        state = self._drop_card(state, seat, index, "trap")
+        state = state._replace(board=self._board(state, ((sr, sc),), ((dr, dc, who, name),)),
+                               acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
+        events.append(Event("ambush", f"seat {seat + 1} springs {self.cfg.war_cards[index].name_en} on "
+                            f"{square_name((dr, dc))}"))
+        state = state._replace(phase="ambushed", pending=(sr, sc, dr, dc, dash, index))
+        odds = self.ambush_odds(state)
+        if odds.by_flags:
+            events.append(Event("flags", f"victory flags decide the ambush: the {odds.by_flags} wins"))
+            done, more = self._resolve_ambush(state, "win" if odds.by_flags == "attacker" else "loss")
+            events.extend(more)
+            return done
+        return state
+
+    def _resolve_ambush(self, state: State, result: str) -> tuple[State, list[Event]]:
+        _, _, dr, dc, _, _ = state.pending
+        who, name = self.occupants(state)[(dr, dc)]
+        events = [Event("fight", f"ambush at {square_name((dr, dc))}: {result}", {"result": result})]
+        state = state._replace(phase="turn", pending=())
+        if result not in ("win", "close-win"):
+            state = self._to_pool(state._replace(board=self._board(state, ((dr, dc),)),
+                                                 acted=state.acted - {(dr, dc)}), who, name)
+            events.append(Event("ambushed", f"the {name} falls to the ambush (no spoils)"))
+            if name == "king":
+                return self._game_over(state, {who}, events)
+            return self._settle(state), events
+        if name == "king" and result == "close-win":
+            cap = self.cfg.caps["fatigue"]
+            state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
+            events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
+        state = self._arrive(state, (dr, dc), who, events)
+        return self._after_action(state, name), events
+
+    def _slot_of(self, state: State, seat: int, index: int) -> str:
+        return next(slot for slot, i in gear_of(state, seat) if i == index)
+
+    def _drop_card(self, state: State, seat: int, index: int, slot: str) -> State:
+        gear = list(gear_of(state, seat))
+        gear.remove((slot, index))
+        return state._replace(equip=_set(state.equip, seat, tuple(gear)),
+                              war_discard=_set(state.war_discard, index, state.war_discard[index] + 1))
+
+    def _place_card(self, state: State, king: Square, head: str, index: int, slot: str,
+                    events: list[Event]) -> State:
+        """One card of the Card placement action; the first pays its AP (D-DW-23: a placed
+        card may be discarded; a dragon without its card returns to the unused pool)."""
+        seat, cfg = state.seat, self.cfg
+        if state.king_step != 3:
+            state = state._replace(ap=state.ap - cfg.actions_b["place"], acted=state.acted | {king}, king_step=3)
+        card = cfg.war_cards[index]
+        if head == "unequip":
+            state = self._drop_card(state, seat, index, slot)
+            events.append(Event("unequip", f"{card.name_en} is discarded from the {slot} slot"))
+            for needs in {k.needs_card for k in cfg.pieces.values() if k.needs_card}:
+                if needs == slot and not any(s == slot for s, _ in gear_of(state, seat)):
+                    for r, c, o, k in state.board:
+                        if o == seat and cfg.pieces[k].needs_card == slot:
+                            state = self._to_pool(state._replace(board=self._board(state, ((r, c),))), seat, k)
+                            events.append(Event("unsummon", f"the {k} on {square_name((r, c))} leaves with its "
+                                                f"card (D-DW-23)"))
+            return self._settle(state)
+        hand = list(state.hands[seat])
+        hand.remove(index)
+        gear = tuple(sorted((*gear_of(state, seat), (slot, index))))
+        state = state._replace(hands=_set(state.hands, seat, tuple(hand)), equip=_set(state.equip, seat, gear))
+        hidden = slot == "trap"
+        events.append(Event("equip", "a card is placed face down in a trap slot" if hidden
+                            else f"{card.name_en} is placed in the {slot} slot"))
+        return self._settle(state)
+
     def _drown(self, state: State, seat: int, events: list[Event]) -> State:
         terrain = self.dungeon(state).terrain
         kind = self.kind(state, seat, "slime")
@@ -638,8 +953,39 @@ class DungeonWarRules(Rules[State, Move]):
             events.append(Event("drown", f"the slime on {square_name(square)} drowns (D-DW-8)"))
         return state
 
-    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event]) -> State:
+    def _ambushes(self, state: State, seat: int, square: Square) -> list[int]:
+        """Seat's face-down ambush traps that fire on `square` (stand-in trigger: an empty
+        square of the card's terrain code)."""
+        code = self.dungeon(state).terrain[square]
+        return sorted({i for slot, i in gear_of(state, seat)
+                       if slot == "trap" and self.cfg.war_cards[i].effects.get("ambush") == code})
+
+    def _next_ambusher(self, state: State, mover: int, square: Square, after: int) -> int | None:
+        """The next seat (in seat order from the active player, D-DW-21) that could spring an
+        ambush on `square`, after seat `after`."""
+        n = state.players
+        for k in range(1, n):
+            seat = (state.seat + k) % n
+            if (seat - state.seat) % n <= (after - state.seat) % n and after != state.seat:
+                continue
+            if seat != mover and self._ambushes(state, seat, square):
+                return seat
+        return None
+
+    def ambush_odds(self, state: State) -> Any:
+        dr, dc, dash, index = state.pending[2], state.pending[3], state.pending[4], state.pending[5]
+        who, name = self.occupants(state)[(dr, dc)]
+        mover = self.fighter(state, (dr, dc), who, name, bool(dash), (dr, dc))
+        return melee(mover, Fighter(self.cfg.war_cards[index].bp), self.cfg.die, self.cfg.support,
+                     self.cfg.fatigue_gap)
+
+    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event],
+                 asked: int | None = None) -> State:
         occ = self.occupants(state)
+        if dst != src and dst not in occ and state.phase == "turn":
+            seat = self._next_ambusher(state, occ[src][0], dst, state.seat if asked is None else asked)
+            if seat is not None:  # an ambush window (D-DW-21) before the piece arrives
+                return state._replace(phase="ambush", pending=(src[0], src[1], dst[0], dst[1], int(dash), seat))
         who, name = occ[src]
         events.append(Event("move", f"{name} {square_name(src)}-{square_name(dst)}"))
         there = occ.get(dst)
@@ -776,6 +1122,11 @@ class DungeonWarRules(Rules[State, Move]):
         events.append(Event("lay", f"{self.cfg.layouts[index].id} laid at card {cr + 1}.{cc + 1}"
                             + (" flipped" if flip else "")))
         return self._settle(state)
+
+
+def gear_of(state: State, seat: int) -> tuple[tuple[str, int], ...]:
+    """The war cards on seat's play sheet, (slot, card index)."""
+    return state.equip[seat] if seat < len(state.equip) else ()
 
 
 def _dice(dice: int, sides: int) -> list[tuple[int, Fraction]]:

@@ -64,6 +64,21 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"dungeon {cfg.layouts[int(rest[0])].id}"
     if head == "lay":
         return "lay~" if move[1] else "lay"
+    if head in ("equip", "unequip"):
+        card = cfg.war_cards[int(rest[0])]
+        fits = [cat for cat in card.categories if cat in cfg.slots]
+        return f"{head} {card.id}" + (f" as {rest[1]}" if len(fits) > 1 else "")
+    if head == "shoot":
+        return (f"{square_text(int(rest[0]), int(rest[1]))} shoot {cfg.war_cards[int(rest[2])].id} "
+                f"{square_text(int(rest[3]), int(rest[4]))}")
+    if head == "shot":
+        return "shot " + " ".join(str(v) for v in rest)
+    if head == "ambush":
+        return f"ambush {cfg.war_cards[int(rest[0])].id}"
+    if head == "pass":
+        return "pass"
+    if head == "use":
+        return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}"
     return repr(move)
 
 
@@ -74,8 +89,12 @@ def parse_move(cfg: Config, text: Any) -> Move:
     codes = {cfg.pieces[name].code: name for name in ARMY}
     layouts = {layout.id: i for i, layout in enumerate(cfg.layouts)}
     cards = {card.id: i for i, card in enumerate(cfg.war_cards)}
-    if t in ("end", "alchemy", "draw", "discard"):
+    if t in ("end", "alchemy", "draw", "discard", "pass"):
         return (t,)
+    if m := re.fullmatch(r"ambush ([a-z0-9_-]+)", t):
+        if m.group(1) not in cards:
+            raise BadMove(f"no war card '{m.group(1)}'")
+        return ("ambush", cards[m.group(1)])
     if t in ("lay", "lay~"):
         return ("lay", t == "lay~")
     if m := re.fullmatch(r"deal ([a-z0-9_-]+)(~?)", t):
@@ -114,6 +133,27 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(1) not in RESULTS:
             raise BadMove(f"a fight result is one of {', '.join(RESULTS)}")
         return ("fight", m.group(1))
+    if m := re.fullmatch(r"(equip|unequip) ([a-z0-9_-]+)(?: as ([a-z]+))?", t):
+        if m.group(2) not in cards:
+            raise BadMove(f"no war card '{m.group(2)}'")
+        card = cfg.war_cards[cards[m.group(2)]]
+        fits = [cat for cat in card.categories if cat in cfg.slots]
+        slot = m.group(3) or fits[0]
+        if slot not in fits:
+            raise BadMove(f"{card.id} fits the slot(s) {', '.join(fits)}")
+        if len(fits) > 1 and not m.group(3):
+            raise BadMove(f"{card.id} fits {' or '.join(fits)}: write 'as {fits[0]}'")
+        return (m.group(1), cards[m.group(2)], slot)
+    if m := re.fullmatch(SQ + r" shoot ([a-z0-9_-]+) " + SQ, t):
+        if m.group(3) not in cards:
+            raise BadMove(f"no war card '{m.group(3)}'")
+        return ("shoot", *_checked(_sq(m, 1)), cards[m.group(3)], *_checked(_sq(m, 4)))
+    if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)", t):
+        return ("shot", *m.group(1).split())
+    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)", t):
+        if m.group(3) not in cards:
+            raise BadMove(f"no war card '{m.group(3)}'")
+        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)])
     if m := re.fullmatch(r"card ([a-z0-9_-]+)", t):
         if m.group(1) not in cards:
             raise BadMove(f"no war card '{m.group(1)}'")

@@ -19,7 +19,8 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-__all__ = ["BP", "Fighter", "MeleeOdds", "ShotOdds", "bp_distribution", "flags", "melee", "shot", "volley"]
+__all__ = ["BP", "Fighter", "MeleeOdds", "ShotOdds", "bp_distribution", "flags", "melee", "shot", "shot_outcomes",
+           "volley"]
 
 
 @dataclass(frozen=True)
@@ -167,3 +168,32 @@ def volley(shooter: BP, attack: Iterable[str], targets: Sequence[Fighter],
             if p:
                 joint[hits] = joint.get(hits, Fraction(0)) + p
     return dict(sorted(joint.items(), reverse=True))
+
+
+def shot_outcomes(shooter: BP, attack: Iterable[str], targets: Sequence[Fighter], distances: Sequence[int],
+                  close_for: Sequence[bool], range_dice: int = 0, sides: int = 6,
+                  gap: int = 9) -> dict[tuple[str, ...], Fraction]:
+    """The exact joint result of one shot in play: per target 'hit', 'close' (missed by a
+    BP difference of at most `gap`, reported only where `close_for` is set: a King Dragon's
+    fatigue, D-DW-4) or 'miss'. The shooter rolls once; with `range_dice` (a breath's 1D
+    range) a target farther than the rolled range is missed outright."""
+    attack = frozenset(attack)
+    reaches = bp_distribution(range_dice, 0, sides) if range_dice else ((max(distances, default=0), Fraction(1)),)
+    joint: dict[tuple[str, ...], Fraction] = {}
+    for reach, pr in reaches:
+        for s, ps in bp_distribution(shooter.dice, shooter.plus, sides):
+            each = []
+            for target, d, close in zip(targets, distances, close_for, strict=True):
+                if d > reach:
+                    each.append({"miss": Fraction(1)})
+                    continue
+                odds = shot(BP(0, s), attack, target, sides, gap)
+                near = odds.close_miss if close else Fraction(0)
+                each.append({"hit": odds.hit, "close": near, "miss": 1 - odds.hit - near})
+            for combo in product(*(sorted(e) for e in each)):
+                p = pr * ps
+                for status, e in zip(combo, each, strict=True):
+                    p *= e[status]
+                if p:
+                    joint[combo] = joint.get(combo, Fraction(0)) + p
+    return dict(sorted(joint.items()))

@@ -11,10 +11,12 @@ Square = tuple[int, int]
 #   ('make', sr, sc, card_r, card_c) ('block', sr, sc, r, c) ('fence', sr, sc, r, c)
 #   ('summon', kind, r, c) ('alchemy',) ('remake', card_r, card_c) ('draw',) ('element', index)
 #   ('fight', result) ('card', index) ('dungeon', layout) ('lay', flipped) ('discard',) ('put', r, c)
+#   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
+#   ('ambush', card) ('pass',)   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
 Move = tuple[str | int | bool, ...]
 
-# phases: deal* place turn roll* go fight* build* lay event over   (* = a chance node)
-PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over")
+# phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed*   (* = a chance node)
+PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed")
 
 
 class State(NamedTuple):
@@ -23,7 +25,7 @@ class State(NamedTuple):
     seat: int  # the seat to act (the active player; in 'place', the seat placing)
     round: int  # 1-based; 0 during setup
     ap: int
-    king_step: int  # 0: the King Dragon has not acted; 1: its (a) action is done
+    king_step: int  # 0: the King Dragon has not acted; 1: its (a) action is done; 3: placing cards
     summoned: frozenset[str]  # kinds summoned by this (a) Summon action
     acted: frozenset[Square]  # squares of pieces that have acted this turn
     cards: tuple[tuple[int, int, int, bool], ...]  # placed dungeon cards (card r, c, layout, flipped)
@@ -42,3 +44,4 @@ class State(NamedTuple):
     draws: tuple[tuple[int, int], ...]  # war cards owed: (seat, how many)
     pending: tuple[int, ...]  # the phase's details (see model.py)
     fallen: frozenset[int]  # seats whose King Dragon was defeated
+    equip: tuple[tuple[tuple[str, int], ...], ...] = ()  # per seat, placed war cards (slot, card), sorted

@@ -14,36 +14,25 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 from typer.exceptions import TyperException
 
 from pnpgen import __version__, limits
-from pnpgen.content.game import GameContent, content_root, game_folders, load_games
-from pnpgen.content.schema import text_for
-from pnpgen.engine.bots import available_bots, parse_bot, scaled_bot
-from pnpgen.engine.capabilities import bot_methods, codec
-from pnpgen.engine.cluster import open_runner
-from pnpgen.engine.collection import pick_game, unknown_game
-from pnpgen.engine.protocol import Presentation
-from pnpgen.engine.simulate import simulate as run_games
-from pnpgen.engine.simulate import skill_check
+from pnpgen.content.game import content_root, game_folders, load_games
 from pnpgen.errors import PnpgenError, UnknownGame
 from pnpgen.games import find_rules, rules_for_content
-from pnpgen.output import BuildOptions, check_source_date_epoch, refuse_content_folder
-from pnpgen.referee import dump_data, judge, legal_move_texts, load_state
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from pnpgen.content.game import GameContent
+
+# Start-up time matters for `pnpgen referee` (run once per disputed move) and `pnpgen list`:
+# rich's console, progress bars and tables, the simulation engine and its Dask runner are
+# imported inside the commands that use them (python -X importtime; benchmarks/bench_startup.py).
 # The drawing side (render, build, validate, report) is imported inside the commands that
 # use it: it loads ReportLab, Jinja2 and Pillow (about 0.15 s), which `pnpgen referee`,
 # run once per disputed move, and `pnpgen simulate` never need.
@@ -54,8 +43,25 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
+
+
+class _LazyConsole:
+    """A rich Console made on first use (rich.console costs ~30 ms to import)."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return getattr(self._console, name)
+
+
+out: Console = _LazyConsole()  # type: ignore[assignment]
+err: Console = _LazyConsole(stderr=True)  # type: ignore[assignment]
 
 
 def _help(function: Callable[..., Any]) -> str:
@@ -117,6 +123,7 @@ def complete_game(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def complete_bots(ctx: typer.Context, incomplete: str) -> list[str]:
     """Bot names of the game given before, for the last of a comma-separated list."""
+    from pnpgen.engine.bots import available_bots
     from pnpgen.games import find_rules
 
     root, args = _completion_root(ctx), _words()
@@ -181,6 +188,7 @@ def error_entry(problem: str | BaseException) -> dict[str, Any]:
 def select_games(root: Path, names: list[str] | None) -> list[GameContent]:
     """The named game folders (all when none), each name checked strictly: a name with a
     '/' must be one of its collection's games ('fast-alone/no-gaps-a'), with did-you-mean."""
+    from pnpgen.engine.collection import pick_game, unknown_game
     from pnpgen.games import rules_for_content
 
     selected = load_games(root, names or None)
@@ -221,6 +229,9 @@ def _root(
 def list_games(content: ContentOpt = None, as_json: JsonOpt = False, debug: DebugOpt = False) -> None:
     """List the games in the content folder: players, time, and what a build makes. A game
     whose components are broken is listed with the error (pnpgen validate gives them all)."""
+    from rich.table import Table
+
+    from pnpgen.content.schema import text_for
     from pnpgen.render.kit import components  # lazy: ReportLab (see top)
 
     root = content_root(content)
@@ -307,7 +318,10 @@ def build(
     """Build the PDFs of the given games (all by default) into build/<game>/. A build
     removes the files an earlier build of the game wrote that this one does not, so the
     folder and its README.txt always agree."""
+    from rich.table import Table
+
     from pnpgen.build import build_game, check_options  # lazy: ReportLab (see top)
+    from pnpgen.output import BuildOptions
 
     root = content_root(content)
     options = BuildOptions(
@@ -364,6 +378,7 @@ def validate(
     Exits 1 if any check fails (naming the game, the check and what differed),
     2 if a content file is malformed.
     """
+    from pnpgen.output import refuse_content_folder
     from pnpgen.validate import validate_game  # lazy: ReportLab (see top)
 
     root = content_root(content)
@@ -468,6 +483,7 @@ def watch(
     import threading
 
     from pnpgen.build import check_options  # lazy: ReportLab (see top)
+    from pnpgen.output import BuildOptions
     from pnpgen.watch import Watcher, serve
 
     root = content_root(content)
@@ -526,6 +542,12 @@ def simulate(
 ) -> None:
     """Play many seeded games with bots and print win rates (95% Wilson intervals, seats
     rotated), balance, game lengths and end conditions."""
+    from pnpgen.engine.bots import parse_bot, scaled_bot
+    from pnpgen.engine.capabilities import bot_methods
+    from pnpgen.engine.cluster import open_runner
+    from pnpgen.engine.simulate import simulate as run_games
+    from pnpgen.engine.simulate import skill_check
+
     rules = _rules_with_settings(content_root(content), game, settings or [])
     seed = _checked_run(games, workers or 1, seed)
     bot_names = _bot_list(rules, bots, players)
@@ -597,7 +619,11 @@ def sweep(
     """Simulate the game over a grid of YAML values (changed in memory, never in files) and
     write a table, JSON and a PDF of every metric against every parameter with 95% intervals.
     Points already simulated are read back from the cache (PNPGEN_CACHE)."""
+    from rich.table import Table
+
     from pnpgen.content.override import describe, parse_setting
+    from pnpgen.engine.cluster import open_runner
+    from pnpgen.output import check_source_date_epoch, refuse_content_folder
     from pnpgen.sweep import plan_sweep, replay_command, rules_with, run_sweep, sweep_table, write_sweep  # lazy
 
     root = content_root(content)
@@ -652,6 +678,15 @@ def _checked_run(games: int, workers: int, seed: int | None) -> int:
 
 
 def _progress(quiet: bool, budget: bool = False) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     if budget:  # games as they finish, against the clock
         return Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} games"),
                         TimeElapsedColumn(), console=err, disable=quiet, transient=True)
@@ -662,6 +697,8 @@ def _progress(quiet: bool, budget: bool = False) -> Progress:
 
 
 def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
+    from pnpgen.engine.bots import parse_bot
+
     sim = rules.content.data.get("simulation", {}) or {}
     names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
     count = players or (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
@@ -677,6 +714,8 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 
 
 def _print_summary(summary: Any, rules: Any) -> None:
+    from rich.table import Table
+
     n = summary.games
     seats = Table(title=f"Win rate per seat ({n} games, seats rotated)" if not summary.solo
                   else f"Win rate ({n} games)")
@@ -776,6 +815,9 @@ def report(
     with error bars, game lengths, end conditions, balance figures and a skill check."""
     import os
 
+    from pnpgen.engine.bots import parse_bot, scaled_bot
+    from pnpgen.engine.cluster import open_runner
+    from pnpgen.output import check_source_date_epoch, refuse_content_folder
     from pnpgen.report import ReportOptions, skill_defaults, write_report  # lazy: ReportLab (see top)
 
     root = content_root(content)
@@ -834,6 +876,10 @@ def referee(
 ) -> None:
     """Judge a move: exit 0 legal (prints the new state and events), 1 illegal (rule and
     reason), 2 malformed input."""
+    from pnpgen.engine.capabilities import codec
+    from pnpgen.engine.protocol import Presentation
+    from pnpgen.referee import judge, legal_move_texts, load_state
+
     rules = find_rules(content_root(content), game)
     if odds is not None:
         report = getattr(rules, "odds_report", None)
@@ -891,7 +937,69 @@ def referee(
 
 
 def _yaml(data: Any) -> str:
+    from pnpgen.referee import dump_data
+
     return dump_data(data)
+
+
+# `pnpgen referee` and `pnpgen list` with plainly well-formed options skip Typer's parsing,
+# whose per-option coercion imports pydantic (~70 ms of a referee call); the command
+# functions are the same. Anything else (help, completion, an unknown, repeated or
+# `--opt=value` option, a value that starts with '-') goes through Typer as before.
+_DIRECT: dict[str, tuple[Callable[..., Any], int, dict[str, tuple[str, type | None]]]] = {}
+
+
+def _direct_commands() -> dict[str, tuple[Callable[..., Any], int, dict[str, tuple[str, type | None]]]]:
+    common: dict[str, tuple[str, type | None]] = {"--content": ("content", Path), "--json": ("as_json", None),
+                                                   "--debug": ("debug", None)}
+    return {
+        "referee": (referee, 1, {**common, "--state": ("state", Path), "--move": ("move", str),
+                                 "--legal": ("legal", None), "--example-state": ("example_state", None)}),
+        "list": (list_games, 0, common),
+    }
+
+
+def _direct_call(args: list[str]) -> tuple[Callable[..., Any], list[str], dict[str, Any]] | None:
+    """(command, positional arguments, options) for a plain referee or list call, else None."""
+    import os
+
+    if not args or any(key.startswith("_PNPGEN_COMPLETE") for key in os.environ):
+        return None
+    if not _DIRECT:
+        _DIRECT.update(_direct_commands())
+    found = _DIRECT.get(args[0])
+    if found is None:
+        return None
+    function, positionals, options = found
+    given: dict[str, Any] = {}
+    plain: list[str] = []
+    rest = iter(args[1:])
+    for arg in rest:
+        if arg.startswith("-"):
+            if arg not in options or options[arg][0] in given:
+                return None
+            key, kind = options[arg]
+            if kind is None:
+                given[key] = True
+                continue
+            value = next(rest, None)
+            if value is None or value == "" or value.startswith("-"):
+                return None
+            given[key] = kind(value)
+        elif arg == "" or len(plain) == positionals:
+            return None
+        else:
+            plain.append(arg)
+    return (function, plain, given) if len(plain) == positionals else None
+
+
+def _call(function: Callable[..., Any], plain: list[str], options: dict[str, Any]) -> int:
+    """Run a command function as Typer would with standalone_mode=False: typer.Exit's code."""
+    try:
+        function(*plain, **options)
+    except typer.Exit as done:
+        return int(done.exit_code)
+    return 0
 
 
 def main() -> None:
@@ -905,7 +1013,8 @@ def main() -> None:
     if not args:
         sys.argv.append("--help")
     try:
-        code = app(standalone_mode=False)
+        direct = _direct_call(args)
+        code = app(standalone_mode=False) if direct is None else _call(*direct)
     except (PnpgenError, TyperException, OSError) as error:
         if debug:
             raise

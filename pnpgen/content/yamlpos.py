@@ -7,11 +7,18 @@ any later check can report `file:line:col: problem`.
 Files are untrusted: the loader is PyYAML's SafeLoader (no Python tags) and bounds what
 one file can make large (pnpgen.limits): its size, nesting depth, the values aliases
 expand to, string lengths and numbers; only regular files are read.
+
+Speed: where PyYAML has libyaml, scanning and parsing run in C (libyaml's events carry the
+same line and column marks) while composing and constructing stay in Python, so every
+bound above is enforced by the same code. Input libyaml refuses, or text with characters
+the pure-Python reader checks for itself, is loaded again by the pure-Python loader, so
+error messages are exactly those of PyYAML's SafeLoader.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -58,15 +65,38 @@ def _value_pos(key_node: yaml.Node, value_node: yaml.Node) -> Position:
     return _pos(value_node)
 
 
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what the pure-Python reader refuses
+_BLOCK_COMMENT = re.compile(r"[|>][-+0-9]*#")
 MAX_VALUES = 1_000_000  # values one file may expand to, aliases counted each time they are used
 
 
-def _make_loader(file: str) -> type[yaml.SafeLoader]:
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None  # type: ignore[misc,assignment]
+
+
+class _CSafeBase(*((_CParser,) if _CParser else ()), yaml.constructor.SafeConstructor,  # type: ignore[misc]
+                 yaml.resolver.Resolver):
+    """libyaml's scanner, parser and composer with PyYAML's safe constructors (yaml.CSafeLoader)."""
+
+    def __init__(self, stream: str) -> None:
+        _CParser.__init__(self, stream)  # type: ignore[misc]
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+
+
+C_NESTING_GATE = 20_000  # above this many nesting indicators, libyaml's recursive composer is not used
+
+
+def _make_loader(file: str, fast: bool = False) -> type[yaml.SafeLoader]:
+    """The loader class for `file`: pure Python, or (`fast`) composing in libyaml, whose
+    node trees `_within_budgets` must then check before anything is constructed."""
     def refuse(problem: str, node_or_mark: Any) -> ContentError:
         mark = getattr(node_or_mark, "start_mark", node_or_mark)
         return ContentError(problem, file, mark.line + 1, mark.column + 1)
 
-    class PositionLoader(yaml.SafeLoader):
+    class PositionLoader(_CSafeBase if fast else yaml.SafeLoader):  # type: ignore[misc]
         """Composes with a depth limit and counts the values aliases expand to."""
 
         depth = 0
@@ -191,6 +221,18 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
     name = str(path)
     if text is None:
         text = read_text(path, limit, what)
+    if _CParser is not None and _c_parses_alike(text):
+        loader = _make_loader(name, fast=True)(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            if _within_budgets(node):
+                return loader.construct_document(node)
+        except yaml.YAMLError:
+            pass  # the pure-Python loader below gives PyYAML's own message
+        finally:
+            loader.dispose()
     try:
         return yaml.load(text, Loader=_make_loader(name))  # noqa: S506 - SafeLoader subclass
     except yaml.MarkedYAMLError as err:
@@ -204,6 +246,62 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
         raise ContentError(problem, name, mark.line + 1, mark.column + 1) from None
     except yaml.YAMLError as err:
         raise ContentError(f"malformed YAML ({err})", name) from None
+
+
+def _c_parses_alike(text: str) -> bool:
+    """Whether libyaml may load `text` as PyYAML would: no tab (libyaml accepts tabs PyYAML
+    refuses), no '?' where flow collections may be (libyaml reads 'a?b' inside [..] or {..}
+    as one scalar, PyYAML refuses it), no '!' (tags end differently in flow collections), no
+    block scalar header run into a comment ('>#'), no character the pure-Python reader refuses, and too
+    few nesting indicators for libyaml's recursive composer to run deep."""
+    if "?" in text and ("[" in text or "{" in text) or "!" in text or _BLOCK_COMMENT.search(text):
+        return False
+    return "\t" not in text and not _NON_PRINTABLE.search(text) and _nesting_indicators(text) < C_NESTING_GATE
+
+
+def _nesting_indicators(text: str) -> int:
+    """An upper bound on how deep `text` nests: every collection needs one of these
+    characters of its own (a '-' per list item, ':' or '?' per key, brackets for flow)."""
+    return sum(text.count(c) for c in "-:?[{")
+
+
+def _within_budgets(root: yaml.Node) -> bool:
+    """Whether a composed tree keeps the depth and alias-expansion budgets exactly as the
+    pure-Python composer counts them (aliases of a node still being composed count 1)."""
+    weights: dict[int, int] = {}
+    composing: set[int] = set()
+    total = 0
+
+    def visit(node: yaml.Node, depth: int) -> int:
+        if id(node) in weights:
+            return weights[id(node)]
+        if id(node) in composing:
+            return 1
+        if depth > limits.MAX_DEPTH:
+            raise _OverBudget
+        composing.add(id(node))
+        weight = 1
+        if isinstance(node, yaml.SequenceNode):
+            for child in node.value:
+                weight += visit(child, depth + 1)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                weight += visit(key, depth + 1) + visit(value, depth + 1)
+        composing.discard(id(node))
+        weights[id(node)] = weight
+        if weight > MAX_VALUES:
+            raise _OverBudget
+        return weight
+
+    try:
+        total = visit(root, 1)
+    except _OverBudget:
+        return False
+    return total <= MAX_VALUES
+
+
+class _OverBudget(Exception):
+    """A budget is exceeded: the pure-Python loader finds and names the place."""
 
 
 def where(container: Any, key: Any = None, *, value: bool = False) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from pnpgen.engine.capabilities import evaluation, own_bots
+from pnpgen.engine.capabilities import evaluation, move_sampler, own_bots
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
@@ -14,11 +14,17 @@ from pnpgen.errors import PnpgenError
 T = TypeVar("T")
 
 
-def random_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
+def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
+    """Uniform over every legal move."""
     def choose(state: Any, rng: random.Random) -> Any:
         return rng.choice(rules.legal_moves(state))
 
     return choose
+
+
+def random_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
+    """The game's lazy random move (Analysis.sample_move); uniform where the game has none."""
+    return move_sampler(rules)
 
 
 def best_of(scored: Iterable[tuple[T, float]], rng: random.Random, tolerance: float = 1e-12) -> T:
@@ -55,7 +61,7 @@ def search_bot(rules: Rules[Any, Any], iterations: int | None = None) -> Bot[Any
 # "uniform" is always the generic uniform random bot, even where a game has its own "random".
 GENERIC_BOTS: dict[str, Callable[..., Bot[Any, Any]]] = {
     "random": random_bot,
-    "uniform": random_bot,
+    "uniform": uniform_bot,
     "greedy": greedy_bot,
     "mcts": search_bot,
 }

@@ -3,6 +3,7 @@ one-line error naming what needs it, or what a game without it does."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,17 @@ def evaluation(rules: Rules[Any, Any]) -> Callable[[Any, int], float]:
         return float(rules.current_player(state) == TERMINAL and seat in rules.outcome(state).winners)
 
     return terminal_value
+
+
+def move_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any]:
+    """The game's lazy random move (Analysis.sample_move), or uniform over legal_moves()."""
+    if isinstance(rules, Analysis):
+        return rules.sample_move
+
+    def uniform(state: Any, rng: random.Random) -> Any:
+        return rng.choice(rules.legal_moves(state))
+
+    return uniform
 
 
 def rulebook_context(rules: Rules[Any, Any], lang: str) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 UCT (UCB1 applied to trees) with explicit chance: at a chance node an outcome is
 drawn with the game's own sampler and the tree branches on the drawn outcome, so
-each player node holds one exact state. Leaves are valued by a random playout.
+each player node holds one exact state. Leaves are valued by a random playout
+(the game's Analysis.sample_move: lazy where the game samples without listing every move).
 Long multi-player games may cut playouts short (game.yaml `simulation: mcts_playout: N`):
 the cut state is then valued by the game's evaluate(), the best seat(s) sharing
 the win. A playout that hits the step cap counts as a loss for every seat. Every
@@ -15,7 +16,7 @@ import math
 import random
 from typing import Any
 
-from pnpgen.engine.capabilities import evaluation, move_text
+from pnpgen.engine.capabilities import evaluation, move_sampler, move_text
 from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Rules
 
@@ -24,16 +25,32 @@ EXPLORATION = 1.4
 
 
 class _Node:
-    __slots__ = ("state", "player", "moves", "untried", "children", "visits", "totals")
+    """A tree node. Its legal moves are listed only when the search first expands from it
+    (most nodes are leaves valued by one playout and never need them)."""
+
+    __slots__ = ("rules", "state", "player", "_moves", "_untried", "children", "visits", "totals")
 
     def __init__(self, rules: Rules[Any, Any], state: Any, seats: int) -> None:
+        self.rules = rules
         self.state = state
         self.player = rules.current_player(state)
-        self.moves: list[Any] = rules.legal_moves(state) if self.player >= 0 else []
-        self.untried = list(range(len(self.moves)))
+        self._moves: list[Any] | None = None
+        self._untried: list[int] | None = None
         self.children: dict[Any, _Node] = {}  # move index, or chance outcome key
         self.visits = 0
         self.totals = [0.0] * seats
+
+    @property
+    def moves(self) -> list[Any]:
+        if self._moves is None:
+            self._moves = self.rules.legal_moves(self.state) if self.player >= 0 else []
+        return self._moves
+
+    @property
+    def untried(self) -> list[int]:
+        if self._untried is None:
+            self._untried = list(range(len(self.moves)))
+        return self._untried
 
 
 def _rewards(rules: Rules[Any, Any], state: Any, seats: int) -> list[float]:
@@ -65,6 +82,7 @@ class MCTS:
         self.playout_limit = playout_limit or int(sim.get("mcts_playout", 0)) or rules.max_steps
         self.exploration = exploration
         self.sample = chance_sampler(rules)
+        self.sample_move = move_sampler(rules)  # playouts: the game's lazy random move
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         rules = self.rules
@@ -120,11 +138,11 @@ class MCTS:
 
     def _playout(self, state: Any, rng: random.Random, seats: int) -> list[float]:
         rules = self.rules
-        sample = self.sample
+        sample, sample_move = self.sample, self.sample_move
         steps = 0
         limit = self.playout_limit if seats > 1 else rules.max_steps  # solo: no evaluation to compare
         while (player := rules.current_player(state)) != TERMINAL and steps < limit:
-            move = sample(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))
+            move = sample(state, rng) if player == CHANCE else sample_move(state, rng)
             state = rules.apply(state, move)[0]
             steps += 1
         if player != TERMINAL and limit < rules.max_steps:

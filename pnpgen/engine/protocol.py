@@ -169,6 +169,13 @@ class Analysis(Generic[S, M]):
         outcome = self.outcome(state) if self.is_terminal(state) else None  # type: ignore[attr-defined]
         return float(outcome is not None and seat in outcome.winners)
 
+    def sample_move(self, state: S, rng: random.Random) -> M:
+        """One legal move for random play (the "random" bot, MCTS playouts). By default
+        uniform over legal_moves(); a game whose move lists are long may override it to
+        sample lazily (kind, then mover, then target) without building them, saying in its
+        docstring how its distribution differs. Deterministic in the rng."""
+        return rng.choice(self.legal_moves(state))  # type: ignore[attr-defined]
+
     def bots(self) -> dict[str, Callable[[], Bot[S, M]]]:
         """The game's own bots by name (the generic ones come from the engine)."""
         return {}

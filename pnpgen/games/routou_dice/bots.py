@@ -15,22 +15,16 @@ if TYPE_CHECKING:
 
 
 def random_bot(rules: RoutouDice) -> Bot[State, Move]:
-    """Uniform over the open action kinds that have a move (pass only with the
-    configured probability), then uniform over that kind's moves."""
+    """Passes with the configured probability when it may; otherwise rules.sample_move:
+    uniform over the open action kinds that have a move, then a mover, then a target
+    (sampled lazily, never listing every move), and at placement a random ordering of the
+    dice."""
     pass_chance = float(rules.simulation.get("random_pass_probability", 0.0))
 
     def choose(state: State, rng: random.Random) -> Move:
-        if state.roll is not None:
-            return rng.choice(rules.placements(state))
-        kinds = [k for k in rules.kinds(state) if k != "pass"]
-        if "pass" in rules.kinds(state) and rng.random() < pass_chance:
+        if state.roll is None and "pass" in rules.kinds(state) and rng.random() < pass_chance:
             return Move("pass")
-        rng.shuffle(kinds)
-        for kind in kinds:
-            moves = rules.moves_of(state, kind)
-            if moves:
-                return rng.choice(moves)
-        return Move("pass")
+        return rules.sample_move(state, rng)
 
     return choose
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, permutations
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.engine.chance import dice_rolls
@@ -170,6 +170,91 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                             moves.append(Move("place", triples=triples, declined=(False,) * len(triples),
                                               stocks=stocks, destroys=targets))
         return moves
+
+    # --- one legal move, sampled lazily (random bot, MCTS playouts) --------------------
+    def sample_move(self, state: State, rng: random.Random) -> Move:
+        """One legal move without building them all: an action kind first (uniform over the
+        open kinds that have a move; pass only when nothing else has one), then a mover,
+        then a target; at placement, a random ordering of the dice, then the zero currency.
+        Not uniform over legal moves (a kind with few moves is as likely as one with many);
+        the same rng gives the same move."""
+        if state.roll is not None:
+            return self._sample_placement(state, rng)
+        kinds = [k for k in self.kinds(state) if k != "pass"]
+        rng.shuffle(kinds)
+        for kind in kinds:
+            move = self._sample_of(state, kind, rng)
+            if move is not None:
+                return move
+        return Move("pass")
+
+    def _sample_of(self, state: State, kind: str, rng: random.Random) -> Move | None:
+        if kind in ("large", "small"):
+            return Move(kind)
+        if kind == "contract":
+            moves = self.moves_of(state, kind)
+            return rng.choice(moves) if moves else None
+        movers = list(self._own_movers(state))
+        rng.shuffle(movers)
+        board, seat, geo = state.board, state.turn, self.geo
+        for i, v in movers:
+            if kind == "move":
+                ends = [j for j in geo.distances(board, i, v - 1) if j != i]
+                if ends:
+                    return Move("move", path=(i, rng.choice(ends)))
+            elif kind == "slash":
+                best: dict[int, int] = {}
+                for j, d in geo.distances(board, i, v - 2).items():
+                    for t in geo.orth[j]:
+                        if board[t] and owner(board[t]) != seat and d + 1 < best.get(t, 99):
+                            best[t] = d + 1
+                targets = [t for t, k in sorted(best.items()) if v - k >= abs(board[t])]
+                if targets:
+                    return Move("slash", path=(i, rng.choice(targets)))
+            else:
+                move = self._sample_clone(board, i, v, rng)
+                if move is not None:
+                    return move
+        return None
+
+    def _sample_clone(self, board: Board, i: int, v: int, rng: random.Random) -> Move | None:
+        low = self.cfg.clone_min_part
+        empty = _put(board, i, 0)
+        splits = list(range(low, v - low + 1))
+        rng.shuffle(splits)
+        for a in splits:
+            b = v - a
+            firsts = list(self.geo.distances(empty, i, a - 1))
+            rng.shuffle(firsts)
+            for e1 in firsts:
+                seconds = [e2 for e2 in self.geo.distances(empty, i, b - 1, blocked=e1) if e2 != e1]
+                if seconds:
+                    return Move("clone", cell=i, parts=((a, e1), (b, rng.choice(seconds))))
+        return None
+
+    def _sample_placement(self, state: State, rng: random.Random) -> Move:
+        """A placement as placements() would list it, from a random ordering of the dice."""
+        assert state.roll is not None and state.roll.dice is not None
+        seat, board, geo, cfg = state.turn, state.board, self.geo, self.cfg
+        order = list(state.roll.dice)
+        rng.shuffle(order)
+        triples = tuple((order[k], order[k + 1], order[k + 2]) for k in range(0, len(order), 3))
+        declined = (False,) * len(triples)
+        zeros = order.count(0)
+        placed: list[int] = []
+        for x, y, v in triples:
+            if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1:
+                cell = geo.index(x, y)
+                if not board[cell] and cell not in placed:
+                    placed.append(cell)
+        if len(placed) > state.supply[seat] or zeros < cfg.zeros_stock:
+            return Move("place", triples=triples, declined=declined)
+        after = sorted([i for i, v in enumerate(board) if v] + placed)
+        stocks = rng.randrange(zeros // cfg.zeros_stock + 1)
+        left = zeros - stocks * cfg.zeros_stock
+        count = rng.randrange(min(left // cfg.zeros_destroy, len(after)) + 1)
+        targets = tuple(sorted(rng.sample(after, count)))
+        return Move("place", triples=triples, declined=declined, stocks=stocks, destroys=targets)
 
     # --- applying moves ----------------------------------------------------------------
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
@@ -542,6 +627,23 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def format_move(self, move: Move) -> str:
         return notation.format_move(self.geo, move)
+
+
+_T = TypeVar("_T", State, Roll)
+_FIELDS = {cls: frozenset(f.name for f in fields(cls)) for cls in (State, Roll)}
+
+
+def replace(value: _T, **changes: Any) -> _T:
+    """dataclasses.replace for State and Roll, without re-running __init__ (a third of a
+    playout's time went there): a copy of the frozen instance's fields, some changed."""
+    unknown = changes.keys() - _FIELDS[type(value)]
+    if unknown:
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    new = object.__new__(type(value))
+    data = new.__dict__
+    data.update(value.__dict__)
+    data.update(changes)
+    return new
 
 
 def _put(board: Board, i: int, value: int) -> Board:

@@ -1,0 +1,66 @@
+"""Cold start: wall time of whole `pnpgen` processes (referee and list), as a median of
+fresh processes and as a ratio to `python -c pass` measured in the same run, interleaved.
+
+Bytecode is compiled first (one run without PYTHONDONTWRITEBYTECODE), as after an
+install: what is measured is start-up, not compiling. The machine's load average is
+printed with the figures, since a shared machine moves them.
+
+    python benchmarks/bench_startup.py [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = 0.200  # seconds, issue 16
+
+
+def timed(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=15, help="processes per command")
+    args = parser.parse_args()
+    pnpgen = [sys.executable, "-c", "from pnpgen.cli import main; main()"]  # the console script's own call
+    with tempfile.TemporaryDirectory() as tmp:
+        state = Path(tmp) / "state.yaml"
+        state.write_text(subprocess.run(pnpgen + ["referee", "burning-desire", "--example-state"], cwd=ROOT,
+                                        capture_output=True, text=True, check=True).stdout, encoding="utf-8")
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "referee --legal": pnpgen + ["referee", "burning-desire", "--state", str(state), "--legal"],
+            "referee --move": pnpgen + ["referee", "burning-desire", "--state", str(state), "--move", "score 1"],
+            "referee --example-state": pnpgen + ["referee", "burning-desire", "--example-state"],
+            "list": pnpgen + ["list"],
+        }
+        compile_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        for command in commands.values():
+            timed(command, compile_env)  # write bytecode, warm the disk cache
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, command in commands.items():
+                times[name].append(timed(command, compile_env))
+    base = statistics.median(times["python -c pass"])
+    print(f"cold start, median of {args.runs} fresh processes each (interleaved); "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; target < {TARGET * 1000:.0f} ms")
+    print(f"{'command':28} {'median ms':>10} {'min ms':>8} {'× python -c pass':>17}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        flag = "" if name == "python -c pass" or median < TARGET else "  (over target)"
+        print(f"{name:28} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} {median / base:>16.1f}×{flag}")
+
+
+if __name__ == "__main__":
+    main()

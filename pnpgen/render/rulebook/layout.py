@@ -307,9 +307,65 @@ class Writer:
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ]))
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
-        for index, section in enumerate(self.book.sections):
+        self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
+        self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
+        body = [s for s in self.book.sections if not s.node.get("notes")]
+        notes = [s for s in self.book.sections if s.node.get("notes")]
+        for index, section in enumerate(body):
             story += self.section(section, first=index == 0)
+        if notes:  # back matter: designer notes, then the referees' appendix
+            story += [PageBreak(), self.chapter(label("designer_notes", self.lang))]
+            for section in notes:
+                story += self.section(section, first=True, floor=1)
+        story += self.referees()
         return story
+
+    def chapter(self, text: str) -> Heading:
+        """A back-matter chapter heading the renderer supplies (no section behind it)."""
+        self.keys += 1
+        self.last_level = 0
+        return Heading(escape(text), self.st.h[0], (0, text, f"s{self.keys}"))
+
+    def referees(self) -> list[Flowable]:
+        """The "For referees" appendix: rule numbers and the examples' moves in notation,
+        kept out of the players' text."""
+        if not self.rule_refs and not self.move_refs:
+            return []
+        st, lang = self.st, self.lang
+        out: list[Flowable] = [PageBreak(), self.chapter(label("for_referees", lang)),
+                               Paragraph(markup(label("referee_intro", lang), lang), st.body)]
+        seen: set[str] = set()
+        rows = [[label("rule_id", lang), label("rule_name", lang)]]
+        for rule, title in self.rule_refs:
+            if rule not in seen:
+                seen.add(rule)
+                rows.append([rule, title])
+        if len(rows) > 1:
+            out += [self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
+        if self.move_refs:
+            rows = [[label("example", lang), label("rule_id", lang), label("notation", lang)]]
+            rows += [list(r) for r in self.move_refs]
+            out += [self.sub_heading(label("example_moves", lang)),
+                    self.grid(rows, [0.42, 0.13, 0.45])]
+        return out
+
+    def sub_heading(self, text: str) -> Heading:
+        self.keys += 1
+        self.last_level = 1
+        return Heading(escape(text), self.st.h[1], (1, text, f"s{self.keys}"))
+
+    def grid(self, rows: list[list[str]], weights: list[float]) -> Table:
+        data = [[Paragraph(markup(cell, self.lang), self.st.cell) for cell in row]
+                for row in rows]
+        table = Table(data, colWidths=[self.width * w for w in weights], repeatRows=1,
+                      hAlign="LEFT")
+        table.setStyle(grid_style([
+            ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
+            ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]))
+        table.spaceBefore, table.spaceAfter = 2, 8
+        return table
 
     def title_page(self) -> list[Flowable]:
         content, res, st = self.res.content, self.res, self.st
@@ -347,7 +403,7 @@ class Writer:
         return out
 
     # --- sections --------------------------------------------------------------------
-    def heading(self, section: Section) -> Heading:
+    def heading(self, section: Section, floor: int = 0) -> Heading:
         node, res = section.node, self.res
         rule = node.get("rule")
         rules = res.game(section.game, node) if section.game else res.game(None, node)
@@ -357,13 +413,13 @@ class Writer:
             title = res.rule_title(str(rule), node) or ""
         if rule is not None and "title" in node:
             res.rule_title(str(rule), node)  # report unknown ids
-        plain = f"{rule}  {title}" if rule else title
+        if rule:  # the id goes to the referees' appendix, not into the players' heading
+            self.rule_refs.append((str(rule), title))
+        plain = title
         if len(plain) > TOC_CHARS:  # a contents line must fit on a page
             plain = plain[:TOC_CHARS - 1] + "…"
         text = markup(title, self.lang)
-        if rule:
-            text = f'<font color="#8a2b0e">{escape(str(rule))}</font>&nbsp;&nbsp;{text}'
-        level = section.level
+        level = max(section.level, floor)
         entry = None
         if node.get("toc", True):
             outline = max(0, level - self.shift)
@@ -373,15 +429,15 @@ class Writer:
             entry = (outline, plain, f"s{self.keys}")
         return Heading(text, self.st.h[level], entry)
 
-    def section(self, section: Section, first: bool) -> list[Flowable]:
+    def section(self, section: Section, first: bool, floor: int = 0) -> list[Flowable]:
         node = section.node
-        heading = self.heading(section)
+        heading = self.heading(section, floor)
         rules = self.res.game(section.game, node) if section.game else self.res.game(None, node)
         body: list[Flowable] = []
         for block in section.blocks:
             body += self.block(block, rules)
         out: list[Flowable] = []
-        new_page = section.level == 0 or node.get("page_break") or node.get("quick_reference")
+        new_page = max(section.level, floor) == 0 or node.get("page_break") or node.get("quick_reference")
         if new_page and not first:
             out.append(PageBreak())
         if node.get("quick_reference"):
@@ -489,10 +545,12 @@ class Writer:
     def example(self, example: dict[str, Any]) -> Flowable:
         res, st, lang = self.res, self.st, self.lang
         rules = res.example_rules(example)
-        title = markup(res.plain(example["title"]), lang)
+        plain_title = res.plain(example["title"])
+        title = markup(plain_title, lang)
+        rule = ""
         if "rule" in example:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
-            title += f'&nbsp;&nbsp;<font color="#555555">({escape(str(example["rule"]))})</font>'
+            rule = str(example["rule"])
         parts: list[Flowable] = [Paragraph(title, st.example_title)]
         split = False
         if "text" in example:
@@ -500,12 +558,12 @@ class Writer:
             parts += text
             split = len(text) > 1
         moves = example.get("moves") or []
-        if moves:
-            line = " · ".join(escape(str(m)) for m in moves)
+        if moves:  # the notation goes to the referees' appendix
+            line = " · ".join(str(m) for m in moves)
             refused = example.get("expect", {}).get("illegal")
             if refused:
-                line += escape(label("refused", lang, rule=refused))
-            parts.append(Paragraph(f"{label('moves', lang)}{line}", st.small))
+                line += label("refused", lang, rule=refused)
+            self.move_refs.append((plain_title, rule, line))
         return self.boxed(parts, split=split)
 
     def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:

@@ -309,15 +309,20 @@ class Writer:
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
         self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
         self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
-        body = [s for s in self.book.sections if not s.node.get("notes")]
-        notes = [s for s in self.book.sections if s.node.get("notes")]
+        sections = self.book.sections
+        body = [s for s in sections if not s.node.get("notes") and not s.node.get("quick_reference")]
+        notes = [s for s in sections if s.node.get("notes")]
         for index, section in enumerate(body):
             story += self.section(section, first=index == 0)
-        if notes:  # back matter: designer notes, then the referees' appendix
+        # back matter: designer notes, the referees' appendix, then the quick reference last
+        if notes:
             story += [PageBreak(), self.chapter(label("designer_notes", self.lang))]
             for section in notes:
                 story += self.section(section, first=True, floor=1)
         story += self.referees()
+        for section in sections:
+            if section.node.get("quick_reference") and not section.node.get("notes"):
+                story += self.section(section, first=False)
         return story
 
     def chapter(self, text: str) -> Heading:
@@ -424,6 +429,8 @@ class Writer:
         if node.get("toc", True):
             outline = max(0, level - self.shift)
             outline = min(outline, self.last_level + 1)
+            if node.get("quick_reference"):  # printed last, after the back matter
+                outline = 0
             self.last_level = outline
             self.keys += 1
             entry = (outline, plain, f"s{self.keys}")
@@ -432,6 +439,10 @@ class Writer:
     def section(self, section: Section, first: bool, floor: int = 0) -> list[Flowable]:
         node = section.node
         heading = self.heading(section, floor)
+        entry = heading.toc_entry
+        # "Designer notes" under the back-matter chapter of that name: the chapter says it
+        repeat = bool(floor) and entry is not None and entry[1] == label("designer_notes",
+                                                                          self.lang)
         rules = self.res.game(section.game, node) if section.game else self.res.game(None, node)
         body: list[Flowable] = []
         for block in section.blocks:
@@ -444,7 +455,7 @@ class Writer:
             heading.style = ParagraphStyle("hq", parent=heading.style, keepWithNext=0)
             out += [heading, FitPage(body), PageBreak()]
             return out
-        return out + [heading, *body]
+        return out + ([] if repeat else [heading]) + body
 
     # --- blocks ----------------------------------------------------------------------
     def block(self, block: YMap, default: Rules[Any, Any] | None) -> list[Flowable]:

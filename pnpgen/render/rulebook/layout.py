@@ -17,6 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     NextPageTemplate,
@@ -43,6 +44,7 @@ ACCENT = colors.HexColor("#8a2b0e")
 RULE_GREY = colors.HexColor("#555555")
 SHADE = colors.HexColor("#f1ece6")
 HEADER_SHADE = colors.HexColor("#e2d8cc")
+EMPHASIS = "#8a2b0e"  # **bold** in content text: the accent colour, same face as the line
 
 
 
@@ -72,14 +74,30 @@ def label(name: str, lang: str, **values: Any) -> str:
     return WORDS(name, lang, **values)
 
 
+NBSP = "\u00a0"
+# a space inside an equation (between a number or bracket and an operator) or between a
+# number and its unit: a line must not break there ("10 − 2 = 8 s" stays whole)
+_OPERATOR = r"[−+×÷=<>≤≥≈]"
+_EQUATION = re.compile(rf"(?<=[\d)]) (?={_OPERATOR} )|(?<={_OPERATOR}) (?=[\d(−])")
+_UNIT = re.compile(r"(?<=\d) (?=(?:s|min|mm|pt|%|×|points?|pips?|dice|die|rolls?|秒|分|点|個|回|人)(?![A-Za-z]))")
+
+
+def typeset(text: str, lang: str) -> str:
+    """No-break spaces in equations and numbers with units. (English quotes stay straight:
+    the bundled IPAex faces draw curly quotes full-width, which reads as "stage’ s".)"""
+    text = _EQUATION.sub(NBSP, text)
+    return _UNIT.sub(NBSP, text)
+
+
 def markup(text: str, lang: str) -> str:
     """Content text to Paragraph markup, read by the kit's one markup reader (richtext.scan):
-    escaped, `**x**` in the Gothic face, `[red]x[/]` coloured, line breaks kept."""
+    escaped, `**x**` in the accent colour (same face), `[red]x[/]` coloured, line breaks kept."""
     out = text.strip()
     if TYPESETTING[lang].unfold:  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
+    out = typeset(out, lang)
     parts: list[str] = []
     runs = [run for run in scan(out, {}) if run.kind != "icon"]
     for style, group in groupby(runs, key=lambda run: run.style if run.kind == "text" else None):
@@ -89,8 +107,8 @@ def markup(text: str, lang: str) -> str:
         piece = escape("".join(run.text for run in group))
         if style.colour:
             piece = f'<font color="{style.colour}">{piece}</font>'
-        if style.bold:
-            piece = f'<font name="{SANS}" color="#000000">{piece}</font>'
+        if style.bold:  # no bold face is bundled: emphasis keeps the line's face, in the accent
+            piece = f'<font color="{EMPHASIS}">{piece}</font>'
         parts.append(piece)
     return "".join(parts)
 
@@ -257,7 +275,10 @@ class RulebookDoc(BaseDocTemplate):
                          topMargin=MARGIN, bottomMargin=MARGIN + FOOTER, title=title,
                          author="pnpgen", creator="pnpgen", lang=lang, invariant=1)
         self.footer = footer
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        # no frame padding: the measure is exactly the page between the margins, the width the
+        # Writer sizes tables to (ReportLab's default 6 pt padding put tables 6 pt past it)
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("title", [frame]),
             PageTemplate("body", [frame], onPage=self._footer),
@@ -346,18 +367,22 @@ class Writer:
                 seen.add(rule)
                 rows.append([rule, title])
         if len(rows) > 1:
-            out += [self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
+            out += [*self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
         if self.move_refs:
             rows = [[label("example", lang), label("rule_id", lang), label("notation", lang)]]
             rows += [list(r) for r in self.move_refs]
-            out += [self.sub_heading(label("example_moves", lang)),
+            out += [*self.sub_heading(label("example_moves", lang)),
                     self.grid(rows, [0.42, 0.13, 0.45])]
         return out
 
-    def sub_heading(self, text: str) -> Heading:
+    def sub_heading(self, text: str) -> list[Flowable]:
+        """A heading over a long table: kept with the table's first rows by a conditional page
+        break, not keepWithNext (which would push a heading and a page-long table to the next
+        page together, leaving this one empty)."""
         self.keys += 1
         self.last_level = 1
-        return Heading(escape(text), self.st.h[1], (1, text, f"s{self.keys}"))
+        style = ParagraphStyle("h1-table", parent=self.st.h[1], keepWithNext=0)
+        return [CondPageBreak(60 * mm), Heading(escape(text), style, (1, text, f"s{self.keys}"))]
 
     def grid(self, rows: list[list[str]], weights: list[float]) -> Table:
         data = [[Paragraph(markup(cell, self.lang), self.st.cell) for cell in row]
@@ -375,8 +400,9 @@ class Writer:
     def title_page(self) -> list[Flowable]:
         content, res, st = self.res.content, self.res, self.st
         data = content.data
+        title = content.title(self.lang)
         out: list[Flowable] = [Spacer(1, self.height * 0.22),
-                               *paragraphs(content.title(self.lang), self.lang, st.title)]
+                               *paragraphs(title, self.lang, self.title_style(title))]
         if "subtitle" in data:
             out += [Spacer(1, 10), *paragraphs(res.plain(data["subtitle"]), self.lang,
                                                st.subtitle)]
@@ -406,6 +432,16 @@ class Writer:
             style = ParagraphStyle("credits", parent=st.small, alignment=TA_CENTER)
             out += [Spacer(1, 40), *paragraphs(res.plain(data["credits"]), self.lang, style)]
         return out
+
+    def title_style(self, title: str) -> ParagraphStyle:
+        """The cover title on one line when it fits at 20 pt or more (a title must not break
+        inside a word, as 「ステージレー／ス」 did); a longer one wraps at the smallest size."""
+        st = self.st.title
+        natural = stringWidth(title, st.fontName, st.fontSize)
+        if natural <= self.width:
+            return st
+        size = max(20.0, st.fontSize * self.width / natural * 0.98)
+        return ParagraphStyle("title-fit", parent=st, fontSize=size, leading=size * 1.3)
 
     # --- sections --------------------------------------------------------------------
     def heading(self, section: Section, floor: int = 0) -> Heading:

@@ -87,3 +87,19 @@ def test_back_matter_keeps_the_rule_ids_and_notation(books: Any, game: str) -> N
     text = " ".join(back)
     assert "For referees" in text and "Rule numbers" in text
     assert ENGINE["rule code"].search(text)
+
+
+CREDITS = {  # what each source states about who made it, when, and on what terms
+    "burning-desire": ["Credits", "states no terms"],
+    "dice-road-race": ["Credits", "fullkawa", "Open Design Games"],
+    "fast-alone": ["Credits", "居酒 枕", "十式ゲームワークス", "25 November 2018"],
+    "routou-dice": ["Credits", "YunPro", "1 April 2025", "personal use", "no liability"],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_credits_and_licence_terms_are_printed(books: Any, game: str) -> None:
+    body, _ = split_pages(books[game]["en"])
+    text = " ".join(" ".join(body).split())
+    for words in CREDITS[game]:
+        assert words in text, words

@@ -84,8 +84,8 @@ def test_expert_shift_fits_the_die_and_almighty_any_other_face() -> None:
     state = at(rules, {}, 3, [1, 2, 2, 4, 4, 5, 6, 6, 6])
     by_area = {a: {(m.a, m.b) for m in rules.legal_moves(state) if m.area == a} for a in range(4)}
     assert by_area[0] == {(1, 4), (2, 5), (4, 1), (5, 2), (6, 3)}  # ±3: one way each
-    assert by_area[1] == {(1, 3), (2, 4), (4, 2), (4, 6), (5, 3), (6, 4)}  # ±2: 4 goes both ways
-    assert len(by_area[2]) == 1 + 2 + 2 + 2 + 1  # ±1
+    assert by_area[1] == {(1, 3), (2, 4), (4, 2), (5, 3), (6, 4)}  # ±2: one way each (D-FA-11)
+    assert by_area[2] == {(1, 2), (2, 3), (4, 3), (5, 4), (6, 5)}  # ±1: 1-3 up, 4-6 down
     assert len(by_area[3]) == 5 * 5  # almighty: five faces, five other faces each
     # area change needs two areas holding dice: not for the red die
     assert not any(m.area == 4 for m in rules.legal_moves(state))

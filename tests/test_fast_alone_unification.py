@@ -96,11 +96,10 @@ def test_legal_move_counts() -> None:
         "N1", "N2", "N3", "E1", "E3", "S1", "S3", "W1", "W2", "W3"]
     complex_ = un("complex")
     moves = complex_.legal_moves(complex_.example_state())
-    # ±1 (leaving south, pushed from N) and ±2 (leaving east, pushed from W) give two ways
-    # for faces 2-5 and 3-4; ±3 one way; paradigm none: N 2+2+2, E 2, S 3, W 2+1+2
-    assert len(moves) == 15 and len(set(moves)) == 15
-    assert {complex_.format_move(m) for m in moves if m.edge == "N"} == {"N1 -1", "N2 +1", "N2 -1", "N3 +1",
-                                                                          "N3 -1"}
+    # D-FA-11: a ± effect has no choice of direction (1-3 go up, 4-6 go down), so each push
+    # place gives one move: N 3, E 2 (E2 banned), S 3, W 3; paradigm none
+    assert len(moves) == 11 and len(set(moves)) == 11
+    assert {complex_.format_move(m) for m in moves if m.edge == "N"} == {"N1 -1", "N2 -1", "N3 +1"}
 
 
 def test_rotation_turns_the_grid_counter_clockwise() -> None:
@@ -136,12 +135,14 @@ def test_reroll_is_a_chance_node() -> None:
     assert play(rules, new, "reroll 4").push == 4
 
 
-def test_the_step_must_be_given_when_both_ways_fit() -> None:
+def test_the_step_has_no_choice() -> None:
+    """D-FA-11: 1-3 only go up, 4-6 only down; a step the wrong way is refused."""
     rules = un("complex")
     state = rules.example_state()
+    assert play(rules, state, "N2").push == 4  # the 5 leaves by ±1: down only
     with pytest.raises(IllegalMove) as caught:
-        rules.apply(state, rules.parse_move("N2"))  # the 5 leaves by ±1: 4 or 6
-    assert caught.value.rule == "U-9.2" and "'N2 +1'" in caught.value.reason
+        rules.apply(state, rules.parse_move("N2 +1"))
+    assert caught.value.rule == "U-9.2"
     assert play(rules, state, "S1").push == 6  # ±3 on a 3: only +3, the step may be left out
     with pytest.raises(IllegalMove) as caught:
         rules.apply(state, rules.parse_move("S1 -3"))

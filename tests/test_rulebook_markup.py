@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pnpgen.render.fonts import SANS
 from pnpgen.render.kit.richtext import tokenize
 from pnpgen.render.markup import Style, scan
-from pnpgen.render.rulebook.layout import markup
+from pnpgen.render.rulebook.layout import EMPHASIS, NBSP, markup
 
-BOLD = f'<font name="{SANS}" color="#000000">'
+# **bold**: the accent colour in the line's own face (no Mincho→Gothic switch mid-line)
+BOLD = f'<font color="{EMPHASIS}">'
 
 
 def test_rulebook_markup_is_read_by_the_kits_reader() -> None:
@@ -18,6 +18,11 @@ def test_rulebook_markup_is_read_by_the_kits_reader() -> None:
 
 def test_japanese_folding_spaces_are_dropped_before_reading() -> None:
     assert markup("ダイスを 振る。 **残す** 。", "ja") == f"ダイスを振る。{BOLD}残す</font>。"
+
+
+def test_equations_and_units_do_not_break() -> None:
+    assert markup("total 10 − 2 = 8 s, then 5 × 10 − (7 − 4)", "en") == (
+        f"total 10{NBSP}−{NBSP}2{NBSP}={NBSP}8{NBSP}s, then 5{NBSP}×{NBSP}10{NBSP}−{NBSP}(7{NBSP}−{NBSP}4)")
 
 
 def test_cards_and_rulebooks_see_the_same_runs() -> None:

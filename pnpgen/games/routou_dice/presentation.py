@@ -41,15 +41,19 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
         return "\n".join(lines)
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        """'actions': the quick-reference table of costs, phases and dice, from rules:."""
-        if name != "actions":
+        """'actions': the players' table of costs, phases and dice, from rules:;
+        'actions_notation': the same with each action's recording notation (for referees)."""
+        if name not in ("actions", "actions_notation"):
             raise KeyError(name)
-        rows = [[WORDS(key, lang) for key in ("action", "phases", "may_start", "dice_rolled", "notation")]]
+        notation = name == "actions_notation"
+        keys = ["action", "phases", "may_start", "dice_rolled"] + (["notation"] if notation else [])
+        rows = [[WORDS(key, lang) for key in keys]]
         for action, rule in ACTION_RULES.items():
             dice = self.cfg.roll_dice.get(action)
             phases = WORDS("phase_or", lang).join(str(p) for p in self.cfg.allowed_phases[action])
-            rows.append([self.rule_title(rule, lang), str(self.cfg.cost[action]), phases,
-                         str(dice) if dice else "—", NOTATION[action]])
+            row = [self.rule_title(rule, lang), str(self.cfg.cost[action]), phases,
+                   str(dice) if dice else "—"]
+            rows.append(row + [NOTATION[action]] if notation else row)
         return rows
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     NextPageTemplate,
@@ -43,6 +44,7 @@ ACCENT = colors.HexColor("#8a2b0e")
 RULE_GREY = colors.HexColor("#555555")
 SHADE = colors.HexColor("#f1ece6")
 HEADER_SHADE = colors.HexColor("#e2d8cc")
+EMPHASIS = "#8a2b0e"  # **bold** in content text: the accent colour, same face as the line
 
 
 
@@ -72,14 +74,30 @@ def label(name: str, lang: str, **values: Any) -> str:
     return WORDS(name, lang, **values)
 
 
+NBSP = "\u00a0"
+# a space inside an equation (between a number or bracket and an operator) or between a
+# number and its unit: a line must not break there ("10 − 2 = 8 s" stays whole)
+_OPERATOR = r"[−+×÷=<>≤≥≈]"
+_EQUATION = re.compile(rf"(?<=[\d)]) (?={_OPERATOR} )|(?<={_OPERATOR}) (?=[\d(−])")
+_UNIT = re.compile(r"(?<=\d) (?=(?:s|min|mm|pt|%|×|points?|pips?|dice|die|rolls?|秒|分|点|個|回|人)(?![A-Za-z]))")
+
+
+def typeset(text: str, lang: str) -> str:
+    """No-break spaces in equations and numbers with units. (English quotes stay straight:
+    the bundled IPAex faces draw curly quotes full-width, which reads as "stage’ s".)"""
+    text = _EQUATION.sub(NBSP, text)
+    return _UNIT.sub(NBSP, text)
+
+
 def markup(text: str, lang: str) -> str:
     """Content text to Paragraph markup, read by the kit's one markup reader (richtext.scan):
-    escaped, `**x**` in the Gothic face, `[red]x[/]` coloured, line breaks kept."""
+    escaped, `**x**` in the accent colour (same face), `[red]x[/]` coloured, line breaks kept."""
     out = text.strip()
     if TYPESETTING[lang].unfold:  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
+    out = typeset(out, lang)
     parts: list[str] = []
     runs = [run for run in scan(out, {}) if run.kind != "icon"]
     for style, group in groupby(runs, key=lambda run: run.style if run.kind == "text" else None):
@@ -89,8 +107,8 @@ def markup(text: str, lang: str) -> str:
         piece = escape("".join(run.text for run in group))
         if style.colour:
             piece = f'<font color="{style.colour}">{piece}</font>'
-        if style.bold:
-            piece = f'<font name="{SANS}" color="#000000">{piece}</font>'
+        if style.bold:  # no bold face is bundled: emphasis keeps the line's face, in the accent
+            piece = f'<font color="{EMPHASIS}">{piece}</font>'
         parts.append(piece)
     return "".join(parts)
 
@@ -257,7 +275,10 @@ class RulebookDoc(BaseDocTemplate):
                          topMargin=MARGIN, bottomMargin=MARGIN + FOOTER, title=title,
                          author="pnpgen", creator="pnpgen", lang=lang, invariant=1)
         self.footer = footer
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        # no frame padding: the measure is exactly the page between the margins, the width the
+        # Writer sizes tables to (ReportLab's default 6 pt padding put tables 6 pt past it)
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("title", [frame]),
             PageTemplate("body", [frame], onPage=self._footer),
@@ -307,15 +328,81 @@ class Writer:
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ]))
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
-        for index, section in enumerate(self.book.sections):
+        self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
+        self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
+        sections = self.book.sections
+        body = [s for s in sections if not s.node.get("notes") and not s.node.get("quick_reference")]
+        notes = [s for s in sections if s.node.get("notes")]
+        for index, section in enumerate(body):
             story += self.section(section, first=index == 0)
+        # back matter: designer notes, the referees' appendix, then the quick reference last
+        if notes:
+            story += [PageBreak(), self.chapter(label("designer_notes", self.lang))]
+            for section in notes:
+                story += self.section(section, first=True, floor=1)
+        story += self.referees()
+        for section in sections:
+            if section.node.get("quick_reference") and not section.node.get("notes"):
+                story += self.section(section, first=False)
         return story
+
+    def chapter(self, text: str) -> Heading:
+        """A back-matter chapter heading the renderer supplies (no section behind it)."""
+        self.keys += 1
+        self.last_level = 0
+        return Heading(escape(text), self.st.h[0], (0, text, f"s{self.keys}"))
+
+    def referees(self) -> list[Flowable]:
+        """The "For referees" appendix: rule numbers and the examples' moves in notation,
+        kept out of the players' text."""
+        if not self.rule_refs and not self.move_refs:
+            return []
+        st, lang = self.st, self.lang
+        out: list[Flowable] = [PageBreak(), self.chapter(label("for_referees", lang)),
+                               Paragraph(markup(label("referee_intro", lang), lang), st.body)]
+        seen: set[str] = set()
+        rows = [[label("rule_id", lang), label("rule_name", lang)]]
+        for rule, title in self.rule_refs:
+            if rule not in seen:
+                seen.add(rule)
+                rows.append([rule, title])
+        if len(rows) > 1:
+            out += [*self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
+        if self.move_refs:
+            rows = [[label("example", lang), label("rule_id", lang), label("notation", lang)]]
+            rows += [list(r) for r in self.move_refs]
+            out += [*self.sub_heading(label("example_moves", lang)),
+                    self.grid(rows, [0.42, 0.13, 0.45])]
+        return out
+
+    def sub_heading(self, text: str) -> list[Flowable]:
+        """A heading over a long table: kept with the table's first rows by a conditional page
+        break, not keepWithNext (which would push a heading and a page-long table to the next
+        page together, leaving this one empty)."""
+        self.keys += 1
+        self.last_level = 1
+        style = ParagraphStyle("h1-table", parent=self.st.h[1], keepWithNext=0)
+        return [CondPageBreak(60 * mm), Heading(escape(text), style, (1, text, f"s{self.keys}"))]
+
+    def grid(self, rows: list[list[str]], weights: list[float]) -> Table:
+        data = [[Paragraph(markup(cell, self.lang), self.st.cell) for cell in row]
+                for row in rows]
+        table = Table(data, colWidths=[self.width * w for w in weights], repeatRows=1,
+                      hAlign="LEFT")
+        table.setStyle(grid_style([
+            ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
+            ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]))
+        table.spaceBefore, table.spaceAfter = 2, 8
+        return table
 
     def title_page(self) -> list[Flowable]:
         content, res, st = self.res.content, self.res, self.st
         data = content.data
+        title = content.title(self.lang)
         out: list[Flowable] = [Spacer(1, self.height * 0.22),
-                               *paragraphs(content.title(self.lang), self.lang, st.title)]
+                               *paragraphs(title, self.lang, self.title_style(title))]
         if "subtitle" in data:
             out += [Spacer(1, 10), *paragraphs(res.plain(data["subtitle"]), self.lang,
                                                st.subtitle)]
@@ -346,8 +433,18 @@ class Writer:
             out += [Spacer(1, 40), *paragraphs(res.plain(data["credits"]), self.lang, style)]
         return out
 
+    def title_style(self, title: str) -> ParagraphStyle:
+        """The cover title on one line when it fits at 20 pt or more (a title must not break
+        inside a word, as 「ステージレー／ス」 did); a longer one wraps at the smallest size."""
+        st = self.st.title
+        natural = stringWidth(title, st.fontName, st.fontSize)
+        if natural <= self.width:
+            return st
+        size = max(20.0, st.fontSize * self.width / natural * 0.98)
+        return ParagraphStyle("title-fit", parent=st, fontSize=size, leading=size * 1.3)
+
     # --- sections --------------------------------------------------------------------
-    def heading(self, section: Section) -> Heading:
+    def heading(self, section: Section, floor: int = 0) -> Heading:
         node, res = section.node, self.res
         rule = node.get("rule")
         rules = res.game(section.game, node) if section.game else res.game(None, node)
@@ -357,38 +454,44 @@ class Writer:
             title = res.rule_title(str(rule), node) or ""
         if rule is not None and "title" in node:
             res.rule_title(str(rule), node)  # report unknown ids
-        plain = f"{rule}  {title}" if rule else title
+        if rule:  # the id goes to the referees' appendix, not into the players' heading
+            self.rule_refs.append((str(rule), title))
+        plain = title
         if len(plain) > TOC_CHARS:  # a contents line must fit on a page
             plain = plain[:TOC_CHARS - 1] + "…"
         text = markup(title, self.lang)
-        if rule:
-            text = f'<font color="#8a2b0e">{escape(str(rule))}</font>&nbsp;&nbsp;{text}'
-        level = section.level
+        level = max(section.level, floor)
         entry = None
         if node.get("toc", True):
             outline = max(0, level - self.shift)
             outline = min(outline, self.last_level + 1)
+            if node.get("quick_reference"):  # printed last, after the back matter
+                outline = 0
             self.last_level = outline
             self.keys += 1
             entry = (outline, plain, f"s{self.keys}")
         return Heading(text, self.st.h[level], entry)
 
-    def section(self, section: Section, first: bool) -> list[Flowable]:
+    def section(self, section: Section, first: bool, floor: int = 0) -> list[Flowable]:
         node = section.node
-        heading = self.heading(section)
+        heading = self.heading(section, floor)
+        entry = heading.toc_entry
+        # "Designer notes" under the back-matter chapter of that name: the chapter says it
+        repeat = bool(floor) and entry is not None and entry[1] == label("designer_notes",
+                                                                          self.lang)
         rules = self.res.game(section.game, node) if section.game else self.res.game(None, node)
         body: list[Flowable] = []
         for block in section.blocks:
             body += self.block(block, rules)
         out: list[Flowable] = []
-        new_page = section.level == 0 or node.get("page_break") or node.get("quick_reference")
+        new_page = max(section.level, floor) == 0 or node.get("page_break") or node.get("quick_reference")
         if new_page and not first:
             out.append(PageBreak())
         if node.get("quick_reference"):
             heading.style = ParagraphStyle("hq", parent=heading.style, keepWithNext=0)
             out += [heading, FitPage(body), PageBreak()]
             return out
-        return out + [heading, *body]
+        return out + ([] if repeat else [heading]) + body
 
     # --- blocks ----------------------------------------------------------------------
     def block(self, block: YMap, default: Rules[Any, Any] | None) -> list[Flowable]:
@@ -489,10 +592,12 @@ class Writer:
     def example(self, example: dict[str, Any]) -> Flowable:
         res, st, lang = self.res, self.st, self.lang
         rules = res.example_rules(example)
-        title = markup(res.plain(example["title"]), lang)
+        plain_title = res.plain(example["title"])
+        title = markup(plain_title, lang)
+        rule = ""
         if "rule" in example:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
-            title += f'&nbsp;&nbsp;<font color="#555555">({escape(str(example["rule"]))})</font>'
+            rule = str(example["rule"])
         parts: list[Flowable] = [Paragraph(title, st.example_title)]
         split = False
         if "text" in example:
@@ -500,12 +605,12 @@ class Writer:
             parts += text
             split = len(text) > 1
         moves = example.get("moves") or []
-        if moves:
-            line = " · ".join(escape(str(m)) for m in moves)
+        if moves:  # the notation goes to the referees' appendix
+            line = " · ".join(str(m) for m in moves)
             refused = example.get("expect", {}).get("illegal")
             if refused:
-                line += escape(label("refused", lang, rule=refused))
-            parts.append(Paragraph(f"{label('moves', lang)}{line}", st.small))
+                line += label("refused", lang, rule=refused)
+            self.move_refs.append((plain_title, rule, line))
         return self.boxed(parts, split=split)
 
     def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:

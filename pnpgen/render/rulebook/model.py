@@ -42,6 +42,7 @@ SECTION_SPEC: dict[str, Any] = {
     "game?": str,
     "page_break?": bool,
     "quick_reference?": bool,
+    "notes?": bool,
     "toc?": bool,
     "blocks?": Each(dict),
 }

@@ -109,8 +109,9 @@ class PairingFiveRules(Puzzle[State, Move]):
             return list(range(face + 1, self.faces + 1))
         if area.effect == "flip":
             return [self.faces + 1 - face]
-        if area.effect == "shift":
-            return [f for f in (face - area.by, face + area.by) if 1 <= f <= self.faces]
+        if area.effect == "shift":  # D-FA-11: the low half only goes up, the high half only down
+            new = face + area.by if face <= self.faces // 2 else face - area.by
+            return [new] if 1 <= new <= self.faces else []
         return [f for f in range(1, self.faces + 1) if f != face]
 
     def effect_options(self, area: int, cells: tuple[int, ...], pool: tuple[int, ...]) -> list[tuple[str, int, int]]:

@@ -163,8 +163,9 @@ class UnificationRules(Puzzle[State, Move]):
         """The faces a face-changing effect may give `face` (empty: it cannot apply)."""
         if effect.effect == "add":
             return [face + effect.by] if 1 <= face + effect.by <= self.faces else []
-        if effect.effect == "shift":
-            return [f for f in (face + effect.by, face - effect.by) if 1 <= f <= self.faces]
+        if effect.effect == "shift":  # D-FA-11: the low half only goes up, the high half only down
+            new = face + effect.by if face <= self.faces // 2 else face - effect.by
+            return [new] if 1 <= new <= self.faces else []
         if effect.effect == "flip":
             return [self.faces + 1 - face]
         return []

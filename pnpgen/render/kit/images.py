@@ -400,6 +400,13 @@ def _cmyk_picture(picture: Any) -> Any:
     if isinstance(picture, str | Path):
         with PILImage.open(checked(picture).path) as source:
             rgba = source.convert("RGBA")
+    elif getattr(picture, "fp", None) is not None:  # undecoded (a JPEG): decode a copy, so the
+        import io                                   # picture keeps its file for the home pass
+
+        picture.fp.seek(0)
+        with PILImage.open(io.BytesIO(picture.fp.read())) as source:
+            rgba = source.convert("RGBA")
+        picture.fp.seek(0)
     else:
         rgba = picture.convert("RGBA")
     flat = PILImage.new("RGB", rgba.size, "white")

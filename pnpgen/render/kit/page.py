@@ -132,9 +132,22 @@ class KitJob:
     def game_dir(self) -> Path:
         return self.options.game_dir(self.content)
 
+    @property
+    def variant(self) -> str:
+        """What the file name says this build is: 'print-shop' for a print shop's file
+        (--print-shop), 'proof' for a home file with --guides lines, else ''."""
+        if self.options.print_shop:
+            return "print-shop"
+        return "proof" if self.options.guides else ""
+
+    def home(self) -> KitJob:
+        """The same job for the home-print files (a --print-shop build writes both)."""
+        return replace(self, options=replace(self.options, print_shop=False))
+
     def out_path(self, component_id: str, suffix: str = "") -> Path:
-        """build/<game>/<id>[-<suffix>][-<lang>].pdf"""
-        name = component_id + (f"-{suffix}" if suffix else "") + (f"-{self.lang}" if self.lang else "")
+        """build/<game>/<id>[-<suffix>][-<variant>][-<lang>].pdf (variant: print-shop, proof)"""
+        name = (component_id + (f"-{suffix}" if suffix else "") + (f"-{self.variant}" if self.variant else "")
+                + (f"-{self.lang}" if self.lang else ""))
         return self.game_dir / f"{name}.pdf"
 
     def preview_dir(self) -> Path:
@@ -213,6 +226,8 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
     fixed metadata (the component's title; reproducible dates). `draw` draws the pages and
     returns how many."""
     path = job.out_path(str(component["id"]), suffix)
+    kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
+        job.variant, kind)
     with atomic_output(path) as tmp:
         canvas = new_canvas(tmp, pagesize, component_title(component, job))
         pages = draw(canvas)

@@ -401,7 +401,7 @@ def _cmyk_picture(picture: Any) -> Any:
         with PILImage.open(checked(picture).path) as source:
             rgba = source.convert("RGBA")
     elif getattr(picture, "fp", None) is not None:  # undecoded (a JPEG): decode a copy, so the
-        import io                                   # picture keeps its file for the home pass
+        import io  # picture keeps its file for the home pass
 
         picture.fp.seek(0)
         with PILImage.open(io.BytesIO(picture.fp.read())) as source:

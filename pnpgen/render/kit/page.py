@@ -41,6 +41,21 @@ RULER_LENGTH = 50 * mm
 RULER_HEIGHT = 4.2 * mm
 
 
+MIN_PPI = 300  # below this, a picture in a print-shop file is reported (not refused)
+
+
+def low_ppi_warnings(canvas: Any, folder: Path) -> list[str]:
+    """'warning: <image> prints at N ppi ...' for each picture a print-shop canvas drew
+    under MIN_PPI, at its lowest resolution; named relative to the game `folder`."""
+    low: dict[str, float] = canvas.__dict__.get("_pnpgen_low_ppi", {})
+
+    def name(path: str) -> str:
+        return Path(path).relative_to(folder).as_posix() if Path(path).is_relative_to(folder) else path
+
+    return [f"warning: {name(path)} prints at {ppi:.0f} ppi (under {MIN_PPI}): it will look soft; "
+            f"give it {MIN_PPI / ppi:.1f}× the pixels" for path, ppi in sorted(low.items())]
+
+
 @dataclass(frozen=True)
 class Rect:
     """A rectangle in points, origin bottom-left of the paper."""
@@ -231,7 +246,13 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
     with atomic_output(path) as tmp:
         canvas = new_canvas(tmp, pagesize, component_title(component, job))
         pages = draw(canvas)
+        notes = [*notes, *low_ppi_warnings(canvas, job.content.main_file.parent.resolve())]
         canvas.save()
+        if job.variant == "print-shop":
+            from pnpgen.render.press import make_pdfx
+
+            game = job.content.title(job.text_lang)
+            make_pdfx(tmp, f"{game}: {component_title(component, job)}", lang=job.lang or "x-default")
     return BuiltFile(job.content.id, path, pages, kind, list(notes))
 
 

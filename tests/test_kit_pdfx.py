@@ -179,3 +179,12 @@ def test_transparent_png_keeps_its_transparency_and_low_ppi_is_reported(run_pnpg
     assert mask["/ColorSpace"] == "/DeviceGray" and min(mask.get_data()) == 0
     ops = [op for _, op in ContentStream(reader.pages[1].get_contents(), reader).operations]
     assert b"Do" in ops
+
+
+def test_rulebook_pages_carry_trim_and_bleed_boxes(tmp_path: Path) -> None:
+    game = ROOT / "content" / "routou-dice"
+    build_game(load_game(game), BuildOptions(out=tmp_path, langs=("en",), content_root=game.parent))
+    reader = PdfReader(tmp_path / "routou-dice" / "rulebook-en.pdf")
+    for page in reader.pages:
+        assert "/TrimBox" in page and "/BleedBox" in page
+        assert [round(float(v) / MM, 2) for v in page.trimbox] == [0.0, 0.0, 210.0, 297.0]

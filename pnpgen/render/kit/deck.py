@@ -599,7 +599,9 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
             return render_foldover(canvas, component, job, s, cards, fold)
         return render_duplex(canvas, component, job, s, cards, grid)
 
-    return [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note])]
+    duplex = s.duplex if fold is None and component.get("back") else None
+    return [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
+                      duplex=duplex)]
 
 
 MAX_PREVIEW_CARDS = 60

@@ -106,7 +106,9 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
         paper=options.paper,
         files=listed,
         previews=sorted(p.relative_to(folder).as_posix() for p in previews or []),
-        kinds={f.kind for f in files},
+        kinds={f.kind.split(" (")[0] for f in files},
+        shop=any(f.kind.endswith("(print shop)") for f in files),
+        proof=any("(PROOF" in f.kind for f in files),
     )
     path = folder / "README.txt"
     with atomic_output(path) as tmp:

@@ -342,6 +342,10 @@ def build(
         if not quiet and not as_json:
             err.print(f"building {game.id} …")
         for built in build_game(game, options):
+            for note in built.notes:  # e.g. a picture under 300 ppi in a print-shop file
+                if note.startswith("warning: ") and not as_json:
+                    err.print(f"warning: {built.path.name}: {note[9:]}", markup=False, highlight=False,
+                              soft_wrap=True)
             table.add_row(built.game, str(built.path), str(built.pages) if built.pages else "–")
             written.append({"game": built.game, "path": str(built.path), "pages": built.pages, "kind": built.kind})
     if as_json:

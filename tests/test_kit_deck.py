@@ -375,7 +375,7 @@ def test_unknown_key_and_type_have_did_you_mean(tmp_path: Path, run_pnpgen: CliR
 def test_guides_draw_trim_and_safe_zone(tmp_path: Path) -> None:
     write_game(tmp_path, PER_CARD_BACK)
     out = build_tiny(tmp_path, guides=True)
-    reader = PdfReader(str(out / "numbers.pdf"))
+    reader = PdfReader(str(out / "numbers-proof.pdf"))
     rects = [ops for ops, op in drawing(reader, 0).ops if op == b"re"]
     sizes = {(round(float(r[2]) / MM, 2), round(float(r[3]) / MM, 2)) for r in rects}
     assert (50.0, 70.0) in sizes  # trim

@@ -116,8 +116,12 @@ def test_check_elements_did_you_mean() -> None:
 
 def test_colours_and_cmyk() -> None:
     assert make_colour("#f00").hexval() == "0xff0000"
-    cmyk = make_colour("#ff0000", cmyk=True)
-    assert (cmyk.cyan, cmyk.magenta, cmyk.yellow, cmyk.black) == (0, 1, 1, 0)
+    cmyk = make_colour("#ff0000", cmyk=True)  # through the FOGRA39 press profile, not a formula
+    assert cmyk.cyan < 0.02 and cmyk.magenta > 0.9 and cmyk.yellow > 0.85 and cmyk.black < 0.02
+    brick = make_colour("#b5171f", cmyk=True)  # the naive formula gave 0/87/83/29
+    assert (round(brick.cyan, 2), round(brick.magenta, 2)) != (0, 0.87) and brick.black < 0.29
+    black = make_colour("#000000", cmyk=True)  # text black: black ink only, no rich black
+    assert (black.cyan, black.magenta, black.yellow, black.black) == (0, 0, 0, 1)
     grey = to_cmyk(make_colour("#808080"))
     assert grey.cyan == grey.magenta == grey.yellow == 0 and abs(grey.black - 0.498) < 0.01
     explicit = make_colour("cmyk(10, 20, 30, 40)")

@@ -32,11 +32,10 @@ def make_colour(spec: str, cmyk: bool = False) -> colors.Color:
 
 
 def to_cmyk(colour: colors.Color) -> colors.CMYKColor:
-    """Naive RGB -> CMYK (full black generation): exact for greys and pure inks."""
+    """RGB -> press CMYK through the print-shop profile (render/press.py); greys in black
+    ink only."""
     if isinstance(colour, colors.CMYKColor):
         return colour
-    r, g, b = colour.red, colour.green, colour.blue
-    k = 1 - max(r, g, b)
-    if k >= 1 - 1e-9:
-        return colors.CMYKColor(0, 0, 0, 1)
-    return colors.CMYKColor(*(round((1 - v - k) / (1 - k), 4) for v in (r, g, b)), round(k, 4))
+    from pnpgen.render.press import rgb_to_cmyk
+
+    return colors.CMYKColor(*rgb_to_cmyk(colour.red, colour.green, colour.blue))

@@ -9,13 +9,16 @@ page furniture and the one PDF-writing tail, write_pdf), imposition.py and tilin
 (placing cards and board tiles on paper), preview.py.
 
 A component whose text differs by language is built once per language of the build
-(`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`).
+(`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`). `--print-shop`
+adds `<id>-print-shop[-<lang>].pdf` beside those home-print files, never replacing them;
+`--guides` names its files `<id>-proof[-<lang>].pdf`.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -178,8 +181,12 @@ def render_components(
     built: list[BuiltFile] = []
     for item in components(content):
         for job in jobs(content, rules, options, item):
-            built += TYPES[str(item["type"])].render(item, job)
-    render_previews(content, rules, options)
+            module = TYPES[str(item["type"])]
+            # the print-shop file is added beside the home files, never replacing them; it
+            # is made first, so a print-shop limit stops the build before any home file
+            shop = module.render(item, job) if options.print_shop else []
+            built += module.render(item, job.home()) + shop
+    render_previews(content, rules, replace(options, print_shop=False, guides=False))
     return built
 
 

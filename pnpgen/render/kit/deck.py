@@ -4,7 +4,8 @@ Format: docs/components/deck.md. Outputs, in build/<game>/:
   <id>[-<lang>].pdf             duplex (fronts page, then its backs page mirrored for the
                                  flip, ...) and a back-alignment calibration sheet at the end;
                                  or fold-over pages; or fronts only (a deck without `back`)
-  <id>[-<lang>]-print-shop.pdf   with --print-shop: one card face per page with bleed, CMYK
+  <id>-proof[-<lang>].pdf        with --guides: the same with trim, bleed and safe-zone lines
+  <id>-print-shop[-<lang>].pdf   with --print-shop: one card face per page with bleed, CMYK
 """
 
 from __future__ import annotations
@@ -578,9 +579,13 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
     cards = expand_cards(component, job)
     fold = fold_of(component, s) if s.layout == "foldover" else None
     grid = grid_of(component, s) if fold is None else fold.grid
-    check_work(component, s, len(cards), (fold or grid).per_page)
-    if job.options.print_shop:
+    if job.options.print_shop:  # the print-shop pass: only the print-shop file
         check_work(component, s, len(cards), 1, print_shop=True)
+        w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
+        return [write_pdf(job, component, (w * mm, h * mm),
+                          lambda canvas: render_print_shop(canvas, component, job, s, cards),
+                          "deck", [f"{len(cards)} cards", "one face per page, CMYK"])]
+    check_work(component, s, len(cards), (fold or grid).per_page)
     if fold is not None:
         page = fold.page
         note = f"fold-over, {fold.per_page} cards per page"
@@ -594,13 +599,9 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
             return render_foldover(canvas, component, job, s, cards, fold)
         return render_duplex(canvas, component, job, s, cards, grid)
 
-    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note])]
-    if job.options.print_shop:
-        w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
-        built.append(write_pdf(job, component, (w * mm, h * mm),
-                               lambda canvas: render_print_shop(canvas, component, job, s, cards),
-                               "deck (print shop)", ["one face per page, CMYK"], suffix="print-shop"))
-    return built
+    duplex = s.duplex if fold is None and component.get("back") else None
+    return [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
+                      duplex=duplex)]
 
 
 MAX_PREVIEW_CARDS = 60

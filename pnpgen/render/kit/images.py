@@ -49,7 +49,7 @@ from pnpgen.limits import (
 )
 from pnpgen.render.colour import to_cmyk
 from pnpgen.render.fonts import SANS, setup_fonts
-from pnpgen.render.kit.page import Rect
+from pnpgen.render.kit.page import MIN_PPI, Rect
 
 RASTER = (".png", ".jpg", ".jpeg")
 SUFFIXES = (*RASTER, ".svg")
@@ -326,6 +326,11 @@ def draw_image_file(canvas: Canvas, image: Image, area: Rect, fit: str, cmyk: bo
     if hasattr(canvas, "draw_image_file"):  # a preview canvas places the file itself
         canvas.draw_image_file(image, x, y, w, h)
     else:
+        if image.drawing is None and cmyk:  # a picture in a print-shop file: enough pixels?
+            ppi = image.width / (w / 72)
+            if ppi < MIN_PPI - 0.5:
+                low: dict[str, float] = canvas.__dict__.setdefault("_pnpgen_low_ppi", {})
+                low[str(image.path)] = min(ppi, low.get(str(image.path), ppi))
         name = _form(canvas, image, cmyk)
         canvas.translate(x, y)
         canvas.scale(sx, sy)
@@ -349,7 +354,7 @@ def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
 
             renderPDF.draw(svg_drawing(image, cmyk), canvas, 0, 0)
         elif cmyk:
-            canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height)
+            canvas.drawImage(cmyk_image(image), 0, 0, image.width, image.height, mask="auto")
         else:
             canvas.drawImage(_reader(str(image.path)), 0, 0, image.width, image.height, mask="auto")
         canvas.endForm()
@@ -393,23 +398,43 @@ def _nodes(node: Any) -> Iterator[Any]:
         yield from _nodes(child)
 
 
-def _cmyk_picture(picture: Any) -> Any:
-    """A PIL picture, or a checked file, in CMYK with transparency flattened on white."""
+def _cmyk_picture(picture: Any, keep_alpha: bool = False) -> Any:
+    """A PIL picture, or a checked file, in press CMYK (render/press.py). Transparency is
+    flattened on white, or with `keep_alpha` returned beside it: (cmyk, alpha or None)."""
     from PIL import Image as PILImage
 
     if isinstance(picture, str | Path):
         with PILImage.open(checked(picture).path) as source:
             rgba = source.convert("RGBA")
+    elif getattr(picture, "fp", None) is not None:  # undecoded (a JPEG): decode a copy, so the
+        import io  # picture keeps its file for the home pass
+
+        picture.fp.seek(0)
+        with PILImage.open(io.BytesIO(picture.fp.read())) as source:
+            rgba = source.convert("RGBA")
+        picture.fp.seek(0)
     else:
         rgba = picture.convert("RGBA")
+    from pnpgen.render.press import cmyk_picture
+
+    alpha = rgba.getchannel("A")
     flat = PILImage.new("RGB", rgba.size, "white")
-    flat.paste(rgba, mask=rgba.getchannel("A"))
-    return flat.convert("CMYK")
+    flat.paste(rgba, mask=alpha)
+    cmyk = cmyk_picture(flat)
+    if not keep_alpha:
+        return cmyk
+    return cmyk, (alpha if alpha.getextrema()[0] < 255 else None)  # type: ignore[operator]
 
 
 @lru_cache(maxsize=128)
 def cmyk_image(image: Image) -> Any:
-    """A checked PNG or JPEG converted to CMYK for print-shop files."""
+    """A checked PNG or JPEG converted to CMYK for print-shop files; a transparent PNG
+    keeps its transparency as a soft mask (no white square on a coloured back)."""
     from reportlab.lib.utils import ImageReader
 
-    return ImageReader(_cmyk_picture(image.path))
+    cmyk, alpha = _cmyk_picture(image.path, keep_alpha=True)
+    reader = ImageReader(cmyk)
+    reader.getRGBData()  # decoded now: ReportLab keeps the soft mask set below
+    if alpha is not None:
+        reader._dataA = ImageReader(alpha)
+    return reader

@@ -39,6 +39,27 @@ CROP_WIDTH = 0.25
 # The check ruler: 50 mm long; RULER_HEIGHT is the room it needs above its baseline.
 RULER_LENGTH = 50 * mm
 RULER_HEIGHT = 4.2 * mm
+# No mark (crop mark, ruler) comes nearer the paper edge than this: many inkjets and
+# lasers cannot print the outer 5 mm, and a mark cut short there misleads.
+EDGE = 5.0 * mm
+
+
+MIN_PPI = 300  # below this, a picture in a print-shop file is reported (not refused)
+
+
+def low_ppi_warnings(canvas: Any, folder: Path) -> list[str]:
+    """'warning: <image> prints at N ppi ...' for each picture a print-shop canvas drew
+    under MIN_PPI, at its lowest resolution; named relative to the game `folder`."""
+    low: dict[str, float] = canvas.__dict__.get("_pnpgen_low_ppi", {})
+
+    def name(path: str) -> str:
+        for root in (folder, folder.resolve()):
+            if Path(path).is_relative_to(root):
+                return Path(path).relative_to(root).as_posix()
+        return path
+
+    return [f"warning: {name(path)} prints at {ppi:.0f} ppi (under {MIN_PPI}): it will look soft; "
+            f"give it {MIN_PPI / ppi:.1f}× the pixels" for path, ppi in sorted(low.items())]
 
 
 @dataclass(frozen=True)
@@ -132,9 +153,22 @@ class KitJob:
     def game_dir(self) -> Path:
         return self.options.game_dir(self.content)
 
+    @property
+    def variant(self) -> str:
+        """What the file name says this build is: 'print-shop' for a print shop's file
+        (--print-shop), 'proof' for a home file with --guides lines, else ''."""
+        if self.options.print_shop:
+            return "print-shop"
+        return "proof" if self.options.guides else ""
+
+    def home(self) -> KitJob:
+        """The same job for the home-print files (a --print-shop build writes both)."""
+        return replace(self, options=replace(self.options, print_shop=False))
+
     def out_path(self, component_id: str, suffix: str = "") -> Path:
-        """build/<game>/<id>[-<suffix>][-<lang>].pdf"""
-        name = component_id + (f"-{suffix}" if suffix else "") + (f"-{self.lang}" if self.lang else "")
+        """build/<game>/<id>[-<suffix>][-<variant>][-<lang>].pdf (variant: print-shop, proof)"""
+        name = (component_id + (f"-{suffix}" if suffix else "") + (f"-{self.variant}" if self.variant else "")
+                + (f"-{self.lang}" if self.lang else ""))
         return self.game_dir / f"{name}.pdf"
 
     def preview_dir(self) -> Path:
@@ -207,16 +241,29 @@ def has_language_pair(value: Any) -> bool:
 
 
 def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw: Callable[[Canvas], int],
-              kind: str, notes: Sequence[str], suffix: str = "") -> BuiltFile:
+              kind: str, notes: Sequence[str], suffix: str = "", duplex: str | None = None) -> BuiltFile:
     """The one PDF-writing tail of every component type: build/<game>/<id>[-<suffix>][-<lang>].pdf,
     written atomically (a failed build leaves no file), on a canvas with the bundled fonts and
     fixed metadata (the component's title; reproducible dates). `draw` draws the pages and
-    returns how many."""
+    returns how many. Viewers are asked to print at actual size (/PrintScaling /None) and,
+    with `duplex` ('long' or 'short'), double-sided flipping on that edge."""
     path = job.out_path(str(component["id"]), suffix)
+    kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
+        job.variant, kind)
     with atomic_output(path) as tmp:
         canvas = new_canvas(tmp, pagesize, component_title(component, job))
+        # a viewer's print dialog: actual size, never "fit to page"; a duplex deck's flip edge
+        canvas.setViewerPreference("PrintScaling", "None")
+        if duplex is not None:
+            canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge" if duplex == "short" else "DuplexFlipLongEdge")
         pages = draw(canvas)
+        notes = [*notes, *low_ppi_warnings(canvas, job.content.main_file.parent)]
         canvas.save()
+        if job.variant == "print-shop":
+            from pnpgen.render.press import make_pdfx
+
+            game = job.content.title(job.text_lang)
+            make_pdfx(tmp, f"{game}: {component_title(component, job)}", lang=job.lang or "x-default")
     return BuiltFile(job.content.id, path, pages, kind, list(notes))
 
 
@@ -235,7 +282,8 @@ def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
                     folds: Sequence[tuple[str, float]] = ()) -> list[tuple[float, float, float, float]]:
     """Crop marks as (x1, y1, x2, y2) segments: one per trim edge, on each side of the
     block of cards, in the margin only (from CROP_GAP beyond the bleed of every card to at
-    most CROP_LENGTH, stopping at the paper edge). A mark that finds no room is left out."""
+    most CROP_LENGTH, stopping EDGE short of the paper edge, where printers cannot print).
+    A mark that finds no room is left out."""
     if not trims:
         return []
     block = union([t.outset(bleed) for t in trims])
@@ -243,17 +291,18 @@ def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
     ys = sorted({round(v, 3) for t in trims for v in (t.y, t.top)} - {round(v, 3) for a, v in folds if a == "y"})
     lines: list[tuple[float, float, float, float]] = []
 
-    def span(start: float, end: float) -> tuple[float, float] | None:
-        """A mark from `start` towards `end`, no longer than CROP_LENGTH; None if too short."""
-        length = min(CROP_LENGTH, abs(end - start))
-        if length < 1.5 * mm:
+    def span(start: float, end: float, outward: int) -> tuple[float, float] | None:
+        """A mark from `start` outwards towards `end`, no longer than CROP_LENGTH; None if
+        shorter than 1.5 mm (or `end` is not outwards at all)."""
+        room = (end - start) * outward
+        if room < 1.5 * mm - 1e-6:
             return None
-        return start, start + length if end > start else start - length
+        return start, start + outward * min(CROP_LENGTH, room)
 
-    sides = ((block.y - CROP_GAP, page.y, True), (block.top + CROP_GAP, page.top, True),
-             (block.x - CROP_GAP, page.x, False), (block.right + CROP_GAP, page.right, False))
-    for start, edge, vertical in sides:
-        mark = span(start, edge)
+    sides = ((block.y - CROP_GAP, page.y + EDGE, True, -1), (block.top + CROP_GAP, page.top - EDGE, True, 1),
+             (block.x - CROP_GAP, page.x + EDGE, False, -1), (block.right + CROP_GAP, page.right - EDGE, False, 1))
+    for start, edge, vertical, outward in sides:
+        mark = span(start, edge, outward)
         if mark is None:
             continue
         a, b = mark
@@ -297,7 +346,7 @@ def ruler_rect(x: float, y: float, vertical: bool) -> Rect:
 
 
 def place_ruler(page: Rect, block: Rect, marks: Sequence[tuple[float, float, float, float]] = (),
-                edge: float = 2 * mm) -> tuple[float, float, bool] | None:
+                edge: float = EDGE) -> tuple[float, float, bool] | None:
     """Where the check ruler goes (x, y, vertical): in a margin outside `block` (the bleed
     box of everything printed), at least `edge` from the paper's edge and clear of the crop
     marks; tried centred first, then sliding along the bottom, top, left and right margins.

@@ -284,6 +284,13 @@ class RulebookDoc(BaseDocTemplate):
             PageTemplate("body", [frame], onPage=self._footer),
         ])
 
+    def beforePage(self) -> None:  # noqa: N802 (ReportLab's hook)
+        """Every page's /TrimBox and /BleedBox: the whole page (no bleed; a print shop's
+        preflight asks for a TrimBox on every page)."""
+        w, h = self.pagesize
+        self.canv.setTrimBox((0, 0, w, h))
+        self.canv.setBleedBox((0, 0, w, h))
+
     def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(SANS, 8)

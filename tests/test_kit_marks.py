@@ -1,0 +1,90 @@
+"""Marks a printer can print, measured from the PDFs: every crop mark and check ruler of
+every home-print component page lies at least 5 mm inside the paper, on A4 and Letter;
+home files ask viewers not to scale, and duplex decks name their flip edge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from pnpgen.build import build_game
+from pnpgen.content.game import load_game
+from pnpgen.output import BuildOptions
+from tests.conftest import ROOT
+
+MM = 72 / 25.4
+GAMES = [ROOT / "tests" / "fixtures" / "kit-demo", ROOT / "content" / "burning-desire",
+         ROOT / "content" / "dice-road-race", ROOT / "content" / "routou-dice"]
+
+
+def mark_points(reader: PdfReader, page_number: int) -> list[tuple[float, float]]:
+    """Every point the page's marks form (crop marks, ruler lines, ruler label origins)
+    draws, in page coordinates."""
+    page = reader.pages[page_number]
+    xobjects = page["/Resources"].get_object().get("/XObject") or {}
+    points: list[tuple[float, float]] = []
+    for name, ref in xobjects.items():
+        if not name.startswith("/FormXob.pnpgenMarks") and "pnpgenMarks" not in name:
+            continue
+        form = ref.get_object()
+        ctm = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+        stack: list[list[float]] = []
+
+        def apply(x: float, y: float, ctm: list[float]) -> tuple[float, float]:
+            a, b, c, d, e, f = ctm
+            return (a * x + c * y + e, b * x + d * y + f)
+
+        for operands, op in ContentStream(form, reader).operations:
+            if op == b"q":
+                stack.append(list(ctm))
+            elif op == b"Q":
+                ctm = stack.pop()
+            elif op == b"cm":
+                a2, b2, c2, d2, e2, f2 = (float(v) for v in operands)
+                a, b, c, d, e, f = ctm
+                ctm = [a2 * a + b2 * c, a2 * b + b2 * d, c2 * a + d2 * c, c2 * b + d2 * d,
+                       e2 * a + f2 * c + e, e2 * b + f2 * d + f]
+            elif op in (b"m", b"l"):
+                points.append(apply(float(operands[0]), float(operands[1]), ctm))
+            elif op == b"Tm":
+                points.append(apply(float(operands[4]), float(operands[5]), ctm))
+    return points
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_every_mark_is_at_least_5mm_from_the_paper_edge(paper: str, tmp_path: Path) -> None:
+    measured = 0
+    nearest = 1e9
+    for folder in GAMES:
+        content = load_game(folder)
+        built = build_game(content, BuildOptions(out=tmp_path, paper=paper, langs=("en",),
+                                                 content_root=folder.parent))
+        for file in built:
+            if file.path.suffix != ".pdf" or file.kind.startswith("rulebook"):
+                continue
+            reader = PdfReader(file.path)
+            for number, page in enumerate(reader.pages):
+                width, height = float(page.mediabox.width), float(page.mediabox.height)
+                for x, y in mark_points(reader, number):
+                    gap = min(x, y, width - x, height - y) / MM
+                    nearest = min(nearest, gap)
+                    measured += 1
+                    assert gap >= 5.0 - 0.01, f"{file.path.name} page {number + 1}: a mark {gap:.2f} mm from the edge"
+    assert measured > 500 and nearest < 8  # marks were found, and some sit near the limit
+
+
+def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(tmp_path: Path) -> None:
+    folder = GAMES[0]
+    build_game(load_game(folder), BuildOptions(out=tmp_path, langs=("en",), content_root=folder.parent))
+    for path in sorted((tmp_path / "kit-demo").glob("*.pdf")):
+        if path.name.startswith("rulebook"):
+            continue
+        prefs = PdfReader(path).trailer["/Root"]["/ViewerPreferences"]
+        assert prefs["/PrintScaling"] == "/None", path.name
+        if path.name.startswith("spells"):  # a duplex deck, flipped on the long edge
+            assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
+        else:
+            assert "/Duplex" not in prefs, path.name

@@ -1,0 +1,190 @@
+"""Print-shop files read back as a preflight would: PDF/X-4 structure (output intent with
+the embedded press profile, GTS_PDFXVersion, XMP agreeing with the document info, PDF
+1.6), page boxes, CMYK only, embedded fonts; transparent pictures kept transparent;
+pictures under 300 ppi reported; rebuilds byte-identical."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from pnpgen.build import build_game
+from pnpgen.content.game import load_game
+from pnpgen.output import BuildOptions
+from pnpgen.render.press import PROFILE
+from tests.conftest import ROOT, CliRun
+
+DEMO = ROOT / "tests" / "fixtures" / "kit-demo"
+MM = 72 / 25.4
+RGB = re.compile(rb"(?<![A-Za-z])(rg|RG)(?![A-Za-z])|/DeviceRGB")
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("shop")
+    build_game(load_game(DEMO), BuildOptions(out=out, print_shop=True, content_root=DEMO.parent))
+    return out / "kit-demo"
+
+
+def shop_files(folder: Path) -> list[Path]:
+    files = sorted(folder.glob("*-print-shop*.pdf"))
+    assert len(files) >= 10  # decks, boards and sheets, both languages
+    return files
+
+
+def forms_and_pages(reader: PdfReader) -> list[tuple[bytes, dict]]:  # type: ignore[type-arg]
+    """Every content stream (pages and the forms they use), with its resources."""
+    found = []
+    seen: set[int] = set()
+
+    def walk(data: bytes, resources: dict) -> None:  # type: ignore[type-arg]
+        found.append((data, resources))
+        for xobject in (resources.get("/XObject") or {}).values():
+            ref = getattr(xobject, "idnum", None)
+            obj = xobject.get_object()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            if obj.get("/Subtype") == "/Form":
+                walk(obj.get_data(), obj.get("/Resources", {}).get_object() if "/Resources" in obj else {})
+            else:
+                found.append((b"", {"image": obj}))
+
+    for page in reader.pages:
+        walk(page.get_contents().get_data(), page.get("/Resources", {}).get_object())
+    return found
+
+
+def test_every_print_shop_file_is_pdfx4(shop: Path) -> None:
+    profile = PROFILE.read_bytes()
+    for path in shop_files(shop):
+        data = path.read_bytes()
+        assert data.startswith(b"%PDF-1.6"), path.name  # PDF/X-4: PDF 1.6
+        reader = PdfReader(path)
+        root = reader.trailer["/Root"]
+        intents = root["/OutputIntents"]
+        assert len(intents) == 1, path.name
+        intent = intents[0].get_object()
+        assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
+        icc = intent["/DestOutputProfile"].get_object()
+        assert icc["/N"] == 4 and icc.get_data() == profile  # the press profile, embedded whole
+        assert icc.get_data()[16:20] == b"CMYK" and icc.get_data()[12:16] == b"prtr"
+        info = reader.metadata
+        assert info["/GTS_PDFXVersion"] == "PDF/X-4" and info["/Trapped"] == "/False"
+        assert info["/Title"].startswith(("Kit Demo: ", "キット見本: ")) and info.get("/Author") != "anonymous"
+        xmp = root["/Metadata"].get_object().get_data().decode("utf-8")
+        assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+        assert "<pdf:Trapped>False</pdf:Trapped>" in xmp and "<xmpMM:RenditionClass>default<" in xmp
+        assert info["/Title"].replace("&", "&amp;") in xmp
+        created = str(info["/CreationDate"])  # D:YYYYMMDDHHmmSS...
+        assert f"<xmp:CreateDate>{created[2:6]}-{created[6:8]}-{created[8:10]}T" in xmp
+        for number, page in enumerate(reader.pages):  # TrimBox ⊆ BleedBox ⊆ MediaBox, on every page
+            media = [float(v) for v in page.mediabox]
+            bleed = [float(v) for v in page.bleedbox]
+            trim = [float(v) for v in page.trimbox]
+            assert "/TrimBox" in page and "/BleedBox" in page, (path.name, number)
+            assert media[0] <= bleed[0] <= trim[0] and trim[2] <= bleed[2] <= media[2], (path.name, number)
+            assert media[1] <= bleed[1] <= trim[1] and trim[3] <= bleed[3] <= media[3], (path.name, number)
+
+
+def test_print_shop_files_are_cmyk_only_with_embedded_fonts(shop: Path) -> None:
+    for path in shop_files(shop):
+        reader = PdfReader(path)
+        for data, resources in forms_and_pages(reader):
+            assert not RGB.search(data), path.name
+            image = resources.get("image")
+            if image is not None:
+                assert image.get("/ColorSpace") in ("/DeviceCMYK", "/DeviceGray"), path.name
+            for font in (resources.get("/Font") or {}).values():
+                font = font.get_object()
+                descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+                descriptor = descendant["/FontDescriptor"].get_object()
+                assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), path.name
+        inline = b"".join(d for d, _ in forms_and_pages(reader))
+        assert b"/CS /RGB" not in inline and b"/CS /DeviceRGB" not in inline
+
+
+def test_card_boxes_in_mm(shop: Path) -> None:
+    reader = PdfReader(shop / "spells-print-shop-en.pdf")
+    page = reader.pages[0]
+    trim = [round(float(v) / MM, 2) for v in page.trimbox]
+    bleed = [round(float(v) / MM, 2) for v in page.bleedbox]
+    assert trim == [3.0, 3.0, 66.0, 91.0] and bleed == [0.0, 0.0, 69.0, 94.0]  # 63×88 + 3 mm
+
+
+def test_home_files_carry_no_output_intent(shop: Path) -> None:
+    reader = PdfReader(shop / "spells-en.pdf")
+    assert "/OutputIntents" not in reader.trailer["/Root"]
+
+
+def test_print_shop_rebuild_is_byte_identical(shop: Path, tmp_path: Path) -> None:
+    build_game(load_game(DEMO), BuildOptions(out=tmp_path, print_shop=True, content_root=DEMO.parent))
+    for path in shop_files(shop):
+        assert (tmp_path / "kit-demo" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+GAME = """\
+id: g
+title: G
+players: {min: 1, max: 2}
+time_minutes: 5
+version: 1
+components:
+  - type: deck
+    id: cards
+    title: Cards
+    size: poker
+    cards:
+      - {name: A}
+    front:
+      - {image: art/small.png, x: 0, y: 0, w: 63, h: 88}
+    back:
+      - {shape: rect, x: 0, y: 0, w: 63, h: 88, fill: "#204080"}
+      - {image: art/logo.png, x: 10, y: 20, w: 43, h: 43}
+"""
+
+
+def _png(size: int, alpha: bool) -> bytes:
+    from PIL import Image, ImageDraw
+
+    picture = Image.new("RGBA" if alpha else "RGB", (size, size), (0, 0, 0, 0) if alpha else (200, 40, 40))
+    ImageDraw.Draw(picture).ellipse((size // 4, size // 4, 3 * size // 4, 3 * size // 4), fill=(250, 200, 0, 255))
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_transparent_png_keeps_its_transparency_and_low_ppi_is_reported(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    game = tmp_path / "c" / "g"
+    (game / "art").mkdir(parents=True)
+    (game / "game.yaml").write_text(GAME, encoding="utf-8")
+    (game / "art" / "logo.png").write_bytes(_png(600, alpha=True))  # 600 px over 43 mm: 354 ppi
+    (game / "art" / "small.png").write_bytes(_png(120, alpha=False))  # 120 px over 63 mm: 48 ppi
+    code, _out, err = run_pnpgen("build", "g", "-q", "--content", str(tmp_path / "c"), "--out",
+                                 str(tmp_path / "out"), "--print-shop")
+    assert code == 0
+    lines = err.splitlines()
+    assert lines == ["warning: cards-print-shop.pdf: art/small.png prints at 48 ppi (under 300): it will look "
+                     "soft; give it 6.2× the pixels"], err
+    reader = PdfReader(tmp_path / "out" / "g" / "cards-print-shop.pdf")
+    images = [r["image"] for _, r in forms_and_pages(reader) if "image" in r]
+    logo = [i for i in images if i["/Width"] == 600]
+    assert logo and logo[0]["/ColorSpace"] == "/DeviceCMYK" and "/SMask" in logo[0]  # no white square
+    mask = logo[0]["/SMask"].get_object()
+    assert mask["/ColorSpace"] == "/DeviceGray" and min(mask.get_data()) == 0
+    ops = [op for _, op in ContentStream(reader.pages[1].get_contents(), reader).operations]
+    assert b"Do" in ops
+
+
+def test_rulebook_pages_carry_trim_and_bleed_boxes(tmp_path: Path) -> None:
+    game = ROOT / "content" / "routou-dice"
+    build_game(load_game(game), BuildOptions(out=tmp_path, langs=("en",), content_root=game.parent))
+    reader = PdfReader(tmp_path / "routou-dice" / "rulebook-en.pdf")
+    for page in reader.pages:
+        assert "/TrimBox" in page and "/BleedBox" in page
+        assert [round(float(v) / MM, 2) for v in page.trimbox] == [0.0, 0.0, 210.0, 297.0]

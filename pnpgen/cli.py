@@ -478,6 +478,8 @@ def watch(
     serve_page: Annotated[bool, typer.Option("--serve", help="Serve a page of previews and the last error "
                                              "on 127.0.0.1, reloading itself after each rebuild.")] = False,
     port: Annotated[int, typer.Option("--port", help="Port of the --serve page (0: any free port).")] = 8000,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON envelope per line on stdout, one per "
+                                          "rebuild: {ok, errors, version, rebuilt, seconds, previews}.")] = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
 ) -> None:
@@ -495,8 +497,14 @@ def watch(
                            paper=paper, content_root=root)
     check_options(options)
     (chosen,) = select_games(root, [game])  # a collection's game: its folder is watched
-    watcher = Watcher(chosen.folder, options,
-                      say=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
+    def report(status: Any) -> None:  # --json: one line per rebuild (JSON Lines)
+        errors = [error_entry(status.error)] if status.error else []
+        envelope = {"ok": status.error is None, "errors": errors, "game": game, **status.to_data(watcher.previews())}
+        print(json.dumps(envelope, ensure_ascii=False), flush=True)
+
+    watcher = Watcher(chosen.folder, options, report=report if as_json else None,
+                      say=(lambda text: None) if as_json else
+                      (lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True)))
     watcher.build_all()
     if serve_page:
         if not 0 <= port <= 65535:

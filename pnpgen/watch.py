@@ -72,10 +72,12 @@ class Status:
 class Watcher:
     """One game folder, rebuilt part by part (see the module docstring)."""
 
-    def __init__(self, folder: Path, options: BuildOptions, say: Callable[[str], None] = print) -> None:
+    def __init__(self, folder: Path, options: BuildOptions, say: Callable[[str], None] = print,
+                 report: Callable[[Status], None] | None = None) -> None:
         self.folder = folder
         self.options = options
         self.say = say
+        self.on_status = report  # told of every finished rebuild, good or broken (watch --json)
         self.outputs: dict[str, Output] = {}
         self.component_data: dict[str, str] = {}  # id -> its YAML, as JSON, at the last good build
         self.status = Status()
@@ -184,6 +186,8 @@ class Watcher:
         with self.changed:
             self.status = Status(self.status.version + 1, error, rebuilt, seconds)
             self.changed.notify_all()
+        if self.on_status is not None:
+            self.on_status(self.status)
 
     # --- watching -----------------------------------------------------------------------------
 

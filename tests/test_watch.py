@@ -122,3 +122,29 @@ def test_page_shows_previews_and_the_error(watched: tuple[Watcher, Path]) -> Non
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_json_lines_one_envelope_per_rebuild(tmp_path: Path) -> None:
+    """`pnpgen watch --json`: stdout holds one JSON envelope per finished rebuild."""
+    import os
+    import sys
+
+    folder = tmp_path / "content" / "kit-demo"
+    shutil.copytree(DEMO, folder)
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", "kit-demo", "--json", "--lang", "en",
+                                "--content", str(folder.parent), "--out", str(tmp_path / "build")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        first = json.loads(process.stdout.readline())
+        assert first["ok"] is True and first["errors"] == [] and first["version"] == 1
+        time.sleep(1.0)  # the watcher is listening
+        edit(folder / "deck.yaml", "size: poker", "size: pokr")
+        broken = json.loads(process.stdout.readline())
+        assert broken["ok"] is False and broken["version"] == 2
+        (error,) = broken["errors"]
+        assert error["file"] == str(folder / "deck.yaml") and error["line"] and "'pokr'" in error["message"]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -1,0 +1,59 @@
+"""`pnpgen referee` and `pnpgen list` skip Typer's parsing when their options are plainly
+well formed (start-up speed). The shortcut must mean exactly what Typer means: the same
+output and exit code for every call it takes, and Typer for every call it does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnpgen import cli
+from tests.conftest import ROOT, CliRun
+
+CONTENT = str(ROOT / "content")
+
+
+def _state(tmp_path: Path) -> str:
+    path = tmp_path / "state.yaml"
+    path.write_text("scores: [10, 20]\nturn: 1\nphase: choose\n", encoding="utf-8")
+    return str(path)
+
+
+CALLS = [
+    ["list", "--content", CONTENT],
+    ["list", "--json", "--content", CONTENT],
+    ["referee", "burning-desire", "--example-state", "--content", CONTENT],
+    ["referee", "burning-desire", "--example-state", "--json", "--content", CONTENT],
+    ["referee", "fast-alone/no-gaps-a", "--example-state", "--content", CONTENT],
+    ["referee", "fast-alone/no-gap-a", "--example-state", "--content", CONTENT],  # did-you-mean, exit 2
+    ["referee", "burning-desire", "--state", "STATE", "--legal", "--content", CONTENT],
+    ["referee", "burning-desire", "--state", "STATE", "--move", "nonsense", "--content", CONTENT],
+    ["referee", "burning-desire", "--state", str(ROOT / "missing.yaml"), "--legal", "--content", CONTENT],
+]
+
+
+@pytest.mark.parametrize("call", CALLS, ids=lambda call: " ".join(a for a in call if a != CONTENT)[:60])
+def test_the_shortcut_answers_as_typer_does(call: list[str], run_pnpgen: CliRun, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    args = [_state(tmp_path) if a == "STATE" else a for a in call]
+    assert cli._direct_call(args) is not None  # the shortcut takes this call
+    direct = run_pnpgen(*args)
+    monkeypatch.setattr(cli, "_direct_call", lambda _args: None)  # the same call, parsed by Typer
+    typer = run_pnpgen(*args)
+    assert direct == typer
+    assert direct[0] in (0, 1, 2)
+
+
+@pytest.mark.parametrize("args", [
+    ["referee", "burning-desire", "--help"],
+    ["referee", "burning-desire", "--state=x.yaml"],
+    ["referee", "burning-desire", "--json", "--json"],
+    ["referee", "burning-desire", "--move", "-1"],
+    ["referee", "burning-desire", "--odds", "1D vs 1D"],
+    ["referee"],
+    ["list", "extra"],
+    ["simulate", "burning-desire"],
+])
+def test_anything_else_goes_through_typer(args: list[str]) -> None:
+    assert cli._direct_call(args) is None

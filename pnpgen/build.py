@@ -44,6 +44,10 @@ def check_options(options: BuildOptions) -> None:
             raise BuildError(f"unknown language '{lang}'; languages: {', '.join(LANGS)}")
     refuse_content_folder(options.out, options.content_root)
     check_source_date_epoch()
+    if options.tts_base_url is not None:
+        from pnpgen.render.kit.tts import check_base_url
+
+        check_base_url(options.tts_base_url)
 
 
 MANIFEST = ".pnpgen-build"

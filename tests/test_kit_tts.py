@@ -143,6 +143,8 @@ def test_card_pixels_fit_a_full_sheet_under_4096() -> None:
         w, h = card_pixels(card)
         assert w * COLUMNS <= SHEET_SIDE and h * ROWS <= SHEET_SIDE
         assert abs(w / h - card[0] / card[1]) < 0.01
+    assert card_pixels((63, 88), (4, 1)) == (744, 1039)  # a small deck: 300 ppi
+    assert card_pixels((88, 63), (6, 1)) == (682, 488)  # ... unless 6 across would pass 4096
     assert grid_for(69) == (10, 7) and grid_for(6) == (7, 1) and grid_for(12) == (10, 2)
 
 
@@ -180,7 +182,7 @@ def test_copies_share_a_slot_and_deck_ids_run_on(built: Path) -> None:
     assert deck["SidewaysCard"] is True  # an 88×63 card lies sideways
     entry = deck["CustomDeck"]["3"]
     assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"]) == (4, 1, False)
-    size = card_pixels((88, 63))
+    size = card_pixels((88, 63), (10, 6))  # room for 54 different cards
     sheet = Image.open(local(entry["FaceURL"]))
     assert sheet.size == (4 * size[0], size[1])
     # sample below the name, where only the kind's colour is
@@ -193,7 +195,9 @@ def test_per_card_backs_go_on_back_sheets(built: Path) -> None:
     entry = deck["CustomDeck"]["4"]
     assert entry["UniqueBack"] is True and deck["DeckIDs"] == [400, 401, 402]  # backs B1, B2 differ
     faces, backs = Image.open(local(entry["FaceURL"])), Image.open(local(entry["BackURL"]))
-    assert faces.size == backs.size == (4 * card_pixels((44, 63))[0], card_pixels((44, 63))[1])
+    size = card_pixels((44, 63), (4, 1))
+    assert size == (519, 743)  # 300 ppi (44 mm = 519.7 px, down to whole pixels)
+    assert faces.size == backs.size == (4 * size[0], size[1])
     assert local(entry["BackURL"]).name == "numbered-backs-1.png"
 
 

@@ -39,18 +39,20 @@ from pnpgen.render.kit.tiling import Frame
 
 COLUMNS, ROWS = 10, 7  # the largest grid TTS cuts a sheet into
 SHEET_SIDE = 4096  # px: TTS's knowledge base recommends deck sheets 4096 wide, images under 4096 a side
+MAX_PX_PER_MM = 300 / 25.4  # 300 ppi: a small deck's cards need no more
 BOARD_PX_PER_MM = 10.0  # 254 ppi, less for a board over 409.6 mm (its longest side stays SHEET_SIDE)
 POKER_WIDTH = 63.0  # mm: a card this wide gets TTS scale 1.0
 FOLDER = "tts"  # under build/<game>/
 
 
-def card_pixels(card_mm: tuple[float, float]) -> tuple[int, int]:
-    """A card's size in pixels: a full 10×7 sheet of them fits SHEET_SIDE×SHEET_SIDE
-    (poker 63×88 mm: 409×571 px, about 165 ppi)."""
+def card_pixels(card_mm: tuple[float, float], grid: tuple[int, int] = (COLUMNS, ROWS)) -> tuple[int, int]:
+    """A card's size in pixels: at most MAX_PX_PER_MM (300 ppi), and small enough that a
+    sheet of `grid` cards fits SHEET_SIDE×SHEET_SIDE (poker 63×88 mm on a full 10×7
+    sheet: 409×571 px, about 165 ppi)."""
     w, h = card_mm
-    scale = min(SHEET_SIDE / COLUMNS / w, SHEET_SIDE / ROWS / h)  # px per mm
+    scale = min(MAX_PX_PER_MM, SHEET_SIDE / grid[0] / w, SHEET_SIDE / grid[1] / h)  # px per mm
     width = max(1, math.floor(w * scale))
-    return width, max(1, min(SHEET_SIDE // ROWS, round(h * width / w)))
+    return width, max(1, min(SHEET_SIDE // grid[1], round(h * width / w)))
 
 
 def grid_for(cards: int) -> tuple[int, int]:
@@ -172,7 +174,7 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
     """tts/<id>[-<lang>]-faces-<n>.png, -back.png or -backs-<n>.png, and <id>[-<lang>].json."""
     s = deck.settings(component, job)
     cards = deck.expand_cards(component, job)
-    size = card_pixels(s.card)
+    size = card_pixels(s.card, grid_for(min(len(cards), COLUMNS * ROWS - 1)))  # copies may share slots: room spare
     w, h = s.card[0] * mm, s.card[1] * mm
     trim = Rect(0, 0, w, h)
     back = list(component.get("back") or [])
@@ -242,7 +244,7 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
             "GUID": guid(job.content.id, stem, str(number)),
             "Name": "Card",
             "Transform": transform(scale),
-            "Nickname": deck._card_title(card.fields, name_field, job),
+            "Nickname": deck._card_title(card.fields, name_field, job) or f"{title} {number + 1}",
             "Description": "",
             "CardID": card_id,
             "SidewaysCard": sideways,

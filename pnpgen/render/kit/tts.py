@@ -41,6 +41,7 @@ COLUMNS, ROWS = 10, 7  # the largest grid TTS cuts a sheet into
 SHEET_SIDE = 4096  # px: TTS's knowledge base recommends deck sheets 4096 wide, images under 4096 a side
 MAX_PX_PER_MM = 300 / 25.4  # 300 ppi: a small deck's cards need no more
 BOARD_PX_PER_MM = 10.0  # 254 ppi, less for a board over 409.6 mm (its longest side stays SHEET_SIDE)
+SUPERSAMPLE = 2  # faces are drawn at twice the size and scaled down: Pillow's shapes have no anti-aliasing
 POKER_WIDTH = 63.0  # mm: a card this wide gets TTS scale 1.0
 FOLDER = "tts"  # under build/<game>/
 
@@ -132,11 +133,14 @@ def write_png(path: Path, image: Any) -> Path:
 
 
 def raster(width_pt: float, height_pt: float, size: tuple[int, int], draw: Any) -> Any:
-    """What `draw(recorder)` draws on a width×height pt area, as a Pillow image of `size` px."""
+    """What `draw(recorder)` draws on a width×height pt area, as a Pillow image of `size` px:
+    drawn at SUPERSAMPLE times the size and scaled down, so edges are smooth."""
+    from PIL import Image
+
     rec = Recorder(width_pt, height_pt)
     draw(rec)
-    image = to_image(rec, size[0] / width_pt)
-    return image if image.size == size else image.resize(size)
+    image = to_image(rec, SUPERSAMPLE * size[0] / width_pt)
+    return image.resize(size, Image.Resampling.BOX)  # each pixel the mean of the 2×2 it covers
 
 
 def plain_back(size: tuple[int, int], title: str) -> Any:

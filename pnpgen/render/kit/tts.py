@@ -30,6 +30,7 @@ from reportlab.lib.units import mm
 
 from pnpgen.content.yamlpos import YMap
 from pnpgen.errors import BuildError
+from pnpgen.limits import MAX_PREVIEW_PIXELS
 from pnpgen.output import BuiltFile, atomic_output
 from pnpgen.render.kit import board, deck
 from pnpgen.render.kit.elements import draw_elements
@@ -134,12 +135,14 @@ def write_png(path: Path, image: Any) -> Path:
 
 def raster(width_pt: float, height_pt: float, size: tuple[int, int], draw: Any) -> Any:
     """What `draw(recorder)` draws on a width×height pt area, as a Pillow image of `size` px:
-    drawn at SUPERSAMPLE times the size and scaled down, so edges are smooth."""
+    drawn at SUPERSAMPLE times the size (within MAX_PREVIEW_PIXELS) and scaled down, so
+    edges are smooth."""
     from PIL import Image
 
     rec = Recorder(width_pt, height_pt)
     draw(rec)
-    image = to_image(rec, SUPERSAMPLE * size[0] / width_pt)
+    factor = SUPERSAMPLE if SUPERSAMPLE ** 2 * size[0] * size[1] <= MAX_PREVIEW_PIXELS else 1  # a big board: 1×
+    image = to_image(rec, factor * size[0] / width_pt)
     return image.resize(size, Image.Resampling.BOX)  # each pixel the mean of the 2×2 it covers
 
 

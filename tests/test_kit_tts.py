@@ -234,8 +234,14 @@ def test_rebuild_is_byte_identical_and_base_url_is_used(built: Path, tmp_path: P
     assert b"tEXt" not in (first / "colours-faces-1.png").read_bytes()  # no date or text chunks
 
 
-def test_bad_base_url_is_one_line_exit_2(run_pnpgen: CliRun, tmp_path: Path) -> None:
+def test_cli_flags_and_bad_base_url_is_one_line_exit_2(run_pnpgen: CliRun, tmp_path: Path) -> None:
     write_game(tmp_path)
-    code, _out, err = run_pnpgen("build", "tiny", "--content", str(tmp_path / "content"),
-                                 "--out", str(tmp_path / "build"), "--tts-base-url", "ftp://host/x")
+    args = ("build", "tiny", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "build"), "--lang", "en")
+    code, _out, err = run_pnpgen(*args, "--tts-base-url", "ftp://host/x")
     assert code == 2 and "--tts-base-url" in err and "Traceback" not in err
+    assert not (tmp_path / "build" / "tiny").exists()  # refused before anything is written
+    code, _out, _err = run_pnpgen(*args, "--tts-base-url", "https://example.org/t")  # implies --tts
+    entry = saved(tmp_path / "build" / "tiny" / "tts", "kinds")["ObjectStates"][0]["CustomDeck"]["3"]
+    assert code == 0 and entry["BackURL"] == "https://example.org/t/kinds-back.png"
+    code, _out, _err = run_pnpgen(*args)  # without --tts: the TTS files go
+    assert code == 0 and not (tmp_path / "build" / "tiny" / "tts").exists()

@@ -44,6 +44,10 @@ def check_options(options: BuildOptions) -> None:
             raise BuildError(f"unknown language '{lang}'; languages: {', '.join(LANGS)}")
     refuse_content_folder(options.out, options.content_root)
     check_source_date_epoch()
+    if options.tts_base_url is not None:
+        from pnpgen.render.kit.tts import check_base_url
+
+        check_base_url(options.tts_base_url)
 
 
 MANIFEST = ".pnpgen-build"
@@ -82,8 +86,9 @@ def remove_stale_outputs(folder: Path, written: list[Path]) -> list[Path]:
         with contextlib.suppress(OSError):
             stale.unlink()
             removed.append(stale)
-    with contextlib.suppress(OSError):
-        (folder / "preview").rmdir()  # only when empty
+    for sub in ("preview", "tts"):
+        with contextlib.suppress(OSError):
+            (folder / sub).rmdir()  # only when empty
     if now or before:
         with atomic_output(manifest) as tmp:
             tmp.write_text("".join(f"{name}\n" for name in now), encoding="utf-8")
@@ -109,6 +114,7 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
         kinds={f.kind.split(" (")[0] for f in files},
         shop=any(f.kind.endswith("(print shop)") for f in files),
         proof=any("(PROOF" in f.kind for f in files),
+        tts=any("(Tabletop Simulator)" in f.kind for f in files),
     )
     path = folder / "README.txt"
     with atomic_output(path) as tmp:

@@ -310,6 +310,13 @@ def build(
         bool,
         typer.Option("--print-shop", help="Also write print-shop files: one card per page, CMYK."),
     ] = False,
+    tts: Annotated[
+        bool, typer.Option("--tts", help="Also write Tabletop Simulator decks and boards into tts/ (docs/tts.md).")
+    ] = False,
+    tts_base_url: Annotated[
+        str | None,
+        typer.Option("--tts-base-url", help="URL the tts/ folder will be served from (default: its file:/// path)."),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -330,6 +337,8 @@ def build(
         paper=paper,
         guides=guides,
         print_shop=print_shop,
+        tts=tts or tts_base_url is not None,
+        tts_base_url=tts_base_url,
         content_root=root,
     )
     check_options(options)

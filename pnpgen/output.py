@@ -38,6 +38,8 @@ class BuildOptions:
     paper: str = "A4"
     guides: bool = False  # proof mode: safe-zone and trim guides drawn
     print_shop: bool = False  # one card per page, CMYK, no annotations
+    tts: bool = False  # also Tabletop Simulator card sheets, board images and saved objects (tts/)
+    tts_base_url: str | None = None  # where the tts/ files will be hosted; None: file:/// of tts/
     content_root: Path = Path("content")
 
     def game_dir(self, content: GameContent) -> Path:

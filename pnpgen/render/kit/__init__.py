@@ -11,7 +11,8 @@ page furniture and the one PDF-writing tail, write_pdf), imposition.py and tilin
 A component whose text differs by language is built once per language of the build
 (`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`). `--print-shop`
 adds `<id>-print-shop[-<lang>].pdf` beside those home-print files, never replacing them;
-`--guides` names its files `<id>-proof[-<lang>].pdf`.
+`--guides` names its files `<id>-proof[-<lang>].pdf`. `--tts` adds Tabletop Simulator card
+sheets, board images and saved objects under `tts/` (tts.py).
 """
 
 from __future__ import annotations
@@ -187,6 +188,21 @@ def render_components(
             shop = module.render(item, job) if options.print_shop else []
             built += module.render(item, job.home()) + shop
     render_previews(content, rules, replace(options, print_shop=False, guides=False))
+    if options.tts:
+        built += render_tts(content, rules, replace(options, print_shop=False, guides=False))
+    return built
+
+
+def render_tts(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[BuiltFile]:
+    """Tabletop Simulator files of every deck and board, in every language of the build
+    (build/<game>/tts/, tts.py); deck ids run on across the game's decks."""
+    from pnpgen.render.kit import tts
+
+    ids = tts.DeckIds()
+    built: list[BuiltFile] = []
+    for item in components(content):
+        for job in jobs(content, rules, options, item):
+            built += tts.export(item, job, ids)
     return built
 
 

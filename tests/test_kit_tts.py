@@ -1,0 +1,247 @@
+"""Tabletop Simulator export (`build --tts`): the saved-object JSON read back against the
+fields TTS documents (kb.tabletopsimulator.com: Custom Deck, Save File Format), the sheets
+measured (grid × card pixels) and sampled cell by cell for card order."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image
+
+from pnpgen.build import build_game
+from pnpgen.content.game import load_game
+from pnpgen.output import BuildOptions
+from pnpgen.render.kit.tts import COLUMNS, ROWS, SHEET_SIDE, card_pixels, grid_for
+from tests.conftest import CliRun
+
+GAME = """\
+id: tiny
+title: {ja: 小さな, en: Tiny}
+players: {min: 2, max: 4}
+time_minutes: 5
+version: 1
+components: [decks.yaml, board.yaml]
+"""
+DECKS = """\
+- type: deck          # 75 cards, each its own colour: two sheets (69 + 6)
+  id: colours
+  title: Colours
+  csv: colours.csv
+  front: [{shape: rect, fill: "{{ colour }}", bleed: true}]
+  back: [{shape: rect, fill: "#102030", bleed: true}]
+- type: deck          # 3 kinds × 18 copies: one small sheet, CardIDs repeated
+  id: kinds
+  title: Kinds
+  size: {width: 88, height: 63}
+  cards:
+    - {name: Ship, colour: "#aa0000", quantity: 18}
+    - {name: Lighthouse, colour: "#00aa00", quantity: 18}
+    - {name: Storm, colour: "#0000aa", quantity: 18}
+  front: [{shape: rect, fill: "{{ colour }}", bleed: true}, {text: "{{ name }}", x: 5, y: 5, w: 60, h: 10}]
+- type: deck          # backs that differ per card: back sheets
+  id: numbered
+  title: Numbered
+  size: mini
+  cards: [{n: "1", quantity: 2}, {n: "2"}]
+  front: [{shape: rect, fill: "#ffffff"}, {text: "F{{ n }}", size: 8}]
+  back: [{shape: rect, fill: "#333333", bleed: true}, {text: "B{{ index }}", size: 8, color: white}]
+"""
+BOARD = """\
+- type: board
+  id: track
+  title: Track
+  grid: {columns: 4, rows: 3, cell: 20}
+"""
+
+
+def colour(i: int) -> tuple[int, int, int]:
+    return (i * 3 % 256, 255 - i * 3 % 256, i * 37 % 256)
+
+
+def hexcolour(rgb: tuple[int, int, int]) -> str:
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def write_game(root: Path) -> Path:
+    folder = root / "content" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "decks.yaml").write_text(textwrap.dedent(DECKS), encoding="utf-8")
+    (folder / "board.yaml").write_text(textwrap.dedent(BOARD), encoding="utf-8")
+    rows = "".join(f"{i},{hexcolour(colour(i))}\n" for i in range(75))
+    (folder / "colours.csv").write_text("id,colour\n" + rows, encoding="utf-8")
+    return folder
+
+
+def build(root: Path, out: Path, **options: Any) -> Path:
+    build_game(load_game(root / "content" / "tiny"),
+               BuildOptions(out=out, content_root=root / "content", tts=True, langs=("en",), **options))
+    return out / "tiny" / "tts"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tts")
+    write_game(root)
+    return build(root, root / "build")
+
+
+def saved(tts: Path, name: str) -> dict[str, Any]:
+    data = json.loads((tts / f"{name}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def local(url: str) -> Path:
+    parsed = urlparse(url)
+    assert parsed.scheme == "file"
+    return Path(unquote(parsed.path))
+
+
+def check_custom_deck(entry: dict[str, Any]) -> None:
+    """One CustomDeck entry: the fields and types TTS's Custom Deck documents."""
+    assert set(entry) == {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
+    assert isinstance(entry["FaceURL"], str) and isinstance(entry["BackURL"], str)
+    assert type(entry["NumWidth"]) is int and 1 <= entry["NumWidth"] <= COLUMNS
+    assert type(entry["NumHeight"]) is int and 1 <= entry["NumHeight"] <= ROWS
+    assert entry["BackIsHidden"] is True and isinstance(entry["UniqueBack"], bool)
+    assert entry["Type"] == 0
+
+
+def deck_object(data: dict[str, Any], cards: int) -> dict[str, Any]:
+    assert isinstance(data["SaveName"], str) and len(data["ObjectStates"]) == 1
+    deck = data["ObjectStates"][0]
+    assert deck["Name"] == "Deck"
+    assert set(deck["Transform"]) == {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
+    assert len(deck["DeckIDs"]) == len(deck["ContainedObjects"]) == cards
+    for entry in deck["CustomDeck"].values():
+        check_custom_deck(entry)
+    for card_id, card in zip(deck["DeckIDs"], deck["ContainedObjects"], strict=True):
+        assert card["Name"] == "Card" and card["CardID"] == card_id and type(card_id) is int
+        ident, slot = divmod(card_id, 100)
+        entry = deck["CustomDeck"][str(ident)]
+        assert card["CustomDeck"] == {str(ident): entry}
+        assert slot < entry["NumWidth"] * entry["NumHeight"] - 1  # never the hidden slot
+    return deck
+
+
+def cell_centre(sheet: Image.Image, slot: int, columns: int, size: tuple[int, int]) -> tuple[int, int, int]:
+    x, y = (slot % columns) * size[0] + size[0] // 2, (slot // columns) * size[1] + size[1] // 2
+    pixel = sheet.getpixel((x, y))
+    assert isinstance(pixel, tuple)
+    return (pixel[0], pixel[1], pixel[2])
+
+
+def test_card_pixels_fit_a_full_sheet_under_4096() -> None:
+    assert card_pixels((63, 88)) == (409, 571)  # poker, about 165 ppi
+    for card in ((63, 88), (88, 63), (44, 63), (70, 120), (120, 70), (50, 50)):
+        w, h = card_pixels(card)
+        assert w * COLUMNS <= SHEET_SIDE and h * ROWS <= SHEET_SIDE
+        assert abs(w / h - card[0] / card[1]) < 0.01
+    assert card_pixels((63, 88), (4, 1)) == (744, 1039)  # a small deck: 300 ppi
+    assert card_pixels((88, 63), (6, 1)) == (682, 488)  # ... unless 6 across would pass 4096
+    assert grid_for(69) == (10, 7) and grid_for(6) == (7, 1) and grid_for(12) == (10, 2)
+
+
+def test_75_cards_split_over_two_sheets_in_card_order(built: Path) -> None:
+    deck = deck_object(saved(built, "colours"), 75)  # CSV rows × copies
+    entries = deck["CustomDeck"]
+    assert list(entries) == ["1", "2"]  # deck ids, one per sheet
+    assert deck["DeckIDs"] == [100 + i for i in range(69)] + [200 + i for i in range(6)]
+    assert (entries["1"]["NumWidth"], entries["1"]["NumHeight"]) == (10, 7)
+    assert (entries["2"]["NumWidth"], entries["2"]["NumHeight"]) == (7, 1)  # 6 cards + the hidden slot
+    size = card_pixels((63, 88))
+    sheets = {key: Image.open(local(entry["FaceURL"])) for key, entry in entries.items()}
+    back = Image.open(local(entries["1"]["BackURL"]))
+    assert back.size == size and back.mode == "RGB" and back.getpixel((size[0] // 2, size[1] // 2)) == (16, 32, 48)
+    for key, sheet in sheets.items():
+        entry = entries[key]
+        assert sheet.mode == "RGB"
+        assert sheet.size == (entry["NumWidth"] * size[0], entry["NumHeight"] * size[1])
+        hidden = entry["NumWidth"] * entry["NumHeight"] - 1
+        assert cell_centre(sheet, hidden, entry["NumWidth"], size) == (16, 32, 48)  # the back
+    for index, card_id in enumerate(deck["DeckIDs"]):
+        ident, slot = divmod(card_id, 100)
+        assert cell_centre(sheets[str(ident)], slot, entries[str(ident)]["NumWidth"], size) == colour(index)
+        # the whole cell is the card, cut at the trim: its corners carry its colour too
+        x0, y0 = (slot % entries[str(ident)]["NumWidth"]) * size[0], (slot // entries[str(ident)]["NumWidth"]) * size[1]
+        assert sheets[str(ident)].getpixel((x0 + 1, y0 + 1)) == colour(index)
+        assert sheets[str(ident)].getpixel((x0 + size[0] - 2, y0 + size[1] - 2)) == colour(index)
+
+
+def test_copies_share_a_slot_and_deck_ids_run_on(built: Path) -> None:
+    deck = deck_object(saved(built, "kinds"), 54)
+    assert list(deck["CustomDeck"]) == ["3"]  # after the colours deck's 1 and 2
+    assert deck["DeckIDs"] == [300] * 18 + [301] * 18 + [302] * 18
+    assert [c["Nickname"] for c in deck["ContainedObjects"][::18]] == ["Ship", "Lighthouse", "Storm"]
+    assert deck["SidewaysCard"] is True  # an 88×63 card lies sideways
+    entry = deck["CustomDeck"]["3"]
+    assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"]) == (4, 1, False)
+    size = card_pixels((88, 63), (10, 6))  # room for 54 different cards
+    sheet = Image.open(local(entry["FaceURL"]))
+    assert sheet.size == (4 * size[0], size[1])
+    # sample below the name, where only the kind's colour is
+    assert [sheet.getpixel((k * size[0] + size[0] // 2, size[1] * 3 // 4)) for k in range(3)] == [
+        (170, 0, 0), (0, 170, 0), (0, 0, 170)]
+
+
+def test_per_card_backs_go_on_back_sheets(built: Path) -> None:
+    deck = deck_object(saved(built, "numbered"), 3)
+    entry = deck["CustomDeck"]["4"]
+    assert entry["UniqueBack"] is True and deck["DeckIDs"] == [400, 401, 402]  # backs B1, B2 differ
+    faces, backs = Image.open(local(entry["FaceURL"])), Image.open(local(entry["BackURL"]))
+    size = card_pixels((44, 63), (4, 1))
+    assert size == (519, 743)  # 300 ppi (44 mm = 519.7 px, down to whole pixels)
+    assert faces.size == backs.size == (4 * size[0], size[1])
+    assert local(entry["BackURL"]).name == "numbered-backs-1.png"
+
+
+def test_board_image_and_custom_board(built: Path) -> None:
+    data = saved(built, "track")
+    board = data["ObjectStates"][0]
+    assert board["Name"] == "Custom_Board" and board["Nickname"] == "Track"
+    image = Image.open(local(board["CustomImage"]["ImageURL"]))
+    assert image.mode == "RGB" and max(image.size) <= SHEET_SIDE
+
+
+def test_files_listed_in_readme_and_nothing_else_written(built: Path) -> None:
+    readme = (built.parent / "README.txt").read_text(encoding="utf-8")
+    names = sorted(p.name for p in built.iterdir())
+    assert names == sorted(["colours-back.png", "colours-faces-1.png", "colours-faces-2.png", "colours.json",
+                            "kinds-back.png", "kinds-faces-1.png", "kinds.json", "numbered-faces-1.png",
+                            "numbered-backs-1.png", "numbered.json", "track.png", "track.json"])
+    for name in names:
+        assert f"tts/{name}" in readme
+    assert "Tabletop Simulator" in readme and "--tts-base-url" in readme
+
+
+def test_rebuild_is_byte_identical_and_base_url_is_used(built: Path, tmp_path: Path) -> None:
+    root = tmp_path
+    write_game(root)
+    first = build(root, root / "a", tts_base_url="https://example.org/tiny")
+    second = build(root, root / "b", tts_base_url="https://example.org/tiny")
+    for path in sorted(first.iterdir()):
+        assert (second / path.name).read_bytes() == path.read_bytes(), path.name
+    for path in sorted(built.glob("*.png")):  # the default build's pictures: the same bytes
+        assert (first / path.name).read_bytes() == path.read_bytes(), path.name
+    entry = saved(first, "colours")["ObjectStates"][0]["CustomDeck"]["1"]
+    assert entry["FaceURL"] == "https://example.org/tiny/colours-faces-1.png"
+    assert b"tEXt" not in (first / "colours-faces-1.png").read_bytes()  # no date or text chunks
+
+
+def test_cli_flags_and_bad_base_url_is_one_line_exit_2(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    write_game(tmp_path)
+    args = ("build", "tiny", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "build"), "--lang", "en")
+    code, _out, err = run_pnpgen(*args, "--tts-base-url", "ftp://host/x")
+    assert code == 2 and "--tts-base-url" in err and "Traceback" not in err
+    assert not (tmp_path / "build" / "tiny").exists()  # refused before anything is written
+    code, _out, _err = run_pnpgen(*args, "--tts-base-url", "https://example.org/t")  # implies --tts
+    entry = saved(tmp_path / "build" / "tiny" / "tts", "kinds")["ObjectStates"][0]["CustomDeck"]["3"]
+    assert code == 0 and entry["BackURL"] == "https://example.org/t/kinds-back.png"
+    code, _out, _err = run_pnpgen(*args)  # without --tts: the TTS files go
+    assert code == 0 and not (tmp_path / "build" / "tiny" / "tts").exists()

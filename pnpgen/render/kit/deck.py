@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.schema import Choice, Each, OneOf, Text
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE, MAX_PREVIEW_SHAPES
@@ -31,7 +31,6 @@ from pnpgen.render.kit.bounds import FONT, LENGTH, OFFSET, SIZE, Location, check
 from pnpgen.render.kit.csvfile import field_pair, read_table
 from pnpgen.render.kit.elements import (
     ElementContext,
-    check_elements,
     draw_elements,
     iter_elements,
 )
@@ -45,6 +44,7 @@ from pnpgen.render.kit.imposition import (
     card_size,
     flips_left_right,
 )
+from pnpgen.render.kit.layouts import BACK_SPEC, FACE_SPEC, LAYOUTS_SPEC, faces
 from pnpgen.render.kit.page import (
     GUIDE_BLEED,
     KitJob,
@@ -87,8 +87,9 @@ SCHEMA: dict[str, Any] = {
     "font_size?": float,
     "color?": str,
     "icons?": {"*": ICON},
-    "front": Each(Any_, min=1),
-    "back?": Each(Any_),
+    "layouts?": LAYOUTS_SPEC,
+    "front": FACE_SPEC,
+    "back?": BACK_SPEC,
 }
 QUANTITY = "quantity"
 BOUNDS: dict[str, Any] = {  # see bounds.py; quantities are checked as the cards are counted
@@ -170,6 +171,9 @@ def _check_per_page(component: YMap, s: Settings, per_page: int) -> None:
 class Card:
     fields: dict[str, Any]
     name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
+    location: Location = field(default_factory=dict)  # its CSV row or YAML item
+    front: Sequence[Any] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
+    back: Sequence[Any] = ()
 
 
 WHOLE = re.compile(r"\s*[0-9]+\s*$")
@@ -234,7 +238,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
     At most MAX_CARDS in all."""
     column = str(component.get("quantity", QUANTITY))
     name_field = component.get("name_field")
-    sources: list[tuple[dict[str, Any], int, str]] = []
+    sources: list[tuple[dict[str, Any], int, str, Location]] = []
     total = 0
 
     def count(fields: dict[str, Any], copies: int, where_from: str, location: Location) -> None:
@@ -243,7 +247,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
         if total > MAX_CARDS:
             raise ContentError(f"{QUANTITY}: {copies:,} {'copy brings' if copies == 1 else 'copies bring'} the deck "
                                f"to {total:,} cards; the limit is {MAX_CARDS:,}", **location)
-        sources.append((fields, copies, where_from))
+        sources.append((fields, copies, where_from, location))
 
     cards = component.get("cards") or []
     for number, item in enumerate(cards):
@@ -256,12 +260,16 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
             location = {"file": shown, "line": line}
             count(fields, _quantity(fields.pop(column, None), job, location), f"{shown.name}:{line}", location)
     out: list[Card] = []
-    for fields, copies, where_from in sources:
+    sides = faces(component, job.content)
+    for fields, copies, where_from, location in sources:
         for copy in range(1, copies + 1):
             index = len(out) + 1
             full = {**fields, "copy": copy, "index": index}
             title = _card_title(full, name_field, job)
-            out.append(Card(full, f"{index}{f' {title!r}' if title else ''} ({where_from})"))
+            name = f"{index}{f' {title!r}' if title else ''} ({where_from})"
+            front = sides.front.layout(full, name, location)
+            back = sides.back.layout(full, name, location) if sides.back else ()
+            out.append(Card(full, name, location, front, back))
     if not out:
         raise ContentError("the deck has no cards (give 'cards' or 'csv', with quantities above 0)",
                            **where(component, "cards" if "cards" in component else None))
@@ -279,8 +287,11 @@ def localized(component: YMap, content: GameContent) -> bool:
     """Built once per language when any card text, layout text or CSV column has ja/en forms,
     or a table comes from the rules (printed in the build's language), unless the element
     names its `lang`."""
-    layouts = [e for e in list(component.get("front") or []) + list(component.get("back") or [])
-               if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
+    try:  # broken layouts are reported when the cards are read
+        drawn = faces(component, content).elements()
+    except PnpgenError:
+        drawn = []
+    layouts = [e for e in drawn if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
     if has_language_pair(layouts) or has_language_pair(component.get("cards") or []):
         return True
     if any(kind == "table" and "from_rules" in element["table"] for kind, element in iter_elements(layouts)
@@ -327,17 +338,19 @@ def draw_face(canvas: Canvas, layout: Sequence[Any], trim: Rect, clip: Rect, ctx
     canvas.restoreState()
 
 
-def check_work(component: YMap, s: Settings, cards: int, per_page: int, print_shop: bool = False) -> None:
+def check_work(component: YMap, job: KitJob, s: Settings, cards: int, per_page: int,
+               print_shop: bool = False) -> None:
     """The pages and drawings of the deck's file (or of its print-shop file) are within the
     limits: checked before anything is drawn."""
-    back = bool(component.get("back"))
+    sides = faces(component, job.content)
+    back = sides.back is not None
     if print_shop:
         pages = cards * (2 if back else 1)
     elif s.layout == "foldover":
         pages = -(-cards // per_page)
     else:
         pages = -(-cards // per_page) * (2 if back else 1) + (2 if back and s.calibration else 0)
-    elements = len(component["front"]) + len(component.get("back") or [])
+    elements = sides.largest()
     check_pages(pages, "the print-shop file" if print_shop else "the deck", where(component))
     check_draws(cards * elements, f"{cards:,} cards × {elements} layout elements", where(component))
 
@@ -346,17 +359,15 @@ def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: the card must fit the paper, every face must fit its text."""
     s = settings(component, job)
     per_page = grid_of(component, s).per_page if s.layout == "duplex" else fold_of(component, s).per_page
-    check_elements(component["front"], "front")
-    check_elements(component.get("back") or [], "back")
     problems: list[str] = []
     trim = Rect.mm(0, 0, *s.card)
     cards = expand_cards(component, job)
-    check_work(component, s, len(cards), per_page)
+    check_work(component, job, s, len(cards), per_page)
     if job.options.print_shop:
-        check_work(component, s, len(cards), 1, print_shop=True)
+        check_work(component, job, s, len(cards), 1, print_shop=True)
     for card in cards:
         ctx = element_context(component, job, card, s.bleed * mm)
-        for layout in (component["front"], component.get("back") or []):
+        for layout in (card.front, card.back):
             try:
                 draw_elements(None, layout, trim, ctx)
             except BuildError as error:
@@ -398,7 +409,7 @@ def shifted(rect: Rect, shift: tuple[float, float]) -> Rect:
 
 
 def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card], grid: Grid) -> int:
-    back = component.get("back")
+    back = any(card.back for card in cards)
     pages = 0
     guides = job.options.guides
     shift = back_shift(grid, s)
@@ -407,7 +418,7 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
         trims = [grid.trim(slot) for slot in range(len(chunk))]
         for slot, card in enumerate(chunk):
             ctx = element_context(component, job, card, grid.bleed)
-            draw_face(canvas, component["front"], trims[slot], grid.bleed_rect(slot), ctx)
+            draw_face(canvas, card.front, trims[slot], grid.bleed_rect(slot), ctx)
             if guides:
                 draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
         if guides:
@@ -422,7 +433,7 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
             trim = shifted(grid.trim(target), shift)
             back_trims.append(trim)
             ctx = element_context(component, job, card, grid.bleed)
-            draw_face(canvas, back, trim, shifted(grid.bleed_rect(target), shift), ctx)
+            draw_face(canvas, card.back, trim, shifted(grid.bleed_rect(target), shift), ctx)
             if guides:
                 draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
         finish_page(canvas, Sheet(grid.page, back_trims, grid.bleed), s, job.text_lang)
@@ -441,7 +452,6 @@ def _bleed_guide(canvas: Canvas, rect: Rect) -> None:
 
 
 def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card], fold: Fold) -> int:
-    back = component.get("back") or []
     pages = 0
     for start in range(0, len(cards), fold.per_page):
         chunk = cards[start:start + fold.per_page]
@@ -449,8 +459,8 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
         for slot, card in enumerate(chunk):
             ctx = element_context(component, job, card, fold.grid.bleed)
             front, rear = fold.front(slot), fold.back(slot)
-            draw_face(canvas, component["front"], front, fold.front_bleed(slot), ctx)
-            draw_face(canvas, back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
+            draw_face(canvas, card.front, front, fold.front_bleed(slot), ctx)
+            draw_face(canvas, card.back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
             if job.options.guides:
                 for trim in (front, rear):
                     draw_guides(canvas, trim, 0, s.safe * mm)
@@ -557,11 +567,10 @@ def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings,
     bleed = s.bleed * mm
     trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
     page = trim.outset(bleed)
-    back = component.get("back")
     pages = 0
     for card in cards:
         ctx = element_context(component, job, card, bleed, cmyk=True)
-        for layout in (component["front"], back) if back else (component["front"],):
+        for layout in (card.front, card.back) if card.back else (card.front,):
             draw_face(canvas, layout, trim, page, ctx)
             set_page_boxes(canvas, trim, page)
             canvas.showPage()
@@ -573,33 +582,32 @@ def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings,
 
 
 def render(component: YMap, job: KitJob) -> list[BuiltFile]:
-    check_elements(component["front"], "front")
-    check_elements(component.get("back") or [], "back")
     s = settings(component, job)
     cards = expand_cards(component, job)
     fold = fold_of(component, s) if s.layout == "foldover" else None
     grid = grid_of(component, s) if fold is None else fold.grid
     if job.options.print_shop:  # the print-shop pass: only the print-shop file
-        check_work(component, s, len(cards), 1, print_shop=True)
+        check_work(component, job, s, len(cards), 1, print_shop=True)
         w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
         return [write_pdf(job, component, (w * mm, h * mm),
                           lambda canvas: render_print_shop(canvas, component, job, s, cards),
                           "deck", [f"{len(cards)} cards", "one face per page, CMYK"])]
-    check_work(component, s, len(cards), (fold or grid).per_page)
+    check_work(component, job, s, len(cards), (fold or grid).per_page)
+    has_back = any(card.back for card in cards)
     if fold is not None:
         page = fold.page
         note = f"fold-over, {fold.per_page} cards per page"
     else:
         page = grid.page
         note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
-                                                       if component.get("back") else "fronts only"))
+                                                       if has_back else "fronts only"))
 
     def draw(canvas: Canvas) -> int:
         if fold is not None:
             return render_foldover(canvas, component, job, s, cards, fold)
         return render_duplex(canvas, component, job, s, cards, grid)
 
-    duplex = s.duplex if fold is None and component.get("back") else None
+    duplex = s.duplex if fold is None and has_back else None
     return [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
                       duplex=duplex)]
 
@@ -612,24 +620,25 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     backs differ), and the shared back once; PNG twin beside it."""
     s = settings(component, job)
     cards = [c for c in expand_cards(component, job) if c.fields.get("copy") == 1][:MAX_PREVIEW_CARDS]
-    back = component.get("back") or []
-    own_backs = bool(back) and uses_card_fields(back, job)
+    sides = faces(component, job.content)
+    back = sides.back.fixed if sides.back and sides.back.fixed is not None else ()
+    own_backs = sides.back is not None and (sides.back.fixed is None or uses_card_fields(back, job))
     w, h = s.card[0] * mm, s.card[1] * mm
-    faces: list[tuple[Recorder, str]] = []
+    drawn: list[tuple[Recorder, str]] = []
     art_budget = [MAX_PREVIEW_SHAPES]
 
     def face(layout: Sequence[Any], card: Card, caption: str) -> None:
         rec = Recorder(w, h, art_budget)
         draw_elements(rec, layout, Rect(0, 0, w, h), element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
-        faces.append((rec, caption))
+        drawn.append((rec, caption))
 
     for card in cards:
-        face(component["front"], card, card.name)
+        face(card.front, card, card.name)
         if own_backs:
-            face(back, card, "back")
+            face(card.back, card, "back")
     if back and not own_backs:
         face(back, cards[0], "back (all cards)")
-    sheet = tile_sheet(faces, columns=6 if not own_backs else 6)
+    sheet = tile_sheet(drawn, columns=6)
     name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
     return [save_preview(sheet, job.preview_dir() / name)]
 

@@ -188,3 +188,26 @@ def test_rulebook_pages_carry_trim_and_bleed_boxes(tmp_path: Path) -> None:
     for page in reader.pages:
         assert "/TrimBox" in page and "/BleedBox" in page
         assert [round(float(v) / MM, 2) for v in page.trimbox] == [0.0, 0.0, 210.0, 297.0]
+
+
+HARBOUR = ROOT / "tests" / "fixtures" / "harbour"
+
+
+def test_author_title_and_date_come_from_the_yaml_and_source_date_epoch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01 00:00:00 UTC
+    builds = []
+    for run in ("a", "b"):
+        build_game(load_game(HARBOUR), BuildOptions(out=tmp_path / run, langs=("en",), print_shop=True,
+                                                    content_root=HARBOUR.parent))
+        builds.append(tmp_path / run / "harbour")
+    for name in ("harbour-en.pdf", "harbour-print-shop-en.pdf"):
+        reader = PdfReader(builds[0] / name)
+        info = reader.metadata
+        assert info["/Author"] == "Kit Demo Studio", name  # game.yaml author:, not "anonymous"
+        assert info["/Title"] == "Harbour Night: Harbour Night cards", name
+        assert str(info["/CreationDate"]).startswith("D:20260101000000"), name
+        assert (builds[0] / name).read_bytes() == (builds[1] / name).read_bytes(), name  # byte-identical
+    xmp = PdfReader(builds[0] / "harbour-print-shop-en.pdf").trailer["/Root"]["/Metadata"].get_object()
+    text = xmp.get_data().decode("utf-8")
+    assert "<rdf:li>Kit Demo Studio</rdf:li>" in text and "<xmp:CreateDate>2026-01-01T00:00:00+00:00<" in text

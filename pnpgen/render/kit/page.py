@@ -244,14 +244,19 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
               kind: str, notes: Sequence[str], suffix: str = "", duplex: str | None = None) -> BuiltFile:
     """The one PDF-writing tail of every component type: build/<game>/<id>[-<suffix>][-<lang>].pdf,
     written atomically (a failed build leaves no file), on a canvas with the bundled fonts and
-    fixed metadata (the component's title; reproducible dates). `draw` draws the pages and
+    fixed metadata (the game's and component's title, game.yaml's `author:`; dates from
+    SOURCE_DATE_EPOCH, else a fixed one, so rebuilds are byte-identical). `draw` draws the pages and
     returns how many. Viewers are asked to print at actual size (/PrintScaling /None) and,
     with `duplex` ('long' or 'short'), double-sided flipping on that edge."""
     path = job.out_path(str(component["id"]), suffix)
     kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
         job.variant, kind)
     with atomic_output(path) as tmp:
-        canvas = new_canvas(tmp, pagesize, component_title(component, job))
+        game = job.content.title(job.text_lang)
+        title = f"{game}: {component_title(component, job)}"
+        author = text_for(job.content.data.get("author", ""), job.text_lang)  # game.yaml `author:`
+        canvas = new_canvas(tmp, pagesize, title)
+        canvas.setAuthor(author)  # ReportLab's default is "anonymous"
         # a viewer's print dialog: actual size, never "fit to page"; a duplex deck's flip edge
         canvas.setViewerPreference("PrintScaling", "None")
         if duplex is not None:
@@ -262,8 +267,7 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
         if job.variant == "print-shop":
             from pnpgen.render.press import make_pdfx
 
-            game = job.content.title(job.text_lang)
-            make_pdfx(tmp, f"{game}: {component_title(component, job)}", lang=job.lang or "x-default")
+            make_pdfx(tmp, title, author, lang=job.lang or "x-default")
     return BuiltFile(job.content.id, path, pages, kind, list(notes))
 
 

@@ -49,6 +49,8 @@ from pnpgen.render.kit.page import (
     draw_crop_marks,
     draw_guides,
     draw_page_ruler,
+    draw_proof_slug,
+    ruler_area,
     set_page_boxes,
     union,
 )
@@ -820,9 +822,10 @@ def printable(page: Rect) -> Rect:
 
 
 def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, job: KitJob,
-                safe: float = 0.0) -> None:
+                safe: float = 0.0, reserved: Sequence[Rect] = ()) -> None:
     """Page boxes, crop marks, the check ruler and (--guides) proof lines, then the next page.
-    `bleed` and `safe` in points. Print-shop pages carry boxes only: no marks, no ruler."""
+    `bleed` and `safe` in points; `reserved`, margin areas already used (a tile's caption).
+    Print-shop pages carry boxes only: no marks, no ruler."""
     trim = union(list(trims))
     bleed_box = trim.outset(bleed)
     clipped = Rect(max(bleed_box.x, page.x), max(bleed_box.y, page.y), 0, 0)
@@ -835,6 +838,8 @@ def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float,
         if job.options.guides:
             for t in trims:
                 draw_guides(canvas, t, bleed, safe)
+            draw_proof_slug(canvas, page, trims, bleed, job.text_lang,
+                            [*ruler_area(page, list(trims), bleed), *reserved])
     canvas.showPage()
 
 

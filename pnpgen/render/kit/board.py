@@ -647,10 +647,11 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
             canvas.clipPath(clip, stroke=0, fill=0)
         draw_board(canvas, frame, component, plan.layout, plan.stack, ctx, plan.bleed / mm)
         canvas.restoreState()
+        caption: list[Rect] = []
         if plan.tiles.tiled:
             _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
-            _tile_caption(canvas, page, trim, tile, plan, component, ctx)
-        finish_page(canvas, page, [trim], plan.bleed, ctx.job, float(component.get("padding", 4.0)) * mm)
+            caption.append(_tile_caption(canvas, page, trim, tile, plan, component, ctx))
+        finish_page(canvas, page, [trim], plan.bleed, ctx.job, float(component.get("padding", 4.0)) * mm, caption)
 
 
 def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],
@@ -678,8 +679,9 @@ def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, point
 
 
 def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: BoardPlan, component: YMap,
-                  ctx: TextCtx) -> None:
-    """Which tile this is and how to join it: above the tile, between its crop marks."""
+                  ctx: TextCtx) -> Rect:
+    """Which tile this is and how to join it: above the tile, between its crop marks. The
+    area it takes."""
     text = WORDS(
         "tile_caption", ctx.lang, title=fill(component["title"], ctx, component, "title"), name=tile.name,
         index=plan.tiles.tiles.index(tile) + 1, count=len(plan.tiles.tiles), overlap=f"{plan.tiles.overlap:g}")
@@ -687,7 +689,9 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
     size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
     canvas.setFillColor(ctx.colour("#000000"))
     canvas.setFont(SANS, size)
-    canvas.drawString(trim.x + 3 * mm, min(trim.top + plan.bleed + 2 * mm, page.top - 3 * mm), text)
+    y = min(trim.top + plan.bleed + 2 * mm, page.top - 3 * mm)
+    canvas.drawString(trim.x + 3 * mm, y, text)
+    return Rect(trim.x + 3 * mm, y - size * 0.25, stringWidth(text, SANS, size), size * 1.2)
 
 
 # --- the component type interface -----------------------------------------------------

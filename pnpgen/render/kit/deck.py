@@ -51,7 +51,9 @@ from pnpgen.render.kit.page import (
     Rect,
     draw_guides,
     draw_page_marks,
+    draw_proof_slug,
     has_language_pair,
+    ruler_area,
     set_page_boxes,
     union,
     write_pdf,
@@ -389,9 +391,13 @@ class Sheet:
     folds: tuple[tuple[str, float], ...] = ()  # ("x" or "y", where) of fold lines: no crop mark there
 
 
-def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str) -> None:
-    """Crop marks (margins only), the check ruler, TrimBox and BleedBox; next page."""
+def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str, proof: bool = False) -> None:
+    """Crop marks (margins only), the check ruler, TrimBox and BleedBox, the PROOF slug on a
+    proof; next page."""
     draw_page_marks(canvas, sheet.page, sheet.trims, sheet.bleed, lang, s.crop_marks, sheet.folds)
+    if proof:
+        draw_proof_slug(canvas, sheet.page, sheet.trims, sheet.bleed, lang,
+                        ruler_area(sheet.page, sheet.trims, sheet.bleed))
     block = union(sheet.trims)
     set_page_boxes(canvas, block, block.outset(sheet.bleed))
     canvas.showPage()
@@ -423,7 +429,7 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
                 draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
         if guides:
             _bleed_guide(canvas, union(trims).outset(grid.bleed))
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang)
+        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang, guides)
         pages += 1
         if not back:
             continue
@@ -436,10 +442,10 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
             draw_face(canvas, card.back, trim, shifted(grid.bleed_rect(target), shift), ctx)
             if guides:
                 draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
-        finish_page(canvas, Sheet(grid.page, back_trims, grid.bleed), s, job.text_lang)
+        finish_page(canvas, Sheet(grid.page, back_trims, grid.bleed), s, job.text_lang, guides)
         pages += 1
     if back and s.calibration:
-        pages += draw_calibration(canvas, grid, s, job.lang)
+        pages += draw_calibration(canvas, grid, s, job.lang, guides)
     return pages
 
 
@@ -468,7 +474,8 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
         _fold_marks(canvas, fold, union(trims).outset(fold.grid.bleed), job.text_lang)
         x1, y1, _x2, _y2 = fold.fold_line
         line = ("x", x1) if fold.vertical_fold else ("y", y1)
-        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang)
+        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang,
+                    job.options.guides)
         pages += 1
     return pages
 
@@ -496,7 +503,7 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
     canvas.restoreState()
 
 
-def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) -> int:
+def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, proof: bool = False) -> int:
     """Two pages: on the front a scale (±5 mm) at the centre of every slot, on the back a
     cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
     shift = back_shift(grid, s)
@@ -511,7 +518,7 @@ def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) 
             _calibration_target(canvas, trim, side)
         if side == "front":
             _calibration_text(canvas, grid, s, langs)
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1])
+        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1], proof)
     return 2
 
 

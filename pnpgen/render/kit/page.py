@@ -383,6 +383,12 @@ def _touches(area: Rect, mark: tuple[float, float, float, float]) -> bool:
     return area.overlaps(box)
 
 
+def ruler_area(page: Rect, trims: Sequence[Rect], bleed: float) -> list[Rect]:
+    """Where draw_page_marks puts the check ruler on such a page (empty: nowhere)."""
+    spot = place_ruler(page, union(trims).outset(bleed), crop_mark_lines(trims, bleed, page))
+    return [] if spot is None else [ruler_rect(*spot)]
+
+
 def draw_page_ruler(canvas: Canvas, page: Rect, block: Rect,
                     marks: Sequence[tuple[float, float, float, float]] = (), lang: str = "en") -> bool:
     """The check ruler in a free margin of the page; False if no margin had room."""
@@ -411,6 +417,67 @@ def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: fl
         draw_page_ruler(canvas, page, union(trims).outset(bleed), marks, lang)
         canvas.endForm()
     canvas.doForm(name)
+
+
+SLUG_SIZE = 7.0  # points, the largest proof slug
+
+
+def _free_spans(low: float, high: float, cuts: Sequence[float], need: float) -> list[tuple[float, float]]:
+    """Stretches of [low, high] between the `cuts` (crop mark lines), at least `need` long."""
+    edges = [low, *sorted(c for c in cuts if low < c < high), high]
+    return [(a + 1.0 * mm, b - 1.0 * mm) for a, b in zip(edges, edges[1:], strict=False) if b - a - 2 * mm >= need]
+
+
+def proof_slug_spot(page: Rect, trims: Sequence[Rect], bleed: float, width: float, size: float,
+                    avoid: Sequence[Rect] = ()) -> tuple[float, float, bool] | None:
+    """Where the proof slug's text goes (x, y of its centre line, vertical): in a margin
+    outside every bleed, at least EDGE from the paper edge, between crop marks and clear of
+    the ruler and captions (`avoid`); the top margin first, then the bottom, left and right, nearest the
+    middle. None when no margin has room."""
+    block = union(trims).outset(bleed)
+    height = size * 1.2
+    xs = [v for t in trims for v in (t.x, t.right)]
+    ys = [v for t in trims for v in (t.y, t.top)]
+    bands = ((block.top + 0.5 * mm, page.top - EDGE, False), (page.y + EDGE, block.y - 0.5 * mm, False),
+             (page.x + EDGE, block.x - 0.5 * mm, True), (block.right + 0.5 * mm, page.right - EDGE, True))
+    for low, high, vertical in bands:
+        if high - low < height:
+            continue
+        middle = (low + high) / 2
+        along = (page.y + EDGE, page.top - EDGE, ys) if vertical else (page.x + EDGE, page.right - EDGE, xs)
+        spans = _free_spans(along[0], along[1], along[2], width)
+        centre = (page.y + page.h / 2) if vertical else (page.x + page.w / 2)
+        tries = sorted({min(max(centre + d, a + width / 2), b - width / 2) for a, b in spans
+                        for d in [k * 2.5 * mm for k in range(-120, 121)]}, key=lambda c: abs(c - centre))
+        for c in tries:
+            area = (Rect(middle - height / 2, c - width / 2, height, width) if vertical
+                    else Rect(c - width / 2, middle - height / 2, width, height))
+            if not any(area.overlaps(other.outset(1 * mm)) for other in avoid):
+                return (middle, c, True) if vertical else (c, middle, False)
+    return None
+
+
+def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, lang: str,
+                    avoid: Sequence[Rect] = ()) -> bool:
+    """"PROOF — do not print" in a margin outside the trim (proof files, --guides), so a
+    proof is not taken for the print copy; False when no margin had room."""
+    text = WORDS("proof_slug", lang)
+    for size in (SLUG_SIZE, 5.5, 4.5):
+        width = canvas.stringWidth(text, SANS, size)
+        spot = proof_slug_spot(page, trims, bleed, width, size, avoid)
+        if spot is None:
+            continue
+        x, y, vertical = spot
+        canvas.saveState()
+        canvas.setFillColor(GUIDE_TRIM)
+        canvas.setFont(SANS, size)
+        canvas.translate(x, y)
+        if vertical:
+            canvas.rotate(90)
+        canvas.drawCentredString(0, -size * 0.35, text)
+        canvas.restoreState()
+        return True
+    return False
 
 
 GUIDE_TRIM = colors.Color(0.85, 0, 0.45)

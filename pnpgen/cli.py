@@ -146,6 +146,10 @@ def complete_paper(incomplete: str) -> list[str]:
     return [x for x in ("A4", "Letter", "B5", "A3", "B4", "A5") if x.lower().startswith(incomplete.lower())]
 
 
+def complete_preset(incomplete: str) -> list[str]:
+    return [x for x in ("standard", "us-eighth-inch", "large-format") if x.startswith(incomplete)]
+
+
 ContentOpt = Annotated[
     Path | None,
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
@@ -310,6 +314,12 @@ def build(
         bool,
         typer.Option("--print-shop", help="Also write print-shop files: one card per page, CMYK."),
     ] = False,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Printer preset for every component's bleed and safe zone: standard "
+                     "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
+                     autocompletion=complete_preset),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -330,6 +340,7 @@ def build(
         paper=paper,
         guides=guides,
         print_shop=print_shop,
+        preset=preset,
         content_root=root,
     )
     check_options(options)

@@ -38,6 +38,7 @@ class BuildOptions:
     paper: str = "A4"
     guides: bool = False  # proof mode: safe-zone and trim guides drawn
     print_shop: bool = False  # one card per page, CMYK, no annotations
+    preset: str | None = None  # a printer preset (render/kit/presets.py) for every component
     content_root: Path = Path("content")
 
     def game_dir(self, content: GameContent) -> Path:

@@ -813,7 +813,6 @@ MARGIN = 10.0  # mm of paper kept free on the top, left and right: crop marks li
 FOOT = 16.0  # mm kept free at the bottom: crop marks and the check ruler
 
 
-DEFAULT_BLEED = 3.0
 
 
 def printable(page: Rect) -> Rect:

@@ -26,7 +26,6 @@ from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_GRID_CELLS, MAX_LENGTH_MM
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.blocks import (
-    DEFAULT_BLEED,
     PT,
     Stack,
     TextCtx,
@@ -45,6 +44,7 @@ from pnpgen.render.kit.blocks import (
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
 from pnpgen.render.kit.page import KitJob, Rect, problems_of, write_pdf
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 from pnpgen.render.words import WORDS
@@ -117,6 +117,7 @@ SCHEMA: dict[str, Any] = {
         "align?": Align,
     },
     "decorations?": Each(Any_, min=1),
+    "preset?": Choice(*PRESETS),
     "bleed?": float,
     "blocks?": Each(Any_, min=1),
     "padding?": float,
@@ -256,7 +257,7 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
                  for spec in component.get("labels") or [])  # counted before any is made
     ctx.drawn.add(labels, "labels", where(component, "labels"))
     cw, ch = cell_size(grid)
-    pad = float(component.get("padding", 4.0))
+    pad = padding(component, ctx.job.options.preset)
 
     # label sets per side, nearest the grid first
     bands: dict[str, list[tuple[YMap, float]]] = {s: [] for s in SIDES}
@@ -606,7 +607,7 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
     layout, stack = layout_board(component, ctx)
     marks = next((key for key in ("regions", "cells", "decorations") if key in component), None)
     ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component, marks))
-    bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
+    bleed = bleed_safe(component, job.options.preset)[0] * mm
     w, h = layout.width, layout.height
     if job.options.print_shop:  # the page is the board plus its bleed: never tiled
         trim = Rect(bleed, bleed, w * mm, h * mm)
@@ -651,7 +652,7 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
         if plan.tiles.tiled:
             _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
             caption.append(_tile_caption(canvas, page, trim, tile, plan, component, ctx))
-        finish_page(canvas, page, [trim], plan.bleed, ctx.job, float(component.get("padding", 4.0)) * mm, caption)
+        finish_page(canvas, page, [trim], plan.bleed, ctx.job, padding(component, ctx.job.options.preset) * mm, caption)
 
 
 def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from pnpgen.render.kit.page import (
     KitJob,
     Rect,
     draw_guides,
+    draw_margin_note,
     draw_page_marks,
     draw_proof_slug,
     has_language_pair,
@@ -58,6 +59,7 @@ from pnpgen.render.kit.page import (
     union,
     write_pdf,
 )
+from pnpgen.render.kit.presets import PRESETS, bleed_safe
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.richtext import break_lines, tokenize
 from pnpgen.render.words import WORDS
@@ -73,6 +75,7 @@ SCHEMA: dict[str, Any] = {
     "landscape?": bool,
     "paper?": str,
     "orientation?": Choice("auto", "portrait", "landscape"),
+    "preset?": Choice(*PRESETS),
     "bleed?": float,
     "safe?": float,
     "gap?": float,
@@ -133,7 +136,8 @@ def settings(component: YMap, job: KitJob) -> Settings:
     job.paper_mm(paper)  # unknown paper: error now
     offset = component.get("back_offset") or {}
     lengths = {key: float(component.get(key, default)) for key, default in
-               (("bleed", 3.0), ("safe", 3.0), ("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
+               (("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
+    lengths["bleed"], lengths["safe"] = bleed_safe(component, job.options.preset)
     return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
                     lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
                     str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
@@ -433,19 +437,78 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
         pages += 1
         if not back:
             continue
-        back_trims = []
-        for slot, card in enumerate(chunk):
-            target = grid.back_slot(slot, s.duplex)
-            trim = shifted(grid.trim(target), shift)
-            back_trims.append(trim)
-            ctx = element_context(component, job, card, grid.bleed)
-            draw_face(canvas, card.back, trim, shifted(grid.bleed_rect(target), shift), ctx)
-            if guides:
-                draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
-        finish_page(canvas, Sheet(grid.page, back_trims, grid.bleed), s, job.text_lang, guides)
+        draw_backs(canvas, component, job, s, chunk, grid, shift)
+        finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.bleed), s,
+                    job.text_lang, guides)
         pages += 1
     if back and s.calibration:
-        pages += draw_calibration(canvas, grid, s, job.lang, guides)
+        pages += draw_calibration(canvas, grid, s, job.lang, guides, shifted_pages(cards, grid, job),
+                                  job.out_path(str(component["id"]), SHIFTED).name)
+    return pages
+
+
+def _back_trims(grid: Grid, s: Settings, count: int, shift: tuple[float, float]) -> list[Rect]:
+    return [shifted(grid.trim(grid.back_slot(slot, s.duplex)), shift) for slot in range(count)]
+
+
+def draw_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, chunk: Sequence[Card], grid: Grid,
+               shift: tuple[float, float]) -> None:
+    """The backs of a page of cards, each behind its front, moved by `shift` (points)."""
+    for slot, (card, trim) in enumerate(zip(chunk, _back_trims(grid, s, len(chunk), shift), strict=True)):
+        target = grid.back_slot(slot, s.duplex)
+        ctx = element_context(component, job, card, grid.bleed)
+        draw_face(canvas, card.back, trim, shifted(grid.bleed_rect(target), shift), ctx)
+        if job.options.guides:
+            draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
+
+
+# Readings of the calibration sheet (mm, right and up +) that the backs-shifted file has
+# pages for: every pair, so a player picks the backs that suit the printer without rebuilding.
+SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+SHIFTED = "backs-shifted"  # the file's suffix: <id>-backs-shifted[-<lang>].pdf
+
+
+def shift_readings() -> list[tuple[float, float]]:
+    """(x, y) readings in the order of the backs-shifted file: rows from y +1 down to −1,
+    each from x −1 to +1 (as the calibration sheet's table shows them)."""
+    return [(x, y) for y in reversed(SHIFTS) for x in SHIFTS]
+
+
+def shared_back(cards: Sequence[Card], job: KitJob) -> bool:
+    """True when every card has the same back, drawn without card fields: one backs page
+    then serves every sheet."""
+    first = cards[0].back
+    return all(card.back is first for card in cards) and not uses_card_fields(first, job)
+
+
+def shifted_pages(cards: Sequence[Card], grid: Grid, job: KitJob) -> int:
+    """Pages per reading in the backs-shifted file: one for a shared back, else every backs page."""
+    return 1 if shared_back(cards, job) else -(-len(cards) // grid.per_page)
+
+
+def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card],
+                         grid: Grid) -> int:
+    """<id>-backs-shifted: for each calibration reading, the backs pages moved to cancel it
+    (on top of `back_offset`), labelled with the reading. A shared back needs one full page
+    per reading, printed behind every fronts page."""
+    per_reading = shifted_pages(cards, grid, job)
+    if shared_back(cards, job):  # a full page of the shared back
+        chunks = [(list(cards) * grid.per_page)[:grid.per_page]]
+    else:
+        chunks = [cards[start:start + grid.per_page] for start in range(0, len(cards), grid.per_page)]
+    pages = 0
+    total = len(shift_readings()) * per_reading
+    for rx, ry in shift_readings():
+        reading = replace(s, offset=(s.offset[0] + rx, s.offset[1] + ry))
+        shift = back_shift(grid, reading)
+        for chunk in chunks:
+            draw_backs(canvas, component, job, s, chunk, grid, shift)
+            trims = _back_trims(grid, s, len(chunk), shift)
+            note = WORDS("shifted_backs", job.text_lang, x=f"{rx:+.1f}", y=f"{ry:+.1f}", page=pages + 1,
+                         count=total)
+            draw_margin_note(canvas, note, grid.page, trims, grid.bleed, ruler_area(grid.page, trims, grid.bleed))
+            finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang, job.options.guides)
+            pages += 1
     return pages
 
 
@@ -503,7 +566,8 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
     canvas.restoreState()
 
 
-def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, proof: bool = False) -> int:
+def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, proof: bool = False,
+                     per_reading: int = 1, shifted_file: str = "") -> int:
     """Two pages: on the front a scale (±5 mm) at the centre of every slot, on the back a
     cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
     shift = back_shift(grid, s)
@@ -517,7 +581,7 @@ def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, 
             trims.append(trim)
             _calibration_target(canvas, trim, side)
         if side == "front":
-            _calibration_text(canvas, grid, s, langs)
+            _calibration_text(canvas, grid, s, langs, per_reading, shifted_file)
         finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1], proof)
     return 2
 
@@ -549,12 +613,16 @@ def _calibration_target(canvas: Canvas, trim: Rect, side: str) -> None:
     canvas.restoreState()
 
 
-def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str]) -> None:
-    """Instructions in the first slot, above its scale."""
+def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str], per_reading: int,
+                      shifted_file: str) -> None:
+    """Instructions in the first slot, above its scale; below it, the table of the
+    backs-shifted file's pages by reading."""
     trim = grid.trim(0)
     size = 5.0
     lines = [line for lang in langs
-             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang)).split("\n")]
+             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang),
+                               file=shifted_file).split("\n")]
+    _reading_table(canvas, trim, per_reading)
     canvas.saveState()
     canvas.setFont(SANS, size)
     canvas.setFillColor(colors.black)
@@ -565,6 +633,38 @@ def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str])
         for row in wrapped:
             canvas.drawString(trim.x + 2 * mm, y, "".join(t.text for t, _ in row.items))
             y -= size * 1.3
+    canvas.restoreState()
+
+
+def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
+    """Below the scale: rows y +1 … −1, columns x −1 … +1 (mm), each cell the page (or
+    pages) of the backs-shifted file for that reading."""
+    cols = len(SHIFTS) + 1
+    cell_w = min(9 * mm, (trim.w - 4 * mm) / cols)
+    cell_h = 3.6 * mm
+    size = 4.2
+    x0 = trim.x + (trim.w - cols * cell_w) / 2
+    top = trim.y + trim.h / 2 - 9 * mm
+    canvas.saveState()
+    canvas.setFont(SANS, size)
+    canvas.setFillColor(colors.black)
+    canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+    canvas.setLineWidth(0.2)
+    readings = shift_readings()
+
+    def cell(col: int, row: int, text: str) -> None:
+        x, y = x0 + col * cell_w, top - (row + 1) * cell_h
+        canvas.rect(x, y, cell_w, cell_h, stroke=1, fill=0)
+        canvas.drawCentredString(x + cell_w / 2, y + cell_h / 2 - size * 0.35, text)
+
+    cell(0, 0, "y \\ x")
+    for col, x in enumerate(SHIFTS, start=1):
+        cell(col, 0, f"{x:+.1f}")
+    for row, y in enumerate(reversed(SHIFTS), start=1):
+        cell(0, row, f"{y:+.1f}")
+        for col, x in enumerate(SHIFTS, start=1):
+            first = readings.index((x, y)) * per_reading + 1
+            cell(col, row, str(first) if per_reading == 1 else f"{first}–{first + per_reading - 1}")
     canvas.restoreState()
 
 
@@ -615,8 +715,16 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
         return render_duplex(canvas, component, job, s, cards, grid)
 
     duplex = s.duplex if fold is None and has_back else None
-    return [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
-                      duplex=duplex)]
+    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
+                       duplex=duplex)]
+    if duplex is not None and s.calibration:
+        per_reading = shifted_pages(cards, grid, job)
+        check_pages(per_reading * len(shift_readings()), "the backs-shifted file", where(component))
+        built.append(write_pdf(job, component, (page.w, page.h),
+                               lambda canvas: render_shifted_backs(canvas, component, job, s, cards, grid),
+                               "deck backs, moved for each calibration reading",
+                               [f"{per_reading} page(s) per reading"], suffix=SHIFTED))
+    return built
 
 
 MAX_PREVIEW_CARDS = 60

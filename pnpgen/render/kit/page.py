@@ -461,7 +461,13 @@ def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: fl
                     avoid: Sequence[Rect] = ()) -> bool:
     """"PROOF — do not print" in a margin outside the trim (proof files, --guides), so a
     proof is not taken for the print copy; False when no margin had room."""
-    text = WORDS("proof_slug", lang)
+    return draw_margin_note(canvas, WORDS("proof_slug", lang), page, trims, bleed, avoid, GUIDE_TRIM)
+
+
+def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: float,
+                     avoid: Sequence[Rect] = (), colour: Any = colors.black) -> bool:
+    """One line of text in a free margin of the page (proof_slug_spot), at most SLUG_SIZE
+    points; False when no margin had room."""
     for size in (SLUG_SIZE, 5.5, 4.5):
         width = canvas.stringWidth(text, SANS, size)
         spot = proof_slug_spot(page, trims, bleed, width, size, avoid)
@@ -469,7 +475,7 @@ def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: fl
             continue
         x, y, vertical = spot
         canvas.saveState()
-        canvas.setFillColor(GUIDE_TRIM)
+        canvas.setFillColor(colour)
         canvas.setFont(SANS, size)
         canvas.translate(x, y)
         if vertical:

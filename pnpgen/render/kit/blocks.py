@@ -310,6 +310,26 @@ PAD = 1.0  # mm inside table cells
 
 
 CAPTION = 0.7  # caption size relative to the cell text
+MIN_CAPTION = 4.0  # pt: a caption shrinks to fit its cell no further (then it wraps)
+CAPTION_INSET = 0.8  # mm between a caption and its cell's sides
+
+
+def caption_size(cell: Cell, width: float) -> float:
+    """A cell's caption size in points: CAPTION of its text, smaller so that it fits on
+    one line in the cell's `width` mm (down to MIN_CAPTION; below that it wraps)."""
+    size = cell.size * CAPTION
+    room = width - 2 * CAPTION_INSET
+    natural = natural_width(cell.caption, 1.0)
+    if natural * size <= room or natural <= 0:
+        return size
+    return max(MIN_CAPTION, room / natural)
+
+
+def caption_height(cell: Cell, width: float) -> float:
+    """Height in mm a cell's caption takes at its top (0 without one)."""
+    if not cell.caption:
+        return 0.0
+    return text_height(cell.caption, caption_size(cell, width), width - 2 * CAPTION_INSET) + 0.1 * cell.size * PT
 
 
 class Block:
@@ -536,7 +556,7 @@ class Table(Block):
             w = sum(widths[cell.col:cell.col + cell.cols]) - 2 * PAD
             cell.size = fitting_size(cell.text, cell.size, w)
             need = (text_height(cell.text, cell.size, w) + 2 * PAD if cell.text else 0) + \
-                (cell.size * CAPTION * 1.1 * PT if cell.caption else 0)
+                caption_height(cell, w + 2 * PAD)
             have = sum(heights[cell.row:cell.row + cell.rows])
             if need > have:
                 heights[cell.row + cell.rows - 1] += need - have
@@ -564,11 +584,10 @@ class Table(Block):
         for cell, b in placed:
             canvas.rect(*frame.rect(b), stroke=1, fill=0)
             top = b.y
-            if cell.caption:
-                canvas.setFillColor(ctx.colour(GREY))
-                canvas.setFont(SANS, cell.size * CAPTION)
-                canvas.drawString(frame.x(b.x + 0.8), frame.y(b.y) - cell.size * CAPTION, cell.caption)
-                top += cell.size * CAPTION * 1.1 * PT
+            if cell.caption:  # inside its cell: shrunk to fit, else wrapped
+                room = Box(b.x + CAPTION_INSET, b.y, b.width - 2 * CAPTION_INSET, caption_height(cell, b.width))
+                draw_text(canvas, frame, room, cell.caption, caption_size(cell, b.width), ctx, colour=GREY)
+                top += room.height
             if cell.text:
                 inner = Box(b.x + PAD, top, b.width - 2 * PAD, b.bottom - top)
                 draw_text(canvas, frame, inner, cell.text, cell.size, ctx, cell.align, "middle")

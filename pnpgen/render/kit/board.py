@@ -108,6 +108,7 @@ SCHEMA: dict[str, Any] = {
         "label?": Text,
         "label_size?": float,
         "label_at?": Choice("top", "center", "bottom"),
+        "label_background?": str,
     }),
     "title_block?": {
         "text?": Text,
@@ -561,16 +562,28 @@ def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> N
 
 def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[int, int]], layout: BoardLayout,
                   ctx: TextCtx) -> None:
+    """The region's name on a knocked-out plate (`label_background`, white by default) so
+    grid lines never run through it; at least 10 pt, or 60% of a cell, made smaller only
+    to fit the region's width."""
     cs = [c for c, _ in cells]
     rs = [r for _, r in cells]
     x0, x1 = layout.grid_x + min(cs) * layout.cell_w, layout.grid_x + (max(cs) + 1) * layout.cell_w
     y0, y1 = layout.grid_y + min(rs) * layout.cell_h, layout.grid_y + (max(rs) + 1) * layout.cell_h
-    size = float(spec.get("label_size", max(7.0, min(layout.cell_w, layout.cell_h) * 0.45)))
+    text = fill(spec["label"], ctx, spec, "label")
+    size = float(spec.get("label_size", max(10.0, min(layout.cell_w, layout.cell_h) * 0.6)))
+    pad = 1.2  # mm each side of the text on its plate
+    room = x1 - x0 - 2 * pad - 1.0
+    if "label_size" not in spec and stringWidth(text, SANS, size) * PT > room:
+        size = max(6.0, room / max(stringWidth(text, SANS, 1.0) * PT, 1e-6))
     h = size * 1.4 * PT
+    w = min(x1 - x0 - 1.0, stringWidth(text, SANS, size) * PT + 2 * pad)
     at = spec.get("label_at", "top")
-    y = y0 + 0.5 if at == "top" else (y1 - h - 0.5 if at == "bottom" else (y0 + y1 - h) / 2)
+    y = y0 + 0.8 if at == "top" else (y1 - h - 0.8 if at == "bottom" else (y0 + y1 - h) / 2)
+    plate = Box((x0 + x1 - w) / 2, y, w, h)
+    canvas.setFillColor(ctx.colour(str(spec.get("label_background", "#ffffff"))))
+    canvas.rect(*frame.rect(plate), stroke=0, fill=1)
     canvas.setFillColor(ctx.colour(str(spec.get("border", "#000000"))))
-    _centred(canvas, frame, Box(x0, y, x1 - x0, h), fill(spec["label"], ctx, spec, "label"), size)
+    _centred(canvas, frame, plate, text, size)
 
 
 def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: TextCtx) -> None:

@@ -371,14 +371,22 @@ def check(component: YMap, job: KitJob) -> list[str]:
     check_work(component, job, s, len(cards), per_page)
     if job.options.print_shop:
         check_work(component, job, s, len(cards), 1, print_shop=True)
+    # one problem per card design (CSV row or YAML card) and element, however many copies
+    seen: dict[tuple[Any, ...], tuple[BuildError, list[int]]] = {}
     for card in cards:
         ctx = element_context(component, job, card, s.bleed * mm)
         for layout in (card.front, card.back):
             try:
                 draw_elements(None, layout, trim, ctx)
             except BuildError as error:
-                problems.append(str(error))
+                key = (card.location.get("file"), card.location.get("line"), card.location.get("column"),
+                       error.file, error.line, error.column)
+                seen.setdefault(key, (error, []))[1].append(int(card.fields["index"]))
                 break
+    for first, indexes in seen.values():
+        more = len(indexes) - 1
+        problems.append(str(first) if not more else
+                        f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
     return problems
 
 

@@ -109,6 +109,39 @@ def test_print_shop_files_are_cmyk_only_with_embedded_fonts(shop: Path) -> None:
         assert b"/CS /RGB" not in inline and b"/CS /DeviceRGB" not in inline
 
 
+def test_print_shop_files_have_nothing_pdfx4_forbids(shop: Path) -> None:
+    """What a PDF/X-4 preflight (ISO 15930-7) refuses and a reader can see: encryption, a
+    missing file ID, annotations or actions (JavaScript), transfer functions and halftones,
+    RGB colour spaces in resources or transparency groups, and an ICC profile that is not a
+    CMYK output profile. No PDF/X validator is installable here (veraPDF checks PDF/A and
+    PDF/UA only, and is not packaged), so this is the check."""
+    for path in shop_files(shop):
+        reader = PdfReader(path)
+        trailer = reader.trailer
+        assert "/Encrypt" not in trailer and len(trailer["/ID"]) == 2, path.name
+        root = trailer["/Root"]
+        assert not {"/AA", "/OpenAction", "/AcroForm"} & set(root), path.name
+        assert "/JavaScript" not in (root.get("/Names") or {}), path.name
+        info = reader.metadata
+        assert info["/Title"] and info["/CreationDate"] and info["/ModDate"], path.name
+        for page in reader.pages:
+            assert "/Annots" not in page and "/AA" not in page, path.name
+            group = page.get("/Group")
+            if group is not None:
+                assert group.get_object().get("/CS") not in ("/DeviceRGB", "/CalRGB"), path.name
+        for _data, resources in forms_and_pages(reader):
+            for state in (resources.get("/ExtGState") or {}).values():
+                state = state.get_object()
+                assert not {"/TR", "/HT", "/HTP"} & set(state), path.name
+                assert state.get("/TR2", "/Default") == "/Default", path.name
+            for space in (resources.get("/ColorSpace") or {}).values():
+                space = space.get_object()
+                family = space[0] if isinstance(space, list) else space
+                assert family not in ("/DeviceRGB", "/CalRGB", "/Lab"), path.name
+                if family == "/ICCBased":
+                    assert space[1].get_object()["/N"] == 4, path.name
+
+
 def test_card_boxes_in_mm(shop: Path) -> None:
     reader = PdfReader(shop / "spells-print-shop-en.pdf")
     page = reader.pages[0]

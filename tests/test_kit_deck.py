@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
 from pnpgen.build import build_game
 from pnpgen.content.game import load_game
@@ -393,11 +394,19 @@ def test_backs_shifted_file_moves_the_backs_for_every_reading(tmp_path: Path) ->
         found = {t: (x, y) for t, x, y in texts(shifted, number)}
         label = f"Backs for a reading of x {rx:+.1f} mm, y {ry:+.1f} mm · page {number + 1}/25"
         assert label in found
+        # the backs page is one form, drawn once and moved on each page: where it is moved to
+        ops = ContentStream(shifted.pages[number].get_contents(), shifted).operations
+        [(tx, ty)] = [(float(ops[i - 1][0][4]), float(ops[i - 1][0][5])) for i, (operands, op) in enumerate(ops)
+                      if op == b"Do" and str(operands[0]).startswith("/FormXob.pnpgenBacks")]
+        trim = [float(v) for v in shifted.pages[number].trimbox]
+        plain_trim = [float(v) for v in PdfReader(str(out / "numbers.pdf")).pages[1].trimbox]
         for name in ("B1", "B5"):
             # the back sat rx right and ry up, seen from the front; on the back page (flipped
             # left-right) it moves rx to the right and ry down
-            dx, dy = (found[name][0] - plain[name][0]) / MM, (found[name][1] - plain[name][1]) / MM
+            dx, dy = (found[name][0] + tx - plain[name][0]) / MM, (found[name][1] + ty - plain[name][1]) / MM
             assert abs(dx - rx) < 0.01 and abs(dy + ry) < 0.01, (rx, ry, dx, dy)
+        # the TrimBox follows the backs
+        assert abs((trim[0] - plain_trim[0]) / MM - rx) < 0.01 and abs((trim[1] - plain_trim[1]) / MM + ry) < 0.01
     calibration = " ".join(t for t, _x, _y in texts(PdfReader(str(out / "numbers.pdf")), 2))
     assert "numbers-backs-shifted.pdf" in calibration and "back_offset" not in calibration
     assert "rebuild" not in calibration.replace("no rebuild needed", "")

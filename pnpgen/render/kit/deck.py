@@ -48,12 +48,14 @@ from pnpgen.render.kit.layouts import BACK_SPEC, FACE_SPEC, LAYOUTS_SPEC, faces
 from pnpgen.render.kit.page import (
     GUIDE_BLEED,
     KitJob,
+    NoteSpot,
     Rect,
     draw_guides,
-    draw_margin_note,
+    draw_note_at,
     draw_page_marks,
     draw_proof_slug,
     has_language_pair,
+    margin_note_spot,
     ruler_area,
     set_page_boxes,
     union,
@@ -431,6 +433,7 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
     pages = 0
     guides = job.options.guides
     shift = back_shift(grid, s)
+    shared = back and shared_back(cards, job)
     for start in range(0, len(cards), grid.per_page):
         chunk = cards[start:start + grid.per_page]
         trims = [grid.trim(slot) for slot in range(len(chunk))]
@@ -445,7 +448,7 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
         pages += 1
         if not back:
             continue
-        draw_backs(canvas, component, job, s, chunk, grid, shift)
+        draw_backs(canvas, component, job, s, chunk, grid, shift, shared)
         finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.bleed), s,
                     job.text_lang, guides)
         pages += 1
@@ -460,12 +463,34 @@ def _back_trims(grid: Grid, s: Settings, count: int, shift: tuple[float, float])
 
 
 def draw_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, chunk: Sequence[Card], grid: Grid,
-               shift: tuple[float, float]) -> None:
-    """The backs of a page of cards, each behind its front, moved by `shift` (points)."""
+               shift: tuple[float, float], shared: bool = False) -> None:
+    """The backs of a page of cards, each behind its front, moved by `shift` (points). A
+    `shared` back (the same for every card) is drawn once into a form and shown in each slot."""
+    form = ""
+    if shared:
+        forms: dict[Any, str] = canvas.__dict__.setdefault("_pnpgen_backs", {})
+        key = id(chunk[0].back)
+        if key not in forms:
+            forms[key] = f"pnpgenBack{len(forms)}"
+            w, h = s.card[0] * mm, s.card[1] * mm
+            canvas.beginForm(forms[key], -grid.bleed, -grid.bleed, w + grid.bleed, h + grid.bleed)
+            draw_elements(canvas, chunk[0].back, Rect(0, 0, w, h),
+                          element_context(component, job, chunk[0], grid.bleed))
+            canvas.endForm()
+        form = forms[key]
     for slot, (card, trim) in enumerate(zip(chunk, _back_trims(grid, s, len(chunk), shift), strict=True)):
         target = grid.back_slot(slot, s.duplex)
-        ctx = element_context(component, job, card, grid.bleed)
-        draw_face(canvas, card.back, trim, shifted(grid.bleed_rect(target), shift), ctx)
+        clip = shifted(grid.bleed_rect(target), shift)
+        if form:
+            canvas.saveState()
+            path = canvas.beginPath()
+            path.rect(clip.x, clip.y, clip.w, clip.h)
+            canvas.clipPath(path, stroke=0, fill=0)
+            canvas.translate(trim.x, trim.y)
+            canvas.doForm(form)
+            canvas.restoreState()
+        else:
+            draw_face(canvas, card.back, trim, clip, element_context(component, job, card, grid.bleed))
         if job.options.guides:
             draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
 
@@ -506,16 +531,38 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
         chunks = [cards[start:start + grid.per_page] for start in range(0, len(cards), grid.per_page)]
     pages = 0
     total = len(shift_readings()) * per_reading
+    base = back_shift(grid, s)
+    notes = [WORDS("shifted_backs", job.text_lang, x=f"{rx:+.1f}", y=f"{ry:+.1f}", page=k + 1, count=total)
+             for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
+    reach = grid.bleed + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
+    forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form
     for rx, ry in shift_readings():
         reading = replace(s, offset=(s.offset[0] + rx, s.offset[1] + ry))
         shift = back_shift(grid, reading)
-        for chunk in chunks:
-            draw_backs(canvas, component, job, s, chunk, grid, shift)
-            trims = _back_trims(grid, s, len(chunk), shift)
-            note = WORDS("shifted_backs", job.text_lang, x=f"{rx:+.1f}", y=f"{ry:+.1f}", page=pages + 1,
-                         count=total)
-            draw_margin_note(canvas, note, grid.page, trims, grid.bleed, ruler_area(grid.page, trims, grid.bleed))
-            finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang, job.options.guides)
+        for number, chunk in enumerate(chunks):
+            if number not in forms:
+                trims = _back_trims(grid, s, len(chunk), base)
+                avoid = ruler_area(grid.page, trims, grid.bleed)
+                forms[number] = (f"pnpgenBacks{number}", trims,
+                                 margin_note_spot(canvas, max(notes, key=len), grid.page, trims, reach, avoid))
+                canvas.beginForm(forms[number][0], grid.page.x, grid.page.y, grid.page.right, grid.page.top)
+                draw_backs(canvas, component, job, s, chunk, grid, base, shared_back(cards, job))
+                canvas.endForm()
+            name, trims, spot = forms[number]
+            canvas.saveState()
+            canvas.translate(shift[0] - base[0], shift[1] - base[1])
+            canvas.doForm(name)
+            canvas.restoreState()
+            if spot is not None:
+                draw_note_at(canvas, notes[pages], spot)
+            # marks where the unmoved backs are (the cut is made from the fronts); boxes where they are
+            draw_page_marks(canvas, grid.page, trims, grid.bleed, job.text_lang, s.crop_marks)
+            if job.options.guides:
+                draw_proof_slug(canvas, grid.page, trims, reach, job.text_lang,
+                                ruler_area(grid.page, trims, grid.bleed))
+            moved = union(_back_trims(grid, s, len(chunk), shift))
+            set_page_boxes(canvas, moved, moved.outset(grid.bleed))
+            canvas.showPage()
             pages += 1
     return pages
 

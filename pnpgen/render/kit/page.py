@@ -468,22 +468,35 @@ def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect
                      avoid: Sequence[Rect] = (), colour: Any = colors.black) -> bool:
     """One line of text in a free margin of the page (proof_slug_spot), at most SLUG_SIZE
     points; False when no margin had room."""
+    spot = margin_note_spot(canvas, text, page, trims, bleed, avoid)
+    if spot is not None:
+        draw_note_at(canvas, text, spot, colour)
+    return spot is not None
+
+
+NoteSpot = tuple[float, float, bool, float]  # x, y of the text's centre line, vertical, size
+
+
+def margin_note_spot(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: float,
+                     avoid: Sequence[Rect] = ()) -> NoteSpot | None:
+    """Where (and how large) draw_margin_note puts `text`; None when no margin has room."""
     for size in (SLUG_SIZE, 5.5, 4.5):
-        width = canvas.stringWidth(text, SANS, size)
-        spot = proof_slug_spot(page, trims, bleed, width, size, avoid)
-        if spot is None:
-            continue
-        x, y, vertical = spot
-        canvas.saveState()
-        canvas.setFillColor(colour)
-        canvas.setFont(SANS, size)
-        canvas.translate(x, y)
-        if vertical:
-            canvas.rotate(90)
-        canvas.drawCentredString(0, -size * 0.35, text)
-        canvas.restoreState()
-        return True
-    return False
+        spot = proof_slug_spot(page, trims, bleed, canvas.stringWidth(text, SANS, size), size, avoid)
+        if spot is not None:
+            return (*spot, size)
+    return None
+
+
+def draw_note_at(canvas: Canvas, text: str, spot: NoteSpot, colour: Any = colors.black) -> None:
+    x, y, vertical, size = spot
+    canvas.saveState()
+    canvas.setFillColor(colour)
+    canvas.setFont(SANS, size)
+    canvas.translate(x, y)
+    if vertical:
+        canvas.rotate(90)
+    canvas.drawCentredString(0, -size * 0.35, text)
+    canvas.restoreState()
 
 
 GUIDE_TRIM = colors.Color(0.85, 0, 0.45)

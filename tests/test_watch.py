@@ -63,7 +63,8 @@ def test_one_card_edit_rebuilds_only_its_deck(watched: tuple[Watcher, Path]) -> 
     assert watcher.status.error is None and watcher.status.rebuilt == ["spells"]
     after = mtimes(watcher.game_dir)
     changed = sorted(name for name in after if after[name] != before[name])
-    assert changed == ["spells-en.pdf", "spells-ja.pdf"]
+    assert changed == ["spells-backs-shifted-en.pdf", "spells-backs-shifted-ja.pdf", "spells-en.pdf",
+                       "spells-ja.pdf"]  # the deck's files only
     svg = (watcher.game_dir / "preview" / "spells-en.svg").read_text(encoding="utf-8")
     assert "Embers" in svg
     readme = (watcher.game_dir / "README.txt").read_text(encoding="utf-8")

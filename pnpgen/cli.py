@@ -435,7 +435,7 @@ def schema(
     debug: DebugOpt = False,
 ) -> None:
     """Write a JSON Schema for every kind of content file (game, rulebook, components,
-    deck, board, sheet, examples), generated from the specs pnpgen validates with, so an
+    deck, board, sheet, card layouts, examples), generated from the specs pnpgen validates with, so an
     editor completes keys and marks errors as you type (docs/editor.md)."""
     from pnpgen.schemas import write_schemas  # lazy: ReportLab (see top)
 

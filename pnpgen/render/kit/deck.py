@@ -532,7 +532,8 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
     pages = 0
     total = len(shift_readings()) * per_reading
     base = back_shift(grid, s)
-    notes = [WORDS("shifted_backs", job.text_lang, x=f"{rx:+.1f}", y=f"{ry:+.1f}", page=k + 1, count=total)
+    template = WORDS("shifted_backs", job.text_lang, x="\x01", y="\x02", page="\x03", count=total)  # filled once
+    notes = [template.replace("\x01", f"{rx:+.1f}").replace("\x02", f"{ry:+.1f}").replace("\x03", str(k + 1))
              for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
     reach = grid.bleed + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
     forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form

@@ -23,6 +23,7 @@ from pnpgen.output import (
     refuse_content_folder,
 )
 from pnpgen.render.kit import render_components
+from pnpgen.render.kit.presets import check_preset
 from pnpgen.render.paper import paper_mm
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.templates import render_template
@@ -37,6 +38,8 @@ def renderers() -> list[Renderer]:
 
 def check_options(options: BuildOptions) -> None:
     paper_mm(options.paper)
+    if options.preset is not None:
+        check_preset(options.preset)
     if not options.langs:
         raise BuildError(f"--lang names no language; languages: {', '.join(LANGS)}")
     for lang in options.langs:

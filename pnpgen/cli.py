@@ -146,6 +146,10 @@ def complete_paper(incomplete: str) -> list[str]:
     return [x for x in ("A4", "Letter", "B5", "A3", "B4", "A5") if x.lower().startswith(incomplete.lower())]
 
 
+def complete_preset(incomplete: str) -> list[str]:
+    return [x for x in ("standard", "us-eighth-inch", "large-format") if x.startswith(incomplete)]
+
+
 ContentOpt = Annotated[
     Path | None,
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
@@ -317,6 +321,12 @@ def build(
         str | None,
         typer.Option("--tts-base-url", help="URL the tts/ folder will be served from (default: its file:/// path)."),
     ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Printer preset for every component's bleed and safe zone: standard "
+                     "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
+                     autocompletion=complete_preset),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -339,6 +349,7 @@ def build(
         print_shop=print_shop,
         tts=tts or tts_base_url is not None,
         tts_base_url=tts_base_url,
+        preset=preset,
         content_root=root,
     )
     check_options(options)
@@ -433,7 +444,7 @@ def schema(
     debug: DebugOpt = False,
 ) -> None:
     """Write a JSON Schema for every kind of content file (game, rulebook, components,
-    deck, board, sheet, examples), generated from the specs pnpgen validates with, so an
+    deck, board, sheet, card layouts, examples), generated from the specs pnpgen validates with, so an
     editor completes keys and marks errors as you type (docs/editor.md)."""
     from pnpgen.schemas import write_schemas  # lazy: ReportLab (see top)
 

@@ -40,6 +40,7 @@ class BuildOptions:
     print_shop: bool = False  # one card per page, CMYK, no annotations
     tts: bool = False  # also Tabletop Simulator card sheets, board images and saved objects (tts/)
     tts_base_url: str | None = None  # where the tts/ files will be hosted; None: file:/// of tts/
+    preset: str | None = None  # a printer preset (render/kit/presets.py) for every component
     content_root: Path = Path("content")
 
     def game_dir(self, content: GameContent) -> Path:

@@ -28,10 +28,11 @@ from pnpgen.output import atomic_output
 from pnpgen.render.kit import TYPES, type_module
 from pnpgen.render.kit.blocks import BLOCKS
 from pnpgen.render.kit.elements import ELEMENTS
+from pnpgen.render.kit.layouts import NAMED
 from pnpgen.render.rulebook.model import BLOCK_SPECS, FILE_SPEC, SECTION_SPEC
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-KINDS = ("game", "rulebook", "components", *TYPES, "examples")
+KINDS = ("game", "rulebook", "components", *TYPES, "layouts", "examples")
 """The kinds of content file, each written as <kind>.schema.json; besides them,
 game-<engine>.schema.json for each installed engine: game.yaml with that engine's own
 `rules:` and `simulation:` keys (a game.yaml names the one of its engine)."""
@@ -43,6 +44,7 @@ TITLES = {
     "deck": "pnpgen deck component",
     "board": "pnpgen board component",
     "sheet": "pnpgen sheet component",
+    "layouts": "pnpgen card layouts file (named layouts that decks share)",
     "examples": "pnpgen worked examples file",
 }
 
@@ -72,7 +74,7 @@ def _defs() -> dict[str, Any]:
         _set(schema, "type", {"const": kind})
         props = schema["properties"]
         for key in ("front", "back", "decorations"):
-            if key in props:
+            if key in props and props[key].get("type") == "array":  # a deck's are Ref('element')
                 props[key]["items"] = {"$ref": "#/$defs/element"}
         if "blocks" in props:
             props["blocks"]["items"] = {"$ref": "#/$defs/block"}
@@ -107,6 +109,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "rulebook": _rulebook(),
         "components": _component_list(defs),
         **{kind: {"$ref": f"#/$defs/{kind}"} for kind in TYPES if kind in defs},
+        "layouts": json_schema(NAMED),
         "examples": {"type": "array", "items": example},
     }
     titles = dict(TITLES)

@@ -5,8 +5,9 @@ change touches:
 
 - `game.yaml` (rules, players, part names): everything;
 - a rulebook file, `rule_ids`/`end_conditions` files or worked examples: the rulebooks;
-- anything else (component YAML, CSVs, pictures): the components whose own YAML changed,
-  those whose `csv:` is the saved file, and every component for a picture.
+- anything else (component YAML, CSVs, layouts files, pictures): the components whose own
+  YAML changed, those whose `csv:` or `layouts:` names the saved file, and every component
+  for a picture.
 
 A broken edit prints its one error line and changes no file: the last good PDFs and
 previews stay (every file is written whole or not at all, and the content is checked
@@ -135,7 +136,10 @@ class Watcher:
                 new = _fingerprint(item) != self.component_data.get(ident)
                 csv = str(item.get("csv", "")) in others
                 picture = any(Path(n).suffix.lower() in PICTURES for n in others if n)
-                if new or csv or picture:
+                layouts = item.get("layouts")  # a deck's shared layouts file(s)
+                files = [layouts] if isinstance(layouts, str) else layouts if isinstance(layouts, list) else []
+                shared = any(isinstance(f, str) and f in others for f in files)
+                if new or csv or picture or shared:
                     parts.append(ident)
         return parts
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
 from pnpgen.build import build_game
 from pnpgen.content.game import load_game
@@ -124,7 +125,7 @@ def test_every_font_is_embedded(demo: Path) -> None:
 def test_calibration_sheet_closes_the_duplex_file(demo: Path) -> None:
     reader = PdfReader(str(demo / "spells-ja.pdf"))
     front, back = drawing(reader, 14), drawing(reader, 15)
-    assert "back_offset" in reader.pages[14].extract_text()
+    assert "spells-backs-shifted-ja.pdf" in reader.pages[14].extract_text()  # no YAML to edit
     # the back's crosses (18 mm lines) sit at the mirror image of the front's scales' centres
     crosses = [s for s in back.segments if abs(abs(s.x2 - s.x1) - 18 * MM) < 0.01]
     centres = sorted(round((s.x1 + s.x2) / 2 / MM, 1) for s in crosses)
@@ -380,3 +381,39 @@ def test_guides_draw_trim_and_safe_zone(tmp_path: Path) -> None:
     sizes = {(round(float(r[2]) / MM, 2), round(float(r[3]) / MM, 2)) for r in rects}
     assert (50.0, 70.0) in sizes  # trim
     assert (44.0, 64.0) in sizes  # safe zone, 3 mm in
+
+
+def test_backs_shifted_file_moves_the_backs_for_every_reading(tmp_path: Path) -> None:
+    write_game(tmp_path, PER_CARD_BACK)
+    out = build_tiny(tmp_path)
+    plain = {t: (x, y) for t, x, y in texts(PdfReader(str(out / "numbers.pdf")), 1)}
+    shifted = PdfReader(str(out / "numbers-backs-shifted.pdf"))
+    assert len(shifted.pages) == 25  # five cards on one sheet: one backs page per reading
+    readings = [(x, y) for y in (1.0, 0.5, 0.0, -0.5, -1.0) for x in (-1.0, -0.5, 0.0, 0.5, 1.0)]
+    for number, (rx, ry) in enumerate(readings):
+        found = {t: (x, y) for t, x, y in texts(shifted, number)}
+        label = f"Backs for a reading of x {rx:+.1f} mm, y {ry:+.1f} mm · page {number + 1}/25"
+        assert label in found
+        # the backs page is one form, drawn once and moved on each page: where it is moved to
+        ops = ContentStream(shifted.pages[number].get_contents(), shifted).operations
+        [(tx, ty)] = [(float(ops[i - 1][0][4]), float(ops[i - 1][0][5])) for i, (operands, op) in enumerate(ops)
+                      if op == b"Do" and str(operands[0]).startswith("/FormXob.pnpgenBacks")]
+        trim = [float(v) for v in shifted.pages[number].trimbox]
+        plain_trim = [float(v) for v in PdfReader(str(out / "numbers.pdf")).pages[1].trimbox]
+        for name in ("B1", "B5"):
+            # the back sat rx right and ry up, seen from the front; on the back page (flipped
+            # left-right) it moves rx to the right and ry down
+            dx, dy = (found[name][0] + tx - plain[name][0]) / MM, (found[name][1] + ty - plain[name][1]) / MM
+            assert abs(dx - rx) < 0.01 and abs(dy + ry) < 0.01, (rx, ry, dx, dy)
+        # the TrimBox follows the backs
+        assert abs((trim[0] - plain_trim[0]) / MM - rx) < 0.01 and abs((trim[1] - plain_trim[1]) / MM + ry) < 0.01
+    calibration = " ".join(t for t, _x, _y in texts(PdfReader(str(out / "numbers.pdf")), 2))
+    assert "numbers-backs-shifted.pdf" in calibration and "back_offset" not in calibration
+    assert "rebuild" not in calibration.replace("no rebuild needed", "")
+
+
+def test_a_shared_back_needs_one_page_per_reading(demo: Path) -> None:
+    reader = PdfReader(str(demo / "spells-backs-shifted-en.pdf"))
+    assert len(reader.pages) == 25
+    first = [t for t, _x, _y in texts(reader, 0)]
+    assert first.count("KIT DEMO") == 9  # a full page of backs, whatever sheet it goes behind

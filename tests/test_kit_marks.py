@@ -84,7 +84,47 @@ def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(tmp_path: Pa
             continue
         prefs = PdfReader(path).trailer["/Root"]["/ViewerPreferences"]
         assert prefs["/PrintScaling"] == "/None", path.name
-        if path.name.startswith("spells"):  # a duplex deck, flipped on the long edge
+        if path.name.startswith("spells") and "backs-shifted" not in path.name:  # a duplex deck, long edge
             assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
         else:
             assert "/Duplex" not in prefs, path.name
+
+
+SLUG = {"en": "PROOF — do not print", "ja": "校正刷り — 印刷しないでください"}
+
+
+def test_every_proof_page_carries_the_slug_outside_the_trim(tmp_path: Path) -> None:
+    demo = GAMES[0]
+    build_game(load_game(demo), BuildOptions(out=tmp_path, guides=True, content_root=demo.parent))
+    proofs = sorted((tmp_path / "kit-demo").glob("*-proof-*.pdf"))
+    assert len(proofs) == 12 and not list((tmp_path / "kit-demo").glob("*[!f]-en.pdf"))  # proofs only
+    for path in proofs:
+        reader = PdfReader(path)
+        slug = SLUG[path.stem.rsplit("-", 1)[1]]
+        for number, page in enumerate(reader.pages):
+            found: list[tuple[float, float, float]] = []  # x, y of the text origin, its font size
+
+            def visit(text: str, cm: list[float], tm: list[float], _font: object, size: float,
+                      found: list[tuple[float, float, float]] = found, slug: str = slug) -> None:
+                if text.strip() == slug:
+                    x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+                    y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                    found.append((x, y, size))
+
+            page.extract_text(visitor_text=visit)
+            assert len(found) == 1, (path.name, number)
+            x, y, size = found[0]
+            trim = [float(v) for v in page.trimbox]
+            media = [float(v) for v in page.mediabox]
+            above_or_below = y > trim[3] + 1 or y + size < trim[1] - 1
+            beside = x > trim[2] + 1 or x + size < trim[0] - 1
+            assert above_or_below or beside, (path.name, number, x / MM, y / MM, [t / MM for t in trim])
+            assert media[0] + 5 * MM - 1 <= x <= media[2] - 5 * MM + 1, (path.name, number)
+            assert media[1] + 5 * MM - 1 <= y <= media[3] - 5 * MM + 1, (path.name, number)
+
+
+def test_home_files_carry_no_proof_slug(tmp_path: Path) -> None:
+    demo = GAMES[0]
+    build_game(load_game(demo), BuildOptions(out=tmp_path, langs=("en",), content_root=demo.parent))
+    for path in sorted((tmp_path / "kit-demo").glob("*.pdf")):
+        assert SLUG["en"] not in "".join(page.extract_text() for page in PdfReader(path).pages), path.name

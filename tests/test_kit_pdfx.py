@@ -109,6 +109,39 @@ def test_print_shop_files_are_cmyk_only_with_embedded_fonts(shop: Path) -> None:
         assert b"/CS /RGB" not in inline and b"/CS /DeviceRGB" not in inline
 
 
+def test_print_shop_files_have_nothing_pdfx4_forbids(shop: Path) -> None:
+    """What a PDF/X-4 preflight (ISO 15930-7) refuses and a reader can see: encryption, a
+    missing file ID, annotations or actions (JavaScript), transfer functions and halftones,
+    RGB colour spaces in resources or transparency groups, and an ICC profile that is not a
+    CMYK output profile. No PDF/X validator is installable here (veraPDF checks PDF/A and
+    PDF/UA only, and is not packaged), so this is the check."""
+    for path in shop_files(shop):
+        reader = PdfReader(path)
+        trailer = reader.trailer
+        assert "/Encrypt" not in trailer and len(trailer["/ID"]) == 2, path.name
+        root = trailer["/Root"]
+        assert not {"/AA", "/OpenAction", "/AcroForm"} & set(root), path.name
+        assert "/JavaScript" not in (root.get("/Names") or {}), path.name
+        info = reader.metadata
+        assert info["/Title"] and info["/CreationDate"] and info["/ModDate"], path.name
+        for page in reader.pages:
+            assert "/Annots" not in page and "/AA" not in page, path.name
+            group = page.get("/Group")
+            if group is not None:
+                assert group.get_object().get("/CS") not in ("/DeviceRGB", "/CalRGB"), path.name
+        for _data, resources in forms_and_pages(reader):
+            for state in (resources.get("/ExtGState") or {}).values():
+                state = state.get_object()
+                assert not {"/TR", "/HT", "/HTP"} & set(state), path.name
+                assert state.get("/TR2", "/Default") == "/Default", path.name
+            for space in (resources.get("/ColorSpace") or {}).values():
+                space = space.get_object()
+                family = space[0] if isinstance(space, list) else space
+                assert family not in ("/DeviceRGB", "/CalRGB", "/Lab"), path.name
+                if family == "/ICCBased":
+                    assert space[1].get_object()["/N"] == 4, path.name
+
+
 def test_card_boxes_in_mm(shop: Path) -> None:
     reader = PdfReader(shop / "spells-print-shop-en.pdf")
     page = reader.pages[0]
@@ -188,3 +221,26 @@ def test_rulebook_pages_carry_trim_and_bleed_boxes(tmp_path: Path) -> None:
     for page in reader.pages:
         assert "/TrimBox" in page and "/BleedBox" in page
         assert [round(float(v) / MM, 2) for v in page.trimbox] == [0.0, 0.0, 210.0, 297.0]
+
+
+HARBOUR = ROOT / "tests" / "fixtures" / "harbour"
+
+
+def test_author_title_and_date_come_from_the_yaml_and_source_date_epoch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01 00:00:00 UTC
+    builds = []
+    for run in ("a", "b"):
+        build_game(load_game(HARBOUR), BuildOptions(out=tmp_path / run, langs=("en",), print_shop=True,
+                                                    content_root=HARBOUR.parent))
+        builds.append(tmp_path / run / "harbour")
+    for name in ("harbour-en.pdf", "harbour-print-shop-en.pdf"):
+        reader = PdfReader(builds[0] / name)
+        info = reader.metadata
+        assert info["/Author"] == "Kit Demo Studio", name  # game.yaml author:, not "anonymous"
+        assert info["/Title"] == "Harbour Night: Harbour Night cards", name
+        assert str(info["/CreationDate"]).startswith("D:20260101000000"), name
+        assert (builds[0] / name).read_bytes() == (builds[1] / name).read_bytes(), name  # byte-identical
+    xmp = PdfReader(builds[0] / "harbour-print-shop-en.pdf").trailer["/Root"]["/Metadata"].get_object()
+    text = xmp.get_data().decode("utf-8")
+    assert "<rdf:li>Kit Demo Studio</rdf:li>" in text and "<xmp:CreateDate>2026-01-01T00:00:00+00:00<" in text

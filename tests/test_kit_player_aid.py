@@ -23,7 +23,8 @@ def build_player_aid(folder: Path, out: Path) -> Path:
     aid = next(c for c in components(content) if c["id"] == "player-aid")
     assert not is_localized(aid, content)  # both languages on every card: one file
     [job] = jobs(content, rules, BuildOptions(out=out), aid)
-    [built] = render(aid, job)
+    built, shifted = render(aid, job)  # the deck, and its backs moved for each calibration reading
+    assert shifted.path.name == "player-aid-backs-shifted.pdf"
     return built.path
 
 

@@ -245,3 +245,21 @@ def test_cli_flags_and_bad_base_url_is_one_line_exit_2(run_pnpgen: CliRun, tmp_p
     assert code == 0 and entry["BackURL"] == "https://example.org/t/kinds-back.png"
     code, _out, _err = run_pnpgen(*args)  # without --tts: the TTS files go
     assert code == 0 and not (tmp_path / "build" / "tiny" / "tts").exists()
+
+
+def test_per_type_layouts_are_exported_card_by_card(tmp_path: Path) -> None:
+    """The harbour deck picks each card's front by its type (layouts.yaml): 54 cards, and
+    the cells of a ship, a lighthouse and a storm are drawn from three different layouts."""
+    fixture = Path(__file__).parent / "fixtures" / "harbour"
+    build_game(load_game(fixture), BuildOptions(out=tmp_path, content_root=fixture.parent, tts=True, langs=("en",)))
+    tts = tmp_path / "harbour" / "tts"
+    deck = deck_object(saved(tts, "harbour-en"), 54)
+    ((ident, entry),) = deck["CustomDeck"].items()
+    sheet = Image.open(local(entry["FaceURL"])).convert("RGB")
+    size = sheet.width // entry["NumWidth"], sheet.height // entry["NumHeight"]
+    cells = [sheet.crop(((slot % entry["NumWidth"]) * size[0], (slot // entry["NumWidth"]) * size[1],
+                         (slot % entry["NumWidth"] + 1) * size[0], (slot // entry["NumWidth"] + 1) * size[1]))
+             for slot in sorted({card_id % 100 for card_id in deck["DeckIDs"]})]
+    assert len(cells) == 18  # 18 kinds of card (3 copies each) in the CSV
+    kinds = {cell.getpixel((2, 2)) for cell in cells}  # the card's edge: each layout's own colour
+    assert len(kinds) == 3, kinds

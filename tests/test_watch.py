@@ -63,7 +63,8 @@ def test_one_card_edit_rebuilds_only_its_deck(watched: tuple[Watcher, Path]) -> 
     assert watcher.status.error is None and watcher.status.rebuilt == ["spells"]
     after = mtimes(watcher.game_dir)
     changed = sorted(name for name in after if after[name] != before[name])
-    assert changed == ["spells-en.pdf", "spells-ja.pdf"]
+    assert changed == ["spells-backs-shifted-en.pdf", "spells-backs-shifted-ja.pdf", "spells-en.pdf",
+                       "spells-ja.pdf"]  # the deck's files only
     svg = (watcher.game_dir / "preview" / "spells-en.svg").read_text(encoding="utf-8")
     assert "Embers" in svg
     readme = (watcher.game_dir / "README.txt").read_text(encoding="utf-8")
@@ -148,3 +149,23 @@ def test_json_lines_one_envelope_per_rebuild(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_shared_layouts_file_rebuilds_the_decks_that_use_it(tmp_path: Path) -> None:
+    folder = tmp_path / "content" / "harbour"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "harbour", folder)
+    watcher = Watcher(folder, BuildOptions(out=tmp_path / "build", langs=("en",), content_root=folder.parent),
+                      say=lambda _: None)
+    assert watcher.build_all()
+    stop = threading.Event()
+    thread = threading.Thread(target=watcher.run, args=(stop,), daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    try:
+        version = watcher.status.version
+        edit(folder / "layouts.yaml", "HARBOUR NIGHT", "HARBOUR LIGHTS")
+        wait_for(watcher, version)
+        assert watcher.status.error is None and sorted(watcher.status.rebuilt) == ["harbour", "storm-promo"]
+    finally:
+        stop.set()
+        thread.join(timeout=10)

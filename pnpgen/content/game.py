@@ -44,6 +44,7 @@ COMMON_SCHEMA: dict[str, Any] = {
     "version": OneOf(int, str),
     "source?": str,
     "credits?": Text,
+    "author?": Text,  # printed files name it as their author (PDF info, XMP)
     "rule_ids?": OneOf(str, Each(str), {"*": Text}),
     "end_conditions?": OneOf(str, Each(str), {"*": Text}),
     "rules?": Any_,

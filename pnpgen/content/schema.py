@@ -6,7 +6,8 @@ A spec is one of:
     any key (a map of user-chosen names);
   - a one-item list `[spec]`: a list whose items all match `spec`;
   - `Text`: a string, or a mapping of language code -> string;
-  - `OneOf(spec, ...)`, `Each(spec, min=..)`, `Range(type, low, high)`, `Any_`.
+  - `OneOf(spec, ...)`, `Each(spec, min=..)`, `Range(type, low, high)`, `Any_`;
+  - `Ref(name, spec)`: `spec`, a shared definition in the JSON Schema.
 """
 
 from __future__ import annotations
@@ -43,6 +44,15 @@ class Each:
 
     item: Any
     min: int = 0
+
+
+@dataclass(frozen=True)
+class Ref:
+    """`spec`, which the JSON Schema writes as a reference to its shared definition `name`
+    (`#/$defs/<name>`, e.g. a layout element)."""
+
+    name: str
+    spec: Any
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,8 @@ def _describe(spec: Any) -> str:
         return f"{_describe(spec.kind)} {low} to {spec.high:g}{' ' + spec.unit if spec.unit else ''}"
     if isinstance(spec, OneOf):
         return " or ".join(_describe(o) for o in spec.options)
+    if isinstance(spec, Ref):
+        return _describe(spec.spec)
     return repr(spec)
 
 
@@ -130,6 +142,9 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
         raise ContentError(f"{label}: {problem}", **loc)
 
     if spec is Any_:
+        return
+    if isinstance(spec, Ref):
+        check(value, spec.spec, parent, key, path)
         return
     if isinstance(spec, OneOf):
         errors: list[ContentError] = []
@@ -224,6 +239,8 @@ def json_schema(spec: Any) -> dict[str, Any]:
     schema` writes it, and tests hold it to the loader on good and bad files."""
     if spec is Any_:
         return {}
+    if isinstance(spec, Ref):
+        return {"$ref": f"#/$defs/{spec.name}"}
     if isinstance(spec, OneOf):
         return {"anyOf": [json_schema(option) for option in spec.options]}
     if isinstance(spec, Choice):

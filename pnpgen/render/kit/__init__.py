@@ -162,13 +162,31 @@ def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list
     return problems
 
 
+# A problem of one card names its place and the card's source: 'deck.yaml:21:14: ...,
+# card 3 'Ember' (cards.csv:2): ...'. The same place and card in another language (where
+# the quoted text differs) is the same problem.
+CARD_PROBLEM = re.compile(r"^(.*?:\d+(?::\d+)?): .*?, card \d+(?: '.*?')? \(([^()]*)\)")
+
+
+def _problem_key(problem: str) -> str:
+    match = CARD_PROBLEM.match(problem)
+    return f"{match[1]}|{match[2]}" if match else problem
+
+
 def _name_languages(found: dict[str | None, list[str]]) -> list[str]:
-    """One list of problems from each language's: a problem every language has once, any
+    """One list of problems from each language's: a problem every language has once (a
+    card's problem at the same place in every language: said in the first language), any
     other once per language it has, naming the language ('... (en)')."""
     merged: list[str] = []
+    keys = {lang: {_problem_key(p) for p in problems} for lang, problems in found.items()}
+    said: set[str] = set()
     for lang, problems in found.items():
         for problem in problems:
-            everywhere = all(problem in others for others in found.values())
+            key = _problem_key(problem)
+            everywhere = all(key in others for others in keys.values())
+            if everywhere and key in said:
+                continue
+            said.add(key)
             text = problem if everywhere or lang is None else f"{problem} ({lang})"
             if text not in merged:
                 merged.append(text)

@@ -49,6 +49,8 @@ from pnpgen.render.kit.page import (
     draw_crop_marks,
     draw_guides,
     draw_page_ruler,
+    draw_proof_slug,
+    ruler_area,
     set_page_boxes,
     union,
 )
@@ -308,6 +310,26 @@ PAD = 1.0  # mm inside table cells
 
 
 CAPTION = 0.7  # caption size relative to the cell text
+MIN_CAPTION = 4.0  # pt: a caption shrinks to fit its cell no further (then it wraps)
+CAPTION_INSET = 0.8  # mm between a caption and its cell's sides
+
+
+def caption_size(cell: Cell, width: float) -> float:
+    """A cell's caption size in points: CAPTION of its text, smaller so that it fits on
+    one line in the cell's `width` mm (down to MIN_CAPTION; below that it wraps)."""
+    size = cell.size * CAPTION
+    room = width - 2 * CAPTION_INSET
+    natural = natural_width(cell.caption, 1.0)
+    if natural * size <= room or natural <= 0:
+        return size
+    return max(MIN_CAPTION, room / natural)
+
+
+def caption_height(cell: Cell, width: float) -> float:
+    """Height in mm a cell's caption takes at its top (0 without one)."""
+    if not cell.caption:
+        return 0.0
+    return text_height(cell.caption, caption_size(cell, width), width - 2 * CAPTION_INSET) + 0.1 * cell.size * PT
 
 
 class Block:
@@ -534,7 +556,7 @@ class Table(Block):
             w = sum(widths[cell.col:cell.col + cell.cols]) - 2 * PAD
             cell.size = fitting_size(cell.text, cell.size, w)
             need = (text_height(cell.text, cell.size, w) + 2 * PAD if cell.text else 0) + \
-                (cell.size * CAPTION * 1.1 * PT if cell.caption else 0)
+                caption_height(cell, w + 2 * PAD)
             have = sum(heights[cell.row:cell.row + cell.rows])
             if need > have:
                 heights[cell.row + cell.rows - 1] += need - have
@@ -562,11 +584,10 @@ class Table(Block):
         for cell, b in placed:
             canvas.rect(*frame.rect(b), stroke=1, fill=0)
             top = b.y
-            if cell.caption:
-                canvas.setFillColor(ctx.colour(GREY))
-                canvas.setFont(SANS, cell.size * CAPTION)
-                canvas.drawString(frame.x(b.x + 0.8), frame.y(b.y) - cell.size * CAPTION, cell.caption)
-                top += cell.size * CAPTION * 1.1 * PT
+            if cell.caption:  # inside its cell: shrunk to fit, else wrapped
+                room = Box(b.x + CAPTION_INSET, b.y, b.width - 2 * CAPTION_INSET, caption_height(cell, b.width))
+                draw_text(canvas, frame, room, cell.caption, caption_size(cell, b.width), ctx, colour=GREY)
+                top += room.height
             if cell.text:
                 inner = Box(b.x + PAD, top, b.width - 2 * PAD, b.bottom - top)
                 draw_text(canvas, frame, inner, cell.text, cell.size, ctx, cell.align, "middle")
@@ -811,7 +832,6 @@ MARGIN = 10.0  # mm of paper kept free on the top, left and right: crop marks li
 FOOT = 16.0  # mm kept free at the bottom: crop marks and the check ruler
 
 
-DEFAULT_BLEED = 3.0
 
 
 def printable(page: Rect) -> Rect:
@@ -820,9 +840,10 @@ def printable(page: Rect) -> Rect:
 
 
 def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, job: KitJob,
-                safe: float = 0.0) -> None:
+                safe: float = 0.0, reserved: Sequence[Rect] = ()) -> None:
     """Page boxes, crop marks, the check ruler and (--guides) proof lines, then the next page.
-    `bleed` and `safe` in points. Print-shop pages carry boxes only: no marks, no ruler."""
+    `bleed` and `safe` in points; `reserved`, margin areas already used (a tile's caption).
+    Print-shop pages carry boxes only: no marks, no ruler."""
     trim = union(list(trims))
     bleed_box = trim.outset(bleed)
     clipped = Rect(max(bleed_box.x, page.x), max(bleed_box.y, page.y), 0, 0)
@@ -835,6 +856,8 @@ def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float,
         if job.options.guides:
             for t in trims:
                 draw_guides(canvas, t, bleed, safe)
+            draw_proof_slug(canvas, page, trims, bleed, job.text_lang,
+                            [*ruler_area(page, list(trims), bleed), *reserved])
     canvas.showPage()
 
 

@@ -26,7 +26,6 @@ from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_GRID_CELLS, MAX_LENGTH_MM
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.blocks import (
-    DEFAULT_BLEED,
     PT,
     Stack,
     TextCtx,
@@ -45,6 +44,7 @@ from pnpgen.render.kit.blocks import (
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
 from pnpgen.render.kit.page import KitJob, Rect, problems_of, write_pdf
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 from pnpgen.render.words import WORDS
@@ -108,6 +108,7 @@ SCHEMA: dict[str, Any] = {
         "label?": Text,
         "label_size?": float,
         "label_at?": Choice("top", "center", "bottom"),
+        "label_background?": str,
     }),
     "title_block?": {
         "text?": Text,
@@ -117,6 +118,7 @@ SCHEMA: dict[str, Any] = {
         "align?": Align,
     },
     "decorations?": Each(Any_, min=1),
+    "preset?": Choice(*PRESETS),
     "bleed?": float,
     "blocks?": Each(Any_, min=1),
     "padding?": float,
@@ -256,7 +258,7 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
                  for spec in component.get("labels") or [])  # counted before any is made
     ctx.drawn.add(labels, "labels", where(component, "labels"))
     cw, ch = cell_size(grid)
-    pad = float(component.get("padding", 4.0))
+    pad = padding(component, ctx.job.options.preset)
 
     # label sets per side, nearest the grid first
     bands: dict[str, list[tuple[YMap, float]]] = {s: [] for s in SIDES}
@@ -560,16 +562,28 @@ def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> N
 
 def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[int, int]], layout: BoardLayout,
                   ctx: TextCtx) -> None:
+    """The region's name on a knocked-out plate (`label_background`, white by default) so
+    grid lines never run through it; at least 10 pt, or 60% of a cell, made smaller only
+    to fit the region's width."""
     cs = [c for c, _ in cells]
     rs = [r for _, r in cells]
     x0, x1 = layout.grid_x + min(cs) * layout.cell_w, layout.grid_x + (max(cs) + 1) * layout.cell_w
     y0, y1 = layout.grid_y + min(rs) * layout.cell_h, layout.grid_y + (max(rs) + 1) * layout.cell_h
-    size = float(spec.get("label_size", max(7.0, min(layout.cell_w, layout.cell_h) * 0.45)))
+    text = fill(spec["label"], ctx, spec, "label")
+    size = float(spec.get("label_size", max(10.0, min(layout.cell_w, layout.cell_h) * 0.6)))
+    pad = 1.2  # mm each side of the text on its plate
+    room = x1 - x0 - 2 * pad - 1.0
+    if "label_size" not in spec and stringWidth(text, SANS, size) * PT > room:
+        size = max(6.0, room / max(stringWidth(text, SANS, 1.0) * PT, 1e-6))
     h = size * 1.4 * PT
+    w = min(x1 - x0 - 1.0, stringWidth(text, SANS, size) * PT + 2 * pad)
     at = spec.get("label_at", "top")
-    y = y0 + 0.5 if at == "top" else (y1 - h - 0.5 if at == "bottom" else (y0 + y1 - h) / 2)
+    y = y0 + 0.8 if at == "top" else (y1 - h - 0.8 if at == "bottom" else (y0 + y1 - h) / 2)
+    plate = Box((x0 + x1 - w) / 2, y, w, h)
+    canvas.setFillColor(ctx.colour(str(spec.get("label_background", "#ffffff"))))
+    canvas.rect(*frame.rect(plate), stroke=0, fill=1)
     canvas.setFillColor(ctx.colour(str(spec.get("border", "#000000"))))
-    _centred(canvas, frame, Box(x0, y, x1 - x0, h), fill(spec["label"], ctx, spec, "label"), size)
+    _centred(canvas, frame, plate, text, size)
 
 
 def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: TextCtx) -> None:
@@ -606,7 +620,7 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
     layout, stack = layout_board(component, ctx)
     marks = next((key for key in ("regions", "cells", "decorations") if key in component), None)
     ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component, marks))
-    bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
+    bleed = bleed_safe(component, job.options.preset)[0] * mm
     w, h = layout.width, layout.height
     if job.options.print_shop:  # the page is the board plus its bleed: never tiled
         trim = Rect(bleed, bleed, w * mm, h * mm)
@@ -647,10 +661,11 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
             canvas.clipPath(clip, stroke=0, fill=0)
         draw_board(canvas, frame, component, plan.layout, plan.stack, ctx, plan.bleed / mm)
         canvas.restoreState()
+        caption: list[Rect] = []
         if plan.tiles.tiled:
             _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
-            _tile_caption(canvas, page, trim, tile, plan, component, ctx)
-        finish_page(canvas, page, [trim], plan.bleed, ctx.job, float(component.get("padding", 4.0)) * mm)
+            caption.append(_tile_caption(canvas, page, trim, tile, plan, component, ctx))
+        finish_page(canvas, page, [trim], plan.bleed, ctx.job, padding(component, ctx.job.options.preset) * mm, caption)
 
 
 def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],
@@ -678,8 +693,9 @@ def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, point
 
 
 def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: BoardPlan, component: YMap,
-                  ctx: TextCtx) -> None:
-    """Which tile this is and how to join it: above the tile, between its crop marks."""
+                  ctx: TextCtx) -> Rect:
+    """Which tile this is and how to join it: above the tile, between its crop marks. The
+    area it takes."""
     text = WORDS(
         "tile_caption", ctx.lang, title=fill(component["title"], ctx, component, "title"), name=tile.name,
         index=plan.tiles.tiles.index(tile) + 1, count=len(plan.tiles.tiles), overlap=f"{plan.tiles.overlap:g}")
@@ -687,7 +703,9 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
     size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
     canvas.setFillColor(ctx.colour("#000000"))
     canvas.setFont(SANS, size)
-    canvas.drawString(trim.x + 3 * mm, min(trim.top + plan.bleed + 2 * mm, page.top - 3 * mm), text)
+    y = min(trim.top + plan.bleed + 2 * mm, page.top - 3 * mm)
+    canvas.drawString(trim.x + 3 * mm, y, text)
+    return Rect(trim.x + 3 * mm, y - size * 0.25, stringWidth(text, SANS, size), size * 1.2)
 
 
 # --- the component type interface -----------------------------------------------------

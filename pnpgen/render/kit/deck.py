@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text
+from pnpgen.content.schema import Choice, Each, OneOf, Text
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE, MAX_PREVIEW_SHAPES
@@ -31,7 +31,6 @@ from pnpgen.render.kit.bounds import FONT, LENGTH, OFFSET, SIZE, Location, check
 from pnpgen.render.kit.csvfile import field_pair, read_table
 from pnpgen.render.kit.elements import (
     ElementContext,
-    check_elements,
     draw_elements,
     iter_elements,
 )
@@ -45,17 +44,24 @@ from pnpgen.render.kit.imposition import (
     card_size,
     flips_left_right,
 )
+from pnpgen.render.kit.layouts import BACK_SPEC, FACE_SPEC, LAYOUTS_SPEC, faces
 from pnpgen.render.kit.page import (
     GUIDE_BLEED,
     KitJob,
+    NoteSpot,
     Rect,
     draw_guides,
+    draw_note_at,
     draw_page_marks,
+    draw_proof_slug,
     has_language_pair,
+    margin_note_spot,
+    ruler_area,
     set_page_boxes,
     union,
     write_pdf,
 )
+from pnpgen.render.kit.presets import PRESETS, bleed_safe
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.richtext import break_lines, tokenize
 from pnpgen.render.words import WORDS
@@ -71,6 +77,7 @@ SCHEMA: dict[str, Any] = {
     "landscape?": bool,
     "paper?": str,
     "orientation?": Choice("auto", "portrait", "landscape"),
+    "preset?": Choice(*PRESETS),
     "bleed?": float,
     "safe?": float,
     "gap?": float,
@@ -87,8 +94,9 @@ SCHEMA: dict[str, Any] = {
     "font_size?": float,
     "color?": str,
     "icons?": {"*": ICON},
-    "front": Each(Any_, min=1),
-    "back?": Each(Any_),
+    "layouts?": LAYOUTS_SPEC,
+    "front": FACE_SPEC,
+    "back?": BACK_SPEC,
 }
 QUANTITY = "quantity"
 BOUNDS: dict[str, Any] = {  # see bounds.py; quantities are checked as the cards are counted
@@ -130,7 +138,8 @@ def settings(component: YMap, job: KitJob) -> Settings:
     job.paper_mm(paper)  # unknown paper: error now
     offset = component.get("back_offset") or {}
     lengths = {key: float(component.get(key, default)) for key, default in
-               (("bleed", 3.0), ("safe", 3.0), ("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
+               (("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
+    lengths["bleed"], lengths["safe"] = bleed_safe(component, job.options.preset)
     return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
                     lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
                     str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
@@ -170,6 +179,9 @@ def _check_per_page(component: YMap, s: Settings, per_page: int) -> None:
 class Card:
     fields: dict[str, Any]
     name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
+    location: Location = field(default_factory=dict)  # its CSV row or YAML item
+    front: Sequence[Any] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
+    back: Sequence[Any] = ()
 
 
 WHOLE = re.compile(r"\s*[0-9]+\s*$")
@@ -234,7 +246,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
     At most MAX_CARDS in all."""
     column = str(component.get("quantity", QUANTITY))
     name_field = component.get("name_field")
-    sources: list[tuple[dict[str, Any], int, str]] = []
+    sources: list[tuple[dict[str, Any], int, str, Location]] = []
     total = 0
 
     def count(fields: dict[str, Any], copies: int, where_from: str, location: Location) -> None:
@@ -243,7 +255,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
         if total > MAX_CARDS:
             raise ContentError(f"{QUANTITY}: {copies:,} {'copy brings' if copies == 1 else 'copies bring'} the deck "
                                f"to {total:,} cards; the limit is {MAX_CARDS:,}", **location)
-        sources.append((fields, copies, where_from))
+        sources.append((fields, copies, where_from, location))
 
     cards = component.get("cards") or []
     for number, item in enumerate(cards):
@@ -256,12 +268,16 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
             location = {"file": shown, "line": line}
             count(fields, _quantity(fields.pop(column, None), job, location), f"{shown.name}:{line}", location)
     out: list[Card] = []
-    for fields, copies, where_from in sources:
+    sides = faces(component, job.content)
+    for fields, copies, where_from, location in sources:
         for copy in range(1, copies + 1):
             index = len(out) + 1
             full = {**fields, "copy": copy, "index": index}
             title = _card_title(full, name_field, job)
-            out.append(Card(full, f"{index}{f' {title!r}' if title else ''} ({where_from})"))
+            name = f"{index}{f' {title!r}' if title else ''} ({where_from})"
+            front = sides.front.layout(full, name, location)
+            back = sides.back.layout(full, name, location) if sides.back else ()
+            out.append(Card(full, name, location, front, back))
     if not out:
         raise ContentError("the deck has no cards (give 'cards' or 'csv', with quantities above 0)",
                            **where(component, "cards" if "cards" in component else None))
@@ -279,8 +295,11 @@ def localized(component: YMap, content: GameContent) -> bool:
     """Built once per language when any card text, layout text or CSV column has ja/en forms,
     or a table comes from the rules (printed in the build's language), unless the element
     names its `lang`."""
-    layouts = [e for e in list(component.get("front") or []) + list(component.get("back") or [])
-               if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
+    try:  # broken layouts are reported when the cards are read
+        drawn = faces(component, content).elements()
+    except PnpgenError:
+        drawn = []
+    layouts = [e for e in drawn if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
     if has_language_pair(layouts) or has_language_pair(component.get("cards") or []):
         return True
     if any(kind == "table" and "from_rules" in element["table"] for kind, element in iter_elements(layouts)
@@ -327,17 +346,19 @@ def draw_face(canvas: Canvas, layout: Sequence[Any], trim: Rect, clip: Rect, ctx
     canvas.restoreState()
 
 
-def check_work(component: YMap, s: Settings, cards: int, per_page: int, print_shop: bool = False) -> None:
+def check_work(component: YMap, job: KitJob, s: Settings, cards: int, per_page: int,
+               print_shop: bool = False) -> None:
     """The pages and drawings of the deck's file (or of its print-shop file) are within the
     limits: checked before anything is drawn."""
-    back = bool(component.get("back"))
+    sides = faces(component, job.content)
+    back = sides.back is not None
     if print_shop:
         pages = cards * (2 if back else 1)
     elif s.layout == "foldover":
         pages = -(-cards // per_page)
     else:
         pages = -(-cards // per_page) * (2 if back else 1) + (2 if back and s.calibration else 0)
-    elements = len(component["front"]) + len(component.get("back") or [])
+    elements = sides.largest()
     check_pages(pages, "the print-shop file" if print_shop else "the deck", where(component))
     check_draws(cards * elements, f"{cards:,} cards × {elements} layout elements", where(component))
 
@@ -346,22 +367,28 @@ def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: the card must fit the paper, every face must fit its text."""
     s = settings(component, job)
     per_page = grid_of(component, s).per_page if s.layout == "duplex" else fold_of(component, s).per_page
-    check_elements(component["front"], "front")
-    check_elements(component.get("back") or [], "back")
     problems: list[str] = []
     trim = Rect.mm(0, 0, *s.card)
     cards = expand_cards(component, job)
-    check_work(component, s, len(cards), per_page)
+    check_work(component, job, s, len(cards), per_page)
     if job.options.print_shop:
-        check_work(component, s, len(cards), 1, print_shop=True)
+        check_work(component, job, s, len(cards), 1, print_shop=True)
+    # one problem per card design (CSV row or YAML card) and element, however many copies
+    seen: dict[tuple[Any, ...], tuple[BuildError, list[int]]] = {}
     for card in cards:
         ctx = element_context(component, job, card, s.bleed * mm)
-        for layout in (component["front"], component.get("back") or []):
+        for layout in (card.front, card.back):
             try:
                 draw_elements(None, layout, trim, ctx)
             except BuildError as error:
-                problems.append(str(error))
+                key = (card.location.get("file"), card.location.get("line"), card.location.get("column"),
+                       error.file, error.line, error.column)
+                seen.setdefault(key, (error, []))[1].append(int(card.fields["index"]))
                 break
+    for first, indexes in seen.values():
+        more = len(indexes) - 1
+        problems.append(str(first) if not more else
+                        f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
     return problems
 
 
@@ -378,9 +405,13 @@ class Sheet:
     folds: tuple[tuple[str, float], ...] = ()  # ("x" or "y", where) of fold lines: no crop mark there
 
 
-def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str) -> None:
-    """Crop marks (margins only), the check ruler, TrimBox and BleedBox; next page."""
+def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str, proof: bool = False) -> None:
+    """Crop marks (margins only), the check ruler, TrimBox and BleedBox, the PROOF slug on a
+    proof; next page."""
     draw_page_marks(canvas, sheet.page, sheet.trims, sheet.bleed, lang, s.crop_marks, sheet.folds)
+    if proof:
+        draw_proof_slug(canvas, sheet.page, sheet.trims, sheet.bleed, lang,
+                        ruler_area(sheet.page, sheet.trims, sheet.bleed))
     block = union(sheet.trims)
     set_page_boxes(canvas, block, block.outset(sheet.bleed))
     canvas.showPage()
@@ -398,37 +429,142 @@ def shifted(rect: Rect, shift: tuple[float, float]) -> Rect:
 
 
 def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card], grid: Grid) -> int:
-    back = component.get("back")
+    back = any(card.back for card in cards)
     pages = 0
     guides = job.options.guides
     shift = back_shift(grid, s)
+    shared = back and shared_back(cards, job)
     for start in range(0, len(cards), grid.per_page):
         chunk = cards[start:start + grid.per_page]
         trims = [grid.trim(slot) for slot in range(len(chunk))]
         for slot, card in enumerate(chunk):
             ctx = element_context(component, job, card, grid.bleed)
-            draw_face(canvas, component["front"], trims[slot], grid.bleed_rect(slot), ctx)
+            draw_face(canvas, card.front, trims[slot], grid.bleed_rect(slot), ctx)
             if guides:
                 draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
         if guides:
             _bleed_guide(canvas, union(trims).outset(grid.bleed))
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang)
+        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang, guides)
         pages += 1
         if not back:
             continue
-        back_trims = []
-        for slot, card in enumerate(chunk):
-            target = grid.back_slot(slot, s.duplex)
-            trim = shifted(grid.trim(target), shift)
-            back_trims.append(trim)
-            ctx = element_context(component, job, card, grid.bleed)
-            draw_face(canvas, back, trim, shifted(grid.bleed_rect(target), shift), ctx)
-            if guides:
-                draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
-        finish_page(canvas, Sheet(grid.page, back_trims, grid.bleed), s, job.text_lang)
+        draw_backs(canvas, component, job, s, chunk, grid, shift, shared)
+        finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.bleed), s,
+                    job.text_lang, guides)
         pages += 1
     if back and s.calibration:
-        pages += draw_calibration(canvas, grid, s, job.lang)
+        pages += draw_calibration(canvas, grid, s, job.lang, guides, shifted_pages(cards, grid, job),
+                                  job.out_path(str(component["id"]), SHIFTED).name)
+    return pages
+
+
+def _back_trims(grid: Grid, s: Settings, count: int, shift: tuple[float, float]) -> list[Rect]:
+    return [shifted(grid.trim(grid.back_slot(slot, s.duplex)), shift) for slot in range(count)]
+
+
+def draw_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, chunk: Sequence[Card], grid: Grid,
+               shift: tuple[float, float], shared: bool = False) -> None:
+    """The backs of a page of cards, each behind its front, moved by `shift` (points). A
+    `shared` back (the same for every card) is drawn once into a form and shown in each slot."""
+    form = ""
+    if shared:
+        forms: dict[Any, str] = canvas.__dict__.setdefault("_pnpgen_backs", {})
+        key = id(chunk[0].back)
+        if key not in forms:
+            forms[key] = f"pnpgenBack{len(forms)}"
+            w, h = s.card[0] * mm, s.card[1] * mm
+            canvas.beginForm(forms[key], -grid.bleed, -grid.bleed, w + grid.bleed, h + grid.bleed)
+            draw_elements(canvas, chunk[0].back, Rect(0, 0, w, h),
+                          element_context(component, job, chunk[0], grid.bleed))
+            canvas.endForm()
+        form = forms[key]
+    for slot, (card, trim) in enumerate(zip(chunk, _back_trims(grid, s, len(chunk), shift), strict=True)):
+        target = grid.back_slot(slot, s.duplex)
+        clip = shifted(grid.bleed_rect(target), shift)
+        if form:
+            canvas.saveState()
+            path = canvas.beginPath()
+            path.rect(clip.x, clip.y, clip.w, clip.h)
+            canvas.clipPath(path, stroke=0, fill=0)
+            canvas.translate(trim.x, trim.y)
+            canvas.doForm(form)
+            canvas.restoreState()
+        else:
+            draw_face(canvas, card.back, trim, clip, element_context(component, job, card, grid.bleed))
+        if job.options.guides:
+            draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
+
+
+# Readings of the calibration sheet (mm, right and up +) that the backs-shifted file has
+# pages for: every pair, so a player picks the backs that suit the printer without rebuilding.
+SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+SHIFTED = "backs-shifted"  # the file's suffix: <id>-backs-shifted[-<lang>].pdf
+
+
+def shift_readings() -> list[tuple[float, float]]:
+    """(x, y) readings in the order of the backs-shifted file: rows from y +1 down to −1,
+    each from x −1 to +1 (as the calibration sheet's table shows them)."""
+    return [(x, y) for y in reversed(SHIFTS) for x in SHIFTS]
+
+
+def shared_back(cards: Sequence[Card], job: KitJob) -> bool:
+    """True when every card has the same back, drawn without card fields: one backs page
+    then serves every sheet."""
+    first = cards[0].back
+    return all(card.back is first for card in cards) and not uses_card_fields(first, job)
+
+
+def shifted_pages(cards: Sequence[Card], grid: Grid, job: KitJob) -> int:
+    """Pages per reading in the backs-shifted file: one for a shared back, else every backs page."""
+    return 1 if shared_back(cards, job) else -(-len(cards) // grid.per_page)
+
+
+def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card],
+                         grid: Grid) -> int:
+    """<id>-backs-shifted: for each calibration reading, the backs pages moved to cancel it
+    (on top of `back_offset`), labelled with the reading. A shared back needs one full page
+    per reading, printed behind every fronts page."""
+    per_reading = shifted_pages(cards, grid, job)
+    if shared_back(cards, job):  # a full page of the shared back
+        chunks = [(list(cards) * grid.per_page)[:grid.per_page]]
+    else:
+        chunks = [cards[start:start + grid.per_page] for start in range(0, len(cards), grid.per_page)]
+    pages = 0
+    total = len(shift_readings()) * per_reading
+    base = back_shift(grid, s)
+    template = WORDS("shifted_backs", job.text_lang, x="\x01", y="\x02", page="\x03", count=total)  # filled once
+    notes = [template.replace("\x01", f"{rx:+.1f}").replace("\x02", f"{ry:+.1f}").replace("\x03", str(k + 1))
+             for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
+    reach = grid.bleed + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
+    forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form
+    for rx, ry in shift_readings():
+        reading = replace(s, offset=(s.offset[0] + rx, s.offset[1] + ry))
+        shift = back_shift(grid, reading)
+        for number, chunk in enumerate(chunks):
+            if number not in forms:
+                trims = _back_trims(grid, s, len(chunk), base)
+                avoid = ruler_area(grid.page, trims, grid.bleed)
+                forms[number] = (f"pnpgenBacks{number}", trims,
+                                 margin_note_spot(canvas, max(notes, key=len), grid.page, trims, reach, avoid))
+                canvas.beginForm(forms[number][0], grid.page.x, grid.page.y, grid.page.right, grid.page.top)
+                draw_backs(canvas, component, job, s, chunk, grid, base, shared_back(cards, job))
+                canvas.endForm()
+            name, trims, spot = forms[number]
+            canvas.saveState()
+            canvas.translate(shift[0] - base[0], shift[1] - base[1])
+            canvas.doForm(name)
+            canvas.restoreState()
+            if spot is not None:
+                draw_note_at(canvas, notes[pages], spot)
+            # marks where the unmoved backs are (the cut is made from the fronts); boxes where they are
+            draw_page_marks(canvas, grid.page, trims, grid.bleed, job.text_lang, s.crop_marks)
+            if job.options.guides:
+                draw_proof_slug(canvas, grid.page, trims, reach, job.text_lang,
+                                ruler_area(grid.page, trims, grid.bleed))
+            moved = union(_back_trims(grid, s, len(chunk), shift))
+            set_page_boxes(canvas, moved, moved.outset(grid.bleed))
+            canvas.showPage()
+            pages += 1
     return pages
 
 
@@ -441,7 +577,6 @@ def _bleed_guide(canvas: Canvas, rect: Rect) -> None:
 
 
 def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card], fold: Fold) -> int:
-    back = component.get("back") or []
     pages = 0
     for start in range(0, len(cards), fold.per_page):
         chunk = cards[start:start + fold.per_page]
@@ -449,8 +584,8 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
         for slot, card in enumerate(chunk):
             ctx = element_context(component, job, card, fold.grid.bleed)
             front, rear = fold.front(slot), fold.back(slot)
-            draw_face(canvas, component["front"], front, fold.front_bleed(slot), ctx)
-            draw_face(canvas, back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
+            draw_face(canvas, card.front, front, fold.front_bleed(slot), ctx)
+            draw_face(canvas, card.back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
             if job.options.guides:
                 for trim in (front, rear):
                     draw_guides(canvas, trim, 0, s.safe * mm)
@@ -458,7 +593,8 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
         _fold_marks(canvas, fold, union(trims).outset(fold.grid.bleed), job.text_lang)
         x1, y1, _x2, _y2 = fold.fold_line
         line = ("x", x1) if fold.vertical_fold else ("y", y1)
-        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang)
+        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang,
+                    job.options.guides)
         pages += 1
     return pages
 
@@ -486,7 +622,8 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
     canvas.restoreState()
 
 
-def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) -> int:
+def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, proof: bool = False,
+                     per_reading: int = 1, shifted_file: str = "") -> int:
     """Two pages: on the front a scale (±5 mm) at the centre of every slot, on the back a
     cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
     shift = back_shift(grid, s)
@@ -500,8 +637,8 @@ def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None) 
             trims.append(trim)
             _calibration_target(canvas, trim, side)
         if side == "front":
-            _calibration_text(canvas, grid, s, langs)
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1])
+            _calibration_text(canvas, grid, s, langs, per_reading, shifted_file)
+        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1], proof)
     return 2
 
 
@@ -532,12 +669,16 @@ def _calibration_target(canvas: Canvas, trim: Rect, side: str) -> None:
     canvas.restoreState()
 
 
-def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str]) -> None:
-    """Instructions in the first slot, above its scale."""
+def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str], per_reading: int,
+                      shifted_file: str) -> None:
+    """Instructions in the first slot, above its scale; below it, the table of the
+    backs-shifted file's pages by reading."""
     trim = grid.trim(0)
     size = 5.0
     lines = [line for lang in langs
-             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang)).split("\n")]
+             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang),
+                               file=shifted_file).split("\n")]
+    _reading_table(canvas, trim, per_reading)
     canvas.saveState()
     canvas.setFont(SANS, size)
     canvas.setFillColor(colors.black)
@@ -551,17 +692,48 @@ def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str])
     canvas.restoreState()
 
 
+def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
+    """Below the scale: rows y +1 … −1, columns x −1 … +1 (mm), each cell the page (or
+    pages) of the backs-shifted file for that reading."""
+    cols = len(SHIFTS) + 1
+    cell_w = min(9 * mm, (trim.w - 4 * mm) / cols)
+    cell_h = 3.6 * mm
+    size = 4.2
+    x0 = trim.x + (trim.w - cols * cell_w) / 2
+    top = trim.y + trim.h / 2 - 9 * mm
+    canvas.saveState()
+    canvas.setFont(SANS, size)
+    canvas.setFillColor(colors.black)
+    canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+    canvas.setLineWidth(0.2)
+    readings = shift_readings()
+
+    def cell(col: int, row: int, text: str) -> None:
+        x, y = x0 + col * cell_w, top - (row + 1) * cell_h
+        canvas.rect(x, y, cell_w, cell_h, stroke=1, fill=0)
+        canvas.drawCentredString(x + cell_w / 2, y + cell_h / 2 - size * 0.35, text)
+
+    cell(0, 0, "y \\ x")
+    for col, x in enumerate(SHIFTS, start=1):
+        cell(col, 0, f"{x:+.1f}")
+    for row, y in enumerate(reversed(SHIFTS), start=1):
+        cell(0, row, f"{y:+.1f}")
+        for col, x in enumerate(SHIFTS, start=1):
+            first = readings.index((x, y)) * per_reading + 1
+            cell(col, row, str(first) if per_reading == 1 else f"{first}–{first + per_reading - 1}")
+    canvas.restoreState()
+
+
 def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card]) -> int:
     """One card face per page: the page is the card plus its bleed (BleedBox = MediaBox),
     TrimBox the card; fronts and backs alternate; CMYK; no marks, ruler or guides."""
     bleed = s.bleed * mm
     trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
     page = trim.outset(bleed)
-    back = component.get("back")
     pages = 0
     for card in cards:
         ctx = element_context(component, job, card, bleed, cmyk=True)
-        for layout in (component["front"], back) if back else (component["front"],):
+        for layout in (card.front, card.back) if card.back else (card.front,):
             draw_face(canvas, layout, trim, page, ctx)
             set_page_boxes(canvas, trim, page)
             canvas.showPage()
@@ -573,35 +745,42 @@ def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings,
 
 
 def render(component: YMap, job: KitJob) -> list[BuiltFile]:
-    check_elements(component["front"], "front")
-    check_elements(component.get("back") or [], "back")
     s = settings(component, job)
     cards = expand_cards(component, job)
     fold = fold_of(component, s) if s.layout == "foldover" else None
     grid = grid_of(component, s) if fold is None else fold.grid
     if job.options.print_shop:  # the print-shop pass: only the print-shop file
-        check_work(component, s, len(cards), 1, print_shop=True)
+        check_work(component, job, s, len(cards), 1, print_shop=True)
         w, h = s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed
         return [write_pdf(job, component, (w * mm, h * mm),
                           lambda canvas: render_print_shop(canvas, component, job, s, cards),
                           "deck", [f"{len(cards)} cards", "one face per page, CMYK"])]
-    check_work(component, s, len(cards), (fold or grid).per_page)
+    check_work(component, job, s, len(cards), (fold or grid).per_page)
+    has_back = any(card.back for card in cards)
     if fold is not None:
         page = fold.page
         note = f"fold-over, {fold.per_page} cards per page"
     else:
         page = grid.page
         note = (f"{grid.cols}×{grid.rows} per page; " + ("duplex, flip on the " + s.duplex + " edge"
-                                                       if component.get("back") else "fronts only"))
+                                                       if has_back else "fronts only"))
 
     def draw(canvas: Canvas) -> int:
         if fold is not None:
             return render_foldover(canvas, component, job, s, cards, fold)
         return render_duplex(canvas, component, job, s, cards, grid)
 
-    duplex = s.duplex if fold is None and component.get("back") else None
-    return [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
-                      duplex=duplex)]
+    duplex = s.duplex if fold is None and has_back else None
+    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
+                       duplex=duplex)]
+    if duplex is not None and s.calibration:
+        per_reading = shifted_pages(cards, grid, job)
+        check_pages(per_reading * len(shift_readings()), "the backs-shifted file", where(component))
+        built.append(write_pdf(job, component, (page.w, page.h),
+                               lambda canvas: render_shifted_backs(canvas, component, job, s, cards, grid),
+                               "deck backs, moved for each calibration reading",
+                               [f"{per_reading} page(s) per reading"], suffix=SHIFTED))
+    return built
 
 
 MAX_PREVIEW_CARDS = 60
@@ -612,24 +791,25 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     backs differ), and the shared back once; PNG twin beside it."""
     s = settings(component, job)
     cards = [c for c in expand_cards(component, job) if c.fields.get("copy") == 1][:MAX_PREVIEW_CARDS]
-    back = component.get("back") or []
-    own_backs = bool(back) and uses_card_fields(back, job)
+    sides = faces(component, job.content)
+    back = sides.back.fixed if sides.back and sides.back.fixed is not None else ()
+    own_backs = sides.back is not None and (sides.back.fixed is None or uses_card_fields(back, job))
     w, h = s.card[0] * mm, s.card[1] * mm
-    faces: list[tuple[Recorder, str]] = []
+    drawn: list[tuple[Recorder, str]] = []
     art_budget = [MAX_PREVIEW_SHAPES]
 
     def face(layout: Sequence[Any], card: Card, caption: str) -> None:
         rec = Recorder(w, h, art_budget)
         draw_elements(rec, layout, Rect(0, 0, w, h), element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
-        faces.append((rec, caption))
+        drawn.append((rec, caption))
 
     for card in cards:
-        face(component["front"], card, card.name)
+        face(card.front, card, card.name)
         if own_backs:
-            face(back, card, "back")
+            face(card.back, card, "back")
     if back and not own_backs:
         face(back, cards[0], "back (all cards)")
-    sheet = tile_sheet(faces, columns=6 if not own_backs else 6)
+    sheet = tile_sheet(drawn, columns=6)
     name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
     return [save_preview(sheet, job.preview_dir() / name)]
 

@@ -270,9 +270,28 @@ def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: 
     return number
 
 
+# element_rect of elements whose place names no field: (the element, kept alive so that its
+# id is not reused, and x, y, w, h in mm) by (id, box size, bleed)
+_PLACES: dict[tuple[int, float, float, float], tuple[Mapping[str, Any], tuple[float, float, float, float]]] = {}
+_PLACE_KEYS = ("x", "y", "w", "h")
+
+
 def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
     """Where an element sits: x, y, w, h in mm from the box's top-left; default the box
-    (or the box plus its bleed with `bleed: true`)."""
+    (or the box plus its bleed with `bleed: true`). Worked out once per element and box size
+    when its place names no card field (a deck draws each layout hundreds of times)."""
+    key = (id(element), box.w, box.h, ctx.bleed)
+    known = _PLACES.get(key)
+    if known is not None and known[0] is element:
+        x, y, w, h = known[1]
+        return Rect(box.x + x * mm, box.top - (y + h) * mm, w * mm, h * mm)
+    rect = _element_rect(element, box, ctx)
+    if not any(isinstance(element.get(k), str) for k in _PLACE_KEYS) and len(_PLACES) < 100_000:
+        _PLACES[key] = (element, ((rect.x - box.x) / mm, (box.top - rect.top) / mm, rect.w / mm, rect.h / mm))
+    return rect
+
+
+def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
     outer = box.outset(ctx.bleed) if element.get("bleed") else box
     x = _number(element, "x", ctx, (outer.x - box.x) / mm)
     y = _number(element, "y", ctx, (box.top - outer.top) / mm)

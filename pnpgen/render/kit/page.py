@@ -244,14 +244,19 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
               kind: str, notes: Sequence[str], suffix: str = "", duplex: str | None = None) -> BuiltFile:
     """The one PDF-writing tail of every component type: build/<game>/<id>[-<suffix>][-<lang>].pdf,
     written atomically (a failed build leaves no file), on a canvas with the bundled fonts and
-    fixed metadata (the component's title; reproducible dates). `draw` draws the pages and
+    fixed metadata (the game's and component's title, game.yaml's `author:`; dates from
+    SOURCE_DATE_EPOCH, else a fixed one, so rebuilds are byte-identical). `draw` draws the pages and
     returns how many. Viewers are asked to print at actual size (/PrintScaling /None) and,
     with `duplex` ('long' or 'short'), double-sided flipping on that edge."""
     path = job.out_path(str(component["id"]), suffix)
     kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
         job.variant, kind)
     with atomic_output(path) as tmp:
-        canvas = new_canvas(tmp, pagesize, component_title(component, job))
+        game = job.content.title(job.text_lang)
+        title = f"{game}: {component_title(component, job)}"
+        author = text_for(job.content.data.get("author", ""), job.text_lang)  # game.yaml `author:`
+        canvas = new_canvas(tmp, pagesize, title)
+        canvas.setAuthor(author)  # ReportLab's default is "anonymous"
         # a viewer's print dialog: actual size, never "fit to page"; a duplex deck's flip edge
         canvas.setViewerPreference("PrintScaling", "None")
         if duplex is not None:
@@ -262,8 +267,7 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
         if job.variant == "print-shop":
             from pnpgen.render.press import make_pdfx
 
-            game = job.content.title(job.text_lang)
-            make_pdfx(tmp, f"{game}: {component_title(component, job)}", lang=job.lang or "x-default")
+            make_pdfx(tmp, title, author, lang=job.lang or "x-default")
     return BuiltFile(job.content.id, path, pages, kind, list(notes))
 
 
@@ -379,6 +383,12 @@ def _touches(area: Rect, mark: tuple[float, float, float, float]) -> bool:
     return area.overlaps(box)
 
 
+def ruler_area(page: Rect, trims: Sequence[Rect], bleed: float) -> list[Rect]:
+    """Where draw_page_marks puts the check ruler on such a page (empty: nowhere)."""
+    spot = place_ruler(page, union(trims).outset(bleed), crop_mark_lines(trims, bleed, page))
+    return [] if spot is None else [ruler_rect(*spot)]
+
+
 def draw_page_ruler(canvas: Canvas, page: Rect, block: Rect,
                     marks: Sequence[tuple[float, float, float, float]] = (), lang: str = "en") -> bool:
     """The check ruler in a free margin of the page; False if no margin had room."""
@@ -407,6 +417,86 @@ def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: fl
         draw_page_ruler(canvas, page, union(trims).outset(bleed), marks, lang)
         canvas.endForm()
     canvas.doForm(name)
+
+
+SLUG_SIZE = 7.0  # points, the largest proof slug
+
+
+def _free_spans(low: float, high: float, cuts: Sequence[float], need: float) -> list[tuple[float, float]]:
+    """Stretches of [low, high] between the `cuts` (crop mark lines), at least `need` long."""
+    edges = [low, *sorted(c for c in cuts if low < c < high), high]
+    return [(a + 1.0 * mm, b - 1.0 * mm) for a, b in zip(edges, edges[1:], strict=False) if b - a - 2 * mm >= need]
+
+
+def proof_slug_spot(page: Rect, trims: Sequence[Rect], bleed: float, width: float, size: float,
+                    avoid: Sequence[Rect] = ()) -> tuple[float, float, bool] | None:
+    """Where the proof slug's text goes (x, y of its centre line, vertical): in a margin
+    outside every bleed, at least EDGE from the paper edge, between crop marks and clear of
+    the ruler and captions (`avoid`); the top margin first, then the bottom, left and right, nearest the
+    middle. None when no margin has room."""
+    block = union(trims).outset(bleed)
+    height = size * 1.2
+    xs = [v for t in trims for v in (t.x, t.right)]
+    ys = [v for t in trims for v in (t.y, t.top)]
+    bands = ((block.top + 0.5 * mm, page.top - EDGE, False), (page.y + EDGE, block.y - 0.5 * mm, False),
+             (page.x + EDGE, block.x - 0.5 * mm, True), (block.right + 0.5 * mm, page.right - EDGE, True))
+    for low, high, vertical in bands:
+        if high - low < height:
+            continue
+        middle = (low + high) / 2
+        along = (page.y + EDGE, page.top - EDGE, ys) if vertical else (page.x + EDGE, page.right - EDGE, xs)
+        spans = _free_spans(along[0], along[1], along[2], width)
+        centre = (page.y + page.h / 2) if vertical else (page.x + page.w / 2)
+        tries = sorted({min(max(centre + d, a + width / 2), b - width / 2) for a, b in spans
+                        for d in [k * 2.5 * mm for k in range(-120, 121)]}, key=lambda c: abs(c - centre))
+        for c in tries:
+            area = (Rect(middle - height / 2, c - width / 2, height, width) if vertical
+                    else Rect(c - width / 2, middle - height / 2, width, height))
+            if not any(area.overlaps(other.outset(1 * mm)) for other in avoid):
+                return (middle, c, True) if vertical else (c, middle, False)
+    return None
+
+
+def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, lang: str,
+                    avoid: Sequence[Rect] = ()) -> bool:
+    """"PROOF — do not print" in a margin outside the trim (proof files, --guides), so a
+    proof is not taken for the print copy; False when no margin had room."""
+    return draw_margin_note(canvas, WORDS("proof_slug", lang), page, trims, bleed, avoid, GUIDE_TRIM)
+
+
+def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: float,
+                     avoid: Sequence[Rect] = (), colour: Any = colors.black) -> bool:
+    """One line of text in a free margin of the page (proof_slug_spot), at most SLUG_SIZE
+    points; False when no margin had room."""
+    spot = margin_note_spot(canvas, text, page, trims, bleed, avoid)
+    if spot is not None:
+        draw_note_at(canvas, text, spot, colour)
+    return spot is not None
+
+
+NoteSpot = tuple[float, float, bool, float]  # x, y of the text's centre line, vertical, size
+
+
+def margin_note_spot(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: float,
+                     avoid: Sequence[Rect] = ()) -> NoteSpot | None:
+    """Where (and how large) draw_margin_note puts `text`; None when no margin has room."""
+    for size in (SLUG_SIZE, 5.5, 4.5):
+        spot = proof_slug_spot(page, trims, bleed, canvas.stringWidth(text, SANS, size), size, avoid)
+        if spot is not None:
+            return (*spot, size)
+    return None
+
+
+def draw_note_at(canvas: Canvas, text: str, spot: NoteSpot, colour: Any = colors.black) -> None:
+    x, y, vertical, size = spot
+    canvas.saveState()
+    canvas.setFillColor(colour)
+    canvas.setFont(SANS, size)
+    canvas.translate(x, y)
+    if vertical:
+        canvas.rotate(90)
+    canvas.drawCentredString(0, -size * 0.35, text)
+    canvas.restoreState()
 
 
 GUIDE_TRIM = colors.Color(0.85, 0, 0.45)

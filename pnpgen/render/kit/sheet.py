@@ -20,7 +20,6 @@ from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError
 from pnpgen.limits import MAX_COPIES, MAX_PER_PAGE
 from pnpgen.render.kit.blocks import (
-    DEFAULT_BLEED,
     GAP,
     Stack,
     TextBlock,
@@ -47,6 +46,7 @@ from pnpgen.render.kit.page import (
     problems_of,
     write_pdf,
 )
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame
 
@@ -65,6 +65,7 @@ SCHEMA: dict[str, Any] = {
     "landscape?": bool,
     "size?": OneOf(Choice(*SIZES), {"width": float, "height": float}),
     "copies?": int,
+    "preset?": Choice(*PRESETS),
     "bleed?": float,
     "padding?": float,
     "font_size?": float,
@@ -113,15 +114,16 @@ class SheetPlan:
     content: Box  # the content box inside one trim, mm relative to the trim's top-left
     stack: Stack
     title: Stack | None
+    bleed: float = 0.0  # points
 
 
 def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
     """Paper, trims and content of a sheet; BuildError when the content does not fit."""
     check_blocks(component["blocks"], "blocks")
     ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
-    bleed = float(component.get("bleed", DEFAULT_BLEED)) * mm
+    bleed = bleed_safe(component, job.options.preset)[0] * mm
     size = sheet_size(component)
-    pad = float(component.get("padding", 4.0))
+    pad = padding(component, job.options.preset)
     paper = component.get("paper")
     copies = int(component.get("copies", 0))
     landscape = component.get("landscape")
@@ -166,7 +168,7 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
     check_draws(copies * ctx.drawn.used, f"{copies:,} copies × {ctx.drawn.used:,} cells, boxes and texts",
                 where(component))
     overflow(stack, content, ctx, "the sheet's content", component, "blocks")
-    return SheetPlan(page, trims, pages, copies, content, stack, title), ctx
+    return SheetPlan(page, trims, pages, copies, content, stack, title, bleed), ctx
 
 
 # --- the component type interface -----------------------------------------------------
@@ -180,14 +182,14 @@ def check(component: YMap, job: KitJob) -> list[str]:
 def render(component: YMap, job: KitJob) -> list[Any]:
     """The sheet's PDF: build/<game>/<id>[-<lang>].pdf."""
     plan, ctx = plan_sheet(component, job)
-    pad = float(component.get("padding", 4.0))
+    pad = padding(component, job.options.preset)
 
     def draw(canvas: Canvas) -> int:
         for index in range(plan.pages):
             trims = plan.trims[:plan.copies - index * len(plan.trims)]
             for trim in trims:
                 draw_sheet(canvas, trim, plan, ctx)
-            finish_page(canvas, plan.page, trims, float(component.get("bleed", DEFAULT_BLEED)) * mm, job, pad * mm)
+            finish_page(canvas, plan.page, trims, plan.bleed, job, pad * mm)
         return plan.pages
 
     w, h = plan.trims[0].w / mm, plan.trims[0].h / mm

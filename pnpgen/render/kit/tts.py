@@ -184,8 +184,8 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
     size = card_pixels(s.card, grid_for(min(len(cards), COLUMNS * ROWS - 1)))  # copies may share slots: room spare
     w, h = s.card[0] * mm, s.card[1] * mm
     trim = Rect(0, 0, w, h)
-    back = list(component.get("back") or [])
-    unique_backs = bool(back) and deck.uses_card_fields(back, job)
+    back = list(cards[0].back)  # each card's layouts were chosen by expand_cards (per type, or the deck's one)
+    unique_backs = bool(back) and not deck.shared_back(cards, job)
     stem = job.out_path(str(component["id"])).stem
     title = job.text(component["title"])
 
@@ -227,8 +227,8 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
     slots: dict[bytes, int] = {}  # card pixels' digest -> CardID (deck id × 100 + slot)
     card_ids: list[int] = []
     for card in cards:
-        front = face(component["front"], card)
-        rear = face(back, card) if unique_backs else None
+        front = face(card.front, card)
+        rear = face(card.back, card) if unique_backs else None
         digest = hashlib.sha256(front.tobytes() + (rear.tobytes() if rear is not None else b"")).digest()
         if digest not in slots:
             if sheet is None or len(sheet.faces) == COLUMNS * ROWS - 1:

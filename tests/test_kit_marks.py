@@ -76,6 +76,33 @@ def test_every_mark_is_at_least_5mm_from_the_paper_edge(paper: str, tmp_path: Pa
     assert measured > 500 and nearest < 8  # marks were found, and some sit near the limit
 
 
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_no_text_is_within_5mm_of_the_paper_edge(paper: str, tmp_path: Path) -> None:
+    """Every letter on a home-print component page (tile captions, notes, card text) is
+    where an inkjet prints: at least 5 mm from every paper edge."""
+    import pdfplumber
+
+    checked = 0
+    for folder in GAMES:
+        content = load_game(folder)
+        built = build_game(content, BuildOptions(out=tmp_path, paper=paper, langs=("en",),
+                                                 content_root=folder.parent))
+        for file in built:
+            if file.path.suffix != ".pdf" or file.kind.startswith("rulebook"):
+                continue
+            with pdfplumber.open(file.path) as pdf:
+                for number, page in enumerate(pdf.pages):
+                    for char in page.chars:
+                        x0, x1, y0, y1 = char["x0"], char["x1"], page.height - char["bottom"], page.height - char["top"]
+                        gap = min(x0, y0, page.width - x1, page.height - y1) / MM
+                        if gap < 0:
+                            continue  # a board's letters beyond this tile, clipped away
+                        checked += 1
+                        assert gap >= 5.0 - 0.05, (f"{file.path.name} page {number + 1}: {char['text']!r} "
+                                                   f"{gap:.2f} mm from the paper edge")
+    assert checked > 100
+
+
 def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(tmp_path: Path) -> None:
     folder = GAMES[0]
     build_game(load_game(folder), BuildOptions(out=tmp_path, langs=("en",), content_root=folder.parent))

@@ -703,7 +703,7 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
     size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
     canvas.setFillColor(ctx.colour("#000000"))
     canvas.setFont(SANS, size)
-    y = min(trim.top + plan.bleed + 2 * mm, page.top - 3 * mm)
+    y = min(trim.top + plan.bleed + 2 * mm, page.top - 5 * mm - size * 0.8)  # its top 5 mm from the edge (inkjets clip)
     canvas.drawString(trim.x + 3 * mm, y, text)
     return Rect(trim.x + 3 * mm, y - size * 0.25, stringWidth(text, SANS, size), size * 1.2)
 

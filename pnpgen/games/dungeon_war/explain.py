@@ -69,6 +69,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return _destination(rules, state, dst, name, "DW-WARP")
         if head == "move":
             dst = (int(move[3]), int(move[4]))
+            if len(move) > 5 and move[:5] in rules.legal_moves(state):
+                return "DW-MOVE", _bad_path(move[5:], kind.move.plus)
             return _destination(rules, state, dst, name, "DW-MOVE", src, kind.move.plus)
         if head == "make":
             return "DW-BUILD", "Dungeon Make needs an empty card spot next to the dungeon, adjacent to the slime"
@@ -167,6 +169,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head == "go":
         dst = (int(move[1]), int(move[2]))
         sr, sc, _, steps = state.pending
+        if len(move) > 3 and move[:3] in rules.legal_moves(state):
+            return "DW-MOVE", _bad_path(move[3:], steps)
         return _destination(rules, state, dst, "knight", "DW-MOVE", (sr, sc), steps)
     return "DW-TURN", "not a move of this phase"
 
@@ -192,3 +196,11 @@ def _destination(rules: DungeonWarRules, state: State, dst: tuple[int, int], nam
     if there is not None and there[0] < 0 and there[1] in ("block", "fence"):
         return "DW-BREAK", f"a {kind.strength} piece cannot break a {there[1]}"
     return rule, f"no path of at most {limit} steps reaches {square_name(dst)} (walls, terrain, Stop! squares)"
+
+
+def _bad_path(flat: tuple[object, ...], limit: int) -> str:
+    steps = len(flat) // 2
+    if steps > limit:
+        return f"the declared path has {steps} steps; this move has at most {limit}"
+    return ("the declared path must go one legal step at a time (no wall, no square twice), pass only squares "
+            "it may pass and end where it may stop")

@@ -264,7 +264,8 @@ PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "bu
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
     cfg, p = rules.cfg, s.pending
-    if len(p) != PENDING[s.phase]:
+    extra = len(p) - PENDING[s.phase] if s.phase in ("ambush", "ambushed") else 0
+    if len(p) != PENDING[s.phase] + extra or extra < 0 or extra % 2:
         return [f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"]
     occ = rules.occupants(s)
     kings = {o for *_, o, k in s.board if k == "king"}

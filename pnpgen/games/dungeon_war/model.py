@@ -396,35 +396,72 @@ class DungeonWarRules(Rules[State, Move]):
 
     def reach(self, state: State, start: Square, kind: PieceKind, owner: int, limit: int) -> set[Square]:
         """Squares where a move of at most `limit` steps from `start` may end (0 steps included)."""
+        return set(self.reach_paths(state, start, kind, owner, limit))
+
+    def _step_targets(self, state: State, square: Square, cracked: bool) -> Iterator[tuple[Square, bool]]:
+        """Squares one step from `square` may enter: (square, through a broken cracked wall);
+        the outside world leads to every stairs square (D-DW-11), warp partners count (D-DW-12)."""
+        dun = self.dungeon(state)
+        for target, wall in dun.steps(square):
+            if wall and not (wall == "cracked_wall" and cracked):
+                continue
+            for t in (dun.stairs if target is None else (target,)):
+                yield t, bool(wall)
+
+    def reach_paths(self, state: State, start: Square, kind: PieceKind, owner: int,
+                    limit: int) -> dict[Square, tuple[Square, ...]]:
+        """Each square where a move of at most `limit` steps may end, with the first shortest
+        path to it (squares entered, the end included; `()` for a 0-square move)."""
         if limit < 0:
-            return set()
-        dun, occ = self.dungeon(state), self.occupants(state)
+            return {}
+        occ = self.occupants(state)
         king = occ.get(start, (owner, ""))[1] == "king"
-        ends = {start}
+        ends: dict[Square, tuple[Square, ...]] = {start: ()}
         seen = {start}
-        layer = [start]
+        layer: list[tuple[Square, tuple[Square, ...]]] = [(start, ())]
         cracked = "cracked_wall" in self.cfg.breaks[kind.strength]
         for _ in range(limit):
             nxt_layer = []
-            for square in layer:
-                for target, wall in dun.steps(square):
-                    targets = dun.stairs if target is None else (target,)
-                    if wall and not (wall == "cracked_wall" and cracked):
+            for square, path in layer:
+                for t, wall in self._step_targets(state, square, cracked):
+                    if t == start:
                         continue
-                    for t in targets:
-                        if t == start:
-                            continue
-                        entry = self._entry(state, occ, t, kind, owner, king)
-                        if entry is None:
-                            continue
-                        stop, go_on, forced = entry
-                        if stop:
-                            ends.add(t)
-                        if go_on and not forced and not wall and t not in seen:
-                            seen.add(t)
-                            nxt_layer.append(t)
+                    entry = self._entry(state, occ, t, kind, owner, king)
+                    if entry is None:
+                        continue
+                    stop, go_on, forced = entry
+                    if stop and t not in ends:
+                        ends[t] = (*path, t)
+                    if go_on and not forced and not wall and t not in seen:
+                        seen.add(t)
+                        nxt_layer.append((t, (*path, t)))
             layer = nxt_layer
         return ends
+
+    def path_ok(self, state: State, start: Square, path: tuple[Square, ...], kind: PieceKind, owner: int,
+                limit: int) -> bool:
+        """A declared path (digest §5 「進路を示して進みます」): at most `limit` steps, each a legal
+        step, passing only squares it may pass and ending where it may stop; no square twice."""
+        if not path or len(path) > limit or len(set(path)) != len(path) or start in path:
+            return False
+        occ = self.occupants(state)
+        king = occ.get(start, (owner, ""))[1] == "king"
+        cracked = "cracked_wall" in self.cfg.breaks[kind.strength]
+        here = start
+        for i, t in enumerate(path):
+            walls = [wall for target, wall in self._step_targets(state, here, cracked) if target == t]
+            if not walls:
+                return False
+            entry = self._entry(state, occ, t, kind, owner, king)
+            if entry is None:
+                return False
+            stop, go_on, forced = entry
+            if i == len(path) - 1:
+                return stop
+            if not go_on or forced or min(walls):
+                return False
+            here = t
+        return False
 
     def warps(self, state: State, start: Square, kind: PieceKind, owner: int) -> list[Square]:
         """Cross warp (D-DW-17): any square in the same row or column the magician may stop on."""
@@ -598,6 +635,11 @@ class DungeonWarRules(Rules[State, Move]):
                                       f"{possible}")
                 raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
             return self._apply_chance(state, move)
+        if move[0] in ("move", "go") and len(move) > (5 if move[0] == "move" else 3):
+            if not self.declared_path_ok(state, move):
+                rule, reason = self.why_illegal(state, move)
+                raise IllegalMove(rule, reason)
+            return self._apply_player(state, move)
         legal = self.legal_moves(state)
         if move not in legal:
             rule, reason = self.why_illegal(state, move)
@@ -776,15 +818,16 @@ class DungeonWarRules(Rules[State, Move]):
         if head == "put":
             return self._put(state, (int(move[1]), int(move[2])), events), events
         if head == "pass":
-            sr, sc, dr, dc, dash, asked = state.pending
+            sr, sc, dr, dc, dash, asked, *rest = state.pending
             state = state._replace(phase="turn", pending=())
-            return self._move_to(state, (sr, sc), (dr, dc), bool(dash), events, asked), events
+            return self._travel(state, (sr, sc), ((dr, dc), *_pairs(rest)), bool(dash), events, asked), events
         if head == "ambush":
             return self._spring(state, int(move[1]), events), events
         if head == "go":
-            sr, sc, dash, _ = state.pending
+            sr, sc, dash, steps = state.pending
+            path = self._path_of(state, (sr, sc), move[1:], "knight", steps)
             state = state._replace(phase="turn", pending=())
-            return self._move_to(state, (sr, sc), (int(move[1]), int(move[2])), bool(dash), events), events
+            return self._travel(state, (sr, sc), path, bool(dash), events), events
         # actions that cost AP
         if head in ("move", "warp"):
             src, dst = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
@@ -794,7 +837,9 @@ class DungeonWarRules(Rules[State, Move]):
             if head == "warp":
                 state = self._gain_gold(state, seat, -self.kind(state, seat, name).warp_cost)
                 events.append(Event("warp", f"cross warp to {square_name(dst)}"))
-            return self._move_to(state, src, dst, False, events), events
+                return self._travel(state, src, (dst,), False, events), events
+            limit = self.kind(state, seat, name).move.plus
+            return self._travel(state, src, self._path_of(state, src, move[3:], name, limit), False, events), events
         if head == "shoot":
             src, index = (int(move[1]), int(move[2])), int(move[3])
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="shot",
@@ -871,14 +916,14 @@ class DungeonWarRules(Rules[State, Move]):
     def _spring(self, state: State, index: int, events: list[Event]) -> State:
         """An ambush (digest §7, D-DW-20): the mover arrives, then fights the trap's BP as the
         attacker; the trap is revealed and discarded; no spoils either way."""
-        sr, sc, dr, dc, dash, seat = state.pending
+        sr, sc, dr, dc, dash, seat, *rest = state.pending
         who, name = self.occupants(state)[(sr, sc)]
         state = self._drop_card(state, seat, index, "trap")
         state = state._replace(board=self._board(state, ((sr, sc),), ((dr, dc, who, name),)),
                                acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
         events.append(Event("ambush", f"seat {seat + 1} springs {self.cfg.war_cards[index].name_en} on "
                             f"{square_name((dr, dc))}"))
-        state = state._replace(phase="ambushed", pending=(sr, sc, dr, dc, dash, index))
+        state = state._replace(phase="ambushed", pending=(sr, sc, dr, dc, dash, index, *rest))
         odds = self.ambush_odds(state)
         if odds.by_flags:
             events.append(Event("flags", f"victory flags decide the ambush: the {odds.by_flags} wins"))
@@ -888,7 +933,7 @@ class DungeonWarRules(Rules[State, Move]):
         return state
 
     def _resolve_ambush(self, state: State, result: str) -> tuple[State, list[Event]]:
-        _, _, dr, dc, _, _ = state.pending
+        _, _, dr, dc, dash, _, *rest = state.pending
         who, name = self.occupants(state)[(dr, dc)]
         events = [Event("fight", f"ambush at {square_name((dr, dc))}: {result}", {"result": result})]
         state = state._replace(phase="turn", pending=())
@@ -903,6 +948,12 @@ class DungeonWarRules(Rules[State, Move]):
             cap = self.cfg.caps["fatigue"]
             state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
             events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
+        kind = self.kind(state, who, name)
+        if rest and not self.may_stand(kind, self.dungeon(state).terrain[(dr, dc)], name == "king"):
+            # 緊急移動 (D-DW-20): it may not stop here, so it finishes its declared path
+            events.append(Event("emergency", f"the {name} may not stop on {square_name((dr, dc))}: it goes on "
+                                "along its declared path"))
+            return self._travel(state, (dr, dc), tuple(_pairs(rest)), bool(dash), events), events
         state = self._arrive(state, (dr, dc), who, events)
         return self._after_action(state, name), events
 
@@ -979,13 +1030,24 @@ class DungeonWarRules(Rules[State, Move]):
         return melee(mover, Fighter(self.cfg.war_cards[index].bp), self.cfg.die, self.cfg.support,
                      self.cfg.fatigue_gap)
 
-    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event],
-                 asked: int | None = None) -> State:
+    def _travel(self, state: State, src: Square, path: tuple[Square, ...], dash: bool, events: list[Event],
+                asked: int | None = None) -> State:
+        """Move the piece on `src` along `path` (the squares it enters, its end last): an ambush
+        window opens on the first empty square entered that an enemy's trap names (digest §7;
+        D-DW-21), before the piece goes on."""
         occ = self.occupants(state)
-        if dst != src and dst not in occ and state.phase == "turn":
-            seat = self._next_ambusher(state, occ[src][0], dst, state.seat if asked is None else asked)
-            if seat is not None:  # an ambush window (D-DW-21) before the piece arrives
-                return state._replace(phase="ambush", pending=(src[0], src[1], dst[0], dst[1], int(dash), seat))
+        for i, sq in enumerate(path):
+            if sq in occ or state.phase != "turn":
+                continue
+            after = asked if i == 0 and asked is not None else state.seat
+            seat = self._next_ambusher(state, occ[src][0], sq, after)
+            if seat is not None:  # an ambush window before the piece goes on
+                return state._replace(phase="ambush", pending=(src[0], src[1], sq[0], sq[1], int(dash), seat,
+                                                               *_flat(path[i + 1:])))
+        return self._move_to(state, src, path[-1] if path else src, dash, events)
+
+    def _move_to(self, state: State, src: Square, dst: Square, dash: bool, events: list[Event]) -> State:
+        occ = self.occupants(state)
         who, name = occ[src]
         events.append(Event("move", f"{name} {square_name(src)}-{square_name(dst)}"))
         there = occ.get(dst)
@@ -1013,6 +1075,33 @@ class DungeonWarRules(Rules[State, Move]):
         state = state._replace(board=self._board(state, (src, dst), ((dst[0], dst[1], who, name),)), acted=acted)
         state = self._arrive(state, dst, who, events)
         return self._after_action(state, name)
+
+    def _path_of(self, state: State, src: Square, rest: tuple[Any, ...], name: str, limit: int) -> tuple[Square, ...]:
+        """The path of a move written `(dr, dc)` (the first shortest path) or `(dr, dc, r1, c1, ...)`."""
+        if len(rest) > 2:
+            return tuple(_pairs(rest[2:]))
+        dst = (int(rest[0]), int(rest[1]))
+        kind = self.kind(state, state.seat, name)
+        return self.reach_paths(state, src, kind, state.seat, limit)[dst]
+
+    def declared_path_ok(self, state: State, move: Move) -> bool:
+        """A move with a declared path: its destination is legal and the path is one it may take."""
+        if move[0] == "go" and state.phase == "go" and len(move) > 3:
+            sr, sc, _, steps = state.pending
+            base: Move = move[:3]
+            src, name, limit, path = (sr, sc), "knight", steps, tuple(_pairs(move[3:]))
+        elif move[0] == "move" and state.phase == "turn" and len(move) > 5:
+            base, src = move[:5], (int(move[1]), int(move[2]))
+            piece = self.occupants(state).get(src)
+            if piece is None:
+                return False
+            name, path = piece[1], tuple(_pairs(move[5:]))
+            limit = self.kind(state, state.seat, name).move.plus
+        else:
+            return False
+        if base not in self.legal_moves(state) or path[-1] != (int(base[-2]), int(base[-1])):
+            return False
+        return self.path_ok(state, src, path, self.kind(state, state.seat, name), state.seat, limit)
 
     @staticmethod
     def _note(state: State, more: list[Event], events: list[Event]) -> State:
@@ -1122,6 +1211,15 @@ class DungeonWarRules(Rules[State, Move]):
         events.append(Event("lay", f"{self.cfg.layouts[index].id} laid at card {cr + 1}.{cc + 1}"
                             + (" flipped" if flip else "")))
         return self._settle(state)
+
+
+def _flat(squares: tuple[Square, ...]) -> tuple[int, ...]:
+    return tuple(v for sq in squares for v in sq)
+
+
+def _pairs(values: Any) -> list[Square]:
+    values = [int(v) for v in values]
+    return [(values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
 
 
 def gear_of(state: State, seat: int) -> tuple[tuple[str, int], ...]:

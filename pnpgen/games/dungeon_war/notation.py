@@ -37,6 +37,10 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"{rest[0]}@{square_text(int(rest[1]), int(rest[2]))}"
     if head in ("end", "alchemy", "draw", "discard"):
         return str(head)
+    if head == "move" and len(rest) > 4:  # a declared path: start, then every square entered
+        return "-".join(square_text(int(rest[i]), int(rest[i + 1])) for i in [0, *range(4, len(rest), 2)])
+    if head == "go" and len(rest) > 2:
+        return "go " + "-".join(square_text(int(rest[i]), int(rest[i + 1])) for i in range(2, len(rest), 2))
     if head in ("move", "warp"):
         sep = "-" if head == "move" else "*"
         return f"{square_text(int(rest[0]), int(rest[1]))}{sep}{square_text(int(rest[2]), int(rest[3]))}"
@@ -105,6 +109,13 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(1) not in codes:
             raise BadMove(f"no piece code '{m.group(1)}' ({', '.join(codes)})")
         return ("place", m.group(1), *_checked(_sq(m, 2)))
+    if re.fullmatch(SQ + r"(?:-" + SQ + "){2,}", t):  # a declared path
+        squares = [_checked((int(row) - 1, COLUMNS.index(col))) for col, row in re.findall(SQ, t)]
+        path = [v for sq in squares[1:] for v in sq]
+        return ("move", *squares[0], *squares[-1], *path)
+    if re.fullmatch(r"go " + SQ + r"(?:-" + SQ + ")+", t):
+        squares = [_checked((int(row) - 1, COLUMNS.index(col))) for col, row in re.findall(SQ, t[3:])]
+        return ("go", *squares[-1], *[v for sq in squares for v in sq])
     if m := re.fullmatch(SQ + r"([-*])" + SQ, t):
         return ("move" if m.group(3) == "-" else "warp", *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
     if m := re.fullmatch(SQ + r" (roll|dash)", t):

@@ -42,7 +42,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "support": int,
     "fatigue_gap": int,
     "king": {"crystal_bp": int, "actions_a": {"*": int}, "actions_b": {"*": int}, "alchemy_gold": int,
-             "summon_range": int},
+             "summon_range": int, "change_cards?": Range(int, 1, 6)},
     "elements": [str],
     "slime_cycle": [str],
     "strength": {"*": [str]},
@@ -150,6 +150,7 @@ class Config:
     actions_b: dict[str, int]
     alchemy_gold: int
     summon_range: int
+    change_cards: int
     elements: tuple[str, ...]
     cycle: tuple[str, ...]
     breaks: dict[str, frozenset[str]]
@@ -285,6 +286,7 @@ def load_config(content: GameContent) -> Config:
         fatigue_gap=rules["fatigue_gap"], crystal_bp=rules["king"]["crystal_bp"],
         actions_a=dict(rules["king"]["actions_a"]), actions_b=dict(rules["king"]["actions_b"]),
         alchemy_gold=rules["king"]["alchemy_gold"], summon_range=rules["king"]["summon_range"],
+        change_cards=int(rules["king"].get("change_cards", 0)),
         elements=tuple(rules["elements"]), cycle=tuple(rules["slime_cycle"]),
         breaks={k: frozenset(v) for k, v in rules["strength"].items()}, terrain=dict(rules["terrain"]),
         king_never_stops=frozenset(rules["king_never_stops"]), pieces=pieces, slimes=slimes,

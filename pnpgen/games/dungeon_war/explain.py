@@ -83,16 +83,24 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-BLOCK", f"{square_name(target)} must be an empty dungeon square" + (
                 " and not lava" if head == "fence" else "")
         return "DW-ACTION", "that action is not possible now"
-    if head in ("summon", "alchemy", "remake", "draw", "element"):
+    if head in ("summon", "alchemy", "remake", "draw", "element", "change"):
         king = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
         if king is None:
             return "DW-KING", "seat has no King Dragon on the board"
-        if head in ("draw", "element"):
+        if head in ("draw", "element", "change"):
             cost = cfg.actions_b[str(head)]
             if state.king_step > 1 or (state.king_step == 0 and king in state.acted):
                 return "DW-KING", "the King Dragon has already acted"
             if state.ap < cost:
                 return "DW-TURN", f"{state.ap} AP left; {head} costs {cost}"
+            if head == "change":
+                hand = list(state.hands[seat])
+                for i in move[1:]:
+                    if int(i) not in hand:
+                        return "DW-CARDS", f"card change discards cards of the hand; seat {seat + 1} holds no " \
+                                           f"{cfg.war_cards[int(i)].id} to discard"
+                    hand.remove(int(i))
+                return "DW-CARDS", f"card change discards 1 to {cfg.change_cards} cards"
             if head == "element":
                 return "DW-ELEMENT", "the element changes one step around the cycle " + "-".join(cfg.cycle)
             return "DW-CARDS", "no war card is left to draw"

@@ -276,6 +276,8 @@ class DungeonWarRules(Rules[State, Move]):
             b = cfg.actions_b
             if state.ap >= b["draw"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
                 moves.append(("draw",))
+            if "change" in b and state.ap >= b["change"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
+                moves += self._changes(state)
             if state.ap >= b["element"]:
                 here = state.element[seat]
                 for step in (-1, 1):
@@ -283,6 +285,21 @@ class DungeonWarRules(Rules[State, Move]):
             if state.ap >= b["place"]:
                 moves += self._placements_b(state)
         return list(dict.fromkeys(moves))
+
+    def _changes(self, state: State) -> list[Move]:
+        """Card change (King Dragon (b)): 1 to `change_cards` cards of the hand, as sorted card indices."""
+        hand = state.hands[state.seat]
+        found: set[Move] = set()
+
+        def pick(start: int, chosen: tuple[int, ...]) -> None:
+            if chosen:
+                found.add(("change", *chosen))
+            if len(chosen) < self.cfg.change_cards:
+                for k in range(start, len(hand)):
+                    pick(k + 1, (*chosen, hand[k]))
+
+        pick(0, ())
+        return sorted(found)
 
     def _placements_b(self, state: State) -> list[Move]:
         """Card placement (King Dragon (b)): discard placed cards, place cards from the hand
@@ -906,6 +923,17 @@ class DungeonWarRules(Rules[State, Move]):
         if head == "draw":
             state = self._owe(state._replace(ap=state.ap - cfg.actions_b["draw"]), seat, 1)
             events.append(Event("draw-action", "the King Dragon draws a war card"))
+        elif head == "change":
+            hand = list(state.hands[seat])
+            discard = state.war_discard
+            for i in move[1:]:
+                hand.remove(int(i))
+                discard = _set(discard, int(i), discard[int(i)] + 1)
+            state = state._replace(ap=state.ap - cfg.actions_b["change"], hands=_set(state.hands, seat, tuple(hand)),
+                                   war_discard=discard)
+            state = self._owe(state, seat, len(move) - 1)
+            events.append(Event("change", "card change: " + ", ".join(cfg.war_cards[int(i)].name_en for i in move[1:])
+                                + f" discarded, {len(move) - 1} drawn"))
         else:  # element
             state = state._replace(ap=state.ap - cfg.actions_b["element"],
                                    element=_set(state.element, seat, int(move[1])))

@@ -75,6 +75,8 @@ def format_move(cfg: Config, move: Move) -> str:
     if head == "shoot":
         return (f"{square_text(int(rest[0]), int(rest[1]))} shoot {cfg.war_cards[int(rest[2])].id} "
                 f"{square_text(int(rest[3]), int(rest[4]))}")
+    if head == "change":
+        return "change " + " ".join(cfg.war_cards[int(i)].id for i in rest)
     if head == "shot":
         return "shot " + " ".join(str(v) for v in rest)
     if head == "ambush":
@@ -165,6 +167,12 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")
         return ("use", *_checked(_sq(m, 1)), cards[m.group(3)])
+    if m := re.fullmatch(r"change ([a-z0-9_-]+)(?: ([a-z0-9_-]+))?", t):
+        ids = [g for g in m.groups() if g]
+        for card in ids:
+            if card not in cards:
+                raise BadMove(f"no war card '{card}'")
+        return ("change", *sorted(cards[card] for card in ids))
     if m := re.fullmatch(r"card ([a-z0-9_-]+)", t):
         if m.group(1) not in cards:
             raise BadMove(f"no war card '{m.group(1)}'")

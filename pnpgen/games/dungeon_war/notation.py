@@ -169,10 +169,10 @@ def parse_move(cfg: Config, text: Any) -> Move:
         return ("use", *_checked(_sq(m, 1)), cards[m.group(3)])
     if m := re.fullmatch(r"change ([a-z0-9_-]+)(?: ([a-z0-9_-]+))?", t):
         ids = [g for g in m.groups() if g]
-        for card in ids:
-            if card not in cards:
-                raise BadMove(f"no war card '{card}'")
-        return ("change", *sorted(cards[card] for card in ids))
+        for card_id in ids:
+            if card_id not in cards:
+                raise BadMove(f"no war card '{card_id}'")
+        return ("change", *sorted(cards[card_id] for card_id in ids))
     if m := re.fullmatch(r"card ([a-z0-9_-]+)", t):
         if m.group(1) not in cards:
             raise BadMove(f"no war card '{m.group(1)}'")

@@ -926,9 +926,9 @@ class DungeonWarRules(Rules[State, Move]):
         elif head == "change":
             hand = list(state.hands[seat])
             discard = state.war_discard
-            for card in (int(v) for v in move[1:]):
-                hand.remove(card)
-                discard = _set(discard, card, discard[card] + 1)
+            for drop in (int(v) for v in move[1:]):
+                hand.remove(drop)
+                discard = _set(discard, drop, discard[drop] + 1)
             state = state._replace(ap=state.ap - cfg.actions_b["change"], hands=_set(state.hands, seat, tuple(hand)),
                                    war_discard=discard)
             state = self._owe(state, seat, len(move) - 1)

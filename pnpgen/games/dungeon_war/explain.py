@@ -16,7 +16,8 @@ def square_name(square: tuple[int, int]) -> str:
     return square_text(*square)
 
 PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
-               "ambush": ("ambush", "pass")}
+               "ambush": ("ambush", "pass"), "window": ("trap", "pass"), "mirror": ("trap", "pass"),
+               "acid": ("acid",), "revive": ("revive",)}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
@@ -165,6 +166,19 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
         return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
                            "block, a wall or the outside world")
+    if head == "trap" and state.phase == "window":
+        return "DW-TRAP", (f"seat {state.pending[0] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} that "
+                           "can go there (Rockfall: an empty square; Frenzy Spores: an enemy slime)")
+    if head == "trap" and state.phase == "mirror":
+        return "DW-TRAP", (f"seat {state.pending[-1] + 1} holds no face-down "
+                           f"{cfg.war_cards[int(move[1])].id} that reflects this shot")
+    if head == "trap":
+        return "DW-TRAP", ("a trap is called between actions (D-DW-21) or, a Mirror Shield, when a straight-line "
+                           "magic shot is declared at your piece")
+    if head == "acid":
+        return "DW-MELEE", "acid melts one of the opponent's knight or magician cards (a shield first)"
+    if head == "revive":
+        return "DW-MELEE", "an immortal piece comes back on an empty graveyard square"
     if head in ("ambush", "pass"):
         if state.phase != "ambush":
             return "DW-TRAP", "an ambush springs only when an enemy enters an empty square its trap names"

@@ -259,13 +259,17 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
 
 
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
-           "over": 0, "shot": 5, "ambush": 6, "ambushed": 6}
+           "over": 0, "shot": 5, "ambush": 6, "ambushed": 6, "window": 1, "mirror": 6, "acid": 7, "revive": 2,
+           "charm": 5}
+VARIABLE = {"ambush", "ambushed", "shot", "revive"}  # these phases keep more numbers in pairs
 
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
     cfg, p = rules.cfg, s.pending
-    extra = len(p) - PENDING[s.phase] if s.phase in ("ambush", "ambushed") else 0
-    if len(p) != PENDING[s.phase] + extra or extra < 0 or extra % 2:
+    extra = len(p) - PENDING[s.phase] if s.phase in VARIABLE else 0
+    if s.phase == "shot" and extra == 1:  # a reflected shot: the Mirror Shield's seat
+        extra = 0 if 0 <= p[5] < s.players and p[5] != s.seat else -1
+    if len(p) != PENDING[s.phase] + extra + (s.phase == "shot" and len(p) == 6) or extra < 0 or extra % 2:
         return [f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"]
     occ = rules.occupants(s)
     kings = {o for *_, o, k in s.board if k == "king"}
@@ -289,7 +293,11 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
             ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
         if not ok:
             return ["pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"]
-    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed") and (
+    if s.phase in ("window", "mirror") and not (0 <= p[-1] < s.players and (
+            rules._trap_calls(s, p[-1]) if s.phase == "window" else rules._mirrors(s, p[-1]))):
+        return ["pending: a trap window asks a seat that holds a trap it can call"]
+    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed", "window",
+                   "mirror", "acid", "revive", "charm") and (
             s.round < 1 or any(seat not in kings for seat in range(s.players))):
         return ["board: in play, every seat has its King Dragon on the board"]
     if s.phase in ("roll", "go", "fight"):

@@ -167,6 +167,8 @@ class DungeonWarRules(Rules[State, Move]):
             return CHANCE
         if state.phase == "ambush":
             return state.pending[5]
+        if state.phase in ("window", "mirror"):
+            return state.pending[-1]
         return state.seat
 
     def outcome(self, state: State) -> Outcome:
@@ -243,6 +245,10 @@ class DungeonWarRules(Rules[State, Move]):
         if state.phase == "ambush":
             return [*(("ambush", i) for i in self._ambushes(state, state.pending[5], (state.pending[2],
                                                                                     state.pending[3]))), ("pass",)]
+        if state.phase == "window":
+            return [*self._trap_calls(state, state.pending[0]), ("pass",)]
+        if state.phase == "mirror":
+            return [*(("trap", i) for i in self._mirrors(state, state.pending[-1])), ("pass",)]
         return self._turn_moves(state)
 
     def _placements(self, state: State) -> list[Move]:
@@ -343,7 +349,7 @@ class DungeonWarRules(Rules[State, Move]):
                 if self._next_to_spot(square, (cr, cc)):
                     yield ("make", r, c, cr, cc)
         for action, rng in (("block", cfg.block_range), ("fence", cfg.fence_range)):
-            if action in kind.actions and state.neutral_pool[NEUTRAL.index(action)]:
+            if action in kind.actions and self._neutral_available(state, action):
                 for tr, tc in self._empty_squares(state, None):
                     if rng[0] <= manhattan(square, (tr, tc)) <= rng[1] and not (
                             action == "fence" and cfg.terrain[self.dungeon(state).terrain[(tr, tc)]].get("no_fence")):
@@ -566,21 +572,31 @@ class DungeonWarRules(Rules[State, Move]):
                              and (occ[sq][0] >= 0 or occ[sq][1] == "tentacle")})
         return found
 
+    def targets_in_play(self, state: State) -> list[Square]:
+        """The squares the pending shot hits; a reflected shot (Mirror Shield) hits its shooter."""
+        sr, sc, index, ar, ac = state.pending[:5]
+        if len(state.pending) > 5:
+            return [(sr, sc)]
+        return self.shot_targets(state, (sr, sc), index, (ar, ac))
+
     def shot_odds_in_play(self, state: State) -> dict[tuple[str, ...], Fraction]:
-        sr, sc, index, ar, ac = state.pending
+        sr, sc, index, ar, ac = state.pending[:5]
         bp, attack, _, _, _, _, range_dice = self.shot_spec(index)
         occ = self.occupants(state)
-        targets = self.shot_targets(state, (sr, sc), index, (ar, ac))
+        targets = self.targets_in_play(state)
+        if len(state.pending) > 5:
+            range_dice = 0  # the reflection comes straight back
         fighters = [self.fighter(state, sq, occ[sq][0], occ[sq][1], False, sq, support=False)
                     for sq in targets]
         return shot_outcomes(bp, attack, fighters, [manhattan((sr, sc), sq) for sq in targets],
                              [occ[sq][1] == "king" for sq in targets], range_dice, self.cfg.die, self.cfg.fatigue_gap)
 
     def _resolve_shot(self, state: State, statuses: tuple[str, ...]) -> tuple[State, list[Event]]:
-        sr, sc, index, ar, ac = state.pending
+        sr, sc, index, ar, ac = state.pending[:5]
         occ = self.occupants(state)
-        shooter, s_name = occ[(sr, sc)]
-        targets = self.shot_targets(state, (sr, sc), index, (ar, ac))
+        owner, s_name = occ[(sr, sc)]
+        targets = self.targets_in_play(state)
+        shooter = state.pending[5] if len(state.pending) > 5 else owner  # who wins the spoils (D-DW-1)
         card = self.cfg.war_cards[index]
         events = [Event("shot", f"{card.name_en} from {square_name((sr, sc))}: " + ", ".join(
             f"{square_name(sq)} {st}" for sq, st in zip(targets, statuses, strict=True)), {"result": list(statuses)})]
@@ -591,7 +607,7 @@ class DungeonWarRules(Rules[State, Move]):
             if status == "hit":
                 state = self._to_pool(state._replace(board=self._board(state, (sq,))), who, name)
                 if who != shooter:  # no spoils for your own pieces (digest §6)
-                    state = self._spoils(state, shooter, who, name, s_name == "knight", events)
+                    state = self._spoils(state, shooter, who, name, s_name == "knight" and shooter == owner, events)
                 if name == "king":
                     fell.add(who)
             elif status == "close" and name == "king":
@@ -599,7 +615,7 @@ class DungeonWarRules(Rules[State, Move]):
                 state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
                 events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
         if "disposable" in card.categories:  # D-DW-27
-            state = self._drop_card(state, shooter, index, self._slot_of(state, shooter, index))
+            state = self._drop_card(state, owner, index, self._slot_of(state, owner, index))
             events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
         if fell:  # D-DW-26: the whole shot is resolved first
             return self._game_over(state, fell, events)
@@ -651,7 +667,18 @@ class DungeonWarRules(Rules[State, Move]):
                     raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
                                       f"{possible}")
                 raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
-            return self._apply_chance(state, move)
+            return self._after(state, *self._apply_chance(state, move), move)
+        return self._after(state, *self._apply_player_checked(state, move), move)
+
+    def _after(self, before: State, state: State, events: list[Event], move: Move) -> tuple[State, list[Event]]:
+        """After a completed action, the trap window of D-DW-21 (not inside a Summon or Card
+        placement action, which go on; not after a draw, a roll or a window's own move)."""
+        if (state.phase == "turn" and before.phase not in ("window", "place") and move[0] not in (
+                "card", "face", "summon", "equip", "unequip") and state.king_step != 3):
+            return self._window(state, state.seat), events
+        return state, events
+
+    def _apply_player_checked(self, state: State, move: Move) -> tuple[State, list[Event]]:
         if move[0] in ("move", "go") and len(move) > (5 if move[0] == "move" else 3):
             if not self.declared_path_ok(state, move):
                 rule, reason = self.why_illegal(state, move)
@@ -834,6 +861,20 @@ class DungeonWarRules(Rules[State, Move]):
             return self._settle(state._replace(phase="turn", pending=())), events
         if head == "put":
             return self._put(state, (int(move[1]), int(move[2])), events), events
+        if head == "trap" and state.phase == "mirror":
+            mirror_seat, index = state.pending[5], int(move[1])
+            state = self._drop_card(state, mirror_seat, index, "trap")
+            events.append(Event("mirror", f"seat {mirror_seat + 1} calls {cfg.war_cards[index].name_en}: the shot "
+                                "is reflected at its shooter"))
+            return state._replace(phase="shot", pending=(*state.pending[:5], mirror_seat)), events
+        if head == "pass" and state.phase == "mirror":
+            return self._mirror_window(state, state.pending[5]), events
+        if head == "trap" and state.phase == "window":
+            return self._call_trap(state, move, events), events
+        if head == "pass" and state.phase == "window":
+            return self._settle(self._window(state, (state.pending[0] + 1) % state.players)
+                                if (state.pending[0] + 1) % state.players != state.seat
+                                else state._replace(phase="turn", pending=())), events
         if head == "pass":
             sr, sc, dr, dc, dash, asked, *rest = state.pending
             state = state._replace(phase="turn", pending=())
@@ -863,7 +904,7 @@ class DungeonWarRules(Rules[State, Move]):
                                    pending=(src[0], src[1], index, int(move[4]), int(move[5])))
             aim = square_name((int(move[4]), int(move[5])))
             events.append(Event("shoot", f"{cfg.war_cards[index].name_en} is fired at {aim}"))
-            return state, events
+            return self._mirror_window(state, seat), events
         if head == "use":
             src, index = (int(move[1]), int(move[2])), int(move[3])
             card = cfg.war_cards[index]
@@ -888,10 +929,8 @@ class DungeonWarRules(Rules[State, Move]):
             return state, events
         if head in ("block", "fence"):
             src, target = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
-            i = NEUTRAL.index(str(head))
-            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src},
-                                   board=self._board(state, add=((target[0], target[1], -1, str(head)),)),
-                                   neutral_pool=_set(state.neutral_pool, i, state.neutral_pool[i] - 1))
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src})
+            state = self._put_neutral(state, target, str(head), events)
             events.append(Event(str(head), f"a {head} on {square_name(target)}"))
             return self._settle(state), events
         king = next((r, c) for r, c, o, k in state.board if o == seat and k == "king")
@@ -1032,6 +1071,64 @@ class DungeonWarRules(Rules[State, Move]):
             events.append(Event("drown", f"the slime on {square_name(square)} drowns (D-DW-8)"))
         return state
 
+    # --- traps without a condition: the windows of D-DW-21 ---------------------------------
+    def _trap_calls(self, state: State, seat: int) -> list[Move]:
+        """Seat's face-down unconditional traps and where each may go (Rockfall `place:block`:
+        any empty square; Frenzy Spores `frenzy`: an enemy slime)."""
+        moves: list[Move] = []
+        for i in sorted({i for slot, i in gear_of(state, seat) if slot == "trap"}):
+            fx = self.cfg.war_cards[i].effects
+            if "place" in fx and fx["place"] in NEUTRAL and self._neutral_available(state, fx["place"]):
+                moves += [("trap", i, r, c) for r, c in self._empty_squares(state, None)]
+            elif "frenzy" in fx:
+                moves += [("trap", i, r, c) for r, c in self._frenzy_targets(state, seat)]
+        return moves
+
+    def _window(self, state: State, first: int) -> State:
+        """Open the trap window at seat `first` (D-DW-21: after every action and at each change
+        of turn, every seat in seat order from the active player), skipping seats with no trap
+        to call; the window closes when the order comes back to the active player."""
+        n = state.players
+        for k in range((first - state.seat) % n, n):
+            seat = (state.seat + k) % n
+            if self._trap_calls(state, seat):
+                return state._replace(phase="window", pending=(seat,))
+        return state._replace(phase="turn", pending=())
+
+    def _call_trap(self, state: State, move: Move, events: list[Event]) -> State:
+        seat, index, square = state.pending[0], int(move[1]), (int(move[2]), int(move[3]))
+        card = self.cfg.war_cards[index]
+        state = self._drop_card(state, seat, index, "trap")
+        events.append(Event("trap", f"seat {seat + 1} calls its trap: {card.name_en} on {square_name(square)}"))
+        if "frenzy" in card.effects:
+            state = self._frenzy(state, square, events)
+        else:
+            state = self._put_neutral(state, square, card.effects["place"], events)
+        return self._settle(self._window(state, seat))  # the same seat may call its other trap
+
+    def _mirrors(self, state: State, seat: int) -> list[int]:
+        """Seat's face-down Mirror Shield-like traps that may answer the declared shot: its card
+        has the category the trap names (`mirror:magic`), it is a straight-line shot, and it
+        would hit one of seat's pieces (digest §7 発動条件あり)."""
+        sr, sc, index, ar, ac = state.pending[:5]
+        card = self.cfg.war_cards[index]
+        if self.shot_spec(index)[2] != "line" or "breath" in card.effects:
+            return []
+        occ = self.occupants(state)
+        if not any(occ[sq][0] == seat for sq in self.shot_targets(state, (sr, sc), index, (ar, ac))):
+            return []
+        return sorted({i for slot, i in gear_of(state, seat) if slot == "trap"
+                       and self.cfg.war_cards[i].effects.get("mirror") in card.categories})
+
+    def _mirror_window(self, state: State, after: int) -> State:
+        """Ask each seat after `after` (seat order from the shooter) that could reflect the shot."""
+        n = state.players
+        for k in range((after - state.seat) % n + 1, n):
+            seat = (state.seat + k) % n
+            if self._mirrors(state, seat):
+                return state._replace(phase="mirror", pending=(*state.pending[:5], seat))
+        return state._replace(phase="shot", pending=state.pending[:5])
+
     def _ambushes(self, state: State, seat: int, square: Square) -> list[int]:
         """Seat's face-down ambush traps that fire on `square` (stand-in trigger: an empty
         square of the card's terrain code)."""
@@ -1146,7 +1243,7 @@ class DungeonWarRules(Rules[State, Move]):
                                summoned=frozenset(), acted=frozenset(), pending=())
         state = self._gain_gold(state, seat, kind.gold_per_turn * len(slimes))
         events.append(Event("turn", f"round {state.round}: seat {seat + 1} takes the die at AP {state.ap}"))
-        return self._settle(state)
+        return self._settle(self._window(state, seat))
 
     def _end_turn(self, state: State, events: list[Event]) -> State:
         nxt = (state.seat + 1) % state.players
@@ -1201,16 +1298,41 @@ class DungeonWarRules(Rules[State, Move]):
     def _event_targets(self, state: State) -> list[Square]:
         effect = self.cfg.events[self.cfg.layouts[state.pending[3]].id]
         if "frenzy" in effect:
-            if not state.neutral_pool[NEUTRAL.index("tentacle")]:
-                return []
-            return sorted((r, c) for r, c, o, k in state.board if o >= 0 and k == "slime")
+            return self._frenzy_targets(state, -1)
         put = str(effect.get("place"))
-        return self._empty_squares(state, None) if state.neutral_pool[NEUTRAL.index(put)] else []
+        return self._empty_squares(state, None) if self._neutral_available(state, put) else []
 
-    def _put_neutral(self, state: State, square: Square, name: str) -> State:
+    def _neutral_available(self, state: State, name: str) -> bool:
+        """An unused neutral piece, or one on the board to take (D-DW-22: any one)."""
+        return bool(state.neutral_pool[NEUTRAL.index(name)]) or any(o < 0 and k == name for *_, o, k in state.board)
+
+    def _frenzy_targets(self, state: State, seat: int) -> list[Square]:
+        """Slimes that may become a tentacle creature (狂暴化): an event's any slime (seat -1),
+        a trap's enemy slimes only."""
+        if not self._neutral_available(state, "tentacle"):
+            return []
+        return sorted((r, c) for r, c, o, k in state.board if o >= 0 and o != seat and k == "slime")
+
+    def _put_neutral(self, state: State, square: Square, name: str, events: list[Event] | None = None) -> State:
+        """Put a neutral piece on `square`; with none unused, the first on the board in square
+        order is taken and re-placed as a new piece (D-DW-22)."""
         i = NEUTRAL.index(name)
+        if not state.neutral_pool[i]:
+            taken = next((r, c) for r, c, o, k in state.board if o < 0 and k == name)
+            state = self._to_pool(state._replace(board=self._board(state, (taken,))), -1, name)
+            if events is not None:
+                events.append(Event("reuse", f"no unused {name}: the one on {square_name(taken)} is taken (D-DW-22)"))
         return state._replace(board=self._board(state, add=((square[0], square[1], -1, name),)),
                               neutral_pool=_set(state.neutral_pool, i, state.neutral_pool[i] - 1))
+
+    def _frenzy(self, state: State, square: Square, events: list[Event]) -> State:
+        """Slime frenzy (狂暴化): the slime returns to its owner's unused pieces and a tentacle
+        creature takes its square (digest §4)."""
+        who = self.occupants(state)[square][0]
+        state = self._to_pool(state._replace(board=self._board(state, (square,))), who, "slime")
+        state = self._put_neutral(state, square, "tentacle", events)
+        events.append(Event("frenzy", f"the slime on {square_name(square)} becomes a tentacle creature"))
+        return state
 
     def _put(self, state: State, square: Square, events: list[Event]) -> State:
         effect = self.cfg.events[self.cfg.layouts[state.pending[3]].id]
@@ -1218,12 +1340,9 @@ class DungeonWarRules(Rules[State, Move]):
         if square[0] < 0:
             events.append(Event("event", "nothing to place"))
         elif "frenzy" in effect:
-            who = self.occupants(state)[square][0]
-            state = self._to_pool(state._replace(board=self._board(state, (square,))), who, "slime")
-            state = self._put_neutral(state, square, "tentacle")
-            events.append(Event("frenzy", f"the slime on {square_name(square)} becomes a tentacle creature"))
+            state = self._frenzy(state, square, events)
         else:
-            state = self._put_neutral(state, square, str(effect["place"]))
+            state = self._put_neutral(state, square, str(effect["place"]), events)
             events.append(Event("event", f"a {effect['place']} on {square_name(square)}"))
         return self._rebuild(state)
 

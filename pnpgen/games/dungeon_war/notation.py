@@ -81,10 +81,20 @@ def format_move(cfg: Config, move: Move) -> str:
         return "shot " + " ".join(str(v) for v in rest)
     if head == "ambush":
         return f"ambush {cfg.war_cards[int(rest[0])].id}"
+    if head == "trap":
+        where = f" {square_text(int(rest[1]), int(rest[2]))}" if len(rest) > 1 else ""
+        return f"trap {cfg.war_cards[int(rest[0])].id}{where}"
+    if head == "acid":
+        return f"acid {cfg.war_cards[int(rest[0])].id}"
+    if head == "revive":
+        return f"revive {square_text(int(rest[0]), int(rest[1]))}"
+    if head == "charm":
+        return f"charm {'yes' if move[1] else 'no'}"
     if head == "pass":
         return "pass"
     if head == "use":
-        return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}"
+        target = f" {square_text(int(rest[3]), int(rest[4]))}" if len(rest) > 3 else ""
+        return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}{target}"
     return repr(move)
 
 
@@ -97,6 +107,18 @@ def parse_move(cfg: Config, text: Any) -> Move:
     cards = {card.id: i for i, card in enumerate(cfg.war_cards)}
     if t in ("end", "alchemy", "draw", "discard", "pass"):
         return (t,)
+    if m := re.fullmatch(r"(trap|acid) ([a-z0-9_-]+)(?: " + SQ + ")?", t):
+        if m.group(2) not in cards:
+            raise BadMove(f"no war card '{m.group(2)}'")
+        if m.group(3) and m.group(1) == "trap":
+            return ("trap", cards[m.group(2)], *_checked(_sq(m, 3)))
+        if m.group(3):
+            raise BadMove("acid names the card it melts, no square")
+        return (m.group(1), cards[m.group(2)])
+    if m := re.fullmatch(r"revive " + SQ, t):
+        return ("revive", *_checked(_sq(m, 1)))
+    if t in ("charm yes", "charm no"):
+        return ("charm", t == "charm yes")
     if m := re.fullmatch(r"ambush ([a-z0-9_-]+)", t):
         if m.group(1) not in cards:
             raise BadMove(f"no war card '{m.group(1)}'")
@@ -163,10 +185,11 @@ def parse_move(cfg: Config, text: Any) -> Move:
         return ("shoot", *_checked(_sq(m, 1)), cards[m.group(3)], *_checked(_sq(m, 4)))
     if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)", t):
         return ("shot", *m.group(1).split())
-    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)", t):
+    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)(?: " + SQ + ")?", t):
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")
-        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)])
+        target = _checked(_sq(m, 4)) if m.group(4) else ()
+        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)], *target)
     if m := re.fullmatch(r"change ([a-z0-9_-]+)(?: ([a-z0-9_-]+))?", t):
         ids = [g for g in m.groups() if g]
         for card_id in ids:

@@ -12,11 +12,15 @@ Square = tuple[int, int]
 #   ('summon', kind, r, c) ('alchemy',) ('remake', card_r, card_c) ('draw',) ('element', index)
 #   ('fight', result) ('card', index) ('dungeon', layout) ('lay', flipped) ('discard',) ('put', r, c)
 #   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
-#   ('ambush', card) ('pass',)   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
+#   ('ambush', card) ('pass',) ('trap', card[, r, c]) ('change', card[, card]) ('acid', card) ('revive', r, c)
+#   ('use', sr, sc, card, r, c) (a targeted use: Charm) ('charm', success) (chance)
+#   ('move', sr, sc, dr, dc, r1, c1, ...) and ('go', r, c, r1, c1, ...): a declared path   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
 Move = tuple[str | int | bool, ...]
 
-# phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed*   (* = a chance node)
-PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed")
+# phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed* window mirror acid revive
+#         charm*   (* = a chance node)
+PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed",
+          "window", "mirror", "acid", "revive", "charm")
 
 
 class State(NamedTuple):

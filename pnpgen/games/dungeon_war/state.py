@@ -14,7 +14,8 @@ Square = tuple[int, int]
 #   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
 #   ('ambush', card) ('pass',) ('trap', card[, r, c]) ('change', card[, card]) ('acid', card) ('revive', r, c)
 #   ('use', sr, sc, card, r, c) (a targeted use: Charm) ('charm', success) (chance)
-#   ('move', sr, sc, dr, dc, r1, c1, ...) and ('go', r, c, r1, c1, ...): a declared path   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
+#   ('move', sr, sc, dr, dc, r1, c1, ...) and ('go', r, c, r1, c1, ...): a declared path
+#   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
 Move = tuple[str | int | bool, ...]
 
 # phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed* window mirror acid revive

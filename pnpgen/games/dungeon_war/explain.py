@@ -155,9 +155,15 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         index = int(move[3])
         slots = cfg.wearers.get(piece[1], ())
         fx = cfg.war_cards[index].effects
+        targeted = head == "use" and len(move) > 4
         if not any(i == index and slot in slots for slot, i in state.equip[seat]) or (
-                head == "shoot" and not ("shot" in fx or "breath" in fx)) or (head == "use" and "ap" not in fx):
+                head == "shoot" and not ("shot" in fx or "breath" in fx)) or (
+                head == "use" and not targeted and "ap" not in fx) or (targeted and "brainwash" not in fx):
             return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
+        if targeted:
+            _, _, (low, high), kinds = rules._charm_spec(index)
+            return "DW-EQUIP", (f"{cfg.war_cards[index].id} brainwashes an enemy {' or '.join(sorted(kinds))} "
+                                f"at range {low}-{high}")
         aim = (int(move[4]), int(move[5]))
         _, _, how, (low, high), *_ = rules.shot_spec(index)
         if not rules._targetable(state, aim, seat):

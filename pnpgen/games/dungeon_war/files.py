@@ -293,6 +293,18 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
             ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
         if not ok:
             return ["pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"]
+    if s.phase == "acid" and not (p[0] in (0, 1, 2) and 0 <= p[-1] < s.players and occ.get(
+            (p[3], p[4]) if p[0] == 0 else (p[1], p[2]) if p[0] == 2 else (p[4], p[5])) is not None):
+        return ["pending: acid is [0 attacker's | 1 shot's | 2 defender's acid, 5 numbers of the fight, chooser]"]
+    if s.phase == "revive" and not all(0 <= p[i] < s.players and 0 <= p[i + 1] < len(ARMY)
+                                       and s.pools[p[i]][p[i + 1]] > 0 for i in range(0, len(p), 2)):
+        return ["pending: a revival is [seat, piece] pairs of unused pieces"]
+    if s.phase == "charm":
+        piece = occ.get((p[0], p[1]))
+        if piece is None or piece[0] != s.seat or not any(i == p[2] for _, i in s.equip[s.seat]) or (
+                "brainwash" not in cfg.war_cards[p[2]].effects) or (p[3], p[4]) not in rules._charm_targets(
+                s, (p[0], p[1]), p[2]):
+            return ["pending: brainwashing is [row, column of the user, war card, row, column of the target]"]
     if s.phase in ("window", "mirror") and not (0 <= p[-1] < s.players and (
             rules._trap_calls(s, p[-1]) if s.phase == "window" else rules._mirrors(s, p[-1]))):
         return ["pending: a trap window asks a seat that holds a trap it can call"]

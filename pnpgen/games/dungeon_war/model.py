@@ -84,7 +84,7 @@ class DungeonWarRules(Rules[State, Move]):
         resistances, strength and their coins to the summon cost; a card with an action effect
         (shot, AP, brainwash) is used, not worn; a dragon card gives the dragon its stats."""
         bp, cost, attack, resist = base.bp, base.cost, set(base.attack), set(base.resist)
-        strength, actions = base.strength, list(base.actions)
+        strength, actions, immortal = base.strength, list(base.actions), base.immortal
         spoils_gold, spoils_cards = base.spoils_gold, base.spoils_cards
         use = self.cfg.use.get(base.name, "")
         for i in gear:
@@ -110,9 +110,10 @@ class DungeonWarRules(Rules[State, Move]):
                 resist.add(fx["resist"])
             if fx.get("strength"):
                 strength = fx["strength"]
+            immortal = immortal or "immortal" in fx
         return replace(base, bp=bp, cost=cost, attack=frozenset(attack), resist=frozenset(resist),
                        strength=strength, actions=tuple(actions), spoils_gold=spoils_gold,
-                       spoils_cards=spoils_cards)
+                       spoils_cards=spoils_cards, immortal=immortal)
 
     def has_card_for(self, state: State, seat: int, kind: PieceKind) -> bool:
         return not kind.needs_card or any(slot == kind.needs_card for slot, _ in gear_of(state, seat))
@@ -163,12 +164,14 @@ class DungeonWarRules(Rules[State, Move]):
     def current_player(self, state: State) -> int:
         if state.phase == "over":
             return TERMINAL
-        if state.phase in ("deal", "roll", "fight", "build", "shot", "ambushed") or state.draws:
+        if state.phase in ("deal", "roll", "fight", "build", "shot", "ambushed", "charm") or state.draws:
             return CHANCE
         if state.phase == "ambush":
             return state.pending[5]
-        if state.phase in ("window", "mirror"):
+        if state.phase in ("window", "mirror", "acid"):
             return state.pending[-1]
+        if state.phase == "revive":
+            return state.pending[0]
         return state.seat
 
     def outcome(self, state: State) -> Outcome:
@@ -202,6 +205,9 @@ class DungeonWarRules(Rules[State, Move]):
             return [(("shot", *combo), p) for combo, p in self.shot_odds_in_play(state).items()]
         if state.phase == "ambushed":
             return [(("fight", result), p) for result, p in self.ambush_odds(state).outcomes()]
+        if state.phase == "charm":
+            yes = self.charm_odds(state)
+            return [(("charm", flag), p) for flag, p in ((True, yes), (False, 1 - yes)) if p]
         # fight
         return [(("fight", result), p) for result, p in self.fight_odds(state).outcomes()]
 
@@ -247,6 +253,11 @@ class DungeonWarRules(Rules[State, Move]):
                                                                                     state.pending[3]))), ("pass",)]
         if state.phase == "window":
             return [*self._trap_calls(state, state.pending[0]), ("pass",)]
+        if state.phase == "acid":
+            victim = self.occupants(state)[self._acid_victim(state)]
+            return [("acid", i) for _, i in self._acid_cards(state, *victim)]
+        if state.phase == "revive":
+            return [("revive", r, c) for r, c in self._graves(state, state.pending[0], ARMY[state.pending[1]])]
         if state.phase == "mirror":
             return [*(("trap", i) for i in self._mirrors(state, state.pending[-1])), ("pass",)]
         return self._turn_moves(state)
@@ -338,6 +349,9 @@ class DungeonWarRules(Rules[State, Move]):
                 fx = cfg.war_cards[i].effects
                 if slot in self.cfg.wearers[name] and "ap" in fx:
                     yield ("use", r, c, i)
+                if slot in self.cfg.wearers[name] and "brainwash" in fx:
+                    for tr, tc in self._charm_targets(state, square, i):
+                        yield ("use", r, c, i, tr, tc)
                 if slot in self.cfg.wearers[name] and ("shot" in fx or "breath" in fx):
                     for tr, tc in self.shot_aims(state, square, i):
                         yield ("shoot", r, c, i, tr, tc)
@@ -381,12 +395,17 @@ class DungeonWarRules(Rules[State, Move]):
         busy = {dun.card_of((r, c)) for r, c, _, _ in state.board}
         return [(cr, cc) for cr, cc, index, _ in state.cards if index >= 0 and (cr, cc) not in busy]
 
+    @staticmethod
+    def _army_available(state: State, seat: int, name: str) -> bool:
+        """An unused piece of that kind, or one on the board to re-place (D-DW-22)."""
+        return bool(state.pools[seat][ARMY.index(name)]) or any(o == seat and k == name for *_, o, k in state.board)
+
     def _summons(self, state: State, king_square: Square, free: bool) -> Iterator[Move]:
         seat = state.seat
-        for i, name in enumerate(ARMY):
+        for name in ARMY:
             kind = self.kind(state, seat, name)
             if (name == "king" or not self.has_card_for(state, seat, kind) or name in state.summoned
-                    or not state.pools[seat][i] or state.gold[seat] < kind.cost):
+                    or not self._army_available(state, seat, name) or state.gold[seat] < kind.cost):
                 continue
             for r, c in self._empty_squares(state, kind):
                 if manhattan((r, c), king_square) == self.cfg.summon_range:
@@ -600,12 +619,14 @@ class DungeonWarRules(Rules[State, Move]):
         card = self.cfg.war_cards[index]
         events = [Event("shot", f"{card.name_en} from {square_name((sr, sc))}: " + ", ".join(
             f"{square_name(sq)} {st}" for sq, st in zip(targets, statuses, strict=True)), {"result": list(statuses)})]
+        attack = self.shot_spec(index)[1]
         state = state._replace(phase="turn", pending=())
         fell: set[int] = set()
+        revive: list[tuple[int, int]] = []
         for sq, status in zip(targets, statuses, strict=True):
             who, name = occ[sq]
             if status == "hit":
-                state = self._to_pool(state._replace(board=self._board(state, (sq,))), who, name)
+                state = self._fall(state._replace(board=self._board(state, (sq,))), who, name, attack, revive, events)
                 if who != shooter:  # no spoils for your own pieces (digest §6)
                     state = self._spoils(state, shooter, who, name, s_name == "knight" and shooter == owner, events)
                 if name == "king":
@@ -619,7 +640,7 @@ class DungeonWarRules(Rules[State, Move]):
             events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
         if fell:  # D-DW-26: the whole shot is resolved first
             return self._game_over(state, fell, events)
-        return self._settle(state), events
+        return self._revive_queue(self._settle(state), revive), events
 
     # --- fights ------------------------------------------------------------------------
     def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square,
@@ -728,6 +749,8 @@ class DungeonWarRules(Rules[State, Move]):
             return self._resolve_shot(state, tuple(str(v) for v in move[1:]))
         if state.phase == "ambushed":
             return self._resolve_ambush(state, str(move[1]))
+        if head == "charm":
+            return self._resolve_charm(state, bool(move[1]))
         return self._resolve_fight(state, str(move[1]))
 
     def _settle(self, state: State) -> State:
@@ -784,24 +807,27 @@ class DungeonWarRules(Rules[State, Move]):
         d_who, d_name = occ[(dr, dc)]
         events = [Event("fight", f"melee at {square_name((dr, dc))}: {result}", {"result": result})]
         close = result.startswith("close") or result == "draw"
+        a_attack, d_attack = (f.attack for f in self._fight_sides(state))
+        revive: list[tuple[int, int]] = []
         state = state._replace(phase="turn", pending=())
         if result in ("win", "close-win"):
             state = state._replace(board=self._board(state, ((sr, sc), (dr, dc)), ((dr, dc, a_who, a_name),)),
                                    acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
-            state = self._to_pool(state, d_who, d_name)
+            state = self._fall(state, d_who, d_name, a_attack, revive, events)
             state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
             fallen, survivor = d_who if d_name == "king" else None, a_who if a_name == "king" else None
         elif result == "draw":
             state = state._replace(board=self._board(state, ((sr, sc), (dr, dc))), acted=state.acted - {(sr, sc)})
-            state = self._to_pool(self._to_pool(state, d_who, d_name), a_who, a_name)
+            state = self._fall(state, d_who, d_name, a_attack, revive, events)
+            state = self._fall(state, a_who, a_name, d_attack, revive, events)
             state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
             fell = {s for s, n in ((a_who, a_name), (d_who, d_name)) if n == "king"}
             if fell:
                 return self._game_over(state, fell, events)
-            return self._settle(state), events
+            return self._revive_queue(self._settle(state), revive), events
         else:
             state = state._replace(board=self._board(state, ((sr, sc),)), acted=state.acted - {(sr, sc)})
-            state = self._to_pool(state, a_who, a_name)
+            state = self._fall(state, a_who, a_name, d_attack, revive, events)
             state = self._spoils(state, d_who, a_who, a_name, d_name == "knight", events)
             fallen, survivor = a_who if a_name == "king" else None, d_who if d_name == "king" else None
         if survivor is not None and close:
@@ -812,7 +838,7 @@ class DungeonWarRules(Rules[State, Move]):
             return self._game_over(state, {fallen}, events)
         if result in ("win", "close-win"):
             state = self._arrive(state, (dr, dc), a_who, events)
-        return self._after_action(state, a_name), events
+        return self._revive_queue(self._after_action(state, a_name), revive), events
 
     def _game_over(self, state: State, fell: set[int], events: list[Event]) -> tuple[State, list[Event]]:
         events.append(Event("end", f"King Dragon of seat {', '.join(str(s + 1) for s in sorted(fell))} "
@@ -861,6 +887,10 @@ class DungeonWarRules(Rules[State, Move]):
             return self._settle(state._replace(phase="turn", pending=())), events
         if head == "put":
             return self._put(state, (int(move[1]), int(move[2])), events), events
+        if head == "acid":
+            return self._apply_acid(state, int(move[1]), events), events
+        if head == "revive":
+            return self._revive(state, (int(move[1]), int(move[2])), events), events
         if head == "trap" and state.phase == "mirror":
             mirror_seat, index = state.pending[5], int(move[1])
             state = self._drop_card(state, mirror_seat, index, "trap")
@@ -904,7 +934,19 @@ class DungeonWarRules(Rules[State, Move]):
                                    pending=(src[0], src[1], index, int(move[4]), int(move[5])))
             aim = square_name((int(move[4]), int(move[5])))
             events.append(Event("shoot", f"{cfg.war_cards[index].name_en} is fired at {aim}"))
+            if "acid" in cfg.war_cards[index].effects:  # acid first (digest §6), on the aimed piece
+                victim = self.occupants(state)[(int(move[4]), int(move[5]))]
+                state, waiting = self._acid(state, seat, victim, 1, events)
+                if waiting:
+                    return waiting, events
             return self._mirror_window(state, seat), events
+        if head == "use" and len(move) > 4:  # a targeted use: brainwashing
+            src, index = (int(move[1]), int(move[2])), int(move[3])
+            state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="charm",
+                                   pending=(src[0], src[1], index, int(move[4]), int(move[5])))
+            aimed = square_name((int(move[4]), int(move[5])))
+            events.append(Event("use", f"{cfg.war_cards[index].name_en} on {aimed}"))
+            return state, events
         if head == "use":
             src, index = (int(move[1]), int(move[2])), int(move[3])
             card = cfg.war_cards[index]
@@ -940,6 +982,11 @@ class DungeonWarRules(Rules[State, Move]):
             i = ARMY.index(name)
             if not state.summoned:
                 state = state._replace(ap=state.ap - cfg.actions_a["summon"], acted=state.acted | {king}, king_step=1)
+            if not state.pools[seat][i]:  # D-DW-22: the first of its kind on the board is re-placed
+                taken = next((tr, tc) for tr, tc, o, k in state.board if o == seat and k == name)
+                state = self._to_pool(state._replace(board=self._board(state, (taken,)),
+                                                     acted=state.acted - {taken}), seat, name)
+                events.append(Event("reuse", f"no unused {name}: the one on {square_name(taken)} is taken (D-DW-22)"))
             state = state._replace(board=self._board(state, add=((r, c, seat, name),)),
                                    pools=_set(state.pools, seat, _set(state.pools[seat], i, state.pools[seat][i] - 1)),
                                    summoned=state.summoned | {name}, acted=state.acted | {(r, c)})
@@ -1000,17 +1047,19 @@ class DungeonWarRules(Rules[State, Move]):
         return state
 
     def _resolve_ambush(self, state: State, result: str) -> tuple[State, list[Event]]:
-        _, _, dr, dc, dash, _, *rest = state.pending
+        _, _, dr, dc, dash, index, *rest = state.pending
         who, name = self.occupants(state)[(dr, dc)]
+        element = frozenset({self.cfg.war_cards[index].element} - {""})
         events = [Event("fight", f"ambush at {square_name((dr, dc))}: {result}", {"result": result})]
         state = state._replace(phase="turn", pending=())
         if result not in ("win", "close-win"):
-            state = self._to_pool(state._replace(board=self._board(state, ((dr, dc),)),
-                                                 acted=state.acted - {(dr, dc)}), who, name)
+            revive: list[tuple[int, int]] = []
+            state = self._fall(state._replace(board=self._board(state, ((dr, dc),)), acted=state.acted - {(dr, dc)}),
+                               who, name, element, revive, events)
             events.append(Event("ambushed", f"the {name} falls to the ambush (no spoils)"))
             if name == "king":
                 return self._game_over(state, {who}, events)
-            return self._settle(state), events
+            return self._revive_queue(self._settle(state), revive), events
         if name == "king" and result == "close-win":
             cap = self.cfg.caps["fatigue"]
             state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
@@ -1155,6 +1204,153 @@ class DungeonWarRules(Rules[State, Move]):
         return melee(mover, Fighter(self.cfg.war_cards[index].bp), self.cfg.die, self.cfg.support,
                      self.cfg.fatigue_gap)
 
+    # --- acid, immortality, brainwashing -------------------------------------------------------
+    def _start_melee(self, state: State, side: int, events: list[Event]) -> State:
+        """Melee, step 1: acid from either side (attacker first), then victory flags or the roll."""
+        sr, sc, dr, dc, _ = state.pending
+        occ = self.occupants(state)
+        for k, (user, victim) in enumerate((((sr, sc), (dr, dc)), ((dr, dc), (sr, sc)))):
+            u_who, u_name = occ[user]
+            if k < side or u_who < 0 or not self.kind(state, u_who, u_name).acid:
+                continue
+            state, waiting = self._acid(state, u_who, occ[victim], 2 * k, events)
+            if waiting:
+                return waiting
+        odds = self.fight_odds(state)
+        if odds.by_flags:
+            events.append(Event("flags", f"victory flags decide: the {odds.by_flags} wins"))
+            done, more = self._resolve_fight(state._replace(phase="fight"),
+                                             "win" if odds.by_flags == "attacker" else "loss")
+            return self._note(done, more, events)
+        return state._replace(phase="fight")
+
+    def _acid_cards(self, state: State, who: int, name: str) -> list[tuple[str, int]]:
+        """The victim's cards acid may melt: a shield if it wears one, else any it wears."""
+        if who < 0 or name not in self.cfg.acid["victims"]:
+            return []
+        worn = [(slot, i) for slot, i in gear_of(state, who) if slot in self.cfg.wearers.get(name, ())]
+        shields = [(slot, i) for slot, i in worn if slot == self.cfg.acid["melts_first"]]
+        return sorted(set(shields or worn))
+
+    def _acid(self, state: State, user: int, victim: tuple[int, str], mode: int,
+              events: list[Event]) -> tuple[State, State | None]:
+        """Acid (酸): melt one of the victim's cards; the acid's owner chooses unless a shield
+        melts first or only one card is worn. (state, a state waiting for the choice or None)."""
+        cards = self._acid_cards(state, *victim)
+        if len({i for _, i in cards}) > 1:
+            return state, state._replace(phase="acid", pending=(mode, *state.pending[:5], user))
+        if cards:
+            state = self._melt(state, victim[0], cards[0], events)
+        return state, None
+
+    def _melt(self, state: State, who: int, card: tuple[str, int], events: list[Event]) -> State:
+        events.append(Event("acid", f"acid melts seat {who + 1}'s {self.cfg.war_cards[card[1]].name_en}"))
+        return self._drop_card(state, who, card[1], card[0])
+
+    def _acid_victim(self, state: State) -> Square:
+        """pending (mode, 5 numbers, chooser): mode 0 the attacker's acid on the defender, 2 the
+        defender's on the attacker (melee: sr, sc, dr, dc, dash); 1 a shot's on its aim."""
+        p = state.pending
+        return ((p[3], p[4]) if p[0] == 0 else (p[1], p[2])) if p[0] != 1 else (p[4], p[5])
+
+    def _apply_acid(self, state: State, index: int, events: list[Event]) -> State:
+        mode, chooser = state.pending[0], state.pending[-1]
+        victim = self.occupants(state)[self._acid_victim(state)]
+        card = next(c for c in self._acid_cards(state, *victim) if c[1] == index)
+        state = self._melt(state, victim[0], card, events)
+        state = state._replace(pending=state.pending[1:6])
+        if mode == 1:
+            return self._mirror_window(state._replace(phase="shot"), chooser)
+        return self._start_melee(state, mode // 2 + 1, events)
+
+    def _graves(self, state: State, seat: int, name: str) -> list[Square]:
+        """Empty squares of the immortal respawn terrain the piece may stand on (D-DW-16)."""
+        code = self.cfg.immortal["respawn"]
+        kind = self.kind(state, seat, name)
+        return [sq for sq in self._empty_squares(state, kind, name == "king")
+                if self.dungeon(state).terrain[sq] == code]
+
+    def _fall(self, state: State, who: int, name: str, by: frozenset[str], revive: list[tuple[int, int]],
+              events: list[Event]) -> State:
+        """A defeated army piece goes to the unused pool; an immortal one not beaten by a fire
+        attack (the content's `not_against`) is queued to come back on a graveyard (不死身)."""
+        immortal = who >= 0 and self.kind(state, who, name).immortal
+        state = self._to_pool(state, who, name)
+        if immortal:
+            if by & set(self.cfg.immortal["not_against"]):
+                events.append(Event("immortal", f"the {name} fell to a fire attack: it cannot come back"))
+            elif self._graves(state, who, name):
+                revive.append((who, ARMY.index(name)))
+            else:
+                events.append(Event("immortal", f"no empty graveyard: the {name} stays down (D-DW-16)"))
+        return state
+
+    def _revive_queue(self, state: State, revive: list[tuple[int, int]]) -> State:
+        if not revive or state.phase == "over":
+            return state
+        return state._replace(phase="revive", pending=tuple(v for pair in revive for v in pair))
+
+    def _revive(self, state: State, square: Square, events: list[Event]) -> State:
+        """An immortal piece comes back (復活は移動: counts as a move, costs no AP)."""
+        who, i = state.pending[0], state.pending[1]
+        name = ARMY[i]
+        state = state._replace(board=self._board(state, add=((square[0], square[1], who, name),)),
+                               pools=_set(state.pools, who, _set(state.pools[who], i, state.pools[who][i] - 1)))
+        if who == state.seat:
+            state = state._replace(acted=state.acted | {square})
+        events.append(Event("revive", f"seat {who + 1}'s immortal {name} comes back on {square_name(square)}"))
+        rest = state.pending[2:]
+        if rest and self._graves(state, rest[0], ARMY[rest[1]]):
+            return state._replace(pending=rest)
+        return self._settle(state._replace(phase="turn", pending=()))
+
+    def _charm_spec(self, index: int) -> tuple[int, int, tuple[int, int], frozenset[str]]:
+        """(dice, at least, range, kinds) of a brainwash card: `brainwash:2:7 reach:1-1 kinds:a/b`."""
+        fx = self.cfg.war_cards[index].effects
+        dice, need = (int(v) for v in fx["brainwash"].split(":"))
+        low, high = (int(v) for v in fx.get("reach", "1-1").split("-"))
+        return dice, need, (low, high), frozenset(fx.get("kinds", "").split("/"))
+
+    def _charm_targets(self, state: State, src: Square, index: int) -> list[Square]:
+        _, _, (low, high), kinds = self._charm_spec(index)
+        seat = self.occupants(state)[src][0]
+        return [(r, c) for r, c, o, k in state.board if o >= 0 and o != seat and k in kinds
+                and low <= manhattan(src, (r, c)) <= high]
+
+    def charm_odds(self, state: State) -> Fraction:
+        dice, need, _, _ = self._charm_spec(state.pending[2])
+        return sum((p for total, p in _dice(dice, self.cfg.die) if total >= need), Fraction(0))
+
+    def _resolve_charm(self, state: State, success: bool) -> tuple[State, list[Event]]:
+        """Brainwashing (洗脳): the enemy piece goes back to its owner's unused pieces and one of
+        the charmer's of the same kind takes its square, with the charmer's stats; with none
+        unused, the charmer's first of that kind on the board (square order) is moved (D-DW-22)."""
+        sr, sc, index, tr, tc = state.pending
+        seat = state.seat
+        card = self.cfg.war_cards[index]
+        events = [Event("charm", f"{card.name_en} on {square_name((tr, tc))}: " + ("it works" if success
+                                                                                else "it fails"))]
+        state = state._replace(phase="turn", pending=())
+        if "disposable" in card.categories:
+            state = self._drop_card(state, seat, index, self._slot_of(state, seat, index))
+            events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
+        if success:
+            who, name = self.occupants(state)[(tr, tc)]
+            i = ARMY.index(name)
+            state = self._to_pool(state._replace(board=self._board(state, ((tr, tc),))), who, name)
+            if not state.pools[seat][i]:
+                taken = next((r, c) for r, c, o, k in state.board if o == seat and k == name)
+                state = self._to_pool(state._replace(board=self._board(state, (taken,)),
+                                                     acted=state.acted - {taken}), seat, name)
+                events.append(Event("reuse", f"no unused {name}: the one on {square_name(taken)} is taken "
+                                    "(D-DW-22)"))
+            state = state._replace(board=self._board(state, add=((tr, tc, seat, name),)),
+                                   pools=_set(state.pools, seat, _set(state.pools[seat], i, state.pools[seat][i] - 1)),
+                                   acted=state.acted | {(tr, tc)})
+            events.append(Event("brainwash", f"seat {who + 1}'s {name} on {square_name((tr, tc))} is replaced by "
+                                f"seat {seat + 1}'s"))
+        return self._settle(state), events
+
     def _travel(self, state: State, src: Square, path: tuple[Square, ...], dash: bool, events: list[Event],
                 asked: int | None = None) -> State:
         """Move the piece on `src` along `path` (the squares it enters, its end last): an ambush
@@ -1181,13 +1377,7 @@ class DungeonWarRules(Rules[State, Move]):
             t_who, t_name = there
             if t_who >= 0 or t_name == "tentacle":  # melee (digest §6)
                 state = state._replace(pending=(src[0], src[1], dst[0], dst[1], int(dash)))
-                odds = self.fight_odds(state)
-                if odds.by_flags:
-                    events.append(Event("flags", f"victory flags decide: the {odds.by_flags} wins"))
-                    state = state._replace(phase="fight")
-                    done, more = self._resolve_fight(state, "win" if odds.by_flags == "attacker" else "loss")
-                    return self._note(done, more, events)
-                return state._replace(phase="fight")
+                return self._start_melee(state, 0, events)
             state = self._to_pool(state, -1, t_name)
             if t_name in ("block", "fence"):
                 events.append(Event("break", f"the {t_name} is broken"))

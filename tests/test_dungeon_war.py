@@ -94,3 +94,46 @@ def test_every_card_says_where_it_comes_from(game) -> None:  # type: ignore[no-u
     assert sum(layout.count for layout in game.cfg.layouts if layout.event) == 6
     assert {card.source for card in game.cfg.war_cards} <= {"source", "stand-in", "mixed"}
     assert all(layout.source == "stand-in" for layout in game.cfg.layouts)
+
+
+RICH = ["path-ambush-first-square", "path-knight-go-ambush", "window-frenzy-spores", "window-at-turn-change",
+        "mirror-window", "acid-slime-defender-chooses", "acid-shower-choice", "immortal-revives", "charm-use",
+        "summon-reuses-board-piece", "change-one-card", "rockfall-reuses-block"]
+
+
+@pytest.mark.parametrize("name", RICH)
+def test_random_walks_from_rule_rich_states(game, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Seeded random walks from states where traps, acid, immortality, brainwashing and paths are in
+    play: every step keeps the invariants (pieces and cards conserved - face-down traps and worn
+    cards counted among placed cards -, caps, one piece per square), round-trips its state file,
+    and every legal move's notation parses back; chance sums to 1."""
+    import random
+
+    from pnpgen.engine.protocol import TERMINAL
+
+    data = yaml.safe_load((ROOT / "tests" / "referee" / "dungeon-war" / f"{name}.yaml").read_text(encoding="utf-8"))
+    start = game.from_data(data)
+    seen_phases: set[str] = set()
+    for seed in range(3):
+        rng, state = random.Random(seed), start
+        for _ in range(120):
+            assert game.check(state) == []
+            assert game.from_data(json.loads(json.dumps(game.to_data(state)))) == state
+            held = sum(len(h) for h in state.hands) + sum(len(g) for g in state.equip)
+            assert sum(state.war_deck) + sum(state.war_discard) + held == 120
+            seen_phases.add(state.phase)
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcomes = game.chance_outcomes(state)
+                assert sum(p for _, p in outcomes) == 1
+                move = rng.choices([m for m, _ in outcomes], [float(p) for _, p in outcomes])[0]
+            else:
+                moves = game.legal_moves(state)
+                assert moves
+                for m in moves:
+                    assert game.parse_move(game.format_move(m)) == m
+                move = rng.choice(moves)
+            state, _ = game.apply(state, move)
+    assert start.phase in seen_phases

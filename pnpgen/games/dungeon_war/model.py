@@ -626,9 +626,9 @@ class DungeonWarRules(Rules[State, Move]):
         for sq, status in zip(targets, statuses, strict=True):
             who, name = occ[sq]
             if status == "hit":
-                state = self._fall(state._replace(board=self._board(state, (sq,))), who, name, attack, revive, events)
                 if who != shooter:  # no spoils for your own pieces (digest §6)
                     state = self._spoils(state, shooter, who, name, s_name == "knight" and shooter == owner, events)
+                state = self._fall(state._replace(board=self._board(state, (sq,))), who, name, attack, revive, events)
                 if name == "king":
                     fell.add(who)
             elif status == "close" and name == "king":
@@ -813,22 +813,22 @@ class DungeonWarRules(Rules[State, Move]):
         if result in ("win", "close-win"):
             state = state._replace(board=self._board(state, ((sr, sc), (dr, dc)), ((dr, dc, a_who, a_name),)),
                                    acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
-            state = self._fall(state, d_who, d_name, a_attack, revive, events)
             state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
+            state = self._fall(state, d_who, d_name, a_attack, revive, events)
             fallen, survivor = d_who if d_name == "king" else None, a_who if a_name == "king" else None
         elif result == "draw":
             state = state._replace(board=self._board(state, ((sr, sc), (dr, dc))), acted=state.acted - {(sr, sc)})
+            state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
             state = self._fall(state, d_who, d_name, a_attack, revive, events)
             state = self._fall(state, a_who, a_name, d_attack, revive, events)
-            state = self._spoils(state, a_who, d_who, d_name, a_name == "knight", events)
             fell = {s for s, n in ((a_who, a_name), (d_who, d_name)) if n == "king"}
             if fell:
                 return self._game_over(state, fell, events)
             return self._revive_queue(self._settle(state), revive), events
         else:
             state = state._replace(board=self._board(state, ((sr, sc),)), acted=state.acted - {(sr, sc)})
-            state = self._fall(state, a_who, a_name, d_attack, revive, events)
             state = self._spoils(state, d_who, a_who, a_name, d_name == "knight", events)
+            state = self._fall(state, a_who, a_name, d_attack, revive, events)
             fallen, survivor = a_who if a_name == "king" else None, d_who if d_name == "king" else None
         if survivor is not None and close:
             cap = self.cfg.caps["fatigue"]
@@ -1274,8 +1274,14 @@ class DungeonWarRules(Rules[State, Move]):
               events: list[Event]) -> State:
         """A defeated army piece goes to the unused pool; an immortal one not beaten by a fire
         attack (the content's `not_against`) is queued to come back on a graveyard (不死身)."""
-        immortal = who >= 0 and self.kind(state, who, name).immortal
+        kind = self.kind(state, who, name) if who >= 0 else None
+        immortal = kind is not None and kind.immortal
         state = self._to_pool(state, who, name)
+        if kind is not None and kind.needs_card:  # 「敗北すると、配置した【ドラゴン】のカードが捨札へ」
+            for slot, i in [g for g in gear_of(state, who) if g[0] == kind.needs_card]:
+                state = self._drop_card(state, who, i, slot)
+                events.append(Event("discard", f"the defeated {name}'s {self.cfg.war_cards[i].name_en} card is "
+                                    "discarded"))
         if immortal:
             if by & set(self.cfg.immortal["not_against"]):
                 events.append(Event("immortal", f"the {name} fell to a fire attack: it cannot come back"))
@@ -1349,6 +1355,9 @@ class DungeonWarRules(Rules[State, Move]):
                                    acted=state.acted | {(tr, tc)})
             events.append(Event("brainwash", f"seat {who + 1}'s {name} on {square_name((tr, tc))} is replaced by "
                                 f"seat {seat + 1}'s"))
+            if not self.may_stand(self.kind(state, seat, name), self.dungeon(state).terrain[(tr, tc)], False):
+                state = self._to_pool(state._replace(board=self._board(state, ((tr, tc),))), seat, name)
+                events.append(Event("drown", f"the {name} on {square_name((tr, tc))} drowns (D-DW-8)"))
         return self._settle(state), events
 
     def _travel(self, state: State, src: Square, path: tuple[Square, ...], dash: bool, events: list[Event],

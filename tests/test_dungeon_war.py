@@ -137,3 +137,30 @@ def test_random_walks_from_rule_rich_states(game, name: str) -> None:  # type: i
                 move = rng.choice(moves)
             state, _ = game.apply(state, move)
     assert start.phase in seen_phases
+
+
+def test_dungeon_reverse_when_content_grants_it(game) -> None:  # type: ignore[no-untyped-def]
+    """Dungeon Reverse (digest §5): no base piece has it, so a content that gives it to the earth
+    slime is simulated; it turns an empty dungeon card 180° (walls move with it), 1 AP."""
+    from dataclasses import replace
+
+    from pnpgen.engine.protocol import IllegalMove
+
+    saved = game.cfg.slimes["earth"]
+    game.cfg.slimes["earth"] = replace(saved, actions=(*saved.actions, "reverse"))
+    try:
+        state = game.example_state()._replace(seat=1)  # seat 2's earth slimes on m5 and n5
+        move = game.parse_move("m5 reverse 2.4")
+        assert game.format_move(move) == "m5 reverse 2.4" and move in game.legal_moves(state)
+        after, _ = game.apply(state, move)
+        walls = game.dungeon(after).walls
+        assert walls[frozenset({(3, 10), (3, 11)})] == "wall"  # was row 1, columns 1|2 (j3|k3)
+        assert walls[frozenset({(2, 9), (2, 10)})] == "cracked_wall"
+        hall = next(i for i, x in enumerate(game.cfg.layouts) if x.id == "hall")
+        assert after.ap == state.ap - 1 and (1, 3, hall, True) in after.cards
+        with pytest.raises(IllegalMove) as err:  # the crystal card holds pieces
+            game.apply(state, game.parse_move("m5 reverse 3.5"))
+        assert err.value.rule == "DW-BUILD"
+    finally:
+        game.cfg.slimes["earth"] = saved
+    assert not any(m[0] == "reverse" for m in game.legal_moves(game.example_state()._replace(seat=1)))

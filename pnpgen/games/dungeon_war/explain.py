@@ -38,7 +38,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         if square in occ:
             return "DW-PLACE", f"{square_name(square)} is not empty (rule ②)"
         return "DW-PLACE", f"a {name} may not be placed on this terrain ({rules.dungeon(state).terrain[square]})"
-    if head in ("move", "roll", "dash", "warp", "make", "block", "fence"):
+    if head in ("move", "roll", "dash", "warp", "make", "block", "fence", "reverse"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
         if piece is None:
@@ -75,6 +75,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return _destination(rules, state, dst, name, "DW-MOVE", src, kind.move.plus)
         if head == "make":
             return "DW-BUILD", "Dungeon Make needs an empty card spot next to the dungeon, adjacent to the slime"
+        if head == "reverse":
+            return "DW-BUILD", "Dungeon Reverse turns a placed dungeon card (not the stairs) with no piece on it"
         if head in ("block", "fence"):
             target = (int(move[3]), int(move[4]))
             low, high = cfg.block_range if head == "block" else cfg.fence_range

@@ -358,6 +358,9 @@ class DungeonWarRules(Rules[State, Move]):
         if "warp" in kind.actions and state.gold[seat] >= kind.warp_cost:
             for dr, dc in self.warps(state, square, kind, seat):
                 yield ("warp", r, c, dr, dc)
+        if "reverse" in kind.actions:  # Dungeon Reverse: no base piece has it; content may grant it
+            for cr, cc in self._remakeable(state):
+                yield ("reverse", r, c, cr, cc)
         if "make" in kind.actions and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
             for cr, cc in open_spots(cfg, state.cards):
                 if self._next_to_spot(square, (cr, cc)):
@@ -969,6 +972,12 @@ class DungeonWarRules(Rules[State, Move]):
                                    pending=(0, int(move[3]), int(move[4])))
             events.append(Event("make", f"Dungeon Make at card {int(move[3]) + 1}.{int(move[4]) + 1}"))
             return state, events
+        if head == "reverse":  # flip (180°, D-DW-10) a dungeon card with no piece on it
+            src, spot = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
+            cards = tuple((cr, cc, i, not f) if (cr, cc) == spot else (cr, cc, i, f) for cr, cc, i, f in state.cards)
+            events.append(Event("reverse", f"Dungeon Reverse: card {spot[0] + 1}.{spot[1] + 1} is turned round"))
+            return self._settle(state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src},
+                                               cards=cards)), events
         if head in ("block", "fence"):
             src, target = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src})

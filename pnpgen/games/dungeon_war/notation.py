@@ -50,8 +50,8 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"roll {rest[0]}"
     if head in ("go", "put"):
         return f"{head} {square_text(int(rest[0]), int(rest[1]))}" if int(rest[0]) >= 0 else f"{head} none"
-    if head == "make":
-        return f"{square_text(int(rest[0]), int(rest[1]))} make {int(rest[2]) + 1}.{int(rest[3]) + 1}"
+    if head in ("make", "reverse"):
+        return f"{square_text(int(rest[0]), int(rest[1]))} {head} {int(rest[2]) + 1}.{int(rest[3]) + 1}"
     if head in ("block", "fence"):
         return f"{square_text(int(rest[0]), int(rest[1]))} {head} {square_text(int(rest[2]), int(rest[3]))}"
     if head == "summon":
@@ -150,8 +150,8 @@ def parse_move(cfg: Config, text: Any) -> Move:
         return (m.group(1), *_checked(_sq(m, 2)))
     if t == "put none":
         return ("put", -1, -1)
-    if m := re.fullmatch(SQ + r" make " + SPOT, t):
-        return ("make", *_checked(_sq(m, 1)), *_spot(m, 3))
+    if m := re.fullmatch(SQ + r" (make|reverse) " + SPOT, t):
+        return (m.group(3), *_checked(_sq(m, 1)), *_spot(m, 4))
     if m := re.fullmatch(SQ + r" (block|fence) " + SQ, t):
         return (m.group(3), *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
     if m := re.fullmatch(r"summon ([A-Z])@" + SQ, t):

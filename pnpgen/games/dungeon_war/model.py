@@ -601,7 +601,9 @@ class DungeonWarRules(Rules[State, Move]):
             return [(sr, sc)]
         return self.shot_targets(state, (sr, sc), index, (ar, ac))
 
-    def shot_odds_in_play(self, state: State) -> dict[tuple[str, ...], Fraction]:
+    def shot_odds_in_play(self, state: State) -> dict[tuple[str | int, ...], Fraction]:
+        """The joint outcome of the pending shot; a shot with a range roll (a breath) names the
+        rolled range last, since it decides which blocks the breath destroys (D-DW-13)."""
         sr, sc, index, ar, ac = state.pending[:5]
         bp, attack, _, _, _, _, range_dice = self.shot_spec(index)
         occ = self.occupants(state)
@@ -610,11 +612,45 @@ class DungeonWarRules(Rules[State, Move]):
             range_dice = 0  # the reflection comes straight back
         fighters = [self.fighter(state, sq, occ[sq][0], occ[sq][1], False, sq, support=False)
                     for sq in targets]
-        return shot_outcomes(bp, attack, fighters, [manhattan((sr, sc), sq) for sq in targets],
-                             [occ[sq][1] == "king" for sq in targets], range_dice, self.cfg.die, self.cfg.fatigue_gap)
+        distances = [manhattan((sr, sc), sq) for sq in targets]
+        kings = [occ[sq][1] == "king" for sq in targets]
+        if not range_dice:
+            plain = shot_outcomes(bp, attack, fighters, distances, kings, 0, self.cfg.die, self.cfg.fatigue_gap)
+            return {tuple[str | int, ...](combo): p for combo, p in plain.items()}
+        joint: dict[tuple[str | int, ...], Fraction] = {}
+        for reach, pr in _dice(range_dice, self.cfg.die):
+            near = [i for i, d in enumerate(distances) if d <= reach]
+            sub = shot_outcomes(bp, attack, [fighters[i] for i in near], [distances[i] for i in near],
+                                [kings[i] for i in near], 0, self.cfg.die, self.cfg.fatigue_gap)
+            for combo, p in sub.items():
+                full = ["miss"] * len(targets)
+                for i, status in zip(near, combo, strict=True):
+                    full[i] = status
+                key: tuple[str | int, ...] = (*full, reach)
+                joint[key] = joint.get(key, Fraction(0)) + pr * p
+        return dict(sorted(joint.items()))
 
-    def _resolve_shot(self, state: State, statuses: tuple[str, ...]) -> tuple[State, list[Event]]:
+    def _breath_blocks(self, state: State, reach: int) -> list[Square]:
+        """Blocks a 怪力貫通 shot destroys: those on its line within the rolled range (D-DW-13)."""
         sr, sc, index, ar, ac = state.pending[:5]
+        if self.shot_spec(index)[5] != "strong" or len(state.pending) > 5:
+            return []
+        step = ((ar > sr) - (ar < sr), (ac > sc) - (ac < sc))
+        terrain, occ = self.dungeon(state).terrain, self.occupants(state)
+        found = []
+        here = (sr, sc)
+        for _ in range(reach):
+            here = (here[0] + step[0], here[1] + step[1])
+            if here not in terrain:
+                break
+            if occ.get(here) == (-1, "block"):
+                found.append(here)
+        return found
+
+    def _resolve_shot(self, state: State, statuses: tuple[str, ...],
+                      reach: int | None = None) -> tuple[State, list[Event]]:
+        sr, sc, index, ar, ac = state.pending[:5]
+        broken = self._breath_blocks(state, reach) if reach is not None else []
         occ = self.occupants(state)
         owner, s_name = occ[(sr, sc)]
         targets = self.targets_in_play(state)
@@ -638,6 +674,9 @@ class DungeonWarRules(Rules[State, Move]):
                 cap = self.cfg.caps["fatigue"]
                 state = state._replace(fatigue=_set(state.fatigue, who, min(cap, state.fatigue[who] + 1)))
                 events.append(Event("fatigue", f"seat {who + 1}'s King Dragon tires (D-DW-4)"))
+        for sq in broken:  # 怪力貫通 destroys the blocks it passes (D-DW-13)
+            state = self._to_pool(state._replace(board=self._board(state, (sq,))), -1, "block")
+            events.append(Event("break", f"the breath destroys the block on {square_name(sq)}"))
         if "disposable" in card.categories:  # D-DW-27
             state = self._drop_card(state, owner, index, self._slot_of(state, owner, index))
             events.append(Event("disposable", f"{card.name_en} is used up and discarded"))
@@ -684,7 +723,8 @@ class DungeonWarRules(Rules[State, Move]):
             outcomes = [m for m, _ in self.chance_outcomes(state)]
             if move not in outcomes:
                 if state.phase == "shot" and not state.draws and move[0] == "shot":
-                    possible = "; ".join(" ".join(str(v) for v in m[1:]) for m in outcomes)
+                    possible = "; ".join(" ".join(str(v) if isinstance(v, str) else f"reach {v}" for v in m[1:])
+                                         for m in outcomes)
                     raise IllegalMove("DW-SHOT", f"this shot's result is one of: {possible}")
                 if state.phase in ("fight", "ambushed") and not state.draws and move[0] == "fight":
                     possible = ", ".join(str(m[1]) for m in outcomes)
@@ -749,7 +789,9 @@ class DungeonWarRules(Rules[State, Move]):
         if head == "dungeon":
             return self._drawn_dungeon(state, int(move[1]))
         if head == "shot":
-            return self._resolve_shot(state, tuple(str(v) for v in move[1:]))
+            reach = move[-1] if isinstance(move[-1], int) and not isinstance(move[-1], bool) else None
+            statuses = tuple(str(v) for v in (move[1:-1] if reach is not None else move[1:]))
+            return self._resolve_shot(state, statuses, reach)
         if state.phase == "ambushed":
             return self._resolve_ambush(state, str(move[1]))
         if head == "charm":

@@ -78,7 +78,7 @@ def format_move(cfg: Config, move: Move) -> str:
     if head == "change":
         return "change " + " ".join(cfg.war_cards[int(i)].id for i in rest)
     if head == "shot":
-        return "shot " + " ".join(str(v) for v in rest)
+        return "shot " + " ".join(str(v) if isinstance(v, str) else f"reach {v}" for v in rest)
     if head == "ambush":
         return f"ambush {cfg.war_cards[int(rest[0])].id}"
     if head == "trap":
@@ -183,8 +183,8 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")
         return ("shoot", *_checked(_sq(m, 1)), cards[m.group(3)], *_checked(_sq(m, 4)))
-    if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)", t):
-        return ("shot", *m.group(1).split())
+    if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)(?: reach (\d{1,2}))?", t):
+        return ("shot", *m.group(1).split(), *((int(m.group(2)),) if m.group(2) else ()))
     if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)(?: " + SQ + ")?", t):
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")

@@ -1,20 +1,19 @@
 """Dungeon War rules engine (digest DUNGEON-WAR.md; decisions D-DW-n).
 
 Implemented: setup as chance nodes (the first dungeon cards, D-DW-9/10), initial placement,
-AP and the turn die with turn-start bonuses, each piece acting once, movement on the growing
-map (friendly / enemy / Stop! squares, terrain abilities, the outside world and the stairs,
-warp zones, breaking obstacles by strength), the Knight's rolled move and dash, the
-Magician's cross warp, the earth slime's Dungeon Make and Block, the wood slime's Fence,
-the King Dragon's two-step action (move, summon, alchemy, remake; draw, element change),
-melee with flags, support and the exact odds of odds.py as one chance node per fight,
-spoils (D-DW-1/2), fatigue (D-DW-4), the stand-in events, drowning (D-DW-8), the end when a
-King Dragon falls and the round cap; card placement on the play sheet (equipment worn by every
-knight / magician, dragon cards, disposables, face-down traps) and ranged combat (line, range,
-area, breath) as one chance node with the exact joint odds of odds.shot_outcomes; ambush traps
-on the square a move ends on (a window for each trap holder, D-DW-20/21).
-
-Not yet: Mirror Shield and unconditional traps, acid, immortality, brainwashing; see
-docs/notation/dungeon-war.md.
+AP and the turn die with turn-start bonuses, each piece acting once, movement along declared
+or first-shortest paths on the growing map (friendly / enemy / Stop! squares, terrain
+abilities, the outside world and the stairs, warp zones, breaking obstacles by strength), the
+Knight's rolled move and dash, the Magician's cross warp, the earth slime's Dungeon Make and
+Block, the wood slime's Fence, Dungeon Reverse for content that grants it, the King Dragon's
+two-step action (move, summon, alchemy, remake; draw, card change, element change, card
+placement), melee with acid first, flags, support and the exact odds of odds.py as one chance
+node per fight, spoils (D-DW-1/2), fatigue (D-DW-4), immortality (D-DW-16), brainwashing and
+frenzy, the stand-in events, drowning (D-DW-8), D-DW-22, the end when a King Dragon falls and
+the round cap; ranged combat (line, range, area, breath with its range roll and 怪力貫通
+destroying blocks) as one chance node with exact joint odds; traps: ambushes on the squares
+a move enters with the emergency move (D-DW-20), unconditional traps in the windows of
+D-DW-21, Mirror Shield. See docs/notation/dungeon-war.md.
 """
 
 from __future__ import annotations

@@ -220,6 +220,9 @@ def _destination(rules: DungeonWarRules, state: State, dst: tuple[int, int], nam
         return "DW-TERRAIN", f"the King Dragon never stops on {rules.cfg.terrain[code]['name']}"
     there = occ.get(dst)
     if there is not None and there[0] == state.seat and dst != src:
+        if rules.kind(state, state.seat, there[1]).stop:
+            return "DW-STOP", (f"{square_name(dst)} holds a friendly Stop! piece: it can be neither passed nor "
+                               "stopped on (D-DW-7)")
         return "DW-STOP", f"{square_name(dst)} holds a friendly piece: pass through, never stop"
     if there is not None and name == "king" and there[1] == "king":
         return "DW-MELEE", "King Dragons never fight each other"

@@ -278,7 +278,7 @@ class DungeonWarRules(Rules[State, Move]):
         cost = cfg.action_cost
         king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
         if state.king_step == 3:
-            return moves + self._placements_b(state)
+            return list(dict.fromkeys(moves + self._placements_b(state)))  # two copies of a card: one move
         if state.king_step == 0:
             for r, c, owner, name in state.board:
                 if owner != seat or name == "king" or (r, c) in state.acted or state.ap < cost:

@@ -164,3 +164,27 @@ def test_dungeon_reverse_when_content_grants_it(game) -> None:  # type: ignore[n
     finally:
         game.cfg.slimes["earth"] = saved
     assert not any(m[0] == "reverse" for m in game.legal_moves(game.example_state()._replace(seat=1)))
+
+
+def test_a_worn_card_may_grant_stop(game) -> None:  # type: ignore[no-untyped-def]
+    """【ストップ！】 can come from cards (digest §4); no stand-in card grants it, so one is simulated:
+    every knight then stops an enemy passing through its square."""
+    from dataclasses import replace
+
+    saved = game.cfg.war_cards
+    helm = next(i for i, card in enumerate(saved) if card.id == "helm")
+    game.cfg.war_cards = tuple(replace(c, effect="stop") if i == helm else c for i, c in enumerate(saved))
+    game._dressed.clear()
+    try:
+        state = game.example_state()
+        assert not game.kind(state, 0, "knight").stop
+        worn = state._replace(equip=((("helmet", helm),), ()))
+        assert game.kind(worn, 0, "knight").stop
+        # seat 2's slime may pass seat 1's bare knight on l5, but must stop (and fight) at a Stop! one
+        slime = game.kind(worn, 1, "slime")
+        occ = game.occupants(worn)
+        assert game._entry(state, occ, (4, 11), slime, 1, False) == (True, True, False)
+        assert game._entry(worn, occ, (4, 11), slime, 1, False) == (True, False, True)
+    finally:
+        game.cfg.war_cards = saved
+        game._dressed.clear()

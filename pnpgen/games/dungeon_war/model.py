@@ -83,7 +83,7 @@ class DungeonWarRules(Rules[State, Move]):
         resistances, strength and their coins to the summon cost; a card with an action effect
         (shot, AP, brainwash) is used, not worn; a dragon card gives the dragon its stats."""
         bp, cost, attack, resist = base.bp, base.cost, set(base.attack), set(base.resist)
-        strength, actions, immortal = base.strength, list(base.actions), base.immortal
+        strength, actions, immortal, stop = base.strength, list(base.actions), base.immortal, base.stop
         spoils_gold, spoils_cards = base.spoils_gold, base.spoils_cards
         use = self.cfg.use.get(base.name, "")
         for i in gear:
@@ -110,9 +110,10 @@ class DungeonWarRules(Rules[State, Move]):
             if fx.get("strength"):
                 strength = fx["strength"]
             immortal = immortal or "immortal" in fx
+            stop = stop or "stop" in fx  # a card may grant 【ストップ！】
         return replace(base, bp=bp, cost=cost, attack=frozenset(attack), resist=frozenset(resist),
                        strength=strength, actions=tuple(actions), spoils_gold=spoils_gold,
-                       spoils_cards=spoils_cards, immortal=immortal)
+                       spoils_cards=spoils_cards, immortal=immortal, stop=stop)
 
     def has_card_for(self, state: State, seat: int, kind: PieceKind) -> bool:
         return not kind.needs_card or any(slot == kind.needs_card for slot, _ in gear_of(state, seat))

@@ -134,10 +134,12 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-KING", "seat has no King Dragon on the board"
         if state.king_step == 2 or (state.king_step in (0, 1) and king in state.acted and state.king_step == 0):
             return "DW-KING", "the King Dragon has already acted"
-        if state.king_step != 3 and state.ap < cfg.actions_b["place"]:
+        if state.king_step < 3 and state.ap < cfg.actions_b["place"]:
             return "DW-TURN", f"{state.ap} AP left; card placement costs {cfg.actions_b['place']}"
         index, slot = int(move[1]), str(move[2])
         card = cfg.war_cards[index]
+        if head == "unequip" and state.king_step == 4:
+            return "DW-EQUIP", "card placement discards placed cards first, then places cards: a card is placed already"
         if head == "unequip":
             return "DW-EQUIP", f"no {card.id} is placed in the {slot} slot"
         if index not in state.hands[seat]:

@@ -251,8 +251,8 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
         problems.append(f"hands: at most {caps['hand']} cards")
     if not 0 <= s.ap <= caps["ap"]:
         problems.append(f"ap: 0 to {caps['ap']}")
-    if not 0 <= s.round <= cfg.round_cap or not 0 <= s.king_step <= 3 or any(v < 0 for v in s.kings_beaten):
-        problems.append(f"round: 0 to {cfg.round_cap}; king_step 0 to 3")
+    if not 0 <= s.round <= cfg.round_cap or not 0 <= s.king_step <= 4 or any(v < 0 for v in s.kings_beaten):
+        problems.append(f"round: 0 to {cfg.round_cap}; king_step 0 to 4")
     if problems:
         return problems
     return _phase_problems(rules, s)

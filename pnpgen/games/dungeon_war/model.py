@@ -278,7 +278,7 @@ class DungeonWarRules(Rules[State, Move]):
         moves: list[Move] = [("end",)]
         cost = cfg.action_cost
         king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
-        if state.king_step == 3:
+        if state.king_step in (3, 4):
             return list(dict.fromkeys(moves + self._placements_b(state)))  # two copies of a card: one move
         if state.king_step == 0:
             for r, c, owner, name in state.board:
@@ -323,7 +323,8 @@ class DungeonWarRules(Rules[State, Move]):
         into free slots that match one of their categories (traps go face down)."""
         seat, cfg = state.seat, self.cfg
         gear = gear_of(state, seat)
-        moves: list[Move] = [("unequip", i, slot) for slot, i in gear]
+        # first discards, then placements: once a card is placed (king_step 4) none is discarded
+        moves: list[Move] = [("unequip", i, slot) for slot, i in gear] if state.king_step != 4 else []
         used = {slot: sum(1 for s, _ in gear if s == slot) for slot in cfg.slots}
         for i in sorted(set(state.hands[seat])):
             for slot in cfg.war_cards[i].categories:
@@ -738,7 +739,7 @@ class DungeonWarRules(Rules[State, Move]):
         """After a completed action, the trap window of D-DW-21 (not inside a Summon or Card
         placement action, which go on; not after a draw, a roll or a window's own move)."""
         if (state.phase == "turn" and before.phase not in ("window", "place") and move[0] not in (
-                "card", "face", "summon", "equip", "unequip") and state.king_step != 3):
+                "card", "face", "summon", "equip", "unequip") and state.king_step < 3):
             return self._window(state, state.seat), events
         return state, events
 
@@ -1138,7 +1139,7 @@ class DungeonWarRules(Rules[State, Move]):
         """One card of the Card placement action; the first pays its AP (D-DW-23: a placed
         card may be discarded; a dragon without its card returns to the unused pool)."""
         seat, cfg = state.seat, self.cfg
-        if state.king_step != 3:
+        if state.king_step < 3:
             state = state._replace(ap=state.ap - cfg.actions_b["place"], acted=state.acted | {king}, king_step=3)
         card = cfg.war_cards[index]
         if head == "unequip":
@@ -1155,7 +1156,8 @@ class DungeonWarRules(Rules[State, Move]):
         hand = list(state.hands[seat])
         hand.remove(index)
         gear = tuple(sorted((*gear_of(state, seat), (slot, index))))
-        state = state._replace(hands=_set(state.hands, seat, tuple(hand)), equip=_set(state.equip, seat, gear))
+        state = state._replace(hands=_set(state.hands, seat, tuple(hand)), equip=_set(state.equip, seat, gear),
+                               king_step=4)
         hidden = slot == "trap"
         events.append(Event("equip", "a card is placed face down in a trap slot" if hidden
                             else f"{card.name_en} is placed in the {slot} slot"))

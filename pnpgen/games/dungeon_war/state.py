@@ -30,7 +30,8 @@ class State(NamedTuple):
     seat: int  # the seat to act (the active player; in 'place', the seat placing)
     round: int  # 1-based; 0 during setup
     ap: int
-    king_step: int  # 0: the King Dragon has not acted; 1: its (a) action is done; 3: placing cards
+    king_step: int  # 0: the King Dragon has not acted; 1: its (a) action is done; 2: (b) done;
+    # 3: Card placement, discarding; 4: Card placement, a card placed (no more discards)
     summoned: frozenset[str]  # kinds summoned by this (a) Summon action
     acted: frozenset[Square]  # squares of pieces that have acted this turn
     cards: tuple[tuple[int, int, int, bool], ...]  # placed dungeon cards (card r, c, layout, flipped)

@@ -371,7 +371,8 @@ class DungeonWarRules(Rules[State, Move]):
                 for tr, tc in self._empty_squares(state, None):
                     if rng[0] <= manhattan(square, (tr, tc)) <= rng[1] and not (
                             action == "fence" and cfg.terrain[self.dungeon(state).terrain[(tr, tc)]].get("no_fence")):
-                        yield (action, r, c, tr, tc)
+                        for source in self._sources(state, -1, action):
+                            yield (action, r, c, tr, tc, *source)
 
     def _next_to_spot(self, square: Square, spot: tuple[int, int]) -> bool:
         for dr, dc in STEPS:
@@ -413,7 +414,8 @@ class DungeonWarRules(Rules[State, Move]):
                 continue
             for r, c in self._empty_squares(state, kind):
                 if manhattan((r, c), king_square) == self.cfg.summon_range:
-                    yield ("summon", name, r, c)
+                    for source in self._sources(state, seat, name):
+                        yield ("summon", name, r, c, *source)
 
     # --- movement ----------------------------------------------------------------------
     def _entry(self, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
@@ -1024,7 +1026,7 @@ class DungeonWarRules(Rules[State, Move]):
         if head in ("block", "fence"):
             src, target = (int(move[1]), int(move[2])), (int(move[3]), int(move[4]))
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src})
-            state = self._put_neutral(state, target, str(head), events)
+            state = self._put_neutral(state, target, str(head), events, tuple(int(v) for v in move[5:]))
             events.append(Event(str(head), f"a {head} on {square_name(target)}"))
             return self._settle(state), events
         king = next((r, c) for r, c, o, k in state.board if o == seat and k == "king")
@@ -1034,8 +1036,8 @@ class DungeonWarRules(Rules[State, Move]):
             i = ARMY.index(name)
             if not state.summoned:
                 state = state._replace(ap=state.ap - cfg.actions_a["summon"], acted=state.acted | {king}, king_step=1)
-            if not state.pools[seat][i]:  # D-DW-22: the first of its kind on the board is re-placed
-                taken = next((tr, tc) for tr, tc, o, k in state.board if o == seat and k == name)
+            if not state.pools[seat][i]:  # D-DW-22: the one of its kind the player picked is re-placed
+                taken = (int(move[4]), int(move[5]))
                 state = self._to_pool(state._replace(board=self._board(state, (taken,)),
                                                      acted=state.acted - {taken}), seat, name)
                 events.append(Event("reuse", f"no unused {name}: the one on {square_name(taken)} is taken (D-DW-22)"))
@@ -1181,9 +1183,11 @@ class DungeonWarRules(Rules[State, Move]):
         for i in sorted({i for slot, i in gear_of(state, seat) if slot == "trap"}):
             fx = self.cfg.war_cards[i].effects
             if "place" in fx and fx["place"] in NEUTRAL and self._neutral_available(state, fx["place"]):
-                moves += [("trap", i, r, c) for r, c in self._empty_squares(state, None)]
+                moves += [("trap", i, r, c, *src) for r, c in self._empty_squares(state, None)
+                          for src in self._sources(state, -1, fx["place"])]
             elif "frenzy" in fx:
-                moves += [("trap", i, r, c) for r, c in self._frenzy_targets(state, seat)]
+                moves += [("trap", i, r, c, *src) for r, c in self._frenzy_targets(state, seat)
+                          for src in self._sources(state, -1, "tentacle")]
         return moves
 
     def _window(self, state: State, first: int) -> State:
@@ -1202,10 +1206,11 @@ class DungeonWarRules(Rules[State, Move]):
         card = self.cfg.war_cards[index]
         state = self._drop_card(state, seat, index, "trap")
         events.append(Event("trap", f"seat {seat + 1} calls its trap: {card.name_en} on {square_name(square)}"))
+        source = tuple(int(v) for v in move[4:])
         if "frenzy" in card.effects:
-            state = self._frenzy(state, square, events)
+            state = self._frenzy(state, square, events, source)
         else:
-            state = self._put_neutral(state, square, card.effects["place"], events)
+            state = self._put_neutral(state, square, card.effects["place"], events, source)
         return self._settle(self._window(state, seat))  # the same seat may call its other trap
 
     def _mirrors(self, state: State, seat: int) -> list[int]:
@@ -1565,24 +1570,35 @@ class DungeonWarRules(Rules[State, Move]):
             return []
         return sorted((r, c) for r, c, o, k in state.board if o >= 0 and o != seat and k == "slime")
 
-    def _put_neutral(self, state: State, square: Square, name: str, events: list[Event] | None = None) -> State:
-        """Put a neutral piece on `square`; with none unused, the first on the board in square
-        order is taken and re-placed as a new piece (D-DW-22)."""
+    @staticmethod
+    def _sources(state: State, owner: int, name: str) -> list[tuple[int, ...]]:
+        """Where the piece comes from: `()` when one is unused, else each of that kind on the board
+        (D-DW-22 「好きな位置から選んで」: the player picks; `owner` -1 for neutral pieces)."""
+        pool = state.neutral_pool[NEUTRAL.index(name)] if owner < 0 else state.pools[owner][ARMY.index(name)]
+        if pool:
+            return [()]
+        return [(r, c) for r, c, o, k in state.board if o == owner and k == name]
+
+    def _put_neutral(self, state: State, square: Square, name: str, events: list[Event] | None = None,
+                     source: tuple[int, ...] = ()) -> State:
+        """Put a neutral piece on `square`; with none unused, the one on `source` (or the first on
+        the board in square order) is taken and re-placed as a new piece (D-DW-22)."""
         i = NEUTRAL.index(name)
         if not state.neutral_pool[i]:
-            taken = next((r, c) for r, c, o, k in state.board if o < 0 and k == name)
+            taken = (source[0], source[1]) if source else next(
+                (r, c) for r, c, o, k in state.board if o < 0 and k == name)
             state = self._to_pool(state._replace(board=self._board(state, (taken,))), -1, name)
             if events is not None:
                 events.append(Event("reuse", f"no unused {name}: the one on {square_name(taken)} is taken (D-DW-22)"))
         return state._replace(board=self._board(state, add=((square[0], square[1], -1, name),)),
                               neutral_pool=_set(state.neutral_pool, i, state.neutral_pool[i] - 1))
 
-    def _frenzy(self, state: State, square: Square, events: list[Event]) -> State:
+    def _frenzy(self, state: State, square: Square, events: list[Event], source: tuple[int, ...] = ()) -> State:
         """Slime frenzy (狂暴化): the slime returns to its owner's unused pieces and a tentacle
         creature takes its square (digest §4)."""
         who = self.occupants(state)[square][0]
         state = self._to_pool(state._replace(board=self._board(state, (square,))), who, "slime")
-        state = self._put_neutral(state, square, "tentacle", events)
+        state = self._put_neutral(state, square, "tentacle", events, source)
         events.append(Event("frenzy", f"the slime on {square_name(square)} becomes a tentacle creature"))
         return state
 

@@ -53,9 +53,10 @@ def format_move(cfg: Config, move: Move) -> str:
     if head in ("make", "reverse"):
         return f"{square_text(int(rest[0]), int(rest[1]))} {head} {int(rest[2]) + 1}.{int(rest[3]) + 1}"
     if head in ("block", "fence"):
-        return f"{square_text(int(rest[0]), int(rest[1]))} {head} {square_text(int(rest[2]), int(rest[3]))}"
+        return (f"{square_text(int(rest[0]), int(rest[1]))} {head} {square_text(int(rest[2]), int(rest[3]))}"
+                + _source(rest[4:]))
     if head == "summon":
-        return f"summon {cfg.pieces[str(rest[0])].code}@{square_text(int(rest[1]), int(rest[2]))}"
+        return f"summon {cfg.pieces[str(rest[0])].code}@{square_text(int(rest[1]), int(rest[2]))}" + _source(rest[3:])
     if head == "remake":
         return f"remake {int(rest[0]) + 1}.{int(rest[1]) + 1}"
     if head == "element":
@@ -83,7 +84,7 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"ambush {cfg.war_cards[int(rest[0])].id}"
     if head == "trap":
         where = f" {square_text(int(rest[1]), int(rest[2]))}" if len(rest) > 1 else ""
-        return f"trap {cfg.war_cards[int(rest[0])].id}{where}"
+        return f"trap {cfg.war_cards[int(rest[0])].id}{where}" + _source(rest[3:])
     if head == "acid":
         return f"acid {cfg.war_cards[int(rest[0])].id}"
     if head == "revive":
@@ -98,6 +99,18 @@ def format_move(cfg: Config, move: Move) -> str:
     return repr(move)
 
 
+def _source(rest: list[Any]) -> str:
+    """` from j4`: the board piece D-DW-22 re-uses, when none is unused."""
+    return f" from {square_text(int(rest[0]), int(rest[1]))}" if len(rest) >= 2 else ""
+
+
+FROM = r"(?: from " + SQ + ")?"
+
+
+def _from(m: re.Match[str], first: int) -> tuple[int, ...]:
+    return _checked(_sq(m, first)) if m.group(first) else ()
+
+
 def parse_move(cfg: Config, text: Any) -> Move:
     if not isinstance(text, str) or len(text) > 80:
         raise BadMove("a move is a short line of text (see docs/notation/dungeon-war.md)")
@@ -107,11 +120,11 @@ def parse_move(cfg: Config, text: Any) -> Move:
     cards = {card.id: i for i, card in enumerate(cfg.war_cards)}
     if t in ("end", "alchemy", "draw", "discard", "pass"):
         return (t,)
-    if m := re.fullmatch(r"(trap|acid) ([a-z0-9_-]+)(?: " + SQ + ")?", t):
+    if m := re.fullmatch(r"(trap|acid) ([a-z0-9_-]+)(?: " + SQ + FROM + ")?", t):
         if m.group(2) not in cards:
             raise BadMove(f"no war card '{m.group(2)}'")
         if m.group(3) and m.group(1) == "trap":
-            return ("trap", cards[m.group(2)], *_checked(_sq(m, 3)))
+            return ("trap", cards[m.group(2)], *_checked(_sq(m, 3)), *_from(m, 5))
         if m.group(3):
             raise BadMove("acid names the card it melts, no square")
         return (m.group(1), cards[m.group(2)])
@@ -152,12 +165,12 @@ def parse_move(cfg: Config, text: Any) -> Move:
         return ("put", -1, -1)
     if m := re.fullmatch(SQ + r" (make|reverse) " + SPOT, t):
         return (m.group(3), *_checked(_sq(m, 1)), *_spot(m, 4))
-    if m := re.fullmatch(SQ + r" (block|fence) " + SQ, t):
-        return (m.group(3), *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
-    if m := re.fullmatch(r"summon ([A-Z])@" + SQ, t):
+    if m := re.fullmatch(SQ + r" (block|fence) " + SQ + FROM, t):
+        return (m.group(3), *_checked(_sq(m, 1)), *_checked(_sq(m, 4)), *_from(m, 6))
+    if m := re.fullmatch(r"summon ([A-Z])@" + SQ + FROM, t):
         if m.group(1) not in codes:
             raise BadMove(f"no piece code '{m.group(1)}' ({', '.join(codes)})")
-        return ("summon", codes[m.group(1)], *_checked(_sq(m, 2)))
+        return ("summon", codes[m.group(1)], *_checked(_sq(m, 2)), *_from(m, 4))
     if m := re.fullmatch(r"remake " + SPOT, t):
         return ("remake", *_spot(m, 1))
     if m := re.fullmatch(r"element (\w+)", t):

@@ -164,6 +164,10 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
                 head == "shoot" and not ("shot" in fx or "breath" in fx)) or (
                 head == "use" and not targeted and "ap" not in fx) or (targeted and "brainwash" not in fx):
             return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
+        if targeted and len(move) > 6 and (int(move[4]), int(move[5])) in rules._charm_targets(state, src, index):
+            kind = occ[(int(move[4]), int(move[5]))][1]
+            return "DW-EQUIP", (f"with no unused {kind}, name one of your own {kind}s on the board to re-place "
+                                f"(D-DW-22); with one unused, name none")
         if targeted:
             _, _, (low, high), kinds = rules._charm_spec(index)
             return "DW-EQUIP", (f"{cfg.war_cards[index].id} brainwashes an enemy {' or '.join(sorted(kinds))} "

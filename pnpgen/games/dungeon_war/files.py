@@ -261,7 +261,7 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
            "over": 0, "shot": 5, "ambush": 6, "ambushed": 6, "window": 1, "mirror": 6, "acid": 7, "revive": 2,
            "charm": 5}
-VARIABLE = {"ambush", "ambushed", "shot", "revive"}  # these phases keep more numbers in pairs
+VARIABLE = {"ambush", "ambushed", "shot", "revive", "charm"}  # these phases keep more numbers in pairs
 
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
@@ -303,7 +303,9 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
         piece = occ.get((p[0], p[1]))
         if piece is None or piece[0] != s.seat or not any(i == p[2] for _, i in s.equip[s.seat]) or (
                 "brainwash" not in cfg.war_cards[p[2]].effects) or (p[3], p[4]) not in rules._charm_targets(
-                s, (p[0], p[1]), p[2]):
+                s, (p[0], p[1]), p[2]) or len(p) not in (5, 7) or (len(p) == 7 and occ.get((p[5], p[6])) != (
+                s.seat, occ[(p[3], p[4])][1])) or (len(p) == 5 and not s.pools[s.seat][ARMY.index(
+                occ[(p[3], p[4])][1])]):
             return ["pending: brainwashing is [row, column of the user, war card, row, column of the target]"]
     if s.phase in ("window", "mirror") and not (0 <= p[-1] < s.players and (
             rules._trap_calls(s, p[-1]) if s.phase == "window" else rules._mirrors(s, p[-1]))):

@@ -247,7 +247,10 @@ class DungeonWarRules(Rules[State, Move]):
         if state.phase == "lay":
             return [("lay", False), ("lay", True), ("discard",)]
         if state.phase == "event":
-            return [("put", r, c) for r, c in self._event_targets(state)] or [("put", -1, -1)]
+            effect = self.cfg.events[self.cfg.layouts[state.pending[3]].id]
+            name = "tentacle" if "frenzy" in effect else str(effect.get("place"))
+            return [("put", r, c, *src) for r, c in self._event_targets(state)
+                    for src in self._sources(state, -1, name)] or [("put", -1, -1)]
         if state.phase == "ambush":
             return [*(("ambush", i) for i in self._ambushes(state, state.pending[5], (state.pending[2],
                                                                                     state.pending[3]))), ("pass",)]
@@ -352,7 +355,8 @@ class DungeonWarRules(Rules[State, Move]):
                     yield ("use", r, c, i)
                 if slot in self.cfg.wearers[name] and "brainwash" in fx:
                     for tr, tc in self._charm_targets(state, square, i):
-                        yield ("use", r, c, i, tr, tc)
+                        for source in self._sources(state, seat, self.occupants(state)[(tr, tc)][1]):
+                            yield ("use", r, c, i, tr, tc, *source)
                 if slot in self.cfg.wearers[name] and ("shot" in fx or "breath" in fx):
                     for tr, tc in self.shot_aims(state, square, i):
                         yield ("shoot", r, c, i, tr, tc)
@@ -934,7 +938,7 @@ class DungeonWarRules(Rules[State, Move]):
             events.append(Event("discard", f"{cfg.layouts[index].id} is discarded"))
             return self._settle(state._replace(phase="turn", pending=())), events
         if head == "put":
-            return self._put(state, (int(move[1]), int(move[2])), events), events
+            return self._put(state, (int(move[1]), int(move[2])), events, tuple(int(v) for v in move[3:])), events
         if head == "acid":
             return self._apply_acid(state, int(move[1]), events), events
         if head == "revive":
@@ -991,7 +995,7 @@ class DungeonWarRules(Rules[State, Move]):
         if head == "use" and len(move) > 4:  # a targeted use: brainwashing
             src, index = (int(move[1]), int(move[2])), int(move[3])
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="charm",
-                                   pending=(src[0], src[1], index, int(move[4]), int(move[5])))
+                                   pending=(src[0], src[1], index, *(int(v) for v in move[4:])))
             aimed = square_name((int(move[4]), int(move[5])))
             events.append(Event("use", f"{cfg.war_cards[index].name_en} on {aimed}"))
             return state, events
@@ -1389,7 +1393,7 @@ class DungeonWarRules(Rules[State, Move]):
         """Brainwashing (洗脳): the enemy piece goes back to its owner's unused pieces and one of
         the charmer's of the same kind takes its square, with the charmer's stats; with none
         unused, the charmer's first of that kind on the board (square order) is moved (D-DW-22)."""
-        sr, sc, index, tr, tc = state.pending
+        sr, sc, index, tr, tc, *source = state.pending
         seat = state.seat
         card = self.cfg.war_cards[index]
         events = [Event("charm", f"{card.name_en} on {square_name((tr, tc))}: " + ("it works" if success
@@ -1403,7 +1407,7 @@ class DungeonWarRules(Rules[State, Move]):
             i = ARMY.index(name)
             state = self._to_pool(state._replace(board=self._board(state, ((tr, tc),))), who, name)
             if not state.pools[seat][i]:
-                taken = next((r, c) for r, c, o, k in state.board if o == seat and k == name)
+                taken = (source[0], source[1])
                 state = self._to_pool(state._replace(board=self._board(state, (taken,)),
                                                      acted=state.acted - {taken}), seat, name)
                 events.append(Event("reuse", f"no unused {name}: the one on {square_name(taken)} is taken "
@@ -1602,15 +1606,15 @@ class DungeonWarRules(Rules[State, Move]):
         events.append(Event("frenzy", f"the slime on {square_name(square)} becomes a tentacle creature"))
         return state
 
-    def _put(self, state: State, square: Square, events: list[Event]) -> State:
+    def _put(self, state: State, square: Square, events: list[Event], source: tuple[int, ...] = ()) -> State:
         effect = self.cfg.events[self.cfg.layouts[state.pending[3]].id]
         state = state._replace(pending=state.pending[:3])
         if square[0] < 0:
             events.append(Event("event", "nothing to place"))
         elif "frenzy" in effect:
-            state = self._frenzy(state, square, events)
+            state = self._frenzy(state, square, events, source)
         else:
-            state = self._put_neutral(state, square, str(effect["place"]), events)
+            state = self._put_neutral(state, square, str(effect["place"]), events, source)
             events.append(Event("event", f"a {effect['place']} on {square_name(square)}"))
         return self._rebuild(state)
 

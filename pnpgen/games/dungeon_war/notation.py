@@ -48,6 +48,8 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"{square_text(int(rest[0]), int(rest[1]))} {head}"
     if head == "face":
         return f"roll {rest[0]}"
+    if head == "put" and len(rest) > 2:
+        return f"put {square_text(int(rest[0]), int(rest[1]))}" + _source(rest[2:])
     if head in ("go", "put"):
         return f"{head} {square_text(int(rest[0]), int(rest[1]))}" if int(rest[0]) >= 0 else f"{head} none"
     if head in ("make", "reverse"):
@@ -95,7 +97,8 @@ def format_move(cfg: Config, move: Move) -> str:
         return "pass"
     if head == "use":
         target = f" {square_text(int(rest[3]), int(rest[4]))}" if len(rest) > 3 else ""
-        return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}{target}"
+        return (f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}{target}"
+                + _source(rest[5:]))
     return repr(move)
 
 
@@ -159,6 +162,8 @@ def parse_move(cfg: Config, text: Any) -> Move:
         return (m.group(3), *_checked(_sq(m, 1)))
     if m := re.fullmatch(r"roll (\d{1,2})", t):
         return ("face", int(m.group(1)))
+    if m := re.fullmatch(r"put " + SQ + r" from " + SQ, t):
+        return ("put", *_checked(_sq(m, 1)), *_checked(_sq(m, 3)))
     if m := re.fullmatch(r"(go|put) " + SQ, t):
         return (m.group(1), *_checked(_sq(m, 2)))
     if t == "put none":
@@ -198,11 +203,11 @@ def parse_move(cfg: Config, text: Any) -> Move:
         return ("shoot", *_checked(_sq(m, 1)), cards[m.group(3)], *_checked(_sq(m, 4)))
     if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)(?: reach (\d{1,2}))?", t):
         return ("shot", *m.group(1).split(), *((int(m.group(2)),) if m.group(2) else ()))
-    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)(?: " + SQ + ")?", t):
+    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)(?: " + SQ + FROM + ")?", t):
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")
         target = _checked(_sq(m, 4)) if m.group(4) else ()
-        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)], *target)
+        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)], *target, *_from(m, 6))
     if m := re.fullmatch(r"change ([a-z0-9_-]+)(?: ([a-z0-9_-]+))?", t):
         ids = [g for g in m.groups() if g]
         for card_id in ids:

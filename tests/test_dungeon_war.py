@@ -94,3 +94,97 @@ def test_every_card_says_where_it_comes_from(game) -> None:  # type: ignore[no-u
     assert sum(layout.count for layout in game.cfg.layouts if layout.event) == 6
     assert {card.source for card in game.cfg.war_cards} <= {"source", "stand-in", "mixed"}
     assert all(layout.source == "stand-in" for layout in game.cfg.layouts)
+
+
+RICH = ["path-ambush-first-square", "path-knight-go-ambush", "window-frenzy-spores", "window-at-turn-change",
+        "mirror-window", "acid-slime-defender-chooses", "acid-shower-choice", "immortal-revives", "charm-use",
+        "summon-reuses-board-piece", "change-one-card", "rockfall-reuses-block"]
+
+
+@pytest.mark.parametrize("name", RICH)
+def test_random_walks_from_rule_rich_states(game, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Seeded random walks from states where traps, acid, immortality, brainwashing and paths are in
+    play: every step keeps the invariants (pieces and cards conserved - face-down traps and worn
+    cards counted among placed cards -, caps, one piece per square), round-trips its state file,
+    and every legal move's notation parses back; chance sums to 1."""
+    import random
+
+    from pnpgen.engine.protocol import TERMINAL
+
+    data = yaml.safe_load((ROOT / "tests" / "referee" / "dungeon-war" / f"{name}.yaml").read_text(encoding="utf-8"))
+    start = game.from_data(data)
+    seen_phases: set[str] = set()
+    for seed in range(3):
+        rng, state = random.Random(seed), start
+        for _ in range(120):
+            assert game.check(state) == []
+            assert game.from_data(json.loads(json.dumps(game.to_data(state)))) == state
+            held = sum(len(h) for h in state.hands) + sum(len(g) for g in state.equip)
+            assert sum(state.war_deck) + sum(state.war_discard) + held == 120
+            seen_phases.add(state.phase)
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcomes = game.chance_outcomes(state)
+                assert sum(p for _, p in outcomes) == 1
+                move = rng.choices([m for m, _ in outcomes], [float(p) for _, p in outcomes])[0]
+            else:
+                moves = game.legal_moves(state)
+                assert moves
+                for m in moves:
+                    assert game.parse_move(game.format_move(m)) == m
+                move = rng.choice(moves)
+            state, _ = game.apply(state, move)
+    assert start.phase in seen_phases
+
+
+def test_dungeon_reverse_when_content_grants_it(game) -> None:  # type: ignore[no-untyped-def]
+    """Dungeon Reverse (digest §5): no base piece has it, so a content that gives it to the earth
+    slime is simulated; it turns an empty dungeon card 180° (walls move with it), 1 AP."""
+    from dataclasses import replace
+
+    from pnpgen.engine.protocol import IllegalMove
+
+    saved = game.cfg.slimes["earth"]
+    game.cfg.slimes["earth"] = replace(saved, actions=(*saved.actions, "reverse"))
+    try:
+        state = game.example_state()._replace(seat=1)  # seat 2's earth slimes on m5 and n5
+        move = game.parse_move("m5 reverse 2.4")
+        assert game.format_move(move) == "m5 reverse 2.4" and move in game.legal_moves(state)
+        after, _ = game.apply(state, move)
+        walls = game.dungeon(after).walls
+        assert walls[frozenset({(3, 10), (3, 11)})] == "wall"  # was row 1, columns 1|2 (j3|k3)
+        assert walls[frozenset({(2, 9), (2, 10)})] == "cracked_wall"
+        hall = next(i for i, x in enumerate(game.cfg.layouts) if x.id == "hall")
+        assert after.ap == state.ap - 1 and (1, 3, hall, True) in after.cards
+        with pytest.raises(IllegalMove) as err:  # the crystal card holds pieces
+            game.apply(state, game.parse_move("m5 reverse 3.5"))
+        assert err.value.rule == "DW-BUILD"
+    finally:
+        game.cfg.slimes["earth"] = saved
+    assert not any(m[0] == "reverse" for m in game.legal_moves(game.example_state()._replace(seat=1)))
+
+
+def test_a_worn_card_may_grant_stop(game) -> None:  # type: ignore[no-untyped-def]
+    """【ストップ！】 can come from cards (digest §4); no stand-in card grants it, so one is simulated:
+    every knight then stops an enemy passing through its square."""
+    from dataclasses import replace
+
+    saved = game.cfg.war_cards
+    helm = next(i for i, card in enumerate(saved) if card.id == "helm")
+    game.cfg.war_cards = tuple(replace(c, effect="stop") if i == helm else c for i, c in enumerate(saved))
+    game._dressed.clear()
+    try:
+        state = game.example_state()
+        assert not game.kind(state, 0, "knight").stop
+        worn = state._replace(equip=((("helmet", helm),), ()))
+        assert game.kind(worn, 0, "knight").stop
+        # seat 2's slime may pass seat 1's bare knight on l5, but must stop (and fight) at a Stop! one
+        slime = game.kind(worn, 1, "slime")
+        occ = game.occupants(worn)
+        assert game._entry(state, occ, (4, 11), slime, 1, False) == (True, True, False)
+        assert game._entry(worn, occ, (4, 11), slime, 1, False) == (True, False, True)
+    finally:
+        game.cfg.war_cards = saved
+        game._dressed.clear()

@@ -42,7 +42,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "support": int,
     "fatigue_gap": int,
     "king": {"crystal_bp": int, "actions_a": {"*": int}, "actions_b": {"*": int}, "alchemy_gold": int,
-             "summon_range": int},
+             "summon_range": int, "change_cards?": Range(int, 1, 6)},
     "elements": [str],
     "slime_cycle": [str],
     "strength": {"*": [str]},
@@ -56,6 +56,8 @@ RULES_SCHEMA: dict[str, Any] = {
                   "action_effects": [str], "breath": {"range_dice": int, "penetrate": str}},
     "neutral": {"*": {"count": int, "cards?": int, "gold?": int, "bp?": DICE, "spoils?": {"gold?": int}}},
     "events": {"*": {"place?": str, "square?": str, "gold?": int, "frenzy?": int}},
+    "acid?": {"melts_first": str, "victims": [str]},
+    "immortal?": {"respawn": str, "not_against": [str]},
 }
 CARD_SCHEMA: dict[str, Any] = {"id": str, "name": {"ja": str, "en": str}, "count?": Range(int, 1, 100),
                                "layout?": [str], "walls?": [dict], "warp?": str, "source": str}
@@ -103,6 +105,8 @@ class PieceKind:
     weak: frozenset[str] = frozenset()
     gold_per_turn: int = 0
     plant_ap: int = 0
+    acid: bool = False  # always-on acid (the water slime)
+    immortal: bool = False  # 不死身 (from a worn card)
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,7 @@ class Config:
     actions_b: dict[str, int]
     alchemy_gold: int
     summon_range: int
+    change_cards: int
     elements: tuple[str, ...]
     cycle: tuple[str, ...]
     breaks: dict[str, frozenset[str]]
@@ -170,6 +175,8 @@ class Config:
     action_effects: frozenset[str] = frozenset()
     breath: dict[str, Any] = field(default_factory=dict)
     by_code: dict[str, str] = field(default_factory=dict)
+    acid: dict[str, Any] = field(default_factory=dict)  # melts_first (slot), victims (piece names)
+    immortal: dict[str, Any] = field(default_factory=dict)  # respawn (terrain code), not_against (elements)
 
     @property
     def height(self) -> int:
@@ -253,7 +260,7 @@ def _kind(name: str, spec: dict[str, Any], slime: dict[str, Any] | None = None) 
         warp_cost=int(spec.get("warp_cost", 0)), needs_card=str(spec.get("needs_card", "")),
         attack=frozenset(extra.get("attack", ())), resist=frozenset(extra.get("resist", ())),
         weak=frozenset(extra.get("weak", ())), gold_per_turn=int(extra.get("gold_per_turn", 0)),
-        plant_ap=int(extra.get("plant_ap", 0)),
+        plant_ap=int(extra.get("plant_ap", 0)), acid=bool(extra.get("acid", False)),
     )
 
 
@@ -285,6 +292,7 @@ def load_config(content: GameContent) -> Config:
         fatigue_gap=rules["fatigue_gap"], crystal_bp=rules["king"]["crystal_bp"],
         actions_a=dict(rules["king"]["actions_a"]), actions_b=dict(rules["king"]["actions_b"]),
         alchemy_gold=rules["king"]["alchemy_gold"], summon_range=rules["king"]["summon_range"],
+        change_cards=int(rules["king"].get("change_cards", 0)),
         elements=tuple(rules["elements"]), cycle=tuple(rules["slime_cycle"]),
         breaks={k: frozenset(v) for k, v in rules["strength"].items()}, terrain=dict(rules["terrain"]),
         king_never_stops=frozenset(rules["king_never_stops"]), pieces=pieces, slimes=slimes,
@@ -300,6 +308,8 @@ def load_config(content: GameContent) -> Config:
     config.use = dict(gear["use"])
     config.action_effects = frozenset(gear["action_effects"])
     config.breath = dict(gear["breath"])
+    config.acid = dict(rules.get("acid") or {"melts_first": "", "victims": []})
+    config.immortal = dict(rules.get("immortal") or {"respawn": "", "not_against": []})
     for name, slots in config.wearers.items():
         if name not in pieces or any(slot not in config.slots for slot in slots):
             raise ContentError(f"equipment.wearers: '{name}' or one of its slots is unknown", **where(gear))

@@ -16,7 +16,8 @@ def square_name(square: tuple[int, int]) -> str:
     return square_text(*square)
 
 PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
-               "ambush": ("ambush", "pass")}
+               "ambush": ("ambush", "pass"), "window": ("trap", "pass"), "mirror": ("trap", "pass"),
+               "acid": ("acid",), "revive": ("revive",)}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
@@ -37,7 +38,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         if square in occ:
             return "DW-PLACE", f"{square_name(square)} is not empty (rule ②)"
         return "DW-PLACE", f"a {name} may not be placed on this terrain ({rules.dungeon(state).terrain[square]})"
-    if head in ("move", "roll", "dash", "warp", "make", "block", "fence"):
+    if head in ("move", "roll", "dash", "warp", "make", "block", "fence", "reverse"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
         if piece is None:
@@ -69,9 +70,13 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return _destination(rules, state, dst, name, "DW-WARP")
         if head == "move":
             dst = (int(move[3]), int(move[4]))
+            if len(move) > 5 and move[:5] in rules.legal_moves(state):
+                return "DW-MOVE", _bad_path(move[5:], kind.move.plus)
             return _destination(rules, state, dst, name, "DW-MOVE", src, kind.move.plus)
         if head == "make":
             return "DW-BUILD", "Dungeon Make needs an empty card spot next to the dungeon, adjacent to the slime"
+        if head == "reverse":
+            return "DW-BUILD", "Dungeon Reverse turns a placed dungeon card (not the stairs) with no piece on it"
         if head in ("block", "fence"):
             target = (int(move[3]), int(move[4]))
             low, high = cfg.block_range if head == "block" else cfg.fence_range
@@ -81,16 +86,24 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-BLOCK", f"{square_name(target)} must be an empty dungeon square" + (
                 " and not lava" if head == "fence" else "")
         return "DW-ACTION", "that action is not possible now"
-    if head in ("summon", "alchemy", "remake", "draw", "element"):
+    if head in ("summon", "alchemy", "remake", "draw", "element", "change"):
         king = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
         if king is None:
             return "DW-KING", "seat has no King Dragon on the board"
-        if head in ("draw", "element"):
+        if head in ("draw", "element", "change"):
             cost = cfg.actions_b[str(head)]
             if state.king_step > 1 or (state.king_step == 0 and king in state.acted):
                 return "DW-KING", "the King Dragon has already acted"
             if state.ap < cost:
                 return "DW-TURN", f"{state.ap} AP left; {head} costs {cost}"
+            if head == "change":
+                hand = list(state.hands[seat])
+                for i in move[1:]:
+                    if int(i) not in hand:
+                        return "DW-CARDS", f"card change discards cards of the hand; seat {seat + 1} holds no " \
+                                           f"{cfg.war_cards[int(i)].id} to discard"
+                    hand.remove(int(i))
+                return "DW-CARDS", f"card change discards 1 to {cfg.change_cards} cards"
             if head == "element":
                 return "DW-ELEMENT", "the element changes one step around the cycle " + "-".join(cfg.cycle)
             return "DW-CARDS", "no war card is left to draw"
@@ -121,10 +134,12 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-KING", "seat has no King Dragon on the board"
         if state.king_step == 2 or (state.king_step in (0, 1) and king in state.acted and state.king_step == 0):
             return "DW-KING", "the King Dragon has already acted"
-        if state.king_step != 3 and state.ap < cfg.actions_b["place"]:
+        if state.king_step < 3 and state.ap < cfg.actions_b["place"]:
             return "DW-TURN", f"{state.ap} AP left; card placement costs {cfg.actions_b['place']}"
         index, slot = int(move[1]), str(move[2])
         card = cfg.war_cards[index]
+        if head == "unequip" and state.king_step == 4:
+            return "DW-EQUIP", "card placement discards placed cards first, then places cards: a card is placed already"
         if head == "unequip":
             return "DW-EQUIP", f"no {card.id} is placed in the {slot} slot"
         if index not in state.hands[seat]:
@@ -144,9 +159,19 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         index = int(move[3])
         slots = cfg.wearers.get(piece[1], ())
         fx = cfg.war_cards[index].effects
+        targeted = head == "use" and len(move) > 4
         if not any(i == index and slot in slots for slot, i in state.equip[seat]) or (
-                head == "shoot" and not ("shot" in fx or "breath" in fx)) or (head == "use" and "ap" not in fx):
+                head == "shoot" and not ("shot" in fx or "breath" in fx)) or (
+                head == "use" and not targeted and "ap" not in fx) or (targeted and "brainwash" not in fx):
             return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
+        if targeted and len(move) > 6 and (int(move[4]), int(move[5])) in rules._charm_targets(state, src, index):
+            kind = occ[(int(move[4]), int(move[5]))][1]
+            return "DW-EQUIP", (f"with no unused {kind}, name one of your own {kind}s on the board to re-place "
+                                f"(D-DW-22); with one unused, name none")
+        if targeted:
+            _, _, (low, high), kinds = rules._charm_spec(index)
+            return "DW-EQUIP", (f"{cfg.war_cards[index].id} brainwashes an enemy {' or '.join(sorted(kinds))} "
+                                f"at range {low}-{high}")
         aim = (int(move[4]), int(move[5]))
         _, _, how, (low, high), *_ = rules.shot_spec(index)
         if not rules._targetable(state, aim, seat):
@@ -155,6 +180,19 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
             return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
         return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
                            "block, a wall or the outside world")
+    if head == "trap" and state.phase == "window":
+        return "DW-TRAP", (f"seat {state.pending[0] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} that "
+                           "can go there (Rockfall: an empty square; Frenzy Spores: an enemy slime)")
+    if head == "trap" and state.phase == "mirror":
+        return "DW-TRAP", (f"seat {state.pending[-1] + 1} holds no face-down "
+                           f"{cfg.war_cards[int(move[1])].id} that reflects this shot")
+    if head == "trap":
+        return "DW-TRAP", ("a trap is called between actions (D-DW-21) or, a Mirror Shield, when a straight-line "
+                           "magic shot is declared at your piece")
+    if head == "acid":
+        return "DW-MELEE", "acid melts one of the opponent's knight or magician cards (a shield first)"
+    if head == "revive":
+        return "DW-MELEE", "an immortal piece comes back on an empty graveyard square"
     if head in ("ambush", "pass"):
         if state.phase != "ambush":
             return "DW-TRAP", "an ambush springs only when an enemy enters an empty square its trap names"
@@ -167,6 +205,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head == "go":
         dst = (int(move[1]), int(move[2]))
         sr, sc, _, steps = state.pending
+        if len(move) > 3 and move[:3] in rules.legal_moves(state):
+            return "DW-MOVE", _bad_path(move[3:], steps)
         return _destination(rules, state, dst, "knight", "DW-MOVE", (sr, sc), steps)
     return "DW-TURN", "not a move of this phase"
 
@@ -186,9 +226,20 @@ def _destination(rules: DungeonWarRules, state: State, dst: tuple[int, int], nam
         return "DW-TERRAIN", f"the King Dragon never stops on {rules.cfg.terrain[code]['name']}"
     there = occ.get(dst)
     if there is not None and there[0] == state.seat and dst != src:
+        if rules.kind(state, state.seat, there[1]).stop:
+            return "DW-STOP", (f"{square_name(dst)} holds a friendly Stop! piece: it can be neither passed nor "
+                               "stopped on (D-DW-7)")
         return "DW-STOP", f"{square_name(dst)} holds a friendly piece: pass through, never stop"
     if there is not None and name == "king" and there[1] == "king":
         return "DW-MELEE", "King Dragons never fight each other"
     if there is not None and there[0] < 0 and there[1] in ("block", "fence"):
         return "DW-BREAK", f"a {kind.strength} piece cannot break a {there[1]}"
     return rule, f"no path of at most {limit} steps reaches {square_name(dst)} (walls, terrain, Stop! squares)"
+
+
+def _bad_path(flat: tuple[object, ...], limit: int) -> str:
+    steps = len(flat) // 2
+    if steps > limit:
+        return f"the declared path has {steps} steps; this move has at most {limit}"
+    return ("the declared path must go one legal step at a time (no wall, no square twice), pass only squares "
+            "it may pass and end where it may stop")

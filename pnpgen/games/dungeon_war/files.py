@@ -251,20 +251,25 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
         problems.append(f"hands: at most {caps['hand']} cards")
     if not 0 <= s.ap <= caps["ap"]:
         problems.append(f"ap: 0 to {caps['ap']}")
-    if not 0 <= s.round <= cfg.round_cap or not 0 <= s.king_step <= 3 or any(v < 0 for v in s.kings_beaten):
-        problems.append(f"round: 0 to {cfg.round_cap}; king_step 0 to 3")
+    if not 0 <= s.round <= cfg.round_cap or not 0 <= s.king_step <= 4 or any(v < 0 for v in s.kings_beaten):
+        problems.append(f"round: 0 to {cfg.round_cap}; king_step 0 to 4")
     if problems:
         return problems
     return _phase_problems(rules, s)
 
 
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
-           "over": 0, "shot": 5, "ambush": 6, "ambushed": 6}
+           "over": 0, "shot": 5, "ambush": 6, "ambushed": 6, "window": 1, "mirror": 6, "acid": 7, "revive": 2,
+           "charm": 5}
+VARIABLE = {"ambush", "ambushed", "shot", "revive", "charm"}  # these phases keep more numbers in pairs
 
 
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
     cfg, p = rules.cfg, s.pending
-    if len(p) != PENDING[s.phase]:
+    extra = len(p) - PENDING[s.phase] if s.phase in VARIABLE else 0
+    if s.phase == "shot" and extra == 1:  # a reflected shot: the Mirror Shield's seat
+        extra = 0 if 0 <= p[5] < s.players and p[5] != s.seat else -1
+    if len(p) != PENDING[s.phase] + extra + (s.phase == "shot" and len(p) == 6) or extra < 0 or extra % 2:
         return [f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"]
     occ = rules.occupants(s)
     kings = {o for *_, o, k in s.board if k == "king"}
@@ -288,7 +293,25 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
             ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
         if not ok:
             return ["pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"]
-    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed") and (
+    if s.phase == "acid" and not (p[0] in (0, 1, 2) and 0 <= p[-1] < s.players and occ.get(
+            (p[3], p[4]) if p[0] == 0 else (p[1], p[2]) if p[0] == 2 else (p[4], p[5])) is not None):
+        return ["pending: acid is [0 attacker's | 1 shot's | 2 defender's acid, 5 numbers of the fight, chooser]"]
+    if s.phase == "revive" and not all(0 <= p[i] < s.players and 0 <= p[i + 1] < len(ARMY)
+                                       and s.pools[p[i]][p[i + 1]] > 0 for i in range(0, len(p), 2)):
+        return ["pending: a revival is [seat, piece] pairs of unused pieces"]
+    if s.phase == "charm":
+        piece = occ.get((p[0], p[1]))
+        if piece is None or piece[0] != s.seat or not any(i == p[2] for _, i in s.equip[s.seat]) or (
+                "brainwash" not in cfg.war_cards[p[2]].effects) or (p[3], p[4]) not in rules._charm_targets(
+                s, (p[0], p[1]), p[2]) or len(p) not in (5, 7) or (len(p) == 7 and occ.get((p[5], p[6])) != (
+                s.seat, occ[(p[3], p[4])][1])) or (len(p) == 5 and not s.pools[s.seat][ARMY.index(
+                occ[(p[3], p[4])][1])]):
+            return ["pending: brainwashing is [row, column of the user, war card, row, column of the target]"]
+    if s.phase in ("window", "mirror") and not (0 <= p[-1] < s.players and (
+            rules._trap_calls(s, p[-1]) if s.phase == "window" else rules._mirrors(s, p[-1]))):
+        return ["pending: a trap window asks a seat that holds a trap it can call"]
+    if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed", "window",
+                   "mirror", "acid", "revive", "charm") and (
             s.round < 1 or any(seat not in kings for seat in range(s.players))):
         return ["board: in play, every seat has its King Dragon on the board"]
     if s.phase in ("roll", "go", "fight"):

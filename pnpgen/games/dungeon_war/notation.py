@@ -37,6 +37,10 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"{rest[0]}@{square_text(int(rest[1]), int(rest[2]))}"
     if head in ("end", "alchemy", "draw", "discard"):
         return str(head)
+    if head == "move" and len(rest) > 4:  # a declared path: start, then every square entered
+        return "-".join(square_text(int(rest[i]), int(rest[i + 1])) for i in [0, *range(4, len(rest), 2)])
+    if head == "go" and len(rest) > 2:
+        return "go " + "-".join(square_text(int(rest[i]), int(rest[i + 1])) for i in range(2, len(rest), 2))
     if head in ("move", "warp"):
         sep = "-" if head == "move" else "*"
         return f"{square_text(int(rest[0]), int(rest[1]))}{sep}{square_text(int(rest[2]), int(rest[3]))}"
@@ -44,14 +48,17 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"{square_text(int(rest[0]), int(rest[1]))} {head}"
     if head == "face":
         return f"roll {rest[0]}"
+    if head == "put" and len(rest) > 2:
+        return f"put {square_text(int(rest[0]), int(rest[1]))}" + _source(rest[2:])
     if head in ("go", "put"):
         return f"{head} {square_text(int(rest[0]), int(rest[1]))}" if int(rest[0]) >= 0 else f"{head} none"
-    if head == "make":
-        return f"{square_text(int(rest[0]), int(rest[1]))} make {int(rest[2]) + 1}.{int(rest[3]) + 1}"
+    if head in ("make", "reverse"):
+        return f"{square_text(int(rest[0]), int(rest[1]))} {head} {int(rest[2]) + 1}.{int(rest[3]) + 1}"
     if head in ("block", "fence"):
-        return f"{square_text(int(rest[0]), int(rest[1]))} {head} {square_text(int(rest[2]), int(rest[3]))}"
+        return (f"{square_text(int(rest[0]), int(rest[1]))} {head} {square_text(int(rest[2]), int(rest[3]))}"
+                + _source(rest[4:]))
     if head == "summon":
-        return f"summon {cfg.pieces[str(rest[0])].code}@{square_text(int(rest[1]), int(rest[2]))}"
+        return f"summon {cfg.pieces[str(rest[0])].code}@{square_text(int(rest[1]), int(rest[2]))}" + _source(rest[3:])
     if head == "remake":
         return f"remake {int(rest[0]) + 1}.{int(rest[1]) + 1}"
     if head == "element":
@@ -71,15 +78,40 @@ def format_move(cfg: Config, move: Move) -> str:
     if head == "shoot":
         return (f"{square_text(int(rest[0]), int(rest[1]))} shoot {cfg.war_cards[int(rest[2])].id} "
                 f"{square_text(int(rest[3]), int(rest[4]))}")
+    if head == "change":
+        return "change " + " ".join(cfg.war_cards[int(i)].id for i in rest)
     if head == "shot":
-        return "shot " + " ".join(str(v) for v in rest)
+        return "shot " + " ".join(str(v) if isinstance(v, str) else f"reach {v}" for v in rest)
     if head == "ambush":
         return f"ambush {cfg.war_cards[int(rest[0])].id}"
+    if head == "trap":
+        where = f" {square_text(int(rest[1]), int(rest[2]))}" if len(rest) > 1 else ""
+        return f"trap {cfg.war_cards[int(rest[0])].id}{where}" + _source(rest[3:])
+    if head == "acid":
+        return f"acid {cfg.war_cards[int(rest[0])].id}"
+    if head == "revive":
+        return f"revive {square_text(int(rest[0]), int(rest[1]))}"
+    if head == "charm":
+        return f"charm {'yes' if move[1] else 'no'}"
     if head == "pass":
         return "pass"
     if head == "use":
-        return f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}"
+        target = f" {square_text(int(rest[3]), int(rest[4]))}" if len(rest) > 3 else ""
+        return (f"{square_text(int(rest[0]), int(rest[1]))} use {cfg.war_cards[int(rest[2])].id}{target}"
+                + _source(rest[5:]))
     return repr(move)
+
+
+def _source(rest: list[Any]) -> str:
+    """` from j4`: the board piece D-DW-22 re-uses, when none is unused."""
+    return f" from {square_text(int(rest[0]), int(rest[1]))}" if len(rest) >= 2 else ""
+
+
+FROM = r"(?: from " + SQ + ")?"
+
+
+def _from(m: re.Match[str], first: int) -> tuple[int, ...]:
+    return _checked(_sq(m, first)) if m.group(first) else ()
 
 
 def parse_move(cfg: Config, text: Any) -> Move:
@@ -91,6 +123,18 @@ def parse_move(cfg: Config, text: Any) -> Move:
     cards = {card.id: i for i, card in enumerate(cfg.war_cards)}
     if t in ("end", "alchemy", "draw", "discard", "pass"):
         return (t,)
+    if m := re.fullmatch(r"(trap|acid) ([a-z0-9_-]+)(?: " + SQ + FROM + ")?", t):
+        if m.group(2) not in cards:
+            raise BadMove(f"no war card '{m.group(2)}'")
+        if m.group(3) and m.group(1) == "trap":
+            return ("trap", cards[m.group(2)], *_checked(_sq(m, 3)), *_from(m, 5))
+        if m.group(3):
+            raise BadMove("acid names the card it melts, no square")
+        return (m.group(1), cards[m.group(2)])
+    if m := re.fullmatch(r"revive " + SQ, t):
+        return ("revive", *_checked(_sq(m, 1)))
+    if t in ("charm yes", "charm no"):
+        return ("charm", t == "charm yes")
     if m := re.fullmatch(r"ambush ([a-z0-9_-]+)", t):
         if m.group(1) not in cards:
             raise BadMove(f"no war card '{m.group(1)}'")
@@ -105,24 +149,33 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(1) not in codes:
             raise BadMove(f"no piece code '{m.group(1)}' ({', '.join(codes)})")
         return ("place", m.group(1), *_checked(_sq(m, 2)))
+    if re.fullmatch(SQ + r"(?:-" + SQ + "){2,}", t):  # a declared path
+        squares = [_checked((int(row) - 1, COLUMNS.index(col))) for col, row in re.findall(SQ, t)]
+        path = [v for sq in squares[1:] for v in sq]
+        return ("move", *squares[0], *squares[-1], *path)
+    if re.fullmatch(r"go " + SQ + r"(?:-" + SQ + ")+", t):
+        squares = [_checked((int(row) - 1, COLUMNS.index(col))) for col, row in re.findall(SQ, t[3:])]
+        return ("go", *squares[-1], *[v for sq in squares for v in sq])
     if m := re.fullmatch(SQ + r"([-*])" + SQ, t):
         return ("move" if m.group(3) == "-" else "warp", *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
     if m := re.fullmatch(SQ + r" (roll|dash)", t):
         return (m.group(3), *_checked(_sq(m, 1)))
     if m := re.fullmatch(r"roll (\d{1,2})", t):
         return ("face", int(m.group(1)))
+    if m := re.fullmatch(r"put " + SQ + r" from " + SQ, t):
+        return ("put", *_checked(_sq(m, 1)), *_checked(_sq(m, 3)))
     if m := re.fullmatch(r"(go|put) " + SQ, t):
         return (m.group(1), *_checked(_sq(m, 2)))
     if t == "put none":
         return ("put", -1, -1)
-    if m := re.fullmatch(SQ + r" make " + SPOT, t):
-        return ("make", *_checked(_sq(m, 1)), *_spot(m, 3))
-    if m := re.fullmatch(SQ + r" (block|fence) " + SQ, t):
-        return (m.group(3), *_checked(_sq(m, 1)), *_checked(_sq(m, 4)))
-    if m := re.fullmatch(r"summon ([A-Z])@" + SQ, t):
+    if m := re.fullmatch(SQ + r" (make|reverse) " + SPOT, t):
+        return (m.group(3), *_checked(_sq(m, 1)), *_spot(m, 4))
+    if m := re.fullmatch(SQ + r" (block|fence) " + SQ + FROM, t):
+        return (m.group(3), *_checked(_sq(m, 1)), *_checked(_sq(m, 4)), *_from(m, 6))
+    if m := re.fullmatch(r"summon ([A-Z])@" + SQ + FROM, t):
         if m.group(1) not in codes:
             raise BadMove(f"no piece code '{m.group(1)}' ({', '.join(codes)})")
-        return ("summon", codes[m.group(1)], *_checked(_sq(m, 2)))
+        return ("summon", codes[m.group(1)], *_checked(_sq(m, 2)), *_from(m, 4))
     if m := re.fullmatch(r"remake " + SPOT, t):
         return ("remake", *_spot(m, 1))
     if m := re.fullmatch(r"element (\w+)", t):
@@ -148,12 +201,19 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")
         return ("shoot", *_checked(_sq(m, 1)), cards[m.group(3)], *_checked(_sq(m, 4)))
-    if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)", t):
-        return ("shot", *m.group(1).split())
-    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)", t):
+    if m := re.fullmatch(r"shot((?: (?:hit|close|miss))+)(?: reach (\d{1,2}))?", t):
+        return ("shot", *m.group(1).split(), *((int(m.group(2)),) if m.group(2) else ()))
+    if m := re.fullmatch(SQ + r" use ([a-z0-9_-]+)(?: " + SQ + FROM + ")?", t):
         if m.group(3) not in cards:
             raise BadMove(f"no war card '{m.group(3)}'")
-        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)])
+        target = _checked(_sq(m, 4)) if m.group(4) else ()
+        return ("use", *_checked(_sq(m, 1)), cards[m.group(3)], *target, *_from(m, 6))
+    if m := re.fullmatch(r"change ([a-z0-9_-]+)(?: ([a-z0-9_-]+))?", t):
+        ids = [g for g in m.groups() if g]
+        for card_id in ids:
+            if card_id not in cards:
+                raise BadMove(f"no war card '{card_id}'")
+        return ("change", *sorted(cards[card_id] for card_id in ids))
     if m := re.fullmatch(r"card ([a-z0-9_-]+)", t):
         if m.group(1) not in cards:
             raise BadMove(f"no war card '{m.group(1)}'")

@@ -12,11 +12,16 @@ Square = tuple[int, int]
 #   ('summon', kind, r, c) ('alchemy',) ('remake', card_r, card_c) ('draw',) ('element', index)
 #   ('fight', result) ('card', index) ('dungeon', layout) ('lay', flipped) ('discard',) ('put', r, c)
 #   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
-#   ('ambush', card) ('pass',)   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
+#   ('ambush', card) ('pass',) ('trap', card[, r, c]) ('change', card[, card]) ('acid', card) ('revive', r, c)
+#   ('use', sr, sc, card, r, c) (a targeted use: Charm) ('charm', success) (chance)
+#   ('move', sr, sc, dr, dc, r1, c1, ...) and ('go', r, c, r1, c1, ...): a declared path
+#   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
 Move = tuple[str | int | bool, ...]
 
-# phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed*   (* = a chance node)
-PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed")
+# phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed* window mirror acid revive
+#         charm*   (* = a chance node)
+PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed",
+          "window", "mirror", "acid", "revive", "charm")
 
 
 class State(NamedTuple):
@@ -25,7 +30,8 @@ class State(NamedTuple):
     seat: int  # the seat to act (the active player; in 'place', the seat placing)
     round: int  # 1-based; 0 during setup
     ap: int
-    king_step: int  # 0: the King Dragon has not acted; 1: its (a) action is done; 3: placing cards
+    king_step: int  # 0: the King Dragon has not acted; 1: its (a) action is done; 2: (b) done;
+    # 3: Card placement, discarding; 4: Card placement, a card placed (no more discards)
     summoned: frozenset[str]  # kinds summoned by this (a) Summon action
     acted: frozenset[Square]  # squares of pieces that have acted this turn
     cards: tuple[tuple[int, int, int, bool], ...]  # placed dungeon cards (card r, c, layout, flipped)

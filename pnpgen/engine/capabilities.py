@@ -9,6 +9,7 @@ from typing import Any
 
 from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
 from pnpgen.errors import PnpgenError
+from pnpgen.scene import Scene, beside
 
 NAMES: dict[Any, str] = {Notation: "move notation (Notation)", StateCodec: "state files (StateCodec)",
                          Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)"}
@@ -86,3 +87,16 @@ def game_stats(rules: Rules[Any, Any], state: Any) -> dict[str, float]:
 
 def broken_invariants(rules: Rules[Any, Any], state: Any) -> list[str]:
     return rules.check(state) if isinstance(rules, StateCodec) else []
+
+
+def picture(rules: Rules[Any, Any], before: Any, moves: list[Any] | None = None, after: Any = None,
+            captions: tuple[str, str] = ("", "")) -> Scene | None:
+    """The game's picture of `before` with `moves` marked, and beside it `after` (the state the
+    moves lead to; None for a refused move); None for a game that draws no pictures."""
+    if not isinstance(rules, Presentation):
+        return None
+    first = rules.draw(before, list(moves or []))
+    if first is None or after is None or not moves:
+        return first
+    second = rules.draw(after, [])
+    return first if second is None else beside([first, second], captions=captions)

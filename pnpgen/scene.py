@@ -289,7 +289,7 @@ def to_svg(scene: Scene, scale: float = 1.5, title: str = "") -> str:
     dwg = svgwrite.Drawing(size=(f"{w:.1f}", f"{h:.1f}"), profile="full", debug=False)
     dwg.viewbox(-pad, -pad, scene.width + 2 * pad, scene.height + 2 * pad)
     if title:
-        dwg.add(dwg.title(title))
+        dwg.set_desc(title=title)
     dwg.add(dwg.rect((-pad, -pad), (scene.width + 2 * pad, scene.height + 2 * pad), fill=PAPER))
     for s in scene.shapes:
         dwg.add(_svg_shape(dwg, s))

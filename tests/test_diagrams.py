@@ -104,7 +104,7 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
         if replayed is None:
             continue
         before, moves, after = replayed
-        scene = picture(game_rules, before, moves, after)
+        scene = picture(game_rules, before, moves, after, lang=lang)
         if scene is not None:
             out.append((text_for(example["title"], lang), Counter({r: scene.count(r) for r in COUNTED})))
     return out

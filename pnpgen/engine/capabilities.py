@@ -90,13 +90,13 @@ def broken_invariants(rules: Rules[Any, Any], state: Any) -> list[str]:
 
 
 def picture(rules: Rules[Any, Any], before: Any, moves: list[Any] | None = None, after: Any = None,
-            captions: tuple[str, str] = ("", "")) -> Scene | None:
+            captions: tuple[str, str] = ("", ""), lang: str = "en") -> Scene | None:
     """The game's picture of `before` with `moves` marked, and beside it `after` (the state the
     moves lead to; None for a refused move); None for a game that draws no pictures."""
     if not isinstance(rules, Presentation):
         return None
-    first = rules.draw(before, list(moves or []))
+    first = rules.draw(before, list(moves or []), lang)
     if first is None or after is None or not moves:
         return first
-    second = rules.draw(after, [])
+    second = rules.draw(after, [], lang)
     return first if second is None else beside([first, second], captions=captions)

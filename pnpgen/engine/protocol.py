@@ -197,10 +197,11 @@ class Presentation(Generic[S]):
         """A state in words (the referee prints it when no move is given)."""
         return None
 
-    def draw(self, state: S, moves: Sequence[Any] = ()) -> Scene | None:
+    def draw(self, state: S, moves: Sequence[Any] = (), lang: str = "en") -> Scene | None:
         """The state as a picture (pnpgen.scene primitives), with `moves`, applied in turn from
         it, marked on it (arrows, highlighted cells); None when the game draws no pictures. The
-        rulebook shows it beside the picture of the resulting state; so does `referee --svg`."""
+        rulebook shows it beside the picture of the resulting state; so does `referee --svg`.
+        `lang` is for the few words a picture may carry (table headers)."""
         return None
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:

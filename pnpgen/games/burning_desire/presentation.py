@@ -46,7 +46,7 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
             lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
         return "\n".join(lines)
 
-    def draw(self, state: State, moves: Sequence[Move] = ()) -> sc.Scene | None:
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene | None:
         """The main dice and, apart, the bonus die (tinted) as faces; the dice a score counts
         or a keep keeps are outlined. Multiplier dice rolled in `moves` are shown instead
         when the state has no dice. None when there are no dice to show."""

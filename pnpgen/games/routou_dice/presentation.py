@@ -45,7 +45,7 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
                             if s.roll else ""))
         return "\n".join(lines)
 
-    def draw(self, s: State, moves: Sequence[Move] = ()) -> sc.Scene:
+    def draw(self, s: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
         """The board with its coordinates and dice (A white, B dark); moves and slashes as
         arrows, placed and bodyguard cells outlined, destroyed dice crossed, rolled dice below."""
         geo, cell = self.geo, 13.0

@@ -636,7 +636,7 @@ class Writer:
         before, moves, after = replayed
         refused = after is None and bool(moves)
         captions = (label("before", self.lang), label("after", self.lang))
-        scene = picture(rules, before, moves, after, captions)
+        scene = picture(rules, before, moves, after, captions, self.lang)
         if scene is None:
             return None
         if refused:

@@ -20,6 +20,7 @@ GREY = "#8a8a8a"
 PAPER = "#ffffff"
 ACCENT = "#8a2b0e"  # the move: arrows and highlights
 HIGHLIGHT = "#f6d8a8"
+HEADER = "#e2d8cc"  # a table's header row
 # each counted role's edge colour: close to INK, and used by nothing else on a page
 ROLE_INK = {"cell": "#232323", "die": "#1e1e1e", "tile": "#262626", "row": "#242424"}
 
@@ -114,6 +115,11 @@ def shift(s: Shape, dx: float, dy: float) -> Shape:
     return replace(s, x=s.x + dx, y=s.y + dy)
 
 
+def text_width(text: str, size: float) -> float:
+    """About how wide `text` sets at `size` (sans: Latin ~0.55 em, CJK 1 em), for margins."""
+    return sum(size if ord(ch) > 0x2E7F else size * 0.56 for ch in text)
+
+
 # --- composition ------------------------------------------------------------------------
 def beside(scenes: Sequence[Scene], gap: float = 14.0, captions: Sequence[str] = (),
            arrow: bool = True) -> Scene:
@@ -133,11 +139,14 @@ def beside(scenes: Sequence[Scene], gap: float = 14.0, captions: Sequence[str] =
     return Scene(x - gap, height, tuple(shapes))
 
 
-def below(scenes: Sequence[Scene], gap: float = 8.0) -> Scene:
-    """Scenes stacked, left-aligned."""
+def below(scenes: Sequence[Scene], gap: float = 8.0, captions: Sequence[str] = ()) -> Scene:
+    """Scenes stacked, left-aligned, each with its caption above."""
     shapes: list[Shape] = []
     y = 0.0
-    for scene in scenes:
+    for index, scene in enumerate(scenes):
+        if index < len(captions):
+            shapes.append(Label(0, y + 4, captions[index], 7, GREY, "start"))
+            y += 10
         shapes += scene.moved(0, y)
         y += scene.height + gap
     return Scene(max(s.width for s in scenes), y - gap, tuple(shapes))
@@ -220,7 +229,8 @@ def arrow(x1: float, y1: float, x2: float, y2: float, colour: str = ACCENT, widt
 def die(x: float, y: float, size: float, value: int, fill: str = PAPER, ink: str = INK,
         number: bool = False, edge: str | None = None) -> list[Shape]:
     """A die face at (x, y) (its top-left corner): pips for 1-9, else (or with `number`)
-    the value written on it. Counted as "die"."""
+    the value written on it. Counted as "die" when drawn in the role's ink (a chart's
+    dice, not positions, pass `edge`)."""
     out: list[Shape] = [Rect(x, y, size, size, fill, edge or ROLE_INK["die"], max(0.5, size / 22),
                              radius=size * 0.18, role="die")]
     if number or value not in PIPS:
@@ -230,6 +240,37 @@ def die(x: float, y: float, size: float, value: int, fill: str = PAPER, ink: str
     for c, row in PIPS[value]:
         out.append(Circle(x + step * (c + 1), y + step * (row + 1), r, ink))
     return out
+
+
+def dice_row(faces: Sequence[int], x: float, y: float, size: float, gap: float = 3.0, fill: str = PAPER,
+             ink: str = INK, number: bool = False) -> list[Shape]:
+    """Die faces in a row from (x, y)."""
+    out: list[Shape] = []
+    for k, face in enumerate(faces):
+        out += die(x + k * (size + gap), y, size, face, fill, ink, number)
+    return out
+
+
+def cross(x: float, y: float, size: float, colour: str = INK, width: float = 1.0, inset: float = 0.25) -> list[Shape]:
+    """An x written in the square at (x, y) of side `size`."""
+    a, b = size * inset, size * (1 - inset)
+    return [Line(x + a, y + a, x + b, y + b, colour, width), Line(x + a, y + b, x + b, y + a, colour, width)]
+
+
+def symbol(kind: str, x: float, y: float, r: float, fill: str | None = None, stroke: str | None = GREY,
+           width: float = 0.7) -> list[Shape]:
+    """A printed symbol centred on (x, y): star, circle, square, triangle or diamond (else a circle)."""
+    if kind == "star":
+        points = tuple((x + (r if k % 2 == 0 else r * 0.45) * math.sin(k * math.pi / 5),
+                        y - (r if k % 2 == 0 else r * 0.45) * math.cos(k * math.pi / 5)) for k in range(10))
+    elif kind in ("square", "diamond", "triangle"):
+        corners = {"square": 4, "diamond": 4, "triangle": 3}[kind]
+        turn = math.pi / 4 if kind == "square" else 0.0
+        angles = [turn + 2 * math.pi * k / corners for k in range(corners)]
+        points = tuple((x + r * math.sin(a), y - r * math.cos(a)) for a in angles)
+    else:
+        return [Circle(x, y, r, fill, stroke, width)]
+    return [Polygon(points, fill, stroke, width)]
 
 
 def token(x: float, y: float, r: float, fill: str, text: str = "", ink: str = INK) -> list[Shape]:
@@ -269,7 +310,7 @@ def table(x: float, y: float, rows: Sequence[Sequence[str]], widths: Sequence[fl
     out: list[Shape] = []
     for r, row in enumerate(rows):
         cx = x
-        fill = "#e2d8cc" if r == 0 else fills.get(r)
+        fill = HEADER if r == 0 else fills.get(r)
         total = sum(widths)
         out.append(Rect(x, y + r * height, total, height, fill, ROLE_INK["row"] if r else INK, 0.4,
                         role="row" if r else ""))
@@ -336,7 +377,3 @@ def arrow_head(s: Line) -> tuple[tuple[float, float], ...]:
     right = (s.x2 - size * math.cos(angle + 0.45), s.y2 - size * math.sin(angle + 0.45))
     return ((s.x2, s.y2), left, right)
 
-
-__all__ = ["ACCENT", "GREY", "HIGHLIGHT", "INK", "PAPER", "ROLE_INK", "Circle", "Grid", "Label", "Line", "Polygon",
-           "Rect", "Scene", "Shape", "arrow", "beside", "below", "die", "polyomino", "table", "to_svg",
-           "token"]

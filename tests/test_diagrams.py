@@ -18,7 +18,7 @@ from pnpgen import scene as sc
 from pnpgen.content.game import load_game
 from pnpgen.content.schema import text_for
 from pnpgen.engine.capabilities import picture
-from pnpgen.examples import load_examples, positions
+from pnpgen.examples import positions
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import render_rulebooks
@@ -104,7 +104,7 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
         if replayed is None:
             continue
         before, moves, after = replayed
-        scene = picture(game_rules, before, moves, after, lang=lang)
+        scene = picture(game_rules, before, moves, after, lang=lang, max_width=400)
         if scene is not None:
             out.append((text_for(example["title"], lang), Counter({r: scene.count(r) for r in COUNTED})))
     return out

@@ -204,6 +204,11 @@ class Presentation(Generic[S]):
         `lang` is for the few words a picture may carry (table headers)."""
         return None
 
+    def rulebook_figure(self, name: str, lang: str) -> list[Scene]:
+        """A picture the rulebook names (`figure:` block), as rows a page may break between:
+        a chart of tiles, cards or boards drawn with pnpgen.scene. KeyError for an unknown name."""
+        raise KeyError(name)
+
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         """Values a rulebook text may use ({{ threshold }}, computed figures, ...)."""
         return {}

@@ -126,8 +126,8 @@ def _squash(text: str) -> str:
 
 
 def accent_text(reader: PdfReader, index: int) -> str:
-    """The text a page sets in the accent colour (example titles; not the contents or the
-    referees' appendix, which set titles in black), spaces removed."""
+    """The text a page sets in the accent colour at text size (example titles; not the
+    contents or the referees' appendix, which set titles in black), spaces removed."""
     accent = tuple(round(int(ACCENT_COLOUR.hexval()[2:][i - 1:i + 1], 16) / 255, 3) for i in (1, 3, 5))
     fill: list[tuple[float, ...]] = [()]
     parts: list[str] = []
@@ -137,7 +137,7 @@ def accent_text(reader: PdfReader, index: int) -> str:
             fill[0] = tuple(round(float(v), 3) for v in args)
 
     def text(t: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
-        if fill[0] == accent:
+        if fill[0] == accent and float(size) >= 9:  # not a diagram's small labels
             parts.append(t)
 
     reader.pages[index].extract_text(visitor_operand_before=before, visitor_text=text)

@@ -41,8 +41,11 @@ class PairingFivePresentation(PairingFiveSolver, PuzzlePresentation[State, Move]
         marks: list[sc.Shape] = []
         targets = {2 * m.area + (1 if state.cells[2 * m.area] else 0) for m in moves if m.kind == "place"}
         die = cell * 0.75
+        left = 18.0  # the row names, 1st and 2nd
+        shapes += [sc.Label(left - 3, top + k * (cell + 4) + cell / 2, row, 6.5, sc.GREY, "end")
+                   for k, row in enumerate(("1st", "2nd"))]
         for a, name in enumerate(names):
-            x = a * width
+            x = left + a * width
             shapes += [sc.Label(x + width / 2, 5, self.areas[a].label, 8), sc.Label(x + width / 2, 15, name, size,
                                                                                  sc.ACCENT)]
             for k in range(2):
@@ -56,13 +59,18 @@ class PairingFivePresentation(PairingFiveSolver, PuzzlePresentation[State, Move]
                 if 2 * a + k in targets:
                     marks.append(sc.Rect(cx - 1.5, cy - 1.5, cell + 3, cell + 3, None, sc.ACCENT, 1.6))
         y = top + 2 * cell + 4 + 8
-        x = 0.0
+        x = left
         small = 13.0
         if state.red:
             shapes += sc.die(x, y, small, state.red, RED_FILL)
             x += small + 8
-        shapes += sc.dice_row(state.pool, x, y, small, 2.5)
-        right = max(len(names) * width, x + len(state.pool) * (small + 2.5))
+        shapes += sc.dice_row(state.pool, x, y, small, 3.5)
+        touched = [m.a for m in moves if m.kind == "place" and m.effect in ("change", "reroll") and m.a]
+        if touched and touched[0] in state.pool:  # the unused die the effect changes or rerolls
+            k = state.pool.index(touched[0])
+            marks.append(sc.Rect(x + k * (small + 3.5) - 1.5, y - 1.5, small + 3, small + 3, None, sc.ACCENT, 1.3,
+                                 radius=3))
+        right = max(left + len(names) * width, x + len(state.pool) * (small + 3.5))
         return sc.Scene(right, y + small + 1, tuple(shapes + marks))
 
     def describe(self, state: State) -> str | None:

@@ -35,12 +35,12 @@ class UnificationPresentation(UnificationSolver, PuzzlePresentation[State, Move]
 
     def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
         """The grid of dice (the red tinted) with each edge's effect named on its side and the
-        lines numbered, the push die beside it (tinted), the place the last die left by
+        lines numbered, the push die (tinted) in the corner, the place the last die left by
         crossed; a push is an arrow into its line."""
         n, cell, size = self.n, 24.0, 7.0
         names = {k: text_for(e.name, lang) for k, e in self.edges.items()}
-        away = 30.0  # the edge names sit this far out; arrows and crosses between them and the grid
-        grid = sc.Grid(n, n, cell, x=sc.text_width(names.get("W", ""), size) + away + 2, y=away + 6)
+        away = 29.0  # the edge names sit this far out; arrows and crosses between them and the grid
+        grid = sc.Grid(n, n, cell, x=sc.text_width(names.get("W", ""), size) + away + 2, y=away + 4)
         numbers = [str(k + 1) for k in range(n)]
         shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(cols=numbers, rows=numbers, size=6.5)]
         for key, anchor in (("N", "middle"), ("S", "middle"), ("W", "end"), ("E", "start")):
@@ -54,17 +54,15 @@ class UnificationPresentation(UnificationSolver, PuzzlePresentation[State, Move]
                                  RED_FILL if i == state.red else sc.PAPER)
         marks: list[sc.Shape] = []
         if state.banned:
-            x, y = self._outside(grid, state.banned[0], int(state.banned[1:]) - 1, 17)
+            x, y = self._outside(grid, state.banned[0], int(state.banned[1:]) - 1, 14)
             marks += sc.cross(x - 4, y - 4, 8, sc.ACCENT, 1.3, 0.0)
         for m in moves:
             if m.kind == "push":
-                (x1, y1), (x2, y2) = self._outside(grid, m.edge, m.line, 25), self._outside(grid, m.edge, m.line, 10)
+                (x1, y1), (x2, y2) = self._outside(grid, m.edge, m.line, 21), self._outside(grid, m.edge, m.line, 9)
                 marks.append(sc.arrow(x1, y1, x2, y2))
-        right = grid.x + n * cell
-        width = right + away + sc.text_width(names.get("E", ""), size) + 2
-        if state.push:
-            shapes += sc.die(width + 4, grid.y + (n * cell - die) / 2, die, state.push, PUSH_FILL)
-            width += 4 + die + 2
+        if state.push:  # the push die waits in the free corner, north-west of the grid
+            shapes += sc.die(grid.x - away + 2, grid.y - away + 2, die * 0.9, state.push, PUSH_FILL)
+        width = grid.x + n * cell + away + sc.text_width(names.get("E", ""), size) + 2
         return sc.Scene(width, grid.y + n * cell + away + 6, tuple(shapes + marks))
 
     def _outside(self, grid: sc.Grid, edge: str, line: float, gap: float) -> tuple[float, float]:

@@ -200,3 +200,9 @@ def test_referee_draws_a_refused_move_on_the_position_alone(tmp_path: Path) -> N
     code, svg = _referee(tmp_path, "m55-11")  # 8 steps: more than a 7 may walk
     classes = _classes(svg)
     assert code == 1 and classes["cell"] == 90 and classes["die"] == 2
+
+
+def test_a_rulebook_with_diagrams_rebuilds_byte_identical(books: Any, tmp_path: Path) -> None:
+    content = load_game(CONTENT / "routou-dice")
+    again = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path, langs=("en",)))
+    assert again[0].path.read_bytes() == books["routou-dice"]["en"].read_bytes()

@@ -22,7 +22,9 @@ def drawing(scene: sc.Scene, max_width: float, max_scale: float = 1.0) -> Drawin
         for shape in _shapes(s, h):
             group.add(shape)
     group.transform = (scale, 0, 0, scale, 0, 0)
-    out = Drawing(scene.width * scale, scene.height * scale)
+    # the initial font is the bundled one: ReportLab's default (Helvetica) would be a font
+    # resource the PDF names without embedding it
+    out = Drawing(scene.width * scale, scene.height * scale, initialFontName=SANS)
     out.add(group)
     out.hAlign = "CENTER"
     return out

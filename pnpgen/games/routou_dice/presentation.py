@@ -46,8 +46,9 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
         return "\n".join(lines)
 
     def draw(self, s: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
-        """The board with its coordinates and dice (A white, B dark); moves and slashes as
-        arrows, placed and bodyguard cells outlined, destroyed dice crossed, rolled dice below."""
+        """The board with its coordinates and dice (A white, B dark), each player's stock and
+        kills below; moves and slashes as arrows, placed and bodyguard cells outlined,
+        destroyed dice crossed, rolled dice under it all."""
         geo, cell = self.geo, 13.0
         grid = sc.Grid(geo.width, geo.height, cell, x=12, y=10)
         shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(
@@ -80,6 +81,11 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
                     marks += [sc.Line(x1 + 1, y1 + 1, x2 - 1, y2 - 1, DESTROY, 1.4),
                               sc.Line(x1 + 1, y2 - 1, x2 - 1, y1 + 1, DESTROY, 1.4)]
         height = grid.y + geo.height * cell + 2
+        for seat, name in enumerate(SEATS):  # each player's stock and kills, under the board
+            text = WORDS("counters", lang, seat=name, stock=s.stock[seat], kills=s.kills[seat])
+            height += 8
+            shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.GREY, "start"))
+        height += 1
         if rolled:
             size, gap = 10.0, 2.5
             x0 = grid.x + (geo.width * cell - len(rolled) * (size + gap) + gap) / 2

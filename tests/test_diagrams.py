@@ -18,7 +18,7 @@ from pnpgen import scene as sc
 from pnpgen.content.game import load_game
 from pnpgen.content.schema import text_for
 from pnpgen.engine.capabilities import picture
-from pnpgen.examples import positions
+from pnpgen.examples import load_examples, positions
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import render_rulebooks
@@ -206,3 +206,38 @@ def test_a_rulebook_with_diagrams_rebuilds_byte_identical(books: Any, tmp_path: 
     content = load_game(CONTENT / "routou-dice")
     again = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path, langs=("en",)))
     assert again[0].path.read_bytes() == books["routou-dice"]["en"].read_bytes()
+
+
+def test_an_unknown_figure_is_reported_at_its_line(tmp_path: Path) -> None:
+    from tests.test_rulebook import broken  # the toy rulebook, edited
+
+    problems, line = broken(tmp_path, "- table: points\n        caption", "- figure: pointz\n        caption")
+    assert any(f"rulebook.yaml:{line}:" in p and "unknown figure 'pointz'" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("game", ["routou-dice", "burning-desire", "fast-alone"])
+def test_every_one_move_example_draws_as_svg(game: str) -> None:
+    """The referee's SVG of each one-move example parses and holds the scene's dice and cells."""
+    from pnpgen.engine.capabilities import codec
+    from pnpgen.engine.collection import pick_game
+    from pnpgen.referee import position_svg
+
+    content = load_game(CONTENT / game)
+    all_rules = rules_for_content(content)
+    drawn = 0
+    for example in load_examples(content):
+        if len(example.get("moves") or []) != 1:
+            continue
+        rules = pick_game(all_rules, str(example.get("game", all_rules[0].id)), content.id)
+        assert rules is not None
+        state = codec(rules).from_data(example["state"])
+        replayed = positions(rules, example)
+        assert replayed is not None
+        scene = picture(rules, *replayed, ("before", "after"))
+        if scene is None:
+            continue
+        svg = ET.fromstring(position_svg(rules, state, str(example["moves"][0])))
+        classes = _classes(svg)
+        assert (classes["die"], classes["cell"]) == (scene.count("die"), scene.count("cell")), example["id"]
+        drawn += 1
+    assert drawn >= 3

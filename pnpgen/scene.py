@@ -121,7 +121,7 @@ def text_width(text: str, size: float) -> float:
 
 
 # --- composition ------------------------------------------------------------------------
-def beside(scenes: Sequence[Scene], gap: float = 14.0, captions: Sequence[str] = (),
+def beside(scenes: Sequence[Scene], gap: float = 20.0, captions: Sequence[str] = (),
            arrow: bool = True) -> Scene:
     """Scenes in a row, top-aligned, each with its caption above, an arrow in each gap."""
     top = 10.0 if captions else 0.0

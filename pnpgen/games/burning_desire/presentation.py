@@ -46,11 +46,11 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
             lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
         return "\n".join(lines)
 
-    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene | None:
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
         """The main dice and, apart, the bonus die (tinted) as faces; the dice a score counts
-        or a keep keeps are outlined. Multiplier dice rolled in `moves` are shown instead
-        when the state has no dice. None when there are no dice to show."""
-        size, gap = 20.0, 5.0
+        or a keep keeps are outlined. Without dice showing: the totals, the seat on turn
+        shaded with its points at stake, and the multiplier dice `moves` roll."""
+        size, gap = 20.0, 7.0
         marked: list[int] = []
         for m in moves:
             if m.kind == "score":
@@ -81,12 +81,20 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
             else:
                 x -= 3 * gap + gap
             return sc.Scene(x + 3, size + 3, tuple(sc.shift(s, 3, 3) for s in shapes))
+        # no dice showing: the totals, the seat on turn shaded with the points at stake, and
+        # the multiplier dice the moves roll beside them
+        widths = (44.0, 44.0, 50.0)
+        rows = [[WORDS("seat_header", lang), WORDS("total", lang), WORDS("this_turn", lang)]]
+        for seat, total in enumerate(state.scores):
+            stake = str(state.points) if seat == state.turn and state.phase in (GAMBLE, MULTIPLY) else ""
+            rows.append([WORDS("seat", lang, n=seat + 1), str(total), stake])
+        shapes += sc.table(0.5, 0.5, rows, widths, 12.0, {state.turn + 1: sc.HIGHLIGHT}, size=7.2)
+        x, height = sum(widths) + 12, 12.0 * len(rows) + 1
         faces = [f for m in moves if m.kind == "mult" for f in m.dice]
-        if not faces:
-            return None
         for i, face in enumerate(faces):
-            shapes += sc.die(i * (size + gap), 0, size, face, fill=MULT_FILL, number=True)
-        return sc.Scene(len(faces) * (size + gap) - gap + 6, size + 6, tuple(sc.shift(s, 3, 3) for s in shapes))
+            shapes += sc.die(x + i * (size + gap), (height - size) / 2, size, face, fill=MULT_FILL, number=True)
+        width = x + len(faces) * (size + gap) if faces else sum(widths) + 1
+        return sc.Scene(width, max(height, size + 2), tuple(shapes))
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg

@@ -111,14 +111,8 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
-    out: dict[str, dict[str, Path]] = {}
-    for game in GAMES:
-        content = load_game(CONTENT / game)
-        built = render_rulebooks(content, rules_for_content(content),
-                                 BuildOptions(out=tmp_path_factory.mktemp(game)))
-        out[game] = {f.path.stem.split("-")[-1]: f.path for f in built}
-    return out
+def books(rulebook_pdfs: dict[str, dict[str, Path]]) -> dict[str, dict[str, Path]]:
+    return rulebook_pdfs  # built once per run (conftest), shared with test_rulebook_body
 
 
 def _squash(text: str) -> str:

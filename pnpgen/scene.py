@@ -281,13 +281,14 @@ def token(x: float, y: float, r: float, fill: str, text: str = "", ink: str = IN
     return out
 
 
-def polyomino(cells: Iterable[tuple[int, int]], grid: Grid, fill: str, stroke: str = INK,
+def polyomino(cells: Iterable[tuple[int, int]], grid: Grid, fill: str | None, stroke: str = INK,
               width: float = 1.2) -> list[Shape]:
-    """A tile covering `cells` (col, row) of `grid`: its cells filled without seams, then
-    its outline, the edges no two of its cells share (counted as one "tile")."""
+    """A tile covering `cells` (col, row) of `grid`: its cells filled without seams (unless
+    `fill` is None), then its outline, the edges no two of its cells share (counted as one
+    "tile")."""
     cells = set(cells)
     c = grid.cell
-    out: list[Shape] = [Rect(*grid.at(col, row), c, c, fill, None, 0) for col, row in sorted(cells)]
+    out: list[Shape] = [Rect(*grid.at(col, row), c, c, fill, None, 0) for col, row in sorted(cells)] if fill else []
     edges: list[Shape] = []
     for col, row in sorted(cells):
         x, y = grid.at(col, row)

@@ -56,7 +56,7 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
             shapes += sc.polyomino(self._cells(mask), grid, TINTS[n % len(TINTS)])
         for m in moves:
             if m.kind == "place":
-                shapes += sc.polyomino(self._cells(m.mask), grid, sc.HIGHLIGHT, sc.ACCENT, 1.8)
+                shapes += sc.polyomino(self._cells(m.mask), grid, None, sc.ACCENT, 1.8)  # outlined, still to draw
         bottom = grid.y + self.rows * cell + 6
         box = 8.0
         for k in range(self.max_rerolls):

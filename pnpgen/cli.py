@@ -902,6 +902,9 @@ def referee(
     odds: Annotated[
         str | None, typer.Option("--odds", help="Exact odds of a fight, in the game's notation (Dungeon War).")
     ] = None,
+    svg: Annotated[
+        Path | None, typer.Option("--svg", help="Also draw the position (before/after with the move) as SVG.")
+    ] = None,
     as_json: JsonOpt = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
@@ -940,6 +943,10 @@ def referee(
         else:
             print("\n".join(moves) if moves else "(no legal moves)")
         return
+    if move is None and svg is not None:
+        from pnpgen.referee import write_position_svg
+
+        write_position_svg(svg, rules, current, None)
     if move is None:
         report = None if as_json or not isinstance(rules, Presentation) else rules.describe(current)
         if report is not None:
@@ -952,6 +959,10 @@ def referee(
             print(_yaml(data), end="")
         return
     verdict = judge(rules, current, move)
+    if svg is not None:
+        from pnpgen.referee import write_position_svg
+
+        write_position_svg(svg, rules, current, move)
     if as_json:
         emit(verdict.legal, {"game": rules.id, **verdict.to_data()})
     elif verdict.legal:
@@ -986,7 +997,8 @@ def _direct_commands() -> dict[str, tuple[Callable[..., Any], int, dict[str, tup
                                                    "--debug": ("debug", None)}
     return {
         "referee": (referee, 1, {**common, "--state": ("state", Path), "--move": ("move", str),
-                                 "--legal": ("legal", None), "--example-state": ("example_state", None)}),
+                                 "--legal": ("legal", None), "--example-state": ("example_state", None),
+                                 "--svg": ("svg", Path)}),
         "list": (list_games, 0, common),
     }
 

@@ -148,3 +148,21 @@ def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> li
             problems = replay(rules, example)
         results.append(ExampleResult(game or content.id, example["id"], problems))
     return results
+
+
+def positions(rules: Rules[Any, Any], example: dict[str, Any]) -> tuple[Any, list[Any], Any] | None:
+    """(state before, the moves parsed, state after) of an example, the state after None when
+    its last move is refused; None when the example does not replay (check_examples says why)."""
+    try:
+        state = before = codec(rules, "a worked example").from_data(example["state"])
+        moves = []
+        for text in example.get("moves") or []:
+            move = notation(rules, "a worked example").parse_move(str(text), state)
+            moves.append(move)
+            try:
+                state, _ = rules.apply(state, move)
+            except IllegalMove:
+                return before, moves, None
+    except PnpgenError:
+        return None
+    return before, moves, state

@@ -13,9 +13,11 @@ import yaml
 
 from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
-from pnpgen.engine.capabilities import codec, notation
+from pnpgen.engine.capabilities import codec, notation, picture
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
-from pnpgen.errors import ImpossibleState
+from pnpgen.errors import ImpossibleState, PnpgenError
+from pnpgen.output import atomic_output
+from pnpgen.scene import beside, to_svg
 
 
 @dataclass
@@ -102,3 +104,29 @@ def legal_move_texts(rules: Rules[Any, Any], state: Any) -> list[str]:
     if player == CHANCE:
         return [f"{write(m)}  p={p}" for m, p in rules.chance_outcomes(state)]
     return [write(m) for m in rules.legal_moves(state)]
+
+
+def position_svg(rules: Rules[Any, Any], state: Any, move_text: str | None) -> str:
+    """The position as SVG: with a move, before (the move marked) and after; a refused move
+    is marked on the position alone."""
+    moves, after = [], None
+    if move_text is not None:
+        move = notation(rules).parse_move(move_text, state)
+        moves = [move]
+        try:
+            after, _ = rules.apply(state, move)
+        except IllegalMove:
+            after = None
+    scene = picture(rules, state, moves, after, ("before", "after"))
+    if scene is None:
+        raise PnpgenError(f"{rules.id} draws no pictures of its positions (Presentation.draw)")
+    if moves and after is None:
+        scene = beside([scene], captions=["refused"])
+    title = f"{rules.id}: {move_text}" if move_text else rules.id
+    return to_svg(scene, title=title)
+
+
+def write_position_svg(path: Path, rules: Rules[Any, Any], state: Any, move_text: str | None) -> None:
+    text = position_svg(rules, state, move_text)
+    with atomic_output(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")

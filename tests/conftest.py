@@ -23,6 +23,22 @@ def content_dir() -> Path:
     return ROOT / "content"
 
 
+@pytest.fixture(scope="session")
+def rulebook_pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
+    """The shipped games' rulebooks, built once per run: {game: {lang: path}}."""
+    from pnpgen.content.game import load_game
+    from pnpgen.games import rules_for_content
+    from pnpgen.output import BuildOptions
+    from pnpgen.render.rulebook import render_rulebooks
+
+    out: dict[str, dict[str, Path]] = {}
+    for game in ("burning-desire", "dice-road-race", "fast-alone", "routou-dice"):
+        content = load_game(ROOT / "content" / game)
+        built = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path_factory.mktemp(game)))
+        out[game] = {f.path.stem.split("-")[-1]: f.path for f in built}
+    return out
+
+
 @pytest.fixture
 def run_pnpgen(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> CliRun:
     """Run `pnpgen ARGS…` through its real entry point; returns (exit code, stdout, stderr)."""

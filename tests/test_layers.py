@@ -31,6 +31,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pnpgen"
 LAYERS: list[tuple[str, ...]] = [
     ("pnpgen", "pnpgen.errors", "pnpgen.limits", "pnpgen.words"),  # the version, errors, budgets, words
     ("pnpgen.output",),  # atomic writes, BuiltFile and BuildOptions
+    ("pnpgen.scene",),  # pictures of positions as plain data: games draw them, render and referee show them
     ("pnpgen.content",),
     ("pnpgen.engine",),  # protocol, chance, bots, simulation, metrics
     ("pnpgen.examples",),

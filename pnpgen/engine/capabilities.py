@@ -9,6 +9,7 @@ from typing import Any
 
 from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
 from pnpgen.errors import PnpgenError
+from pnpgen.scene import Scene, below, beside
 
 NAMES: dict[Any, str] = {Notation: "move notation (Notation)", StateCodec: "state files (StateCodec)",
                          Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)"}
@@ -80,9 +81,35 @@ def rulebook_table(rules: Rules[Any, Any], name: str, lang: str) -> list[list[st
     return rules.rulebook_table(name, lang)
 
 
+def rulebook_figure(rules: Rules[Any, Any], name: str, lang: str) -> list[Scene]:
+    """A picture the game's Presentation draws for the rulebook; KeyError when it draws none of that name."""
+    if not isinstance(rules, Presentation):
+        raise KeyError(name)
+    return rules.rulebook_figure(name, lang)
+
+
 def game_stats(rules: Rules[Any, Any], state: Any) -> dict[str, float]:
     return rules.game_stats(state) if isinstance(rules, Analysis) else {}
 
 
 def broken_invariants(rules: Rules[Any, Any], state: Any) -> list[str]:
     return rules.check(state) if isinstance(rules, StateCodec) else []
+
+
+def picture(rules: Rules[Any, Any], before: Any, moves: list[Any] | None = None, after: Any = None,
+            captions: tuple[str, str] = ("", ""), lang: str = "en", max_width: float | None = None) -> Scene | None:
+    """The game's picture of `before` with `moves` marked, and beside it `after` (the state the
+    moves lead to; None for a refused move), or below it when side by side would be wider than
+    `max_width`; None for a game that draws no pictures."""
+    if not isinstance(rules, Presentation):
+        return None
+    first = rules.draw(before, list(moves or []), lang)
+    if first is None or after is None or not moves:
+        return first
+    second = rules.draw(after, [], lang)
+    if second is None:
+        return first
+    both = beside([first, second], captions=captions)
+    if max_width is not None and both.width > max_width:
+        return below([first, second], captions=captions)
+    return both

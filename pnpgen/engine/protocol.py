@@ -20,7 +20,7 @@ Everything else is a capability a game adds only if it has it, by also inheritin
     Notation      moves as text (the referee, worked examples, golden playthroughs)
     StateCodec    states as YAML/JSON data, derived from the State NamedTuple/dataclass
     Analysis      evaluation, the game's own bots and per-game figures
-    Presentation  values and tables for the rulebook, a state described for people
+    Presentation  values and tables for the rulebook, a state described and drawn for people
 
 A module registers under the `pnpgen.games` entry-point group and exposes RULES_SCHEMA and
 `create(content) -> list[Rules]` (see pnpgen.games); docs/adding-a-game.md walks through it.
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from pnpgen.content.schema import text_for
 from pnpgen.engine.events import Event, IllegalMove, Outcome
 from pnpgen.engine.state_data import refuse, state_class, state_from_data, state_to_data
+from pnpgen.scene import Scene
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
@@ -195,6 +196,18 @@ class Presentation(Generic[S]):
     def describe(self, state: S) -> str | None:
         """A state in words (the referee prints it when no move is given)."""
         return None
+
+    def draw(self, state: S, moves: Sequence[Any] = (), lang: str = "en") -> Scene | None:
+        """The state as a picture (pnpgen.scene primitives), with `moves`, applied in turn from
+        it, marked on it (arrows, highlighted cells); None when the game draws no pictures. The
+        rulebook shows it beside the picture of the resulting state; so does `referee --svg`.
+        `lang` is for the few words a picture may carry (table headers)."""
+        return None
+
+    def rulebook_figure(self, name: str, lang: str) -> list[Scene]:
+        """A picture the rulebook names (`figure:` block), as rows a page may break between:
+        a chart of tiles, cards or boards drawn with pnpgen.scene. KeyError for an unknown name."""
+        raise KeyError(name)
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         """Values a rulebook text may use ({{ threshold }}, computed figures, ...)."""

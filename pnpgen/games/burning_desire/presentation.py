@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.engine.protocol import Presentation
 from pnpgen.games.burning_desire.analysis import BurningDesireAnalysis
-from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, MULTIPLY, OVER, State
+from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, MULTIPLY, OVER, Move, State
 from pnpgen.words import Words
 
+BONUS_FILL = "#f3c4c4"  # the bonus die, tinted apart from the white main dice
+MULT_FILL = "#d9e4f2"  # multiplier dice
 WORDS = Words.load(Path(__file__).with_name("burning_desire.words.yaml"))
 
 
@@ -41,6 +45,56 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
             allowed = "allowed" if self.gamble_allowed(state) else "not allowed"
             lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
         return "\n".join(lines)
+
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The main dice and, apart, the bonus die (tinted) as faces; the dice a score counts
+        or a keep keeps are outlined. Without dice showing: the totals, the seat on turn
+        shaded with its points at stake, and the multiplier dice `moves` roll."""
+        size, gap = 20.0, 7.0
+        marked: list[int] = []
+        for m in moves:
+            if m.kind == "score":
+                combo = self.cfg.combination(m.combination)
+                marked = [i for i, d in enumerate(state.dice) if combo is not None and d in combo.faces]
+            elif m.kind == "keep":
+                left = list(m.dice)
+                for i, d in enumerate(state.dice):
+                    if d in left:
+                        left.remove(d)
+                        marked.append(i)
+            if marked:
+                break
+        shapes: list[sc.Shape] = []
+        if state.dice:
+            for i, face in enumerate(state.dice):
+                shapes += sc.die(i * (size + gap), 0, size, face)
+                if i in marked:
+                    shapes.append(sc.Rect(i * (size + gap) - 2.5, -2.5, size + 5, size + 5, None, sc.ACCENT, 1.4,
+                                          radius=size * 0.25))
+            x = len(state.dice) * (size + gap) + 3 * gap
+            if state.bonus:
+                shapes += sc.die(x, 0, size, state.bonus, fill=BONUS_FILL)
+                bonus_kept = any(m.kind == "keep" and m.bonus for m in moves)
+                if bonus_kept:
+                    shapes.append(sc.Rect(x - 2.5, -2.5, size + 5, size + 5, None, sc.ACCENT, 1.4, radius=size * 0.25))
+                x += size
+            else:
+                x -= 3 * gap + gap
+            return sc.Scene(x + 3, size + 3, tuple(sc.shift(s, 3, 3) for s in shapes))
+        # no dice showing: the totals, the seat on turn shaded with the points at stake, and
+        # the multiplier dice the moves roll beside them
+        widths = (44.0, 44.0, 50.0)
+        rows = [[WORDS("seat_header", lang), WORDS("total", lang), WORDS("this_turn", lang)]]
+        for seat, total in enumerate(state.scores):
+            stake = str(state.points) if seat == state.turn and state.phase in (GAMBLE, MULTIPLY) else ""
+            rows.append([WORDS("seat", lang, n=seat + 1), str(total), stake])
+        shapes += sc.table(0.5, 0.5, rows, widths, 12.0, {state.turn + 1: sc.HIGHLIGHT}, size=7.2)
+        x, height = sum(widths) + 12, 12.0 * len(rows) + 1
+        faces = [f for m in moves if m.kind == "mult" for f in m.dice]
+        for i, face in enumerate(faces):
+            shapes += sc.die(x + i * (size + gap), (height - size) / 2, size, face, fill=MULT_FILL, number=True)
+        width = x + len(faces) * (size + gap) if faces else sum(widths) + 1
+        return sc.Scene(width, max(height, size + 2), tuple(shapes))
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg

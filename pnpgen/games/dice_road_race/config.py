@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ RULES_SCHEMA: dict[str, Any] = {
     "recovery": {"dice": int, "max_dice": int},
     "retire": {"return_dice": int},
     "time_trial": {"seconds_per_roll": int, "start_every_rounds": int, "bonus": bool},
-    "leader_colour": {"max_players": int},
+    "leader_colour": {"max_players": int, "swatch?": str},
     "stage_types": {"*": {"name": Text, "time_trial?": bool}},
     "board_sides": {"*": Text},
     "course": Each(STAGE_SCHEMA, min=1),
@@ -86,6 +87,7 @@ class RaceConfig:
     tt_start_every: int
     tt_bonus: bool
     leader_max_players: int
+    leader_swatch: str  # the leader colour as pictures show it (#rrggbb)
     stage_types: dict[str, Any]
     board_sides: dict[str, Any]
     course: tuple[Stage, ...]
@@ -167,6 +169,7 @@ def load_config(rules: Any) -> RaceConfig:
         tt_start_every=tt["start_every_rounds"],
         tt_bonus=tt["bonus"],
         leader_max_players=rules["leader_colour"]["max_players"],
+        leader_swatch=_swatch(rules["leader_colour"]),
         stage_types=dict(types),
         board_sides=dict(sides),
         course=tuple(course),
@@ -178,3 +181,12 @@ def load_config(rules: Any) -> RaceConfig:
             cell_costs={k: tuple(v) for k, v in model["cell_costs"].items()},
         ),
     )
+
+
+def _swatch(leader: Any) -> str:
+    """The leader colour's #rrggbb (a pale yellow when the YAML names none)."""
+    value = str(leader.get("swatch", "#f5d327"))
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+        raise ContentError(f"swatch: expected a colour as #rrggbb, got '{value}'",
+                           **where(leader, "swatch", value=True))
+    return value

@@ -3,9 +3,11 @@ rulebook's values and tables (words in dice_road_race.words.yaml)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.engine.protocol import Presentation
 from pnpgen.examples import load_examples
@@ -28,6 +30,27 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
             name = state.race.players[live.turn]
             text += f"\nStage {live.stage} in progress ({live.phase}); {name} to play."
         return text
+
+    def draw(self, state: State, moves: Sequence[Any] = (), lang: str = "en") -> sc.Scene | None:
+        """The standings after the last stage played, as a small table: the rider who wears
+        the leader colour in the next stage has the row in that colour."""
+        report = self.report(state)
+        if not report.stages:
+            return None
+        last = report.stages[-1]
+        names, unit = report.race.players, self.cfg.unit_text(lang)
+        rows = [[WORDS(key, lang) for key in ("rank", "rider", "total", "gap")]]
+        fills: dict[int, str] = {}
+        for index, st in enumerate(last.standings, start=1):
+            gap = "–" if st.rank == 1 else "+" + WORDS("time", lang, value=st.gap, unit=unit)
+            rows.append([WORDS("place", lang, n=st.rank), names[st.seat],
+                         WORDS("time", lang, value=st.total, unit=unit).replace("-", "−"), gap])
+            if last.leader == st.seat:
+                fills[index] = self.cfg.leader_swatch
+        widths = [46.0, 46.0, 56.0, 50.0]
+        height = 12.0
+        shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
+        return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(shapes))
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg

@@ -3,18 +3,23 @@ its quick-reference table of actions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.engine.protocol import Presentation
 from pnpgen.games.routou_dice.board import owner
 from pnpgen.games.routou_dice.model import RoutouRules
-from pnpgen.games.routou_dice.state import SEATS, State
+from pnpgen.games.routou_dice.state import SEATS, Move, State
 from pnpgen.words import Words
 
 WORDS = Words.load(Path(__file__).with_name("routou_dice.words.yaml"))
 ACTION_RULES = {"large": "RD-LARGE", "small": "RD-SMALL", "move": "RD-MOVE", "slash": "RD-SLASH",
                 "clone": "RD-CLONE", "contract": "RD-GUARD"}
+SEAT_FILL = (sc.PAPER, "#3b3b3b")  # A's dice white, B's dark
+SEAT_INK = (sc.INK, sc.PAPER)
+DESTROY = "#c0392b"
 NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
             "contract": "b56"}
 
@@ -39,6 +44,60 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
                          + (f"; {s.roll.action} roll {'pending' if s.roll.dice is None else s.roll.dice}"
                             if s.roll else ""))
         return "\n".join(lines)
+
+    def draw(self, s: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The board with its coordinates and dice (A white, B dark), each player's stock and
+        kills below; moves and slashes as arrows, placed and bodyguard cells outlined,
+        destroyed dice crossed, rolled dice under it all."""
+        geo, cell = self.geo, 13.0
+        grid = sc.Grid(geo.width, geo.height, cell, x=12, y=10)
+        shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(
+            cols=[str(x) for x in range(geo.x0, geo.x1 + 1)], rows=[str(y) for y in range(geo.y0, geo.y1 + 1)])]
+        for i, v in enumerate(s.board):
+            if v:
+                x, y = grid.at(*self._cr(i))
+                seat = owner(v)
+                shapes += sc.die(x + 1.3, y + 1.3, cell - 2.6, abs(v), SEAT_FILL[seat], SEAT_INK[seat], number=True)
+        marks: list[sc.Shape] = []
+        rolled: tuple[int, ...] = ()
+        for m in moves:
+            if m.kind in ("move", "slash") and len(m.path) > 1:
+                marks += grid.route([self._cr(c) for c in m.path])
+            elif m.kind == "clone" and m.cell is not None:
+                marks += [grid.arrow(self._cr(m.cell), self._cr(end)) for _, end in m.parts if end != m.cell]
+                marks.append(grid.highlight(*self._cr(m.cell)))
+            elif m.kind == "contract" and m.cell is not None:
+                marks.append(grid.highlight(*self._cr(m.cell)))
+            elif m.kind == "roll":
+                rolled = m.dice
+            elif m.kind == "place":
+                declined = list(m.declined) + [False] * len(m.triples)
+                for (x, y, _), skip in zip(m.triples, declined, strict=False):
+                    if geo.on_board(x, y) and not skip:
+                        marks.append(grid.highlight(x - geo.x0, y - geo.y0))
+                for i in m.destroys:
+                    x1, y1 = grid.at(*self._cr(i))
+                    x2, y2 = x1 + cell, y1 + cell
+                    marks += [sc.Line(x1 + 1, y1 + 1, x2 - 1, y2 - 1, DESTROY, 1.4),
+                              sc.Line(x1 + 1, y2 - 1, x2 - 1, y1 + 1, DESTROY, 1.4)]
+        height = grid.y + geo.height * cell + 2
+        for seat, name in enumerate(SEATS):  # each player's stock and kills, under the board
+            text = WORDS("counters", lang, seat=name, stock=s.stock[seat], kills=s.kills[seat])
+            height += 8
+            shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.GREY, "start"))
+        height += 1
+        if rolled:
+            size, gap = 10.0, 2.5
+            x0 = grid.x + (geo.width * cell - len(rolled) * (size + gap) + gap) / 2
+            for k, face in enumerate(rolled):
+                shapes += sc.die(x0 + k * (size + gap), height + 3, size, face, number=True)
+            height += size + 5
+        return sc.Scene(grid.x + geo.width * cell + 2, height, tuple(shapes + marks))
+
+    def _cr(self, i: int) -> tuple[int, int]:
+        """A cell index as (column, row) of the drawn grid."""
+        x, y = self.geo.xy(i)
+        return x - self.geo.x0, y - self.geo.y0
 
     def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
         """'actions': the players' table of costs, phases and dice, from rules:;

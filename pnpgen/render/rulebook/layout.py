@@ -32,11 +32,15 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
+from pnpgen.engine.capabilities import picture, rulebook_figure
 from pnpgen.engine.protocol import Rules
+from pnpgen.examples import positions
+from pnpgen.render.diagram import drawing
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
 from pnpgen.render.markup import scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
+from pnpgen.scene import beside
 
 MARGIN = 18 * mm
 FOOTER = 10 * mm
@@ -518,6 +522,8 @@ class Writer:
             return self.table(block, rules)
         if "examples" in block:
             return [self.example(e) for e in res.select_examples(block, rules)]
+        if "figure" in block:
+            return self.figure(block, rules)
         if "decisions" in block:
             return self.decisions(block["decisions"], rules)
         if "components" in block:
@@ -611,6 +617,9 @@ class Writer:
             text = paragraphs(res.text(example["text"], example, "text", rules), lang, st.body)
             parts += text
             split = len(text) > 1
+        diagram = self.diagram(rules, example)
+        if diagram is not None:
+            parts += [Spacer(1, 4), diagram]
         moves = example.get("moves") or []
         if moves:  # the notation goes to the referees' appendix
             line = " · ".join(str(m) for m in moves)
@@ -619,6 +628,42 @@ class Writer:
                 line += label("refused", lang, rule=refused)
             self.move_refs.append((plain_title, rule, line))
         return self.boxed(parts, split=split)
+
+    def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> Flowable | None:
+        """The example's position drawn by the game: before and after when its moves change it,
+        the move marked; the position alone when the move is refused or there is none."""
+        replayed = positions(rules, example) if rules is not None else None
+        if rules is None or replayed is None:
+            return None
+        before, moves, after = replayed
+        refused = after is None and bool(moves)
+        captions = (label("before", self.lang), label("after", self.lang))
+        scene = picture(rules, before, moves, after, captions, self.lang, max_width=self.width - 16)
+        if scene is None:
+            return None
+        if refused:
+            scene = beside([scene], captions=[label("attempted", self.lang)])
+        return drawing(scene, self.width - 16)
+
+    def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
+        """A picture the game draws for the book, row by row (a page may break between rows),
+        under its caption."""
+        if rules is None:
+            return []
+        try:
+            rows = rulebook_figure(rules, str(block["figure"]), self.lang)
+        except KeyError:
+            self.res.problem(f"unknown figure '{block['figure']}' for game '{rules.id}'", block, "figure",
+                             value=True)
+            return []
+        out: list[Flowable] = []
+        if "caption" in block:
+            out += paragraphs(self.res.text(block["caption"], block, "caption", rules), self.lang, self.st.caption)
+        for row in rows:
+            art = drawing(row, self.width)
+            art.hAlign = "LEFT"
+            out.append(art)
+        return out + [Spacer(1, 8)]
 
     def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
         res, st, lang = self.res, self.st, self.lang

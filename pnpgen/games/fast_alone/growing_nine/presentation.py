@@ -6,10 +6,12 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.difficulty import settings
 from pnpgen.games.fast_alone.growing_nine.rules import (
+    ORIENTATIONS,
     RED,
     WON,
     Move,
@@ -18,6 +20,8 @@ from pnpgen.games.fast_alone.growing_nine.rules import (
 )
 from pnpgen.games.fast_alone.growing_nine.solver import GrowingNineSolver, exact_figures
 from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
+
+RED_FILL = "#f0b4b4"  # the red die
 
 
 def exact_table(sides: Sequence[GrowingNineSolver], lang: str) -> list[list[str]]:
@@ -64,6 +68,39 @@ class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State, Move]
             lines.append(f"Must move ({who}): {' '.join(self.cell_name(c) for c in movers)}; legal: "
                          + ", ".join(self.format_move(m) for m in self.legal_moves(state)))
         return "\n".join(lines)
+
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The board as printed (a..i west to east, 1.. south to north, the spawn symbols),
+        each die's top face with the number facing north written above it (the red tinted),
+        the queue of waiting whites below; a tumble is an arrow."""
+        n, cell = self.n, 24.0
+        grid = sc.Grid(n, n, cell, x=12, y=11)
+        row = {i: n - 1 - i // n for i in range(self.size)}  # cell index -> drawn row (north on top)
+        shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(
+            cols=list("abcdefghi"[:n]), rows=[str(n - r) for r in range(n)], size=7.5)]
+        for c in self.spawn_cells:
+            x, y = grid.at(c % n, row[c])  # the symbol printed in the spawn cell's corner
+            shapes += sc.symbol(self.mark[c], x + 4.5, y + 4.5, 3.4, "#d8d8d8", sc.GREY, 0.5)
+        size = cell * 0.56
+        for i, v in enumerate(state.cells):
+            if v:
+                top, north, _ = ORIENTATIONS[(v - 1) % RED]
+                x, y = grid.at(i % n, row[i])
+                red = v > RED
+                shapes += sc.die(x + (cell - size) / 2, y + cell - size - 2.5, size, top, RED_FILL if red else sc.PAPER)
+                shapes.append(sc.Label(x + cell / 2, y + 4.2, str(north), 5.5, sc.GREY))
+        marks: list[sc.Shape] = [grid.arrow((m.cell % n, row[m.cell]), (m.to % n, row[m.to]))
+                                 for m in moves if m.kind == "tumble"]
+        bottom = grid.y + n * cell + 6
+        # below: the queue of waiting whites, or during setup the dice rolled (the red first)
+        setup = not state.queue and bool(state.rolled)
+        waiting = [ORIENTATIONS[o % RED][0] for o in (state.rolled if setup else state.queue)]
+        height = bottom
+        for k, top in enumerate(waiting):
+            shapes += sc.die(grid.x + k * 13.5, bottom, 11, top, RED_FILL if setup and k == 0 else sc.PAPER)
+            height = bottom + 13
+        width = max(grid.x + n * cell, grid.x + len(waiting) * 13.5) + 2
+        return sc.Scene(width, height + 2, tuple(shapes + marks))
 
     # --- rulebook ------------------------------------------------------------------------
     def values(self, lang: str) -> dict[str, Any]:

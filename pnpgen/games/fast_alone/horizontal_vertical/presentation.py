@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
@@ -12,6 +13,7 @@ from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     Condition,
     Move,
     State,
+    X,
 )
 from pnpgen.games.fast_alone.horizontal_vertical.solver import HorizontalVerticalSolver
 from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
@@ -45,6 +47,39 @@ class HorizontalVerticalPresentation(HorizontalVerticalSolver, PuzzlePresentatio
         else:
             lines.append("A roll is due")
         return "\n".join(lines)
+
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The sheet: row and column numbers, each line's condition at its end, the numbers
+        and x written, the pass boxes; the dice below. A write outlines its cell and the
+        cells its x go to."""
+        cell = 20.0
+        grid = sc.Grid(self.n_cols, self.n_rows, cell, x=14, y=11)
+        shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(
+            cols=[str(c) for c in self.col_labels], rows=[str(r) for r in self.row_labels], size=6.5,
+            right=[self.board.lines[r].label for r in range(self.n_rows)],
+            bottom=[self.board.lines[self.n_rows + c].label for c in range(self.n_cols)])]
+        for i, value in enumerate(state.cells):
+            x, y = grid.at(i % self.n_cols, i // self.n_cols)
+            if value == X:
+                shapes += sc.cross(x, y, cell)
+            elif value:
+                shapes.append(sc.Label(x + cell / 2, y + cell / 2, str(value), 10))
+        marks: list[sc.Shape] = []
+        for m in moves:
+            for target in ([m.cell] if m.kind == "write" else []) + list(m.xs):
+                marks.append(grid.highlight(target % self.n_cols, target // self.n_cols))
+        bottom = grid.y + self.n_rows * cell + 15
+        box = 8.0
+        for k in range(self.max_passes):  # the pass boxes, ticked ones crossed
+            bx = grid.x + k * (box + 3)
+            shapes.append(sc.Rect(bx, bottom, box, box, None, sc.GREY, 0.6))
+            if k < state.passes:
+                shapes += sc.cross(bx, bottom, box, width=0.8, inset=0.15)
+        right = grid.x + self.n_cols * cell + 34
+        if state.dice:
+            shapes += sc.dice_row(state.dice, grid.x + self.max_passes * (box + 3) + 8, bottom - 2, 13)
+            right = max(right, grid.x + self.max_passes * (box + 3) + 8 + len(state.dice) * 16)
+        return sc.Scene(right, bottom + 14, tuple(shapes + marks))
 
     # --- rulebook ------------------------------------------------------------------------
     def values(self, lang: str) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.no_gaps.rules import (
@@ -27,6 +28,10 @@ def shape_picture(cells: tuple[tuple[int, int], ...]) -> str:
     return "\n".join("".join("■" if (r, c) in every else "□" for c in range(width)) for r in range(height))
 
 
+# tile fills in drawing order (soft tints, told apart by their outlines too)
+TINTS = ("#c9dcef", "#f3d9b1", "#d4e8c9", "#e8cde3", "#f1e6a9", "#cfe4e4", "#e6d3c3", "#d9d3ef")
+
+
 class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
     """The rulebook's values and tables, and a state described for the referee."""
 
@@ -39,6 +44,34 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
                 if mask >> i & 1:
                     marks[i] = symbols[n % len(symbols)]
         return [" ".join(marks[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
+
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The sheet's grid with every tile drawn so far as its shape, the dice in hand and the
+        reroll boxes below; a placement is the tile outlined in the move's colour."""
+        cell = 15.0
+        grid = sc.Grid(self.cols, self.rows, cell, x=12, y=11)
+        shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(
+            cols=[chr(ord("a") + c) for c in range(self.cols)], rows=[str(r + 1) for r in range(self.rows)])]
+        for n, (_, mask) in enumerate(state.drawn):
+            shapes += sc.polyomino(self._cells(mask), grid, TINTS[n % len(TINTS)])
+        for m in moves:
+            if m.kind == "place":
+                shapes += sc.polyomino(self._cells(m.mask), grid, None, sc.ACCENT, 1.8)  # outlined, still to draw
+        bottom = grid.y + self.rows * cell + 6
+        box = 8.0
+        for k in range(self.max_rerolls):
+            bx = grid.x + k * (box + 3)
+            shapes.append(sc.Rect(bx, bottom + 2.5, box, box, None, sc.GREY, 0.6))
+            if k < state.rerolls:
+                shapes += sc.cross(bx, bottom + 2.5, box, width=0.8, inset=0.15)
+        dice_x = grid.x + self.max_rerolls * (box + 3) + 8
+        shapes += sc.dice_row(state.hand, dice_x, bottom, 13)
+        width = max(grid.x + self.cols * cell, dice_x + len(state.hand) * 16) + 2
+        return sc.Scene(width, bottom + 15, tuple(shapes))
+
+    def _cells(self, mask: int) -> list[tuple[int, int]]:
+        """The (column, row) cells of a mask."""
+        return [(i % self.cols, i // self.cols) for i in range(self.size) if mask >> i & 1]
 
     def describe(self, state: State) -> str | None:
         lines = [f"{text_for(self.side_name, 'en')}: columns a–{chr(ord('a') + self.cols - 1)}, rows 1–{self.rows} "
@@ -75,6 +108,43 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
             "tile_cells": sum(t.count * t.size for t in self.tiles),
             "orientations": len(self.transforms),
         }
+
+    def rulebook_figure(self, name: str, lang: str) -> list[sc.Scene]:
+        """'tiles': the tile chart as the sheet prints it, one row per tile: the die face, the
+        tile's name, its shape drawn, its points (header row first)."""
+        if name != "tiles":
+            raise KeyError(name)
+        widths, unit, die = (34.0, 170.0, 110.0, 50.0), 7.0, 14.0
+        die_x = 0.5 + (widths[0] - die) / 2
+        rows: list[sc.Scene] = [self._chart_row(header(lang, "die", "tile", "shape", "points"), widths, 13.0,
+                                                sc.HEADER)]
+        for tile in self.tiles:
+            label = f"{tile.id} ×{tile.count}" if tile.count > 1 else tile.id
+            tall = max(r for r, _ in tile.cells) + 1
+            height = max(20.0, tall * unit + 7)
+            row = self._chart_row(["", f"{label} {text_for(tile.name, lang)}", "", str(tile.points)], widths, height)
+            wide = max(c for _, c in tile.cells) + 1
+            grid = sc.Grid(wide, tall, unit, 0.5 + widths[0] + widths[1] + (widths[2] - wide * unit) / 2,
+                           (height - tall * unit) / 2)
+            pictures = [*sc.die(die_x, (height - die) / 2, die, tile.face, edge=sc.INK),
+                        *sc.polyomino([(c, r) for r, c in tile.cells], grid, "#c9dcef", sc.INK, 0.9)]
+            rows.append(sc.Scene(row.width, row.height, row.shapes + tuple(pictures)))
+        for blank in sorted(self.blank):
+            row = self._chart_row(["", WORDS("no-gaps.set_aside", lang), "", ""], widths, 20.0)
+            rows.append(sc.Scene(row.width, row.height, row.shapes + tuple(sc.die(die_x, 3, die, blank, edge=sc.INK))))
+        return rows
+
+    @staticmethod
+    def _chart_row(texts: list[str], widths: tuple[float, ...], height: float, fill: str | None = None) -> sc.Scene:
+        """One row of a chart: its cells outlined, their texts set left (the caller adds pictures)."""
+        shapes: list[sc.Shape] = []
+        x = 0.5
+        for text, width in zip(texts, widths, strict=True):
+            shapes.append(sc.Rect(x, 0, width, height, fill, sc.GREY, 0.5))
+            if text:
+                shapes.append(sc.Label(x + 4, height / 2, text, 7.5, sc.INK, "start"))
+            x += width
+        return sc.Scene(x + 0.5, height, tuple(shapes))
 
     def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
         return {**super().tables(), "tiles": self.tiles_table, "chart": self.chart_table,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.pairing_five.rules import (
@@ -17,6 +18,8 @@ from pnpgen.games.fast_alone.pairing_five.rules import (
 from pnpgen.games.fast_alone.pairing_five.solver import PairingFiveSolver
 from pnpgen.games.fast_alone.puzzle import PuzzlePresentation
 
+RED_FILL = "#f0b4b4"  # the red die
+
 
 def effect_text(spec: Area, faces: int, lang: str) -> str:
     """One sentence on an effect, written from its data (rulebook tables)."""
@@ -25,6 +28,50 @@ def effect_text(spec: Area, faces: int, lang: str) -> str:
 
 class PairingFivePresentation(PairingFiveSolver, PuzzlePresentation[State, Move]):
     """The rulebook's values and tables, and a state described for the referee."""
+
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The board: each area's letter and effect over its 1st and 2nd cells, with the dice
+        placed (the red tinted); the red die waiting and the unused dice below. A placement
+        outlines the cell the die goes to."""
+        names = [text_for(a.name, lang) for a in self.areas]
+        cell, size = 22.0, 6.5
+        width = max(cell + 10, *(sc.text_width(name, size) + 8 for name in names))
+        top = 22.0
+        shapes: list[sc.Shape] = []
+        marks: list[sc.Shape] = []
+        targets = {2 * m.area + (1 if state.cells[2 * m.area] else 0) for m in moves if m.kind == "place"}
+        die = cell * 0.75
+        left = 18.0  # the row names, 1st and 2nd
+        shapes += [sc.Label(left - 3, top + k * (cell + 4) + cell / 2, row, 6.5, sc.GREY, "end")
+                   for k, row in enumerate(("1st", "2nd"))]
+        for a, name in enumerate(names):
+            x = left + a * width
+            shapes += [sc.Label(x + width / 2, 5, self.areas[a].label, 8), sc.Label(x + width / 2, 15, name, size,
+                                                                                 sc.ACCENT)]
+            for k in range(2):
+                cx, cy = x + (width - cell) / 2, top + k * (cell + 4)
+                shapes.append(sc.Rect(cx, cy, cell, cell, None, sc.ROLE_INK["cell"], 0.5, role="cell"))
+                face = state.cells[2 * a + k]
+                if face:
+                    red = a == state.red_area and k == 0
+                    shapes += sc.die(cx + (cell - die) / 2, cy + (cell - die) / 2, die, face,
+                                     RED_FILL if red else sc.PAPER)
+                if 2 * a + k in targets:
+                    marks.append(sc.Rect(cx - 1.5, cy - 1.5, cell + 3, cell + 3, None, sc.ACCENT, 1.6))
+        y = top + 2 * cell + 4 + 8
+        x = left
+        small = 13.0
+        if state.red:
+            shapes += sc.die(x, y, small, state.red, RED_FILL)
+            x += small + 8
+        shapes += sc.dice_row(state.pool, x, y, small, 3.5)
+        touched = [m.a for m in moves if m.kind == "place" and m.effect in ("change", "reroll") and m.a]
+        if touched and touched[0] in state.pool:  # the unused die the effect changes or rerolls
+            k = state.pool.index(touched[0])
+            marks.append(sc.Rect(x + k * (small + 3.5) - 1.5, y - 1.5, small + 3, small + 3, None, sc.ACCENT, 1.3,
+                                 radius=3))
+        right = max(left + len(names) * width, x + len(state.pool) * (small + 3.5))
+        return sc.Scene(right, y + small + 1, tuple(shapes + marks))
 
     def describe(self, state: State) -> str | None:
         lines = [f"{text_for(self.side_name, 'en')}"]

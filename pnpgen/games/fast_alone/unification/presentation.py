@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.engine.protocol import CHANCE
 from pnpgen.games.fast_alone.catalogue import WORDS, header
@@ -25,8 +26,56 @@ def effect_text(effect: Effect, faces: int, lang: str) -> str:
                  total=faces + 1)
 
 
+RED_FILL = "#f0b4b4"  # the red die
+PUSH_FILL = "#d9e4f2"  # the push die
+
+
 class UnificationPresentation(UnificationSolver, PuzzlePresentation[State, Move]):
     """The rulebook's values and tables, and a state described for the referee."""
+
+    def draw(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
+        """The grid of dice (the red tinted) with each edge's effect named on its side and the
+        lines numbered, the push die (tinted) in the corner, the place the last die left by
+        crossed; a push is an arrow into its line."""
+        n, cell, size = self.n, 24.0, 7.0
+        names = {k: text_for(e.name, lang) for k, e in self.edges.items()}
+        away = 29.0  # the edge names sit this far out; arrows and crosses between them and the grid
+        grid = sc.Grid(n, n, cell, x=sc.text_width(names.get("W", ""), size) + away + 2, y=away + 4)
+        numbers = [str(k + 1) for k in range(n)]
+        shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(cols=numbers, rows=numbers, size=6.5)]
+        for key, anchor in (("N", "middle"), ("S", "middle"), ("W", "end"), ("E", "start")):
+            x, y = self._outside(grid, key, (n - 1) / 2, away)
+            shapes.append(sc.Label(x, y, names.get(key, ""), size, sc.ACCENT, anchor))
+        die = cell * 0.72
+        for i, face in enumerate(state.cells):
+            if face:
+                x, y = grid.at(i % n, i // n)
+                shapes += sc.die(x + (cell - die) / 2, y + (cell - die) / 2, die, face,
+                                 RED_FILL if i == state.red else sc.PAPER)
+        marks: list[sc.Shape] = []
+        if state.banned:
+            x, y = self._outside(grid, state.banned[0], int(state.banned[1:]) - 1, 14)
+            marks += sc.cross(x - 4, y - 4, 8, sc.ACCENT, 1.3, 0.0)
+        for m in moves:
+            if m.kind == "push":
+                (x1, y1), (x2, y2) = self._outside(grid, m.edge, m.line, 21), self._outside(grid, m.edge, m.line, 9)
+                marks.append(sc.arrow(x1, y1, x2, y2))
+        if state.push:  # the push die waits in the free corner, north-west of the grid
+            shapes += sc.die(grid.x - away + 2, grid.y - away + 2, die * 0.9, state.push, PUSH_FILL)
+        width = grid.x + n * cell + away + sc.text_width(names.get("E", ""), size) + 2
+        return sc.Scene(width, grid.y + n * cell + away + 6, tuple(shapes + marks))
+
+    def _outside(self, grid: sc.Grid, edge: str, line: float, gap: float) -> tuple[float, float]:
+        """The point `gap` outside the grid's `edge`, in front of `line`."""
+        n, cell = self.n, grid.cell
+        along = (line + 0.5) * cell
+        if edge == "N":
+            return grid.x + along, grid.y - gap
+        if edge == "S":
+            return grid.x + along, grid.y + n * cell + gap
+        if edge == "W":
+            return grid.x - gap, grid.y + along
+        return grid.x + n * cell + gap, grid.y + along
 
     def describe(self, state: State) -> str | None:
         n = self.n

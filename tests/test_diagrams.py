@@ -1,0 +1,237 @@
+"""Pictures of positions: the scene primitives, every rulebook example's drawing on its
+page (die faces and grid cells counted in the PDF by their edge ink), and `referee --svg`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from pnpgen import scene as sc
+from pnpgen.content.game import load_game
+from pnpgen.content.schema import text_for
+from pnpgen.engine.capabilities import picture
+from pnpgen.examples import load_examples, positions
+from pnpgen.games import rules_for_content
+from pnpgen.output import BuildOptions
+from pnpgen.render.rulebook import render_rulebooks
+from pnpgen.render.rulebook.layout import ACCENT as ACCENT_COLOUR
+from pnpgen.render.rulebook.model import Resolver, load_book
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTENT = ROOT / "content"
+GAMES = ["routou-dice", "burning-desire", "dice-road-race", "fast-alone"]
+COUNTED = ("die", "cell", "row")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# --- primitives ---------------------------------------------------------------------------
+@pytest.mark.parametrize("value", range(1, 10))
+def test_a_die_face_has_its_pips(value: int) -> None:
+    shapes = sc.die(0, 0, 20, value)
+    assert sum(isinstance(s, sc.Circle) for s in shapes) == value
+    assert sum(isinstance(s, sc.Rect) and s.role == "die" for s in shapes) == 1
+
+
+def test_a_number_die_writes_its_value() -> None:
+    shapes = sc.die(0, 0, 12, 0, number=True)
+    assert [s.text for s in shapes if isinstance(s, sc.Label)] == ["0"]
+
+
+def test_a_polyomino_is_outlined_by_its_free_edges() -> None:
+    grid = sc.Grid(4, 4, 10)
+    l_tile = sc.polyomino([(0, 0), (0, 1), (0, 2), (1, 2)], grid, "#cccccc")
+    edges = [s for s in l_tile if isinstance(s, sc.Line)]
+    assert len(edges) == 10  # an L tetromino's perimeter is 10 cell edges
+    assert sc.Scene(40, 40, tuple(l_tile)).count("tile") == 1
+
+
+def test_scenes_beside_each_other_keep_their_shapes() -> None:
+    a = sc.Scene(30, 20, tuple(sc.die(0, 0, 20, 3)))
+    b = sc.Scene(30, 20, tuple(sc.die(0, 0, 20, 5)))
+    both = sc.beside([a, b], gap=10, captions=["x", "y"])
+    assert both.width == 70 and both.count("die") == 2
+    svg = ET.fromstring(sc.to_svg(both))
+    assert len([e for e in svg.iter(f"{SVG}circle")]) == 8
+
+
+# --- the rulebooks --------------------------------------------------------------------------
+def ink_counts(reader: PdfReader, index: int) -> Counter[str]:
+    """Shapes a page paints with each counted role's edge ink (pnpgen.scene.ROLE_INK)."""
+    inks = {tuple(round(int(c[i:i + 2], 16) / 255, 3) for i in (1, 3, 5)): role
+            for role, c in sc.ROLE_INK.items() if role in COUNTED}
+    counts: Counter[str] = Counter()
+    page = reader.pages[index]
+    stroke: tuple[float, ...] = ()
+    stack: list[tuple[float, ...]] = []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(stroke)
+        elif op == b"Q":
+            stroke = stack.pop() if stack else ()
+        elif op == b"RG":
+            stroke = tuple(round(float(v), 3) for v in operands)
+        elif op in (b"S", b"s", b"B", b"b", b"B*", b"b*") and stroke in inks:
+            counts[inks[stroke]] += 1
+    return counts
+
+
+def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
+    """(title, shapes counted) of every example the book prints that the game draws."""
+    content = load_game(CONTENT / game)
+    rules = rules_for_content(content)
+    book = load_book(content)
+    assert book is not None
+    res = Resolver(content, rules, lang, collect=True)
+    printed = []
+    for section in book.sections:
+        for block in section.blocks:
+            if "examples" in block:
+                default = res.game(section.game, section.node) if section.game else res.game(None, section.node)
+                chosen = res.game(block["game"], block) if "game" in block else default
+                printed += res.select_examples(block, chosen)
+    out = []
+    for example in printed:
+        game_rules = res.example_rules(example)
+        replayed = positions(game_rules, example) if game_rules else None
+        if replayed is None:
+            continue
+        before, moves, after = replayed
+        scene = picture(game_rules, before, moves, after, lang=lang, max_width=400)
+        if scene is not None:
+            out.append((text_for(example["title"], lang), Counter({r: scene.count(r) for r in COUNTED})))
+    return out
+
+
+@pytest.fixture(scope="module")
+def books(rulebook_pdfs: dict[str, dict[str, Path]]) -> dict[str, dict[str, Path]]:
+    return rulebook_pdfs  # built once per run (conftest), shared with test_rulebook_body
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def accent_text(reader: PdfReader, index: int) -> str:
+    """The text a page sets in the accent colour at text size (example titles; not the
+    contents or the referees' appendix, which set titles in black), spaces removed."""
+    accent = tuple(round(int(ACCENT_COLOUR.hexval()[2:][i - 1:i + 1], 16) / 255, 3) for i in (1, 3, 5))
+    fill: list[tuple[float, ...]] = [()]
+    parts: list[str] = []
+
+    def before(op: bytes, args: list[Any], cm: Any, tm: Any) -> None:
+        if op == b"rg":
+            fill[0] = tuple(round(float(v), 3) for v in args)
+
+    def text(t: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if fill[0] == accent and float(size) >= 9:  # not a diagram's small labels
+            parts.append(t)
+
+    reader.pages[index].extract_text(visitor_operand_before=before, visitor_text=text)
+    return _squash("".join(parts))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_example_with_a_position_is_drawn_on_its_page(books: Any, game: str, lang: str) -> None:
+    """Each page shows exactly the die faces, grid cells and table rows of the examples
+    whose titles it carries (a diagram never lands on another page than its example)."""
+    drawn = expected_drawings(game, lang)
+    assert drawn, f"{game} draws none of its examples"
+    reader = PdfReader(books[game][lang])
+    texts = [accent_text(reader, i) for i in range(len(reader.pages))]
+    wanted: dict[int, Counter[str]] = {}
+    for title, counts in drawn:
+        pages = [i for i, text in enumerate(texts) if _squash(title) in text]
+        assert pages, f"example '{title}' not found in the {lang} rulebook"
+        wanted.setdefault(pages[0], Counter()).update(counts)
+    for index, counts in wanted.items():
+        assert ink_counts(reader, index) == +counts, f"page {index + 1}"
+    others = [i for i in range(len(reader.pages)) if i not in wanted and ink_counts(reader, i)]
+    assert others == [], "diagrams on pages without their example's title"
+
+
+# --- referee --svg --------------------------------------------------------------------------
+ROUTOU_STATE = """turn: A
+phase: 1
+board: {"55": A7, "56": B3}
+kills: {A: 0, B: 0}
+stock: {A: 0, B: 0}
+"""
+
+
+def _referee(tmp_path: Path, move: str) -> tuple[int, ET.Element]:
+    state = tmp_path / "state.yaml"
+    state.write_text(ROUTOU_STATE, encoding="utf-8")
+    svg = tmp_path / "position.svg"
+    done = subprocess.run([sys.executable, "-m", "pnpgen", "referee", "routou-dice", "--state", str(state),
+                           "--move", move, "--svg", str(svg), "--content", str(CONTENT)],
+                          capture_output=True, text=True, cwd=ROOT)
+    return done.returncode, ET.parse(svg).getroot()
+
+
+def _classes(svg: ET.Element) -> Counter[str]:
+    return Counter(e.get("class", "") for e in svg.iter(f"{SVG}rect"))
+
+
+def test_referee_draws_a_legal_move_before_and_after(tmp_path: Path) -> None:
+    code, svg = _referee(tmp_path, "m55-53")
+    assert code == 0 and svg.tag == f"{SVG}svg"
+    classes = _classes(svg)
+    assert classes["cell"] == 2 * 90 and classes["die"] == 4  # two boards of 9 x 10, two dice on each
+    assert [e.text for e in svg.iter(f"{SVG}title")] == ["routou-dice: m55-53"]
+    assert any(e.get("fill") == sc.ACCENT for e in svg.iter(f"{SVG}polygon"))  # the move's arrow head
+
+
+def test_referee_draws_a_refused_move_on_the_position_alone(tmp_path: Path) -> None:
+    code, svg = _referee(tmp_path, "m55-11")  # 8 steps: more than a 7 may walk
+    classes = _classes(svg)
+    assert code == 1 and classes["cell"] == 90 and classes["die"] == 2
+
+
+def test_a_rulebook_with_diagrams_rebuilds_byte_identical(books: Any, tmp_path: Path) -> None:
+    content = load_game(CONTENT / "routou-dice")
+    again = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path, langs=("en",)))
+    assert again[0].path.read_bytes() == books["routou-dice"]["en"].read_bytes()
+
+
+def test_an_unknown_figure_is_reported_at_its_line(tmp_path: Path) -> None:
+    from tests.test_rulebook import broken  # the toy rulebook, edited
+
+    problems, line = broken(tmp_path, "- table: points\n        caption", "- figure: pointz\n        caption")
+    assert any(f"rulebook.yaml:{line}:" in p and "unknown figure 'pointz'" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("game", ["routou-dice", "burning-desire", "fast-alone"])
+def test_every_one_move_example_draws_as_svg(game: str) -> None:
+    """The referee's SVG of each one-move example parses and holds the scene's dice and cells."""
+    from pnpgen.engine.capabilities import codec
+    from pnpgen.engine.collection import pick_game
+    from pnpgen.referee import position_svg
+
+    content = load_game(CONTENT / game)
+    all_rules = rules_for_content(content)
+    drawn = 0
+    for example in load_examples(content):
+        if len(example.get("moves") or []) != 1:
+            continue
+        rules = pick_game(all_rules, str(example.get("game", all_rules[0].id)), content.id)
+        assert rules is not None
+        state = codec(rules).from_data(example["state"])
+        replayed = positions(rules, example)
+        assert replayed is not None
+        scene = picture(rules, *replayed, ("before", "after"))
+        if scene is None:
+            continue
+        svg = ET.fromstring(position_svg(rules, state, str(example["moves"][0])))
+        classes = _classes(svg)
+        assert (classes["die"], classes["cell"]) == (scene.count("die"), scene.count("cell")), example["id"]
+        drawn += 1
+    assert drawn >= 3

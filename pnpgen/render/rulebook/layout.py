@@ -23,7 +23,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -34,6 +33,7 @@ from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
 from pnpgen.engine.protocol import Rules
 from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
 from pnpgen.render.markup import scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS

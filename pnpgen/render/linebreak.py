@@ -28,6 +28,8 @@ from reportlab.platypus.paragraph import (  # type: ignore[attr-defined]
     makeCJKParaLine,
 )
 
+from pnpgen.render.fonts import with_fallback
+
 # Never at the start of a line (JIS X 4051 classes 2-7 and small kana) / never at the end.
 NO_START = frozenset(
     "、。，．・：；？！‼⁇⁈⁉ー－‐゠–〜～）」』】〕〉》〙〗］｝”’"
@@ -113,12 +115,18 @@ def fill(pieces: Sequence[Piece], measure: Callable[[int], float]) -> list[tuple
 
 class KinsokuParagraph(Paragraph):
     """A Paragraph whose CJK wrapping (`wordWrap="CJK"`) is `fill` over `segments`: kinsoku
-    on every line, no line past the measure. Other wrapping is ReportLab's."""
+    on every line, no line past the measure. Other wrapping is ReportLab's. Characters its
+    Latin face lacks are set in the IPAex fallback (fonts.with_fallback)."""
+
+    def _setup(self, text: Any, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:  # noqa: N803
+        super()._setup(text, style, bulletText, frags, cleaner)  # type: ignore[misc]
+        if frags is None:  # parsed here (a split part's frags are its parent's, already done)
+            self.frags = with_fallback(self.frags)  # type: ignore[has-type]
 
     def breakLinesCJK(self, maxWidths: Any) -> Any:  # noqa: N802,N803 (ReportLab's names)
         if not isinstance(maxWidths, (list, tuple)):
             maxWidths = [maxWidths]  # noqa: N806
-        if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
             return self.blPara
         style = self.style
         self.height = 0

@@ -32,9 +32,9 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
 from pnpgen.engine.protocol import Rules
-from pnpgen.render.fonts import SANS, SERIF, setup_fonts
+from pnpgen.render.fonts import faces, setup_fonts
 from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
-from pnpgen.render.markup import scan
+from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
 
@@ -83,10 +83,11 @@ _UNIT = re.compile(r"(?<=\d) (?=(?:s|min|mm|pt|%|×|points?|pips?|dice|die|rolls
 
 
 def typeset(text: str, lang: str) -> str:
-    """No-break spaces in equations and numbers with units. (English quotes stay straight:
-    the bundled IPAex faces draw curly quotes full-width, which reads as "stage’ s".)"""
+    """No-break spaces in equations and numbers with units; curly quotes in English (set in
+    Liberation, whose quotes are proportional: IPAex draws them full-width)."""
     text = _EQUATION.sub(NBSP, text)
-    return _UNIT.sub(NBSP, text)
+    text = _UNIT.sub(NBSP, text)
+    return curly_quotes(text) if lang == "en" else text
 
 
 def markup(text: str, lang: str) -> str:
@@ -158,6 +159,8 @@ class Styles:
 
     def __init__(self, lang: str) -> None:
         wrap, size = TYPESETTING[lang].wrap, TYPESETTING[lang].size
+        SERIF, SANS = faces(lang)  # noqa: N806
+        self.sans = SANS
 
         def style(name: str, **kw: Any) -> ParagraphStyle:
             if "parent" in kw:
@@ -199,9 +202,9 @@ class Styles:
         ]
 
 
-def grid_style(commands: list[tuple[Any, ...]]) -> TableStyle:
+def grid_style(commands: list[tuple[Any, ...]], lang: str) -> TableStyle:
     """A TableStyle whose cells use the bundled font (ReportLab's default is Helvetica)."""
-    return TableStyle([("FONTNAME", (0, 0), (-1, -1), SANS), *commands])
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), faces(lang)[1]), *commands])
 
 
 class Heading(Paragraph):
@@ -274,7 +277,7 @@ class RulebookDoc(BaseDocTemplate):
         super().__init__(filename, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
                          topMargin=MARGIN, bottomMargin=MARGIN + FOOTER, title=title,
                          author="pnpgen", creator="pnpgen", lang=lang, invariant=1)
-        self.footer = footer
+        self.footer, self.lang = footer, lang
         # no frame padding: the measure is exactly the page between the margins, the width the
         # Writer sizes tables to (ReportLab's default 6 pt padding put tables 6 pt past it)
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
@@ -293,7 +296,7 @@ class RulebookDoc(BaseDocTemplate):
 
     def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
-        canvas.setFont(SANS, 8)
+        canvas.setFont(faces(self.lang)[1], 8)
         canvas.setFillColor(RULE_GREY)
         y = MARGIN
         width = self.pagesize[0]
@@ -333,7 +336,7 @@ class Writer:
         toc = TableOfContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ]))
+        ], self.lang))
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
         self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
         self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
@@ -400,7 +403,7 @@ class Writer:
             ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ]))
+        ], self.lang))
         table.spaceBefore, table.spaceAfter = 2, 8
         return table
 
@@ -428,7 +431,7 @@ class Writer:
         info.setStyle(grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("TEXTCOLOR", (0, 0), (0, -1), RULE_GREY),
-        ]))
+        ], self.lang))
         out += [Spacer(1, 30), info]
         if self.book.intro is not None:
             intro = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
@@ -463,7 +466,7 @@ class Writer:
             res.rule_title(str(rule), node)  # report unknown ids
         if rule:  # the id goes to the referees' appendix, not into the players' heading
             self.rule_refs.append((str(rule), title))
-        plain = title
+        plain = typeset(title, self.lang)  # the contents line and bookmark: quotes as in the text
         if len(plain) > TOC_CHARS:  # a contents line must fit on a page
             plain = plain[:TOC_CHARS - 1] + "…"
         text = markup(title, self.lang)
@@ -546,7 +549,7 @@ class Writer:
                          ("BOTTOMPADDING", (0, 0), (-1, -2), 0)]
         if border:
             commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
-        box.setStyle(grid_style(commands))
+        box.setStyle(grid_style(commands, self.lang))
         box.spaceBefore, box.spaceAfter = 4, 6
         return box
 
@@ -588,7 +591,7 @@ class Writer:
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-        ]))
+        ], self.lang))
         table.spaceBefore, table.spaceAfter = 2, 8
         out: list[Flowable] = []
         if "caption" in block:
@@ -625,7 +628,7 @@ class Writer:
         out: list[Flowable] = []
         for item in items:
             text = res.text(item["text"], item, "text", rules)
-            out += paragraphs(text, lang, st.body, prefix=f'<font name="{SANS}" color="#8a2b0e">'
+            out += paragraphs(text, lang, st.body, prefix=f'<font name="{st.sans}" color="#8a2b0e">'
                               f'{escape(item["id"])}</font>&nbsp;&nbsp;')
             if "source" in item:
                 src = res.text(item["source"], item, "source", rules)
@@ -649,7 +652,7 @@ class Writer:
         table.setStyle(grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ]))
+        ], self.lang))
         table.spaceAfter = 8
         return [table]
 
@@ -658,7 +661,7 @@ def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,
               pagesize: tuple[float, float]) -> int:
     """Write the PDF; returns its page count."""
     setup_fonts()
-    title = content.title(res.lang)
+    title = typeset(content.title(res.lang), res.lang)
     doc = RulebookDoc(str(path), pagesize, title, res.lang, title)
     story = Writer(book, res, doc.width, doc.height).story()
     doc.multiBuild(story)

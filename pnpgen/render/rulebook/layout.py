@@ -27,7 +27,6 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
@@ -36,6 +35,7 @@ from pnpgen.render.fonts import faces, setup_fonts
 from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
+from pnpgen.render.rulebook.pagefill import FittedContents, keep_with_start
 from pnpgen.render.words import WORDS
 
 MARGIN = 18 * mm
@@ -333,7 +333,7 @@ class Writer:
     def story(self) -> list[Flowable]:
         story = self.title_page()
         story += [NextPageTemplate("body"), PageBreak()]
-        toc = TableOfContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
+        toc = FittedContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ], self.lang))
@@ -354,7 +354,7 @@ class Writer:
         for section in sections:
             if section.node.get("quick_reference") and not section.node.get("notes"):
                 story += self.section(section, first=False)
-        return story
+        return keep_with_start(story, self.width)  # headings kept with the start of long tables
 
     def chapter(self, text: str) -> Heading:
         """A back-matter chapter heading the renderer supplies (no section behind it)."""

@@ -39,3 +39,23 @@ def run_pnpgen(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
         return code, captured.out, captured.err
 
     return run
+
+
+RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
+
+
+@pytest.fixture(scope="session")
+def real_rulebooks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
+    """Every bundled game's rulebooks, built once per test session: {game: {lang: pdf}}."""
+    from pnpgen.content.game import load_game
+    from pnpgen.games import rules_for_content
+    from pnpgen.output import BuildOptions
+    from pnpgen.render.rulebook import render_rulebooks
+
+    out: dict[str, dict[str, Path]] = {}
+    for game in RULEBOOK_GAMES:
+        content = load_game(ROOT / "content" / game)
+        built = render_rulebooks(content, rules_for_content(content),
+                                 BuildOptions(out=tmp_path_factory.mktemp(game)))
+        out[game] = {f.path.stem.split("-")[-1]: f.path for f in built}
+    return out

@@ -114,6 +114,13 @@ def markup(text: str, lang: str) -> str:
     return "".join(parts)
 
 
+def decision_label(ident: str, lang: str) -> str:
+    """A decision as printed: "Decision 4" for D-RR-4, "Decision E1" for D-RD-E1 (the id itself
+    would read as rule RR-4)."""
+    number = re.fullmatch(r"D-[A-Z0-9]+-(\w+)", ident)
+    return label("decision", lang, n=number.group(1)) if number else ident
+
+
 def pieces(text: str) -> list[str]:
     """`text` cut into pieces of at most CHUNK_CHARS characters and CHUNK_LINES line breaks,
     after a line break, a space or a Japanese full stop where one is near the limit."""
@@ -340,6 +347,7 @@ class Writer:
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
         self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
         self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
+        self.cited: list[tuple[str, Any]] = []  # (rule id, where) an example cites or refuses under
         sections = self.book.sections
         body = [s for s in sections if not s.node.get("notes") and not s.node.get("quick_reference")]
         notes = [s for s in sections if s.node.get("notes")]
@@ -376,6 +384,11 @@ class Writer:
             if rule not in seen:
                 seen.add(rule)
                 rows.append([rule, title])
+        # every id an example cites is listed too (a sub-rule such as NG-3.1 has no section)
+        for rule, where in self.cited:
+            if rule not in seen:
+                seen.add(rule)
+                rows.append([rule, self.res.rule_title(rule, where) or ""])
         if len(rows) > 1:
             out += [*self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
         if self.move_refs:
@@ -608,6 +621,7 @@ class Writer:
         if "rule" in example:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
             rule = str(example["rule"])
+            self.cited.append((rule, example))
         parts: list[Flowable] = [Paragraph(title, st.example_title)]
         split = False
         if "text" in example:
@@ -620,6 +634,7 @@ class Writer:
             refused = example.get("expect", {}).get("illegal")
             if refused:
                 line += label("refused", lang, rule=refused)
+                self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
         return self.boxed(parts, split=split)
 
@@ -629,7 +644,7 @@ class Writer:
         for item in items:
             text = res.text(item["text"], item, "text", rules)
             out += paragraphs(text, lang, st.body, prefix=f'<font name="{st.sans}" color="#8a2b0e">'
-                              f'{escape(item["id"])}</font>&nbsp;&nbsp;')
+                              f'{escape(decision_label(str(item["id"]), lang))}</font>&nbsp;&nbsp;')
             if "source" in item:
                 src = res.text(item["source"], item, "source", rules)
                 out += paragraphs(src, lang, ParagraphStyle("src", parent=st.small, leftIndent=14,

@@ -24,6 +24,7 @@ from pnpgen.content.game import load_game
 from pnpgen.examples import load_examples
 from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
 from pnpgen.render.linebreak import NO_END, NO_START
+from pnpgen.render.linebreak import segments as segments_of
 from pnpgen.render.rulebook.layout import FOOTER, MARGIN, Styles
 
 GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
@@ -210,3 +211,45 @@ def test_decisions_do_not_print_as_rule_ids(real_rulebooks: Any, game: str) -> N
         text = "\n".join(page.extract_text() for page in pdf.pages)
     assert not re.search(r"\bD-[A-Z0-9]+-\w+", text)
     assert re.search(r"Decision \d+", text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_heading_at_a_page_foot(real_rulebooks: Any, game: str, lang: str) -> None:
+    """The last line in a page's text frame is never a heading (h1/h2 size, sans face). The
+    quick reference (last page) is scaled as a whole and skipped."""
+    sizes = {h.fontSize for h in Styles(lang).h}
+    faults = []
+    with pdfplumber.open(real_rulebooks[game][lang]) as pdf:
+        for number, page in enumerate(pdf.pages[1:-1], 2):
+            lines = [line for line in page.extract_text_lines(return_chars=True)
+                     if line["bottom"] <= page.height - MARGIN - FOOTER]
+            if lines and any(abs(lines[-1]["chars"][0]["size"] - s) < 0.05 for s in sizes):
+                faults.append(f"p{number}: {lines[-1]['text']}")
+    assert faults == []
+
+
+def test_line_breaker_keeps_kinsoku_and_no_break_spaces() -> None:
+    parts = segments_of("「ダイス」を振る。10\u00a0点 and more")
+    assert "「ダ" in parts and "す。" not in parts and "る。" in parts  # 「 glued after, 。 before
+    assert "10\u00a0点" in parts  # a no-break space never breaks
+    assert "and" in parts and " " in parts
+
+
+def test_balanced_heading_has_no_short_last_line() -> None:
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.render.linebreak import KinsokuParagraph
+
+    setup_fonts()
+    text = "最終ラウンドで同点になったときの決着のつけ方と倍率ダイスの扱いです"
+    widths = {}
+    for balance in (False, True):
+        style = ParagraphStyle("h", fontName="IPAexGothic", fontSize=14, leading=19, wordWrap="CJK")
+        style.balance = balance
+        para = KinsokuParagraph(text, style)
+        para.wrap(300, 1000)
+        widths[balance] = [line.currentWidth for line in para.blPara.lines]
+    assert len(widths[True]) == len(widths[False]) == 2
+    assert widths[False][1] < 0.6 * widths[False][0]  # unbalanced: a short last line
+    assert widths[True][1] > 0.8 * widths[True][0]  # balanced: two lines of near equal length

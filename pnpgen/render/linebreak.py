@@ -113,6 +113,26 @@ def fill(pieces: Sequence[Piece], measure: Callable[[int], float]) -> list[tuple
     return lines
 
 
+def _balanced(pieces: Sequence[Piece], ranges: list[tuple[int, int]],
+              measure: Callable[[int], float]) -> list[tuple[int, int]]:
+    """A heading's lines made even (no lone kana or short fragment on its last line): the
+    narrowest measure, down to half, that needs no more lines than the full one."""
+    low, high = 0.5, 1.0
+    best = ranges
+    for _ in range(8):  # bisection on the share of the measure
+        mid = (low + high) / 2
+
+        def narrowed(n: int, share: float = mid) -> float:
+            return measure(n) * share
+
+        tried = fill(pieces, narrowed)
+        if len(tried) <= len(ranges):
+            best, high = tried, mid
+        else:
+            low = mid
+    return best
+
+
 class KinsokuParagraph(Paragraph):
     """A Paragraph whose CJK wrapping (`wordWrap="CJK"`) is `fill` over `segments`: kinsoku
     on every line, no line past the measure. Other wrapping is ReportLab's. Characters its
@@ -154,8 +174,15 @@ class KinsokuParagraph(Paragraph):
                 spans.append((start, stop))
             start = stop
         calc_bounds = getattr(self, "autoLeading", getattr(style, "autoLeading", "")) not in ("", "off")
+
+        def measure(n: int) -> float:
+            return float(maxWidths[min(n, len(maxWidths) - 1)])
+
+        ranges = fill(pieces, measure)
+        if getattr(style, "balance", False) and len(ranges) > 1:
+            ranges = _balanced(pieces, ranges, measure)
         lines = []
-        for number, (first, last) in enumerate(fill(pieces, lambda n: maxWidths[min(n, len(maxWidths) - 1)])):
+        for number, (first, last) in enumerate(ranges):
             max_width = maxWidths[min(number, len(maxWidths) - 1)]
             run = glyphs[spans[first][0]:spans[last - 1][1]]
             line_break = pieces[last - 1].kind == "break"

@@ -197,6 +197,8 @@ class Styles:
         ]
         self.title = style("title", fontName=SANS, fontSize=32, leading=42, alignment=TA_CENTER,
                            textColor=ACCENT)
+        for heading in (*self.h, self.title, self.example_title):  # lines of even length (Japanese)
+            heading.balance = True
         self.subtitle = style("subtitle", fontName=SANS, fontSize=14, leading=20,
                               alignment=TA_CENTER)
         self.centered = style("centered", alignment=TA_CENTER)

@@ -151,7 +151,7 @@ class KinsokuParagraph(Paragraph):
         style = self.style
         self.height = 0
         _handleBulletWidth(self.bulletText, style, maxWidths)
-        glyphs, parts = self._glyphs()
+        glyphs, parts, part_widths = self._glyphs()
         if not glyphs:
             return ParaLines(kind=0, fontSize=style.fontSize, fontName=style.fontName, textColor=style.textColor,
                              lines=[], ascent=style.fontSize, descent=-0.2 * style.fontSize)
@@ -159,10 +159,9 @@ class KinsokuParagraph(Paragraph):
         pieces: list[Piece] = []
         spans: list[tuple[int, int]] = []  # glyph range of each piece
         start = 0
-        for part in parts:
+        for part, width in zip(parts, part_widths, strict=True):
             stop = start + len(part)
             run = glyphs[start:stop]
-            width = sum(g.width for g in run)
             if is_space(part[0]) and "\n" in part or (not is_space(part[0]) and width > widest):
                 # a line break, or a word too long for the measure: one piece per glyph
                 for offset, glyph in enumerate(run):
@@ -186,16 +185,16 @@ class KinsokuParagraph(Paragraph):
             max_width = maxWidths[min(number, len(maxWidths) - 1)]
             run = glyphs[spans[first][0]:spans[last - 1][1]]
             line_break = pieces[last - 1].kind == "break"
-            used = sum(g.width for g in run)
+            used = sum(piece.width for piece in pieces[first:last])
             lines.append(makeCJKParaLine(run, max_width, used, max_width - used, line_break, calc_bounds))
         return ParaLines(kind=1, lines=lines)
 
-    def _glyphs(self) -> tuple[list[Any], list[str]]:
+    def _glyphs(self) -> tuple[list[Any], list[str], list[float]]:
         """The paragraph's glyphs (with their frags and widths) and its `segments`, computed
         once: a table re-wraps its cells many times."""
         cached = getattr(self, "_kinsoku", None)
         if cached is not None and cached[0] is self.frags:
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
         glyphs: list[Any] = []
         for frag in self.frags:
             text = frag.text if hasattr(frag, "text") else "".join(getattr(frag, "words", []))
@@ -206,5 +205,9 @@ class KinsokuParagraph(Paragraph):
         # an empty glyph is a line break ("\n": a space, so it never joins a word) or an image
         text = "".join(str(g) or ("\n" if hasattr(g.frag, "lineBreak") else "\ufffc") for g in glyphs)
         parts = segments(text)
-        self._kinsoku = (self.frags, glyphs, parts)
-        return glyphs, parts
+        widths, start = [], 0
+        for part in parts:
+            widths.append(sum(g.width for g in glyphs[start:start + len(part)]))
+            start += len(part)
+        self._kinsoku = (self.frags, glyphs, parts, widths)
+        return glyphs, parts, widths

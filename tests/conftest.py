@@ -23,6 +23,9 @@ def content_dir() -> Path:
     return ROOT / "content"
 
 
+RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
+
+
 @pytest.fixture(scope="session")
 def rulebook_pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
     """The shipped games' rulebooks, built once per run: {game: {lang: path}}."""
@@ -32,7 +35,7 @@ def rulebook_pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[st
     from pnpgen.render.rulebook import render_rulebooks
 
     out: dict[str, dict[str, Path]] = {}
-    for game in ("burning-desire", "dice-road-race", "fast-alone", "routou-dice"):
+    for game in RULEBOOK_GAMES:
         content = load_game(ROOT / "content" / game)
         built = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path_factory.mktemp(game)))
         out[game] = {f.path.stem.split("-")[-1]: f.path for f in built}

@@ -116,7 +116,8 @@ def books(rulebook_pdfs: dict[str, dict[str, Path]]) -> dict[str, dict[str, Path
 
 
 def _squash(text: str) -> str:
-    return "".join(text.split())
+    """Spaces removed, and quotes straight (English books print them curly)."""
+    return "".join(text.split()).translate(str.maketrans("“”‘’", "\"\"''"))
 
 
 def accent_text(reader: PdfReader, index: int) -> str:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from pnpgen import scene as sc
-from pnpgen.render.fonts import SANS
+from pnpgen.render.fonts import FALLBACK, SANS, covers
 
 
 @lru_cache(maxsize=256)
@@ -22,9 +23,11 @@ def _colour(value: str) -> colors.Color:
 class SceneFlowable(Flowable):
     """A scene scaled to fit the width it is given (never enlarged past `max_scale`)."""
 
-    def __init__(self, scene: sc.Scene, max_width: float, max_scale: float = 1.0, align: str = "CENTER") -> None:
+    def __init__(self, scene: sc.Scene, max_width: float, max_scale: float = 1.0, align: str = "CENTER",
+                 font: str = SANS) -> None:
         super().__init__()
         self.scene = scene
+        self.font = font
         self.scale = min(max_scale, max_width / scene.width) if scene.width else 1.0
         self.width, self.height = scene.width * self.scale, scene.height * self.scale
         self.hAlign = align
@@ -38,13 +41,14 @@ class SceneFlowable(Flowable):
         canvas.scale(self.scale, self.scale)
         canvas.setLineCap(1)
         for s in self.scene.shapes:
-            _draw(canvas, s, h)
+            _draw(canvas, s, h, self.font)
         canvas.restoreState()
 
 
-def drawing(scene: sc.Scene, max_width: float, max_scale: float = 1.0) -> SceneFlowable:
-    """The scene as a flowable, scaled to fit `max_width`."""
-    return SceneFlowable(scene, max_width, max_scale)
+def drawing(scene: sc.Scene, max_width: float, max_scale: float = 1.0, font: str = SANS) -> SceneFlowable:
+    """The scene as a flowable, scaled to fit `max_width`, its labels in `font` (the book's
+    sans face; a label with a character the face lacks is set in its IPAex fallback)."""
+    return SceneFlowable(scene, max_width, max_scale, font=font)
 
 
 def _paint(canvas: Canvas, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
@@ -56,7 +60,7 @@ def _paint(canvas: Canvas, fill: str | None, stroke: str | None, width: float) -
     return int(bool(stroke)), int(bool(fill))
 
 
-def _draw(canvas: Canvas, s: sc.Shape, h: float) -> None:
+def _draw(canvas: Canvas, s: sc.Shape, h: float, font: str) -> None:
     c = canvas
     if isinstance(s, sc.Rect):
         if not s.fill and not s.stroke:  # a counting marker (a tile's extent): nothing to draw
@@ -81,10 +85,28 @@ def _draw(canvas: Canvas, s: sc.Shape, h: float) -> None:
             _polygon(c, sc.arrow_head(s), h, s.stroke, None, 0)
     else:
         c.setFillColor(_colour(s.colour))
-        c.setFont(SANS, s.size)
+        runs = _runs(s.text, font)
+        width = sum(stringWidth(text, face, s.size) for face, text in runs)
+        x = s.x - {"start": 0.0, "middle": width / 2, "end": width}[s.anchor]
         y = h - s.y - s.size * 0.35
-        draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[s.anchor]
-        draw(s.x, y, s.text)
+        for face, text in runs:
+            c.setFont(face, s.size)
+            c.drawString(x, y, text)
+            x += stringWidth(text, face, s.size)
+
+
+def _runs(text: str, font: str) -> list[tuple[str, str]]:
+    """`text` cut where the face changes: `font`, or its IPAex fallback for the characters
+    it lacks (≦ ≧ in a Latin face)."""
+    fallback = FALLBACK.get(font, font)
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        face = font if covers(font, ch) else fallback
+        if runs and runs[-1][0] == face:
+            runs[-1] = (face, runs[-1][1] + ch)
+        else:
+            runs.append((face, ch))
+    return runs
 
 
 def _polygon(c: Canvas, points: tuple[tuple[float, float], ...], h: float, fill: str | None, stroke: str | None,

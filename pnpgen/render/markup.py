@@ -60,3 +60,28 @@ def scan(text: str, icons: Mapping[str, Any]) -> Iterator[Run]:
             style = Style(colour, style.bold)
     if pos < len(text):
         yield Run("text", text[pos:], style)
+
+
+_OPENS_AFTER = set("([{“‘—–-/")  # a quote after these (or a space, or the start) opens
+
+
+def curly_quotes(text: str) -> str:
+    """English straight quotes as curly ones: " as “ or ”, ' as ‘ or ’ (an apostrophe is ’).
+    A quote opens at the start, after a space or an opening bracket or dash; `**` markers are
+    looked through ("**"x"**" opens)."""
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if ch not in "\"'":
+            out.append(ch)
+            continue
+        j = i - 1
+        while j >= 0 and text[j] == "*":
+            j -= 1
+        before = text[j] if j >= 0 else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        opens = (before.isspace() or before in _OPENS_AFTER) and not after.isspace()
+        if ch == '"':
+            out.append("“" if opens else "”")
+        else:
+            out.append("‘" if opens and not after.isdigit() else "’")
+    return "".join(out)

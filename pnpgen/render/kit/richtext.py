@@ -2,14 +2,13 @@
 and English word breaks), fitting and shrinking text into a box, and painting it.
 
 Markup: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon and
-line breaks. Japanese breaks between any two characters, never before 、。」 and the like
-nor after 「（; English between words.
+line breaks. Where lines may break and how they are filled is pnpgen.render.linebreak, the
+rulebooks' line breaker too.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -21,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.limits import MAX_FONT_PT, MAX_SHRINK_STEPS
 from pnpgen.render.kit.page import Rect
+from pnpgen.render.linebreak import Piece, fill, is_space, may_break, segments
 from pnpgen.render.markup import Style, scan
 
 
@@ -38,19 +38,6 @@ class Token(NamedTuple):
     style: Style
 
 
-# Characters never at the start of a line / never at the end of one (Japanese kinsoku).
-NO_START = set("、。，．・：；？！ー）」』】〕〉》”’ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々…‥,.;:!?)]}%")
-
-
-NO_END = set("（「『【〔〈《“‘([{")
-
-
-def _is_cjk(ch: str) -> bool:
-    code = ord(ch)
-    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
-            or 0xFF00 <= code <= 0xFFEF)
-
-
 def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
     """Rich text as tokens: words (a Latin word, or one Japanese character with the
     punctuation that may not be separated from it), spaces, icons and line breaks."""
@@ -63,30 +50,23 @@ def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
     return _glue(tokens)
 
 
-CJK = "\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
-
-
-PIECE = re.compile(rf"\s+|[{CJK}]|[^\s{CJK}]+")
-
-
 def _plain(text: str, style: Style, tokens: list[Token]) -> None:
-    """Plain text as tokens: spaces, one token per Japanese character, Latin words whole."""
-    for piece in PIECE.findall(text):
-        if piece[0].isspace():
+    """Plain text as tokens where a line may break (linebreak.segments): spaces, Latin words
+    whole, Japanese characters with the punctuation glued to them."""
+    for piece in segments(text):
+        if is_space(piece[0]):
             tokens.append(Token("space", " ", style))
-        elif (tokens and tokens[-1].kind == "word" and tokens[-1].style == style and not _is_cjk(piece[0])
-              and not _is_cjk(tokens[-1].text[-1]) and not tokens[-1].text[-1].isspace()):
-            tokens[-1] = Token("word", tokens[-1].text + piece, style)  # a word split by markup
         else:
             tokens.append(Token("word", piece, style))
 
 
 def _glue(tokens: list[Token]) -> list[Token]:
-    """Join kinsoku punctuation to its neighbour so no line starts or ends with it."""
+    """Join neighbouring words of one style where no line may break between them (a word
+    split by markup; kinsoku punctuation), so no line starts or ends with it."""
     out: list[Token] = []
     for token in tokens:
         if (token.kind == "word" and out and out[-1].kind == "word" and out[-1].style == token.style
-                and (token.text[0] in NO_START or out[-1].text[-1] in NO_END)):
+                and not may_break(out[-1].text[-1], token.text[0])):
             out[-1] = Token("word", out[-1].text + token.text, token.style)
         else:
             out.append(token)
@@ -105,32 +85,18 @@ def text_width(text: str, font: str, size: float) -> float:
 
 
 def break_lines(tokens: Sequence[Token], font: str, size: float, width: float) -> tuple[list[Line], bool]:
-    """Greedy line breaking; the flag is False when a token is wider than the line."""
-    lines: list[Line] = [Line([], 0.0)]
-    fits = True
-    for token in tokens:
-        line = lines[-1]
-        if token.kind == "break":
-            lines.append(Line([], 0.0))
-            continue
-        w = size if token.kind == "icon" else text_width(token.text, font, size)
-        if token.kind == "space":
-            if line.items:
-                line.items.append((token, w))
-                line.width += w
-            continue
-        if line.width + w > width + 1e-6 and line.items:
-            while line.items and line.items[-1][0].kind == "space":
-                line.width -= line.items.pop()[1]
-            line = Line([], 0.0)
-            lines.append(line)
-        if w > width + 1e-6:
-            fits = False
-        line.items.append((token, w))
-        line.width += w
-    for line in lines:
-        while line.items and line.items[-1][0].kind == "space":
-            line.width -= line.items.pop()[1]
+    """Greedy line breaking (linebreak.fill, the rulebooks' too); the flag is False when a
+    token is wider than the line."""
+    widths = [size if t.kind == "icon" else 0.0 if t.kind == "break" else text_width(t.text, font, size)
+              for t in tokens]
+    pieces = [Piece(w, "word" if t.kind in ("word", "icon") else t.kind) for t, w in zip(tokens, widths, strict=True)]
+    lines = []
+    for start, end in fill(pieces, lambda _n: width):
+        items = [(tokens[i], widths[i]) for i in range(start, end) if tokens[i].kind != "break"]
+        lines.append(Line(items, sum(w for _t, w in items)))
+    if not lines or (tokens and tokens[-1].kind == "break"):
+        lines.append(Line([], 0.0))  # an empty text, or one ending in a line break: an empty line
+    fits = all(w <= width + 1e-6 for p, w in zip(pieces, widths, strict=True) if p.kind == "word")
     return lines, fits
 
 

@@ -23,12 +23,10 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
@@ -36,9 +34,11 @@ from pnpgen.engine.capabilities import picture, rulebook_figure
 from pnpgen.engine.protocol import Rules
 from pnpgen.examples import positions
 from pnpgen.render.diagram import drawing
-from pnpgen.render.fonts import SANS, SERIF, setup_fonts
-from pnpgen.render.markup import scan
+from pnpgen.render.fonts import faces, setup_fonts
+from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
+from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
+from pnpgen.render.rulebook.pagefill import FittedContents, keep_with_start
 from pnpgen.render.words import WORDS
 from pnpgen.scene import beside
 
@@ -87,10 +87,11 @@ _UNIT = re.compile(r"(?<=\d) (?=(?:s|min|mm|pt|%|×|points?|pips?|dice|die|rolls
 
 
 def typeset(text: str, lang: str) -> str:
-    """No-break spaces in equations and numbers with units. (English quotes stay straight:
-    the bundled IPAex faces draw curly quotes full-width, which reads as "stage’ s".)"""
+    """No-break spaces in equations and numbers with units; curly quotes in English (set in
+    Liberation, whose quotes are proportional: IPAex draws them full-width)."""
     text = _EQUATION.sub(NBSP, text)
-    return _UNIT.sub(NBSP, text)
+    text = _UNIT.sub(NBSP, text)
+    return curly_quotes(text) if lang == "en" else text
 
 
 def markup(text: str, lang: str) -> str:
@@ -115,6 +116,13 @@ def markup(text: str, lang: str) -> str:
             piece = f'<font color="{EMPHASIS}">{piece}</font>'
         parts.append(piece)
     return "".join(parts)
+
+
+def decision_label(ident: str, lang: str) -> str:
+    """A decision as printed: "Decision 4" for D-RR-4, "Decision E1" for D-RD-E1 (the id itself
+    would read as rule RR-4)."""
+    number = re.fullmatch(r"D-[A-Z0-9]+-(\w+)", ident)
+    return label("decision", lang, n=number.group(1)) if number else ident
 
 
 def pieces(text: str) -> list[str]:
@@ -162,6 +170,8 @@ class Styles:
 
     def __init__(self, lang: str) -> None:
         wrap, size = TYPESETTING[lang].wrap, TYPESETTING[lang].size
+        SERIF, SANS = faces(lang)  # noqa: N806
+        self.sans = SANS
 
         def style(name: str, **kw: Any) -> ParagraphStyle:
             if "parent" in kw:
@@ -191,6 +201,8 @@ class Styles:
         ]
         self.title = style("title", fontName=SANS, fontSize=32, leading=42, alignment=TA_CENTER,
                            textColor=ACCENT)
+        for heading in (*self.h, self.title, self.example_title):  # lines of even length (Japanese)
+            heading.balance = True
         self.subtitle = style("subtitle", fontName=SANS, fontSize=14, leading=20,
                               alignment=TA_CENTER)
         self.centered = style("centered", alignment=TA_CENTER)
@@ -203,9 +215,9 @@ class Styles:
         ]
 
 
-def grid_style(commands: list[tuple[Any, ...]]) -> TableStyle:
+def grid_style(commands: list[tuple[Any, ...]], lang: str) -> TableStyle:
     """A TableStyle whose cells use the bundled font (ReportLab's default is Helvetica)."""
-    return TableStyle([("FONTNAME", (0, 0), (-1, -1), SANS), *commands])
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), faces(lang)[1]), *commands])
 
 
 class Heading(Paragraph):
@@ -278,7 +290,7 @@ class RulebookDoc(BaseDocTemplate):
         super().__init__(filename, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
                          topMargin=MARGIN, bottomMargin=MARGIN + FOOTER, title=title,
                          author="pnpgen", creator="pnpgen", lang=lang, invariant=1)
-        self.footer = footer
+        self.footer, self.lang = footer, lang
         # no frame padding: the measure is exactly the page between the margins, the width the
         # Writer sizes tables to (ReportLab's default 6 pt padding put tables 6 pt past it)
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
@@ -297,7 +309,7 @@ class RulebookDoc(BaseDocTemplate):
 
     def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
-        canvas.setFont(SANS, 8)
+        canvas.setFont(faces(self.lang)[1], 8)
         canvas.setFillColor(RULE_GREY)
         y = MARGIN
         width = self.pagesize[0]
@@ -334,13 +346,14 @@ class Writer:
     def story(self) -> list[Flowable]:
         story = self.title_page()
         story += [NextPageTemplate("body"), PageBreak()]
-        toc = TableOfContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
+        toc = FittedContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ]))
+        ], self.lang))
         story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
         self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
         self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
+        self.cited: list[tuple[str, Any]] = []  # (rule id, where) an example cites or refuses under
         sections = self.book.sections
         body = [s for s in sections if not s.node.get("notes") and not s.node.get("quick_reference")]
         notes = [s for s in sections if s.node.get("notes")]
@@ -355,7 +368,7 @@ class Writer:
         for section in sections:
             if section.node.get("quick_reference") and not section.node.get("notes"):
                 story += self.section(section, first=False)
-        return story
+        return keep_with_start(story, self.width)  # headings kept with the start of long tables
 
     def chapter(self, text: str) -> Heading:
         """A back-matter chapter heading the renderer supplies (no section behind it)."""
@@ -377,6 +390,11 @@ class Writer:
             if rule not in seen:
                 seen.add(rule)
                 rows.append([rule, title])
+        # every id an example cites is listed too (a sub-rule such as NG-3.1 has no section)
+        for rule, where in self.cited:
+            if rule not in seen:
+                seen.add(rule)
+                rows.append([rule, self.res.rule_title(rule, where) or ""])
         if len(rows) > 1:
             out += [*self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
         if self.move_refs:
@@ -404,7 +422,7 @@ class Writer:
             ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ]))
+        ], self.lang))
         table.spaceBefore, table.spaceAfter = 2, 8
         return table
 
@@ -432,7 +450,7 @@ class Writer:
         info.setStyle(grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("TEXTCOLOR", (0, 0), (0, -1), RULE_GREY),
-        ]))
+        ], self.lang))
         out += [Spacer(1, 30), info]
         if self.book.intro is not None:
             intro = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
@@ -467,7 +485,7 @@ class Writer:
             res.rule_title(str(rule), node)  # report unknown ids
         if rule:  # the id goes to the referees' appendix, not into the players' heading
             self.rule_refs.append((str(rule), title))
-        plain = title
+        plain = typeset(title, self.lang)  # the contents line and bookmark: quotes as in the text
         if len(plain) > TOC_CHARS:  # a contents line must fit on a page
             plain = plain[:TOC_CHARS - 1] + "…"
         text = markup(title, self.lang)
@@ -552,7 +570,7 @@ class Writer:
                          ("BOTTOMPADDING", (0, 0), (-1, -2), 0)]
         if border:
             commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
-        box.setStyle(grid_style(commands))
+        box.setStyle(grid_style(commands, self.lang))
         box.spaceBefore, box.spaceAfter = 4, 6
         return box
 
@@ -594,7 +612,7 @@ class Writer:
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-        ]))
+        ], self.lang))
         table.spaceBefore, table.spaceAfter = 2, 8
         out: list[Flowable] = []
         if "caption" in block:
@@ -611,6 +629,7 @@ class Writer:
         if "rule" in example:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
             rule = str(example["rule"])
+            self.cited.append((rule, example))
         parts: list[Flowable] = [Paragraph(title, st.example_title)]
         split = False
         if "text" in example:
@@ -626,6 +645,7 @@ class Writer:
             refused = example.get("expect", {}).get("illegal")
             if refused:
                 line += label("refused", lang, rule=refused)
+                self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
         return self.boxed(parts, split=split)
 
@@ -643,7 +663,7 @@ class Writer:
             return None
         if refused:
             scene = beside([scene], captions=[label("attempted", self.lang)])
-        return drawing(scene, self.width - 16)
+        return drawing(scene, self.width - 16, font=self.st.sans)
 
     def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
         """A picture the game draws for the book, row by row (a page may break between rows),
@@ -660,7 +680,7 @@ class Writer:
         if "caption" in block:
             out += paragraphs(self.res.text(block["caption"], block, "caption", rules), self.lang, self.st.caption)
         for row in rows:
-            art = drawing(row, self.width)
+            art = drawing(row, self.width, font=self.st.sans)
             art.hAlign = "LEFT"
             out.append(art)
         return out + [Spacer(1, 8)]
@@ -670,8 +690,8 @@ class Writer:
         out: list[Flowable] = []
         for item in items:
             text = res.text(item["text"], item, "text", rules)
-            out += paragraphs(text, lang, st.body, prefix=f'<font name="{SANS}" color="#8a2b0e">'
-                              f'{escape(item["id"])}</font>&nbsp;&nbsp;')
+            out += paragraphs(text, lang, st.body, prefix=f'<font name="{st.sans}" color="#8a2b0e">'
+                              f'{escape(decision_label(str(item["id"]), lang))}</font>&nbsp;&nbsp;')
             if "source" in item:
                 src = res.text(item["source"], item, "source", rules)
                 out += paragraphs(src, lang, ParagraphStyle("src", parent=st.small, leftIndent=14,
@@ -694,7 +714,7 @@ class Writer:
         table.setStyle(grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ]))
+        ], self.lang))
         table.spaceAfter = 8
         return [table]
 
@@ -703,7 +723,7 @@ def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,
               pagesize: tuple[float, float]) -> int:
     """Write the PDF; returns its page count."""
     setup_fonts()
-    title = content.title(res.lang)
+    title = typeset(content.title(res.lang), res.lang)
     doc = RulebookDoc(str(path), pagesize, title, res.lang, title)
     story = Writer(book, res, doc.width, doc.height).story()
     doc.multiBuild(story)

@@ -1,0 +1,255 @@
+"""Typography and fidelity of every real rulebook (issue 14), measured on the PDFs with
+pdfplumber (character positions) and pypdf (outline, fonts):
+
+- kinsoku on every Japanese line: none starts with a closing bracket, small kana or 。、,
+  none ends with an opening bracket 「（『【;
+- no line of either language past the right margin;
+- English: curly quotes only, set in the bundled Latin face; every font embedded, subset;
+- page fill: no page more than half empty but the cover, chapter ends and the back;
+- every rule id an example cites is listed in the book; decisions do not print as rule ids.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.content.game import load_game
+from pnpgen.examples import load_examples
+from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
+from pnpgen.render.linebreak import NO_END, NO_START
+from pnpgen.render.linebreak import segments as segments_of
+from pnpgen.render.rulebook.layout import FOOTER, MARGIN, Styles
+
+GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
+CONTENT = Path(__file__).resolve().parents[1] / "content"
+# Glyph edges come from the fonts' advance widths and ReportLab writes positions rounded to
+# 0.01 pt; nothing hangs past the margin (linebreak.fill), so 0.5 pt covers rounding only.
+TOLERANCE = 0.5
+CELL_GAP = 8.0  # pt: a wider gap on one baseline is a new table cell, not a space in a line
+CHAPTER_SIZE = Styles("en").h[0].fontSize  # a page whose first line is this big starts a chapter
+
+
+def segments(page: Any) -> Iterator[list[dict[str, Any]]]:
+    """Each line of text on the page, cut where the gap between characters is a table
+    column's, as lists of pdfplumber chars (spaces dropped)."""
+    for line in page.extract_text_lines(return_chars=True):
+        chars = [c for c in line["chars"] if c["text"].strip()]
+        run: list[dict[str, Any]] = []
+        for char in chars:
+            if run and char["x0"] - run[-1]["x1"] > CELL_GAP:
+                yield run
+                run = []
+            run.append(char)
+        if run:
+            yield run
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_japanese_lines_keep_kinsoku(rulebook_pdfs: Any, game: str) -> None:
+    faults = []
+    with pdfplumber.open(rulebook_pdfs[game]["ja"]) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            for run in segments(page):
+                text = "".join(c["text"] for c in run)
+                if re.fullmatch(r"\.+\d*|[–—]", text):  # a contents line's dot leader; a table's "none"
+                    continue
+                if text[0] in NO_START:
+                    faults.append(f"p{number} starts with {text[0]}: {text[:40]}")
+                if text[-1] in NO_END:
+                    faults.append(f"p{number} ends with {text[-1]}: {text[-40:]}")
+    assert faults == [], "\n".join(faults)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_line_past_the_margin(rulebook_pdfs: Any, game: str, lang: str) -> None:
+    faults = []
+    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            right = page.width - MARGIN + TOLERANCE
+            faults += [f"p{number} +{c['x1'] - right + TOLERANCE:.1f} pt: {c['text']}"
+                       for c in page.chars if c["text"].strip() and c["x1"] > right]
+    assert faults == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_english_has_curly_quotes_only(rulebook_pdfs: Any, game: str) -> None:
+    with pdfplumber.open(rulebook_pdfs[game]["en"]) as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    straight = [line for line in text.splitlines() if '"' in line or "'" in line]
+    assert straight == []
+    assert "’" in text  # apostrophes are curly, not dropped
+
+
+def test_curly_quotes_are_proportional_in_the_latin_face(rulebook_pdfs: Any) -> None:
+    """The reason for the Latin face: IPAex draws “ ” ’ an em wide ("stage’ s")."""
+    with pdfplumber.open(rulebook_pdfs["burning-desire"]["en"]) as pdf:
+        quotes = [c for page in pdf.pages for c in page.chars if c["text"] in "“”’"]
+    assert quotes
+    assert all("Liberation" in c["fontname"] and c["x1"] - c["x0"] < 0.5 * c["size"] for c in quotes)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_fonts_embedded_subset_and_the_right_face(rulebook_pdfs: Any, game: str, lang: str) -> None:
+    path = rulebook_pdfs[game][lang]
+    names = set()
+    for page in PdfReader(path).pages:
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            name = str(font["/BaseFont"]).lstrip("/")
+            names.add(name.split("+")[-1])
+            assert re.fullmatch(r"[A-Z]{6}\+\w+", name), name  # a subset
+            descriptor = (font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font
+                          else font)["/FontDescriptor"].get_object()
+            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), name
+    assert names <= set(FONT_FILES)
+    if lang == "ja":
+        assert names == {"IPAexGothic", "IPAexMincho"}
+    else:  # Latin text in Liberation; IPAex only for what Liberation lacks
+        assert {"LiberationSerif", "LiberationSans"} <= names
+        setup_fonts()
+        with pdfplumber.open(path) as pdf:
+            fallback = [c["text"] for p in pdf.pages for c in p.chars if "IPAex" in c["fontname"]]
+        assert not [ch for ch in fallback if covers("LiberationSerif", ch)]
+
+
+def chapter_starts(path: Path) -> set[int]:
+    """Pages (1-based) whose first line is a chapter heading."""
+    starts = set()
+    with pdfplumber.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            if page.chars:
+                first = min(page.chars, key=lambda c: (round(c["top"]), c["x0"]))
+                if first["size"] >= CHAPTER_SIZE - 0.5:
+                    starts.add(number)
+    return starts
+
+
+def filled(page: Any) -> float:
+    """How much of the text frame (margin to footer) is used: the lowest text or box on the
+    page, as a fraction of the frame's height."""
+    top, bottom = MARGIN, page.height - MARGIN - FOOTER
+    marks = [o["bottom"] for o in (*page.chars, *page.rects) if o["bottom"] <= bottom + 1]
+    return (max(marks, default=top) - top) / (bottom - top)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_page_more_than_half_empty_but_chapter_ends(rulebook_pdfs: Any, game: str, lang: str) -> None:
+    """Allowed: the cover, the last page (the quick reference), the page before it (the end
+    of the back matter: the quick reference always starts a page), the page before a
+    chapter heading, and the contents when it is one page."""
+    path = rulebook_pdfs[game][lang]
+    reader = PdfReader(path)
+    outline = [reader.get_destination_page_number(item) + 1 for item in reader.outline
+               if not isinstance(item, list)]
+    body = min(outline)
+    starts = chapter_starts(path)
+    with pdfplumber.open(path) as pdf:
+        count = len(pdf.pages)
+        allowed = {1, count, count - 1} | {n - 1 for n in starts}
+        if body == 3:
+            allowed.add(2)  # the contents, on one page
+        empty = [f"p{n} {filled(page):.0%} filled" for n, page in enumerate(pdf.pages, 1)
+                 if n not in allowed and filled(page) < 0.5]
+    assert empty == []
+
+
+def rule_ids(game: str) -> set[str]:
+    """Every rule id a game's content defines (game.yaml `rule_ids`)."""
+    return set(load_game(CONTENT / game).labels("rule_ids"))
+
+
+def cited_ids(game: str) -> set[str]:
+    """Every rule id a printed example of the game cites (`rule:`) or expects a refusal under."""
+    cited = set()
+    for example in load_examples(load_game(CONTENT / game)):
+        if "text" not in example:  # not printed
+            continue
+        if "rule" in example:
+            cited.add(str(example["rule"]))
+        refused = (example.get("expect") or {}).get("illegal")
+        if refused:
+            cited.add(str(refused))
+    return cited
+
+
+def rule_table(path: Path, lang: str) -> str:
+    """The text of the referees' "Rule numbers" table (up to the examples' moves)."""
+    from pnpgen.render.words import WORDS
+
+    with pdfplumber.open(path) as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    start = text.rindex(WORDS("rule_ids", lang))
+    end = text.find(WORDS("example_moves", lang), start)
+    return text[start:end if end > 0 else None]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_cited_rule_id_is_a_rule_listed_in_the_book(rulebook_pdfs: Any, game: str) -> None:
+    cited = cited_ids(game)
+    assert cited, game
+    assert cited <= rule_ids(game), sorted(cited - rule_ids(game))
+    for lang in ("ja", "en"):
+        table = rule_table(rulebook_pdfs[game][lang], lang)
+        listed = set(re.findall(r"(?m)^([A-Z][A-Z0-9]{0,2}-[A-Z0-9.]+)\b", table))
+        assert cited <= listed, (lang, sorted(cited - listed))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_decisions_do_not_print_as_rule_ids(rulebook_pdfs: Any, game: str) -> None:
+    """"D-RR-4" read as rule RR-4: decisions print as "Decision 4"."""
+    with pdfplumber.open(rulebook_pdfs[game]["en"]) as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    assert not re.search(r"\bD-[A-Z0-9]+-\w+", text)
+    assert re.search(r"Decision \d+", text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_heading_at_a_page_foot(rulebook_pdfs: Any, game: str, lang: str) -> None:
+    """The last line in a page's text frame is never a heading (h1/h2 size, sans face). The
+    quick reference (last page) is scaled as a whole and skipped."""
+    sizes = {h.fontSize for h in Styles(lang).h}
+    faults = []
+    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+        for number, page in enumerate(pdf.pages[1:-1], 2):
+            lines = [line for line in page.extract_text_lines(return_chars=True)
+                     if line["bottom"] <= page.height - MARGIN - FOOTER]
+            if lines and any(abs(lines[-1]["chars"][0]["size"] - s) < 0.05 for s in sizes):
+                faults.append(f"p{number}: {lines[-1]['text']}")
+    assert faults == []
+
+
+def test_line_breaker_keeps_kinsoku_and_no_break_spaces() -> None:
+    parts = segments_of("「ダイス」を振る。10\u00a0点 and more")
+    assert "「ダ" in parts and "す。" not in parts and "る。" in parts  # 「 glued after, 。 before
+    assert "10\u00a0点" in parts  # a no-break space never breaks
+    assert "and" in parts and " " in parts
+
+
+def test_balanced_heading_has_no_short_last_line() -> None:
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.render.linebreak import KinsokuParagraph
+
+    setup_fonts()
+    text = "最終ラウンドで同点になったときの決着のつけ方と倍率ダイスの扱いです"
+    widths = {}
+    for balance in (False, True):
+        style = ParagraphStyle("h", fontName="IPAexGothic", fontSize=14, leading=19, wordWrap="CJK")
+        style.balance = balance
+        para = KinsokuParagraph(text, style)
+        para.wrap(300, 1000)
+        widths[balance] = [line.currentWidth for line in para.blPara.lines]
+    assert len(widths[True]) == len(widths[False]) == 2
+    assert widths[False][1] < 0.6 * widths[False][0]  # unbalanced: a short last line
+    assert widths[True][1] > 0.8 * widths[True][0]  # balanced: two lines of near equal length

@@ -7,11 +7,21 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
+from pnpgen.engine.protocol import (
+    TERMINAL,
+    Analysis,
+    Bot,
+    HiddenInformation,
+    Notation,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.errors import PnpgenError
 
 NAMES: dict[Any, str] = {Notation: "move notation (Notation)", StateCodec: "state files (StateCodec)",
-                         Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)"}
+                         Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)",
+                         HiddenInformation: "seat views (HiddenInformation)"}
 
 
 def missing(rules: Rules[Any, Any], kind: type, needed_for: str) -> PnpgenError:
@@ -86,3 +96,15 @@ def game_stats(rules: Rules[Any, Any], state: Any) -> dict[str, float]:
 
 def broken_invariants(rules: Rules[Any, Any], state: Any) -> list[str]:
     return rules.check(state) if isinstance(rules, StateCodec) else []
+
+
+def hidden_information(rules: Rules[Any, Any]) -> HiddenInformation[Any, Any, Any] | None:
+    """The game's seat views, or None for a game of perfect information."""
+    return rules if isinstance(rules, HiddenInformation) else None
+
+
+def views(rules: Rules[Any, Any], needed_for: str = "a view file") -> HiddenInformation[Any, Any, Any]:
+    """The game's seat views, or a one-line error naming what needs them."""
+    if isinstance(rules, HiddenInformation):
+        return rules
+    raise missing(rules, HiddenInformation, needed_for)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from pnpgen.engine.protocol import Analysis, Notation, Presentation, StateCodec
+from pnpgen.engine.protocol import Analysis, HiddenInformation, Notation, Presentation, StateCodec, Unseen
 
-from . import files, notation
+from . import files, hidden, notation
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
@@ -16,7 +17,7 @@ from .state import State as DWState
 
 
 class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
-                 Presentation[DWState]):
+                 Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
     State: ClassVar[type] = DWState
 
     # --- notation ------------------------------------------------------------------------
@@ -51,6 +52,26 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         pools = ((0, 1, 1, 2, 3, 3), (0, 1, 1, 3, 3, 1))
         return state._replace(phase="turn", round=1, ap=self.cfg.ap, cards=cards, board=board, pools=pools,
                               dungeon_deck=tuple(deck), pending=())
+
+    # --- hidden information (hidden.py) ----------------------------------------------------
+    def view(self, state: DWState, seat: int) -> hidden.View:
+        return hidden.view(self, state, seat)
+
+    def view_seat(self, view: hidden.View) -> int:
+        return view.seat
+
+    def determinise(self, view: hidden.View, seat: int, rng: random.Random,
+                    assume: Move | None = None) -> DWState | None:
+        return hidden.determinise(self, view, rng, assume)
+
+    def unseen(self, view: hidden.View, move: Move) -> Unseen:
+        return hidden.unseen(self, view, move)
+
+    def view_to_data(self, view: hidden.View) -> dict[str, Any]:
+        return hidden.view_to_data(self, view)
+
+    def view_from_data(self, data: Any) -> hidden.View:
+        return hidden.view_from_data(self, data)
 
     # --- analysis ------------------------------------------------------------------------
     def evaluate(self, state: DWState, seat: int) -> float:

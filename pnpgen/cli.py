@@ -569,6 +569,8 @@ def simulate(
     quiet = quiet or as_json
     if not as_json:
         out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, on {runner.description}")
+        if rules.simulation.get("report_note"):
+            out.print(str(rules.simulation["report_note"]), markup=False, highlight=False)
         for name, method in bot_methods(rules).items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")
@@ -728,6 +730,8 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 def _print_summary(summary: Any, rules: Any) -> None:
     from rich.table import Table
 
+    from pnpgen.engine.simulate import TALLY, tally_groups
+
     n = summary.games
     seats = Table(title=f"Win rate per seat ({n} games, seats rotated)" if not summary.solo
                   else f"Win rate ({n} games)")
@@ -774,7 +778,11 @@ def _print_summary(summary: Any, rules: Any) -> None:
     for key, value in summary.stats.items():
         figures.add_row(key.replace("_", " "), f"{value:.2f}")
     for kind, value in summary.events.items():
-        figures.add_row(f"event {kind} per game", f"{value:.2f}")
+        if not kind.startswith(TALLY):
+            figures.add_row(f"event {kind} per game", f"{value:.2f}")
+    for group, items in tally_groups(summary.events).items():
+        total = sum(v for _, v in items) or 1.0
+        figures.add_row(f"{group} (per game; share)", ", ".join(f"{k} {v:.2f} ({v / total:.0%})" for k, v in items))
     out.print(figures)
     for problem in summary.problems:
         out.print(f"[red]problem:[/] {problem}")

@@ -90,6 +90,13 @@ def rulebook_table(rules: Rules[Any, Any], name: str, lang: str) -> list[list[st
     return rules.rulebook_table(name, lang)
 
 
+def tallier(rules: Rules[Any, Any]) -> Callable[[Any, Any, Any], Any] | None:
+    """The game's step tally (Analysis.tally), or None when it counts nothing (no cost per step)."""
+    if isinstance(rules, Analysis) and type(rules).tally is not Analysis.tally:
+        return rules.tally
+    return None
+
+
 def game_stats(rules: Rules[Any, Any], state: Any) -> dict[str, float]:
     return rules.game_stats(state) if isinstance(rules, Analysis) else {}
 

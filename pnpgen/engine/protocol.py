@@ -192,6 +192,12 @@ class Analysis(Generic[S, M]):
         """Per-game figures of a finished game for the simulation summary."""
         return {}
 
+    def tally(self, state: S, move: M, events: Sequence[Event]) -> Sequence[str]:
+        """Labels 'group: item' to count for one step of a simulated game (a player move or
+        a chance outcome applied to `state`, with the events it gave): what it used, how a
+        fight was decided. Simulation counts them per game; reports rank each group."""
+        return ()
+
 
 class Presentation(Generic[S]):
     """What the rulebook and the referee show people."""

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from pnpgen.engine.protocol import Analysis, HiddenInformation, Notation, Presentation, StateCodec, Unseen
+from pnpgen.engine.protocol import Analysis, Bot, Event, HiddenInformation, Notation, Presentation, StateCodec, Unseen
 
-from . import files, hidden, notation
+from . import analysis, files, hidden, notation
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
@@ -73,16 +74,22 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
     def view_from_data(self, data: Any) -> hidden.View:
         return hidden.view_from_data(self, data)
 
-    # --- analysis ------------------------------------------------------------------------
+    # --- analysis (analysis.py) ------------------------------------------------------------
     def evaluate(self, state: DWState, seat: int) -> float:
-        """Crystals (with King Dragon spoils), then material and gold: a documented heuristic."""
-        if self.is_terminal(state):
-            return float(seat in self.outcome(state).winners)
-        material = sum(1 for piece in state.board if piece[2] == seat)
-        return float(self.score(state, seat)) * 10 + material + state.gold[seat] * 0.1 - state.fatigue[seat]
+        """Own public value minus the best standing opponent's (analysis.py; weights in YAML)."""
+        return analysis.evaluate(self, state, seat)
+
+    def bots(self) -> dict[str, Callable[[], Bot[DWState, Move]]]:
+        return analysis.bots(self)
+
+    def bot_methods(self) -> dict[str, str]:
+        return dict(analysis.BOT_METHODS)
 
     def game_stats(self, state: DWState) -> dict[str, float]:
-        return {"rounds": float(state.round), "cards placed": float(len(state.cards))}
+        return analysis.game_stats(self, state)
+
+    def tally(self, state: DWState, move: Move, events: Sequence[Event]) -> Sequence[str]:
+        return analysis.tally(self, state, move, events)
 
     # --- presentation and odds -----------------------------------------------------------
     def describe(self, state: DWState) -> str | None:

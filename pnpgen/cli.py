@@ -898,7 +898,7 @@ def referee(
     reason), 2 malformed input."""
     from pnpgen.engine.capabilities import codec
     from pnpgen.engine.protocol import Presentation
-    from pnpgen.referee import judge, legal_move_texts, load_state
+    from pnpgen.referee import dump_view, judge_position, legal_move_texts, load_position
 
     rules = find_rules(content_root(content), game)
     if odds is not None:
@@ -920,40 +920,57 @@ def referee(
         return
     if state is None:
         raise PnpgenError("give --state FILE (try --example-state for a sample)")
-    current = load_state(rules, state)
+    position = load_position(rules, state)
+    current = position.state
     if legal:
-        moves = legal_move_texts(rules, current)
+        moves = legal_move_texts(rules, current, position)
         if as_json:
-            emit(True, {"game": rules.id, "legal_moves": moves})
+            emit(True, {"game": rules.id, "judged": position.judged, "legal_moves": moves})
         else:
+            if position.seat is not None:
+                print(f"judged: {position.judged}")
             print("\n".join(moves) if moves else "(no legal moves)")
         return
     if move is None:
-        report = None if as_json or not isinstance(rules, Presentation) else rules.describe(current)
+        report = None if as_json or not isinstance(rules, Presentation) or position.seat is not None \
+            else rules.describe(current)
         if report is not None:
             print(report)
             return
-        data = codec(rules).to_data(current)
+        data = dump_view(rules, position)
         if as_json:
-            emit(True, {"game": rules.id, "state": data})
+            emit(True, {"game": rules.id, "judged": position.judged, "state": data})
         else:
             print(_yaml(data), end="")
         return
-    verdict = judge(rules, current, move)
+    verdict = judge_position(rules, position, move)
     if as_json:
-        emit(verdict.legal, {"game": rules.id, **verdict.to_data()})
-    elif verdict.legal:
-        out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
+        emit(bool(verdict.legal), {"game": rules.id, **verdict.to_data()})
+    elif verdict.legal is None:
+        out.print(f"[yellow]CANNOT TELL[/] {verdict.move}: legal only if {verdict.legal_if}", highlight=False)
+        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
         for event in verdict.events:
             out.print(f"  • {event.text}", markup=False, highlight=False)
-        out.print("resulting state:")
+        out.print("if so, the resulting state as this seat sees it:")
         print(_yaml(verdict.state), end="")
+    elif verdict.legal:
+        out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
+        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+        if verdict.then:
+            out.print(f"  what follows rests on hidden facts: {verdict.then}", markup=False, highlight=False)
+            out.print("  (judge the next step with the full state)", markup=False, highlight=False)
+        for event in verdict.events:
+            out.print(f"  • {event.text}", markup=False, highlight=False)
+        if verdict.state is not None:
+            out.print("resulting state:")
+            print(_yaml(verdict.state), end="")
     else:
         title = rules.rule_title(verdict.rule or "")
         rule = f"{verdict.rule} ({title})" if title else verdict.rule
         out.print(f"[red]ILLEGAL[/] {verdict.move}", highlight=False)
         out.print(f"  rule {rule}: {verdict.reason}", markup=False, highlight=False)
-    raise typer.Exit(0 if verdict.legal else 1)
+        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+    raise typer.Exit(verdict.exit_code)
 
 
 def _yaml(data: Any) -> str:

@@ -71,13 +71,21 @@ def evaluate(rules: DungeonWarRules, state: State, seat: int) -> float:
     return own - max(others, default=0.0)
 
 
+def after(rules: DungeonWarRules, state: State, move: Move) -> State:
+    """The state after `move`, taken from legal_moves() or chance_outcomes() of `state`
+    (apply() without listing the legal moves again to check it: the greedy bot's hot path)."""
+    if rules.current_player(state) == CHANCE:
+        return rules._apply_chance(state, move)[0]
+    return rules._apply_player(state, move)[0]
+
+
 def expected(rules: DungeonWarRules, state: State, seat: int, depth: int = 2) -> float:
     """The evaluation, averaged over a chance node's outcomes (up to EXPECT_LIMIT of them,
     `depth` chance nodes deep); a bigger node is valued as it stands."""
     if depth and rules.current_player(state) == CHANCE:
         outcomes = rules.chance_outcomes(state)
         if len(outcomes) <= EXPECT_LIMIT:
-            return sum(float(p) * expected(rules, rules.apply(state, m)[0], seat, depth - 1) for m, p in outcomes)
+            return sum(float(p) * expected(rules, after(rules, state, m), seat, depth - 1) for m, p in outcomes)
     return evaluate(rules, state, seat)
 
 
@@ -89,7 +97,7 @@ def greedy_bot(rules: DungeonWarRules) -> Bot[State, Move]:
         best: list[Move] = []
         top = float("-inf")
         for move in rules.legal_moves(state):
-            value = expected(rules, rules.apply(state, move)[0], seat)
+            value = expected(rules, after(rules, state, move), seat)
             if value > top + 1e-9:
                 best, top = [move], value
             elif value >= top - 1e-9:

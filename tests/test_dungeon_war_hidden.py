@@ -128,3 +128,20 @@ def test_referee_on_a_view_versus_the_full_state(game) -> None:  # type: ignore[
                 else:
                     assert verdict.legal in (True, None)  # legal, or "legal if" a hidden fact
                     assert verdict.legal is True or verdict.legal_if
+
+
+def test_verification_catches_a_leaking_view(game, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """pnpgen.verify's view check fails a view that shows another seat's hand."""
+    from pnpgen.games.dungeon_war import hidden
+    from pnpgen.verify import view_problems
+
+    state = next(s for s, _ in seeded_states(game, 3, every=5) if s.players == 2 and s.hands[1])
+    assert view_problems(game, state, random.Random(1)) == []
+    honest = hidden.view
+
+    def leaky(rules, s, seat):  # type: ignore[no-untyped-def]
+        v = honest(rules, s, seat)
+        return v._replace(state=v.state._replace(hands=s.hands))
+
+    monkeypatch.setattr(hidden, "view", leaky)
+    assert any("no drawn state has the same view" in p for p in view_problems(game, state, random.Random(1)))

@@ -782,7 +782,7 @@ def _print_summary(summary: Any, rules: Any) -> None:
             figures.add_row(f"event {kind} per game", f"{value:.2f}")
     for group, items in tally_groups(summary.events).items():
         total = sum(v for _, v in items) or 1.0
-        figures.add_row(f"{group} (per game; share)", ", ".join(f"{k} {v:.2f} ({v / total:.0%})" for k, v in items))
+        figures.add_row(f"{group} (per game; share)", ", ".join(f"{k} {v:.2f} ({v / total:.1%})" for k, v in items))
     out.print(figures)
     for problem in summary.problems:
         out.print(f"[red]problem:[/] {problem}")

@@ -450,9 +450,9 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
              [kv for kv in s.events.items() if not kv[0].startswith(TALLY)][:8]]
     for group, items in tally_groups(s.events).items():  # the game's tallies (Analysis.tally)
         total = sum(v for _, v in items) or 1.0
-        shares = [f"{k} {v / total:.0%}" for k, v in items]
+        shares = [f"{k} {v / total:.1%}" for k, v in items]
         if len(items) <= 4:
-            rows.append((f"{group}: share per game", ", ".join(shares)))
+            rows.append((f"{group}: share", ", ".join(shares)))
         else:
             rows.append((f"{group}: most used (share)", ", ".join(shares[:3])))
             rows.append((f"{group}: least used (share)", ", ".join(shares[-3:])))

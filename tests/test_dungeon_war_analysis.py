@@ -4,6 +4,7 @@ greedy bot takes what the evaluation prizes, tallies count what a step used."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,23 @@ def test_greedy_beats_random_more_often_than_not(game) -> None:  # type: ignore[
         values = [analysis.seat_value(game, state, s, w) for s in (0, 1)]
         ahead += values[seat] > values[1 - seat] or seat in game.outcome(state).winners
     assert ahead >= 3
+
+
+def test_report_says_stand_in_and_ranks_the_tallies(game, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from pypdf import PdfReader
+
+    from pnpgen.report import ReportOptions, write_report
+
+    game.cfg.round_cap = 3  # short games; the figures themselves are not under test
+    pdf, data_path = write_report(game, ReportOptions(games=6, seed=2, bots=["random"] * 3, workers=1,
+                                                      skill_bot=None, skill_games=0, out=tmp_path))
+    text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+    text = " ".join(text.split())
+    assert "STAND-IN" in text and "seat 3 win rate" in text
+    for label in ("piece: (most used|share)", "action: most used", "action: least used", "rounds"):
+        assert re.search(label, text), label
+    assert re.search(r"king \d+\.\d%", text)
+    events = json.loads(data_path.read_text())["summary"]["events_per_game"]
+    assert events["tally piece: king"] > 0

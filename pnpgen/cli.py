@@ -569,8 +569,9 @@ def simulate(
     quiet = quiet or as_json
     if not as_json:
         out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, on {runner.description}")
-        if rules.simulation.get("report_note"):
-            out.print(str(rules.simulation["report_note"]), markup=False, highlight=False)
+        note = (rules.content.data.get("simulation") or {}).get("report_note")
+        if note:
+            out.print(str(note), markup=False, highlight=False)
         for name, method in bot_methods(rules).items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")

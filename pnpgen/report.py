@@ -274,8 +274,9 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
                      f"95% intervals were widest; the same figures again: {b['replay']}")
         if b.get("skill_check"):
             lines.append(f"Skill check {b['skill_check']}")
-    if rules.simulation.get("report_note"):
-        lines.append(str(rules.simulation["report_note"]))
+    note = (rules.content.data.get("simulation") or {}).get("report_note")
+    if note:
+        lines.append(str(note))
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]

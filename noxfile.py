@@ -40,3 +40,12 @@ def bench(session: nox.Session) -> None:
     """Speed figures, as ratios against baselines measured in the same run."""
     session.install(".[test]")  # the harness's toy games live in tests/
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session
+def playthroughs(session: nox.Session) -> None:
+    """Thousands of checked random Dungeon War playthroughs at 2, 3 and 4 players (invariants,
+    views, every end condition reached); posargs replace the defaults."""
+    session.install(".")
+    session.run("python", "benchmarks/playthroughs.py", *(session.posargs or ["dungeon-war", "--games", "1000",
+                                                                             "--players", "2,3,4", "--workers", "2"]))

@@ -589,6 +589,9 @@ def simulate(
     quiet = quiet or as_json
     if not as_json:
         out.print(f"{rules.id}: {games} games, seed {seed}, bots {', '.join(bot_names)}, on {runner.description}")
+        note = (rules.content.data.get("simulation") or {}).get("report_note")
+        if note:
+            out.print(str(note), markup=False, highlight=False)
         for name, method in bot_methods(rules).items():
             if name in bot_names:
                 out.print(f"  {name}: {method}")
@@ -748,6 +751,8 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 def _print_summary(summary: Any, rules: Any) -> None:
     from rich.table import Table
 
+    from pnpgen.engine.simulate import TALLY, tally_groups
+
     n = summary.games
     seats = Table(title=f"Win rate per seat ({n} games, seats rotated)" if not summary.solo
                   else f"Win rate ({n} games)")
@@ -794,7 +799,11 @@ def _print_summary(summary: Any, rules: Any) -> None:
     for key, value in summary.stats.items():
         figures.add_row(key.replace("_", " "), f"{value:.2f}")
     for kind, value in summary.events.items():
-        figures.add_row(f"event {kind} per game", f"{value:.2f}")
+        if not kind.startswith(TALLY):
+            figures.add_row(f"event {kind} per game", f"{value:.2f}")
+    for group, items in tally_groups(summary.events).items():
+        total = sum(v for _, v in items) or 1.0
+        figures.add_row(f"{group} (per game; share)", ", ".join(f"{k} {v:.2f} ({v / total:.1%})" for k, v in items))
     out.print(figures)
     for problem in summary.problems:
         out.print(f"[red]problem:[/] {problem}")
@@ -913,7 +922,7 @@ def referee(
     reason), 2 malformed input."""
     from pnpgen.engine.capabilities import codec
     from pnpgen.engine.protocol import Presentation
-    from pnpgen.referee import judge, legal_move_texts, load_state
+    from pnpgen.referee import dump_view, judge_position, legal_move_texts, load_position
 
     rules = find_rules(content_root(content), game)
     if odds is not None:
@@ -935,12 +944,15 @@ def referee(
         return
     if state is None:
         raise PnpgenError("give --state FILE (try --example-state for a sample)")
-    current = load_state(rules, state)
+    position = load_position(rules, state)
+    current = position.state
     if legal:
-        moves = legal_move_texts(rules, current)
+        moves = legal_move_texts(rules, current, position)
         if as_json:
-            emit(True, {"game": rules.id, "legal_moves": moves})
+            emit(True, {"game": rules.id, "judged": position.judged, "legal_moves": moves})
         else:
+            if position.seat is not None:
+                print(f"judged: {position.judged}")
             print("\n".join(moves) if moves else "(no legal moves)")
         return
     if move is None and svg is not None:
@@ -948,35 +960,49 @@ def referee(
 
         write_position_svg(svg, rules, current, None)
     if move is None:
-        report = None if as_json or not isinstance(rules, Presentation) else rules.describe(current)
+        report = None if as_json or not isinstance(rules, Presentation) or position.seat is not None \
+            else rules.describe(current)
         if report is not None:
             print(report)
             return
-        data = codec(rules).to_data(current)
+        data = dump_view(rules, position)
         if as_json:
-            emit(True, {"game": rules.id, "state": data})
+            emit(True, {"game": rules.id, "judged": position.judged, "state": data})
         else:
             print(_yaml(data), end="")
         return
-    verdict = judge(rules, current, move)
+    verdict = judge_position(rules, position, move)
     if svg is not None:
         from pnpgen.referee import write_position_svg
 
         write_position_svg(svg, rules, current, move)
     if as_json:
-        emit(verdict.legal, {"game": rules.id, **verdict.to_data()})
-    elif verdict.legal:
-        out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
+        emit(bool(verdict.legal), {"game": rules.id, **verdict.to_data()})
+    elif verdict.legal is None:
+        out.print(f"[yellow]CANNOT TELL[/] {verdict.move}: legal only if {verdict.legal_if}", highlight=False)
+        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
         for event in verdict.events:
             out.print(f"  • {event.text}", markup=False, highlight=False)
-        out.print("resulting state:")
+        out.print("if so, the resulting state as this seat sees it:")
         print(_yaml(verdict.state), end="")
+    elif verdict.legal:
+        out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
+        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+        if verdict.then:
+            out.print(f"  what follows rests on hidden facts: {verdict.then}", markup=False, highlight=False)
+            out.print("  (judge the next step with the full state)", markup=False, highlight=False)
+        for event in verdict.events:
+            out.print(f"  • {event.text}", markup=False, highlight=False)
+        if verdict.state is not None:
+            out.print("resulting state:")
+            print(_yaml(verdict.state), end="")
     else:
         title = rules.rule_title(verdict.rule or "")
         rule = f"{verdict.rule} ({title})" if title else verdict.rule
         out.print(f"[red]ILLEGAL[/] {verdict.move}", highlight=False)
         out.print(f"  rule {rule}: {verdict.reason}", markup=False, highlight=False)
-    raise typer.Exit(0 if verdict.legal else 1)
+        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+    raise typer.Exit(verdict.exit_code)
 
 
 def _yaml(data: Any) -> str:

@@ -1,10 +1,19 @@
 """The referee: a state plus a move in, a verdict citing the rule out.
 
-Exit codes of `pnpgen referee`: 0 legal, 1 illegal, 2 malformed input.
+The state file is either a full state (the umpire's: every card known) or, in a game with
+hidden information, one seat's view (the file says `view: N`; docs/notation/<game>.md).
+From a view the referee answers only what the view decides: a move that rests on a hidden
+fact is "legal if <fact>" (or illegal when no state consistent with the view has the fact),
+and a move that is legal but whose consequence rests on hidden facts is legal with that
+said and no resulting state. Every verdict names what it judged.
+
+Exit codes of `pnpgen referee`: 0 legal, 1 illegal, 2 malformed input, 4 cannot tell from
+this view (legal only if a hidden fact holds).
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,21 +22,33 @@ import yaml
 
 from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
-from pnpgen.engine.capabilities import codec, notation, picture
+from pnpgen.engine.capabilities import codec, hidden_information, notation, picture, views
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState, PnpgenError
 from pnpgen.output import atomic_output
 from pnpgen.scene import beside, to_svg
 
+FULL = "full state"
+VIEW_SEED = 0  # the state drawn from a view for listing and applying moves (any would do: see judge)
+VIEW_WORLDS = 16  # states drawn to check that a move's consequence rests on the view alone
+CANNOT_TELL = 4  # exit code: legal only if a hidden fact holds
+
 
 @dataclass
 class Verdict:
-    legal: bool
+    legal: bool | None  # None: cannot tell from this view (legal only if `legal_if` holds)
     move: str
     rule: str | None = None
     reason: str | None = None
     events: list[Event] = field(default_factory=list)
     state: dict[str, Any] | None = None
+    judged: str = FULL  # "full state", or "view of seat N"
+    legal_if: str | None = None  # the hidden fact the move's legality rests on
+    then: str | None = None  # legal, but what follows rests on this hidden fact
+
+    @property
+    def exit_code(self) -> int:
+        return CANNOT_TELL if self.legal is None else (0 if self.legal else 1)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -37,7 +58,23 @@ class Verdict:
             "reason": self.reason,
             "events": [e.to_data() for e in self.events],
             "state": self.state,
+            "judged": self.judged,
+            "legal_if": self.legal_if,
+            "then": self.then,
         }
+
+
+@dataclass
+class Position:
+    """What a state file gives the referee: a full state, or one seat's view of one."""
+
+    state: Any  # the full state; for a view, a state drawn from it (VIEW_SEED), for listings
+    view: Any = None  # the seat's view (HiddenInformation), or None for a full state
+    seat: int | None = None
+
+    @property
+    def judged(self) -> str:
+        return FULL if self.seat is None else f"view of seat {self.seat + 1}"
 
 
 class _StateDumper(yaml.SafeDumper):
@@ -71,7 +108,16 @@ def dump_state(rules: Rules[Any, Any], state: Any) -> str:
 
 
 def load_state(rules: Rules[Any, Any], path: Path) -> Any:
-    """Read a state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
+    """Read a full state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
+    position = load_position(rules, path)
+    if position.seat is not None:
+        raise ImpossibleState("this is one seat's view (`view:`); a full state is needed here", path, 1, 1)
+    return position.state
+
+
+def load_position(rules: Rules[Any, Any], path: Path) -> Position:
+    """Read a state file: a full state, or (`view: N`) one seat's view; bad data is one
+    ImpossibleState line."""
     data = load_yaml(path, limit=limits.MAX_STATE_BYTES, what="state file")
     if data is None:
         raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
@@ -79,11 +125,27 @@ def load_state(rules: Rules[Any, Any], path: Path) -> Any:
         raise ImpossibleState("a state file must be a mapping", path, 1, 1)
     if {"ok", "errors", "state"} <= set(data) and isinstance(data["state"], dict):
         data = data["state"]  # what `--json` printed (docs/json.md): its state
+    info = hidden_information(rules)
+    if "view" in data and (info is None or info.is_view_data(data)):
+        info = views(rules, "a state file with `view:`")
+        view = info.view_from_data(data)
+        seat = info.view_seat(view)
+        world = info.determinise(view, seat, random.Random(VIEW_SEED))
+        if world is None:
+            raise ImpossibleState("view: no state is consistent with this view", path, 1, 1)
+        return Position(world, view, seat)
     state = codec(rules).from_data(data)
     problems = codec(rules).check(state)
     if problems:
         raise ImpossibleState(problems[0], path, 1, 1)
-    return state
+    return Position(state)
+
+
+def dump_view(rules: Rules[Any, Any], position: Position) -> dict[str, Any]:
+    """A position as state-file data: the view for a view, else the full state."""
+    if position.seat is None:
+        return codec(rules).to_data(position.state)
+    return views(rules).view_to_data(position.view)
 
 
 def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
@@ -98,12 +160,70 @@ def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
     return Verdict(True, canonical, None, None, events, codec(rules).to_data(new_state))
 
 
-def legal_move_texts(rules: Rules[Any, Any], state: Any) -> list[str]:
-    """Every legal move (or chance outcome, with its probability) in notation."""
+def judge_position(rules: Rules[Any, Any], position: Position, move_text: str) -> Verdict:
+    """judge() on a full state; on a view, only what the view decides (module docstring).
+
+    The move is applied in a state drawn from the view. Where `unseen` says the move rests
+    on no hidden fact, every state consistent with the view gives the same verdict, events
+    and resulting view (the game's HiddenInformation contract), so one drawn state answers."""
+    if position.seat is None:
+        return judge(rules, position.state, move_text)
+    info, seat, view = views(rules), position.seat, position.view
+    move = notation(rules).parse_move(move_text, position.state)
+    canonical = notation(rules).format_move(move)
+    judged = position.judged
+    if rules.current_player(position.state) == TERMINAL:
+        return Verdict(False, canonical, "end", "the game is already over", judged=judged)
+    unseen = info.unseen(view, move)
+    world = position.state
+    if unseen.legal_if:
+        world = info.determinise(view, seat, random.Random(VIEW_SEED), assume=move)
+        if world is None:
+            return Verdict(False, canonical, "view", f"no state consistent with seat {seat + 1}'s view has this: "
+                           f"{unseen.legal_if}", judged=judged)
+    try:
+        new_state, events = rules.apply(world, move)
+    except IllegalMove as err:
+        return Verdict(False, canonical, err.rule, err.reason, judged=judged)
+    if unseen.legal_if:
+        return Verdict(None, canonical, None, f"legal only if {unseen.legal_if}", events,
+                       info.view_to_data(info.view(new_state, seat)), judged, unseen.legal_if)
+    if unseen.then:
+        return Verdict(True, canonical, events=[], state=None, judged=judged, then=unseen.then)
+    result = info.view_to_data(info.view(new_state, seat))
+    if any(info.view_to_data(info.view(rules.apply(other, move)[0], seat)) != result
+           for other in _other_worlds(info, view, seat)):  # what follows differs with the unseen cards
+        return Verdict(True, canonical, events=[], state=None, judged=judged,
+                       then=f"what follows rests on cards seat {seat + 1} cannot see")
+    return Verdict(True, canonical, None, None, events, result, judged)
+
+
+def _other_worlds(info: Any, view: Any, seat: int) -> list[Any]:
+    """States drawn from the view with other seeds (VIEW_WORLDS of them): a consequence the
+    game's `unseen` did not name still shows as a difference between them."""
+    worlds = (info.determinise(view, seat, random.Random(VIEW_SEED + k)) for k in range(1, VIEW_WORLDS))
+    return [world for world in worlds if world is not None]
+
+
+def legal_move_texts(rules: Rules[Any, Any], state: Any, position: Position | None = None) -> list[str]:
+    """Every legal move (or chance outcome, with its probability) in notation. From a view,
+    a move or outcome that rests on a hidden fact says so, and a probability that rests on
+    hidden cards is not given."""
     player, write = rules.current_player(state), notation(rules).format_move
+    info = views(rules) if position is not None and position.seat is not None else None
+
+    def note(move: Any) -> str:
+        fact = info.unseen(position.view, move).legal_if if info is not None and position is not None else None
+        return f"  (if {fact})" if fact else ""
+
     if player == CHANCE:
-        return [f"{write(m)}  p={p}" for m, p in rules.chance_outcomes(state)]
-    return [write(m) for m in rules.legal_moves(state)]
+        return [f"{write(m)}  p={p}" if not note(m) else f"{write(m)}{note(m)}"
+                for m, p in rules.chance_outcomes(state)]
+    texts = [write(m) + note(m) for m in rules.legal_moves(state)]
+    if info is not None and position is not None and player >= 0 and player != position.seat:
+        texts.append(f"(seat {player + 1} is to move: listed are its moves in one state drawn from the view; "
+                     "moves with its hidden cards may differ)")
+    return texts
 
 
 def position_svg(rules: Rules[Any, Any], state: Any, move_text: str | None) -> str:

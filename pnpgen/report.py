@@ -27,6 +27,7 @@ from pnpgen.engine.mcts import DEFAULT_ITERATIONS, EXPLORATION
 from pnpgen.engine.metrics import histogram, wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import (
+    TALLY,
     OnGames,
     OutOfTime,
     ProcessRunner,
@@ -37,6 +38,7 @@ from pnpgen.engine.simulate import (
     local_runner,
     simulate,
     skill_check,
+    tally_groups,
 )
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
@@ -272,6 +274,9 @@ def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck
                      f"95% intervals were widest; the same figures again: {b['replay']}")
         if b.get("skill_check"):
             lines.append(f"Skill check {b['skill_check']}")
+    note = (rules.content.data.get("simulation") or {}).get("report_note")
+    if note:
+        lines.append(str(note))
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]
@@ -442,7 +447,16 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
         rows.append(("score in won games (the game's own)",
                      f"mean {score['mean']:.1f}; min {score['min']:g}, max {score['max']:g}"))
     rows += [(k.replace("_", " "), f"{v:.2f}") for k, v in s.stats.items()]
-    rows += [(f"'{k}' events per game", f"{v:.2f}") for k, v in list(s.events.items())[:8]]
+    rows += [(f"'{k}' events per game", f"{v:.2f}") for k, v in
+             [kv for kv in s.events.items() if not kv[0].startswith(TALLY)][:8]]
+    for group, items in tally_groups(s.events).items():  # the game's tallies (Analysis.tally)
+        total = sum(v for _, v in items) or 1.0
+        shares = [f"{k} {v / total:.1%}" for k, v in items]
+        if len(items) <= 4:
+            rows.append((f"{group}: share", ", ".join(shares)))
+        else:
+            rows.append((f"{group}: most used (share)", ", ".join(shares[:3])))
+            rows.append((f"{group}: least used (share)", ", ".join(shares[-3:])))
     if check:
         lo, hi = check.interval
         verdict = "skill matters" if check.matters else "no clear effect"

@@ -28,7 +28,7 @@ import yaml
 
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.engine.bots import make_bot
-from pnpgen.engine.capabilities import broken_invariants, move_text
+from pnpgen.engine.capabilities import broken_invariants, hidden_information, move_text
 from pnpgen.engine.protocol import CHANCE, TERMINAL, IllegalMove, Notation, Rules, StateCodec
 from pnpgen.engine.simulate import TIMEOUT, derive_seed, play_game
 from pnpgen.errors import BadMove, PnpgenError
@@ -220,6 +220,32 @@ def _check_terminal(rules: Rules[Any, Any], state: Any, players: int) -> str:
     return outcome.end
 
 
+VIEW_EVERY = 5  # a game with hidden information: its views are checked every this many steps
+
+
+def view_problems(rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[str]:
+    """For a game with hidden information, each seat's view of `state` against a state drawn
+    from it: the drawn state has the same view (so the view shows nothing the seat cannot
+    see, and the drawn state fits it), keeps the game's invariants, gives the seat to move
+    the same legal moves, and the view survives its state file (view_to_data/view_from_data)."""
+    info = hidden_information(rules)
+    if info is None:
+        return []
+    problems = []
+    for seat in rules.seats(state):
+        view = info.view(state, seat)
+        world = info.determinise(view, seat, rng)
+        if world is None or info.view(world, seat) != view:
+            problems.append(f"seat {seat + 1}'s view: no drawn state has the same view")
+            continue
+        problems += [f"a state drawn from seat {seat + 1}'s view: {p}" for p in broken_invariants(rules, world)]
+        if rules.current_player(state) == seat and rules.legal_moves(world) != rules.legal_moves(state):
+            problems.append(f"seat {seat + 1}'s legal moves differ in a state drawn from its view")
+        if info.view_from_data(json.loads(json.dumps(info.view_to_data(view)))) != view:
+            problems.append(f"seat {seat + 1}'s view changes through its state file")
+    return problems
+
+
 def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verification,
                 folder: Path | None = None) -> None:
     """One random game, every step checked; the first fault is recorded with its step.
@@ -235,6 +261,10 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
                 if problems:
                     raise Fault(f"invariant broken: {'; '.join(problems)}")
                 _roundtrip(rules, state, with_yaml=step == 0)
+                if step % VIEW_EVERY == 0:
+                    problems = _call("view", view_problems, rules, state, random.Random(seed * 7_919 + step))
+                    if problems:
+                        raise Fault(f"hidden information: {'; '.join(problems)}")
                 if folder is not None:
                     _file_roundtrip(rules, state, folder)
                 player = _call("current_player", rules.current_player, state)

@@ -52,7 +52,9 @@ def test_scenario_verdict(path: Path) -> None:
     if "rule" in expected:
         assert f"rule {expected['rule']} (" in said
     data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
-    assert data["legal"] is (expected["exit"] == 0)
+    assert data["legal"] is {0: True, 1: False, 4: None}[expected["exit"]]
+    assert data["judged"] == ("full state" if "view:" not in path.read_text(encoding="utf-8") else
+                              f"view of seat {yaml.safe_load(path.read_text(encoding='utf-8'))['view']}")
     assert data["rule"] == expected.get("rule")
 
 

@@ -27,6 +27,8 @@ SIMULATION_SCHEMA: dict[str, Any] = {
     "skill_bot?": str,
     "skill_games?": Range(int, 0, 100_000),
     "mcts_playout?": Range(int, 0, 1_000_000),
+    "mcts_worlds?": Range(int, 1, 1_000),  # hidden information: states drawn from a view per MCTS decision
+    "report_note?": str,  # printed atop simulation output and reports (e.g. "rests on stand-in data")
 }
 """Settings every game may give under `simulation:`; an engine adds its own (its module's
 `SIMULATION_SCHEMA`), and the two together are checked with did-you-mean once the engine is known."""

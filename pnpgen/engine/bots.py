@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from pnpgen.engine.capabilities import evaluation, move_sampler, own_bots
+from pnpgen.engine.hidden import on_view
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
@@ -102,11 +103,12 @@ def simulation_bots(rules: Rules[Any, Any]) -> list[str]:
 
 
 def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
-    """A bot by name: the game's own bots take precedence over the generic ones."""
+    """A bot by name: the game's own bots take precedence over the generic ones. In a game
+    with hidden information every bot acts on its seat's view (pnpgen.engine.hidden)."""
     base, size = parse_bot(rules, name)
     own = own_bots(rules)
     if base in own and base != "uniform":
-        return own[base]()
+        return on_view(rules, base, size, own[base]())
     if size is not None:
-        return GENERIC_BOTS[base](rules, size)
-    return GENERIC_BOTS[base](rules)
+        return on_view(rules, base, size, GENERIC_BOTS[base](rules, size))
+    return on_view(rules, base, size, GENERIC_BOTS[base](rules))

@@ -7,12 +7,22 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pnpgen.engine.protocol import TERMINAL, Analysis, Bot, Notation, Presentation, Rules, StateCodec
+from pnpgen.engine.protocol import (
+    TERMINAL,
+    Analysis,
+    Bot,
+    HiddenInformation,
+    Notation,
+    Presentation,
+    Rules,
+    StateCodec,
+)
 from pnpgen.errors import PnpgenError
 from pnpgen.scene import Scene, below, beside
 
 NAMES: dict[Any, str] = {Notation: "move notation (Notation)", StateCodec: "state files (StateCodec)",
-                         Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)"}
+                         Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)",
+                         HiddenInformation: "seat views (HiddenInformation)"}
 
 
 def missing(rules: Rules[Any, Any], kind: type, needed_for: str) -> PnpgenError:
@@ -88,6 +98,13 @@ def rulebook_figure(rules: Rules[Any, Any], name: str, lang: str) -> list[Scene]
     return rules.rulebook_figure(name, lang)
 
 
+def tallier(rules: Rules[Any, Any]) -> Callable[[Any, Any, Any], Any] | None:
+    """The game's step tally (Analysis.tally), or None when it counts nothing (no cost per step)."""
+    if isinstance(rules, Analysis) and type(rules).tally is not Analysis.tally:
+        return rules.tally
+    return None
+
+
 def game_stats(rules: Rules[Any, Any], state: Any) -> dict[str, float]:
     return rules.game_stats(state) if isinstance(rules, Analysis) else {}
 
@@ -113,3 +130,15 @@ def picture(rules: Rules[Any, Any], before: Any, moves: list[Any] | None = None,
     if max_width is not None and both.width > max_width:
         return below([first, second], captions=captions)
     return both
+
+
+def hidden_information(rules: Rules[Any, Any]) -> HiddenInformation[Any, Any, Any] | None:
+    """The game's seat views, or None for a game of perfect information."""
+    return rules if isinstance(rules, HiddenInformation) else None
+
+
+def views(rules: Rules[Any, Any], needed_for: str = "a view file") -> HiddenInformation[Any, Any, Any]:
+    """The game's seat views, or a one-line error naming what needs them."""
+    if isinstance(rules, HiddenInformation):
+        return rules
+    raise missing(rules, HiddenInformation, needed_for)

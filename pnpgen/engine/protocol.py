@@ -21,6 +21,8 @@ Everything else is a capability a game adds only if it has it, by also inheritin
     StateCodec    states as YAML/JSON data, derived from the State NamedTuple/dataclass
     Analysis      evaluation, the game's own bots and per-game figures
     Presentation  values and tables for the rulebook, a state described and drawn for people
+    HiddenInformation  what one seat sees (its view), states consistent with a view, and
+                  which hidden fact a move rests on (bots play on views; the referee judges one)
 
 A module registers under the `pnpgen.games` entry-point group and exposes RULES_SCHEMA and
 `create(content) -> list[Rules]` (see pnpgen.games); docs/adding-a-game.md walks through it.
@@ -31,6 +33,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -42,14 +45,15 @@ from pnpgen.scene import Scene
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
 
-__all__ = ["CHANCE", "TERMINAL", "Analysis", "Bot", "Event", "IllegalMove", "Notation", "Outcome",
-           "Presentation", "Rules", "StateCodec"]
+__all__ = ["CHANCE", "TERMINAL", "Analysis", "Bot", "Event", "HiddenInformation", "IllegalMove", "Notation",
+           "Outcome", "Presentation", "Rules", "StateCodec", "Unseen"]
 
 CHANCE = -1
 TERMINAL = -2
 
 S = TypeVar("S")
 M = TypeVar("M")
+V = TypeVar("V")
 
 Bot = Callable[[S, random.Random], M]
 
@@ -189,6 +193,12 @@ class Analysis(Generic[S, M]):
         """Per-game figures of a finished game for the simulation summary."""
         return {}
 
+    def tally(self, state: S, move: M, events: Sequence[Event]) -> Sequence[str]:
+        """Labels 'group: item' to count for one step of a simulated game (a player move or
+        a chance outcome applied to `state`, with the events it gave): what it used, how a
+        fight was decided. Simulation counts them per game; reports rank each group."""
+        return ()
+
 
 class Presentation(Generic[S]):
     """What the rulebook and the referee show people."""
@@ -217,3 +227,57 @@ class Presentation(Generic[S]):
         """A table the rulebook names, header row first, built from content."""
         raise KeyError(name)
 
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """What a move rests on that a view does not show (HiddenInformation.unseen).
+
+    legal_if  the move is legal only if this hidden fact holds (None: the view decides)
+    then      the move is legal either way, but what follows rests on this hidden fact
+    """
+
+    legal_if: str | None = None
+    then: str | None = None
+
+
+class HiddenInformation(ABC, Generic[S, M, V]):
+    """A game where seats hold facts the others cannot see (hands, face-down cards, the deck).
+
+    A view V is one seat's knowledge of a state: everything public plus that seat's own
+    secrets, the others' only as counts. The contract, checked by tests:
+      - view(s, seat) == view(t, seat) for every t that determinise(view(s, seat), seat, rng) gives
+        (a view holds nothing the seat cannot see, and a determinised state fits the view);
+      - the seat to move has the same legal moves in every state consistent with its view.
+    Bots act on views (pnpgen.engine.hidden); the referee judges a view file (view_from_data).
+    """
+
+    @abstractmethod
+    def view(self, state: S, seat: int) -> V:
+        """What `seat` sees of `state`."""
+
+    @abstractmethod
+    def view_seat(self, view: V) -> int:
+        """The seat whose view this is."""
+
+    @abstractmethod
+    def determinise(self, view: V, seat: int, rng: random.Random, assume: M | None = None) -> S | None:
+        """A full state consistent with `view`, its hidden facts drawn with `rng` (uniformly over
+        consistent deals, unless the game documents otherwise). With `assume`, one in which the
+        hidden facts the move `assume` rests on hold; None if no consistent state has them."""
+
+    @abstractmethod
+    def unseen(self, view: V, move: M) -> Unseen:
+        """The hidden facts a move (or chance outcome) rests on, in words for the referee."""
+
+    def view_to_data(self, view: V) -> dict[str, Any]:
+        """A view as a state file (it names its seat, e.g. `view: 2`)."""
+        raise NotImplementedError
+
+    def view_from_data(self, data: Any) -> V:
+        """A view file read back; ImpossibleState naming the key on bad data."""
+        raise NotImplementedError
+
+    def is_view_data(self, data: Any) -> bool:
+        """Whether state-file data is one seat's view rather than a full state."""
+        return isinstance(data, dict) and "view" in data

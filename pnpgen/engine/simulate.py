@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from pnpgen.engine.bots import make_bot, scaled_bot
-from pnpgen.engine.capabilities import broken_invariants, game_stats
+from pnpgen.engine.capabilities import broken_invariants, game_stats, tallier
 from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.metrics import (
     count_interval,
@@ -34,6 +34,18 @@ from pnpgen.engine.metrics import (
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Outcome, Rules
 
 TIMEOUT = "timeout"
+TALLY = "tally "  # event counts under this prefix are a game's tallies (Analysis.tally)
+
+
+def tally_groups(events: dict[str, float]) -> dict[str, list[tuple[str, float]]]:
+    """A game's tallies (event counts under TALLY, labelled 'group: item') by group, each
+    item with its mean count per game, most first (ties by name)."""
+    groups: dict[str, list[tuple[str, float]]] = {}
+    for key, value in events.items():
+        if key.startswith(TALLY):
+            group, _, item = key[len(TALLY):].partition(": ")
+            groups.setdefault(group, []).append((item or group, value))
+    return {g: sorted(items, key=lambda kv: (-kv[1], kv[0])) for g, items in sorted(groups.items())}
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -68,6 +80,7 @@ def play_game(
     state = rules.initial_state(len(bot_names))
     limit = max_steps or rules.max_steps
     current_player, apply, sample_chance = rules.current_player, rules.apply, chance_sampler(rules)
+    tally = tallier(rules)  # None for most games: nothing extra per step
     steps = moves = 0
     counts: dict[str, int] = {}  # event kinds (a plain dict: Counter's += is slow in this loop)
     problems: list[str] = []
@@ -81,10 +94,14 @@ def play_game(
         else:
             move = bots[player](state, rng)
             moves += 1
+        before = state
         state, new_events = apply(state, move)
         for event in new_events:
             kind = event.kind
             counts[kind] = counts.get(kind, 0) + 1
+        if tally is not None:
+            for label in tally(before, move, new_events):
+                counts[TALLY + label] = counts.get(TALLY + label, 0) + 1
         steps += 1
         if check_invariants:
             problems += [f"seed {seed}, step {steps}: {p}" for p in broken_invariants(rules, state)]

@@ -11,12 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from pnpgen.content.game import GameContent
+from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
 
+from .analysis import WEIGHTS
 from .config import RULES_SCHEMA
 from .game import DungeonWar
 
-__all__ = ["RULES_SCHEMA", "DungeonWar", "create"]
+__all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "DungeonWar", "create"]
+
+# game.yaml `simulation:` settings of this engine (beside the shared ones): analysis.py
+SIMULATION_SCHEMA: dict[str, Any] = {
+    "evaluation": {key: Range(float, -1e6, 1e6) for key in WEIGHTS},
+}
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:

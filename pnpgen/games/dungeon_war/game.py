@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from pnpgen.engine.protocol import Analysis, Notation, Presentation, StateCodec
+from pnpgen.engine.protocol import Analysis, Bot, Event, HiddenInformation, Notation, Presentation, StateCodec, Unseen
 
-from . import files, notation
+from . import analysis, files, hidden, notation
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
@@ -16,7 +18,7 @@ from .state import State as DWState
 
 
 class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
-                 Presentation[DWState]):
+                 Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
     State: ClassVar[type] = DWState
 
     # --- notation ------------------------------------------------------------------------
@@ -52,16 +54,42 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         return state._replace(phase="turn", round=1, ap=self.cfg.ap, cards=cards, board=board, pools=pools,
                               dungeon_deck=tuple(deck), pending=())
 
-    # --- analysis ------------------------------------------------------------------------
+    # --- hidden information (hidden.py) ----------------------------------------------------
+    def view(self, state: DWState, seat: int) -> hidden.View:
+        return hidden.view(self, state, seat)
+
+    def view_seat(self, view: hidden.View) -> int:
+        return view.seat
+
+    def determinise(self, view: hidden.View, seat: int, rng: random.Random,
+                    assume: Move | None = None) -> DWState | None:
+        return hidden.determinise(self, view, rng, assume)
+
+    def unseen(self, view: hidden.View, move: Move) -> Unseen:
+        return hidden.unseen(self, view, move)
+
+    def view_to_data(self, view: hidden.View) -> dict[str, Any]:
+        return hidden.view_to_data(self, view)
+
+    def view_from_data(self, data: Any) -> hidden.View:
+        return hidden.view_from_data(self, data)
+
+    # --- analysis (analysis.py) ------------------------------------------------------------
     def evaluate(self, state: DWState, seat: int) -> float:
-        """Crystals (with King Dragon spoils), then material and gold: a documented heuristic."""
-        if self.is_terminal(state):
-            return float(seat in self.outcome(state).winners)
-        material = sum(1 for piece in state.board if piece[2] == seat)
-        return float(self.score(state, seat)) * 10 + material + state.gold[seat] * 0.1 - state.fatigue[seat]
+        """Own public value minus the best standing opponent's (analysis.py; weights in YAML)."""
+        return analysis.evaluate(self, state, seat)
+
+    def bots(self) -> dict[str, Callable[[], Bot[DWState, Move]]]:
+        return analysis.bots(self)
+
+    def bot_methods(self) -> dict[str, str]:
+        return dict(analysis.BOT_METHODS)
 
     def game_stats(self, state: DWState) -> dict[str, float]:
-        return {"rounds": float(state.round), "cards placed": float(len(state.cards))}
+        return analysis.game_stats(self, state)
+
+    def tally(self, state: DWState, move: Move, events: Sequence[Event]) -> Sequence[str]:
+        return analysis.tally(self, state, move, events)
 
     # --- presentation and odds -----------------------------------------------------------
     def describe(self, state: DWState) -> str | None:

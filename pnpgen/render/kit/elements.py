@@ -61,7 +61,8 @@ FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
 Number = OneOf(float, str)  # a number, or a `{field}` giving one
-POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool}
+POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
+                            "upside_down?": bool}
 
 ELEMENTS: dict[str, dict[str, Any]] = {
     "text": {
@@ -731,6 +732,14 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
+        if canvas is not None and element.get("upside_down"):  # turned half round about its box's centre
+            canvas.saveState()
+            canvas.translate(area.x + area.w / 2, area.y + area.h / 2)
+            canvas.rotate(180)
+            canvas.translate(-(area.x + area.w / 2), -(area.y + area.h / 2))
+            DRAW[kind](canvas, element, area, here)
+            canvas.restoreState()
+            continue
         DRAW[kind](canvas, element, area, here)
     if canvas is not None:
         canvas.restoreState()

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from pnpgen.build import build_game
 from pnpgen.content.game import load_game
+from pnpgen.errors import PnpgenError
 from pnpgen.output import BuildOptions
 from tests.conftest import ROOT
 from tests.kit_pdf import MM, box_mm, drawing, texts, unembedded_fonts
@@ -149,3 +150,85 @@ def test_rebuild_is_byte_identical(built: Path, tmp_path: Path, monkeypatch: pyt
     for pdf in rebuilt:
         first = built / pdf.name
         assert hashlib.sha256(pdf.read_bytes()).digest() == hashlib.sha256(first.read_bytes()).digest(), pdf.name
+
+
+def test_pieces_and_markers_follow_game_yaml(built: Path) -> None:
+    rules = yaml.safe_load((GAME / "game.yaml").read_text(encoding="utf-8"))["rules"]
+    reader = PdfReader(str(built / "pieces-en.pdf"))
+    words = Counter(t for page in range(len(reader.pages)) for t, _, _ in texts(reader, page))
+    teams = 4
+    for name, key in (("King Dragon", "king"), ("Golem", "golem"), ("Knight", "knight"), ("Slime", "slime")):
+        assert words[name] == 2 * teams * rules["pieces"][key]["count"], name  # both faces of each standee
+    assert words["Treasure chest"] + words["Chest"] == 2 * rules["neutral"]["chest"]["count"]
+    total = teams * sum(p["count"] for p in rules["pieces"].values())
+    total += sum(n["count"] for n in rules["neutral"].values())
+    assert total == 72
+    for mark in ("● B", "■ R", "▲ G", "◆ Y"):  # colour-blind players read a shape and a letter
+        assert words[mark] == 2 * 12, mark  # both bases of each of the 12 standees of a team
+    markers = PdfReader(str(built / "markers-en.pdf"))
+    assert sum(1 for t, _, _ in texts(markers, 0) if t in ("Fatigue", "Gold", "Element")) == 12
+
+
+def test_sheets_print_game_yaml(built: Path) -> None:
+    text = " ".join(t for t, _, _ in texts(PdfReader(str(built / "play-sheet-red-en.pdf")), 0))
+    assert "2D＋13" in text and "Trap (face down)" in text and "Magicians" in text
+    assert "Play sheet" in text and "Red" in text
+    terrain = " ".join(t for t, _, _ in texts(PdfReader(str(built / "summary-terrain-ja.pdf")), 0))
+    assert "溶岩移動を持つ駒だけ" in terrain and "柵、ブロック、ヒビ割れ壁" in terrain
+    neutral = " ".join(t for t, _, _ in texts(PdfReader(str(built / "summary-neutral-en.pdf")), 0))
+    assert "BP 2D＋4" in neutral and "the taker draws 2 war cards" in neutral
+    guide = " ".join(t for t, _, _ in texts(PdfReader(str(built / "print-guide-en.pdf")), 0))
+    assert "yellow" in guide and "8 white" in guide
+
+
+TINY = """\
+id: tiny
+title: Tiny
+players: {min: 2, max: 4}
+time_minutes: 5
+version: 1
+components: parts.yaml
+"""
+
+
+def _tiny(tmp_path: Path, parts: str, data: str) -> Path:
+    folder = tmp_path / "content" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(TINY, encoding="utf-8")
+    (folder / "parts.yaml").write_text(parts, encoding="utf-8")
+    (folder / "tiles.yaml").write_text(data, encoding="utf-8")
+    build_game(load_game(folder), BuildOptions(out=tmp_path / "b", langs=("en",), content_root=folder.parent))
+    return tmp_path / "b" / "tiny"
+
+
+PARTS = """\
+- type: deck
+  id: tiles
+  title: Tiles
+  size: {width: 40, height: 20}
+  cards_from: [{file: tiles.yaml, at: tiles}]
+  front:
+    - squares: rows
+      walls: walls
+      wall_kinds: {wall: {width: 1}}
+      codes: {F: {fill: "#eeeeee"}, W: {fill: "#88bbee", pattern: waves, label: WATER}}
+"""
+
+
+def test_squares_errors_name_the_card(tmp_path: Path) -> None:
+    with pytest.raises(PnpgenError, match=r"card 1 'a'.*code 'X' has no entry in 'codes'"):
+        _tiny(tmp_path / "1", PARTS, "tiles:\n  - {name: a, rows: [FWX, FFF]}\n")
+    with pytest.raises(PnpgenError, match=r"the wall .* is not between two squares"):
+        _tiny(tmp_path / "2", PARTS, "tiles:\n  - {name: a, rows: [FWF, FFF], walls: [{row: 1, right_of: 3}]}\n")
+    with pytest.raises(PnpgenError, match=r"wall kind 'cracked' is not in wall_kinds"):
+        _tiny(tmp_path / "3", PARTS,
+              "tiles:\n  - {name: a, rows: FWF/FFF, walls: [{column: 1, below: 1, kind: cracked}]}\n")
+    with pytest.raises(PnpgenError, match=r"cards_from: tiles.yaml has nothing at 'tiles'"):
+        _tiny(tmp_path / "4", PARTS, "other: []\n")
+
+
+def test_squares_from_a_csv_style_string(tmp_path: Path) -> None:
+    out = _tiny(tmp_path, PARTS, "tiles:\n  - {name: a, rows: WFW/FWF, walls: [{row: 1, right_of: 1}]}\n")
+    reader = PdfReader(str(out / "tiles.pdf")) if (out / "tiles.pdf").exists() else PdfReader(str(out / "tiles-en.pdf"))
+    assert [t for t, _, _ in texts(reader, 0)].count("WATER") == 3
+    assert sum(1 for s in drawing(reader, 0).segments if round(s.width, 2) == round(MM, 2)) == 1

@@ -34,6 +34,7 @@ from typing import Any
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
@@ -85,7 +86,8 @@ ELEMENTS: dict[str, dict[str, Any]] = {
 PATTERNS = ("none", "dots", "lines", "columns", "diagonal", "crosshatch", "grid", "waves", "checks")
 SQUARE_CODE: dict[str, Any] = {
     "fill?": str, "pattern?": Choice(*PATTERNS), "pattern_color?": str, "pattern_gap?": float,
-    "label?": OneOf(Text, int, float), "label_color?": str, "label_size?": float, "font?": Choice(*FONTS),
+    "label?": OneOf(Text, int, float), "label_color?": str, "label_size?": float, "label_fill?": str,
+    "font?": Choice(*FONTS),
     "mark?": Choice("circle", "diamond", "cross"), "mark_color?": str,
     "glyph?": OneOf(Text, int, float), "glyph_color?": str, "glyph_size?": float,
 }
@@ -650,6 +652,11 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
             if labels.get(code):
                 size = float(spec.get("label_size", 7))
                 font = FONTS[str(spec.get("font", "sans"))]
+                if spec.get("label_fill"):  # a plate behind the label, readable over a pattern
+                    width = stringWidth(labels[code], font, size) + 1.2 * mm
+                    canvas.setFillColor(ctx.colour(str(spec["label_fill"])))
+                    canvas.rect(x + (side - width) / 2, y + side * 0.1 - size * 0.3, width, size * 1.25,
+                                stroke=0, fill=1)
                 canvas.setFillColor(ctx.colour(str(spec.get("label_color", "#000000"))))
                 canvas.setFont(font, size)
                 canvas.drawCentredString(x + side / 2, y + side * 0.1, labels[code])

@@ -177,6 +177,8 @@ def test_sheets_print_game_yaml(built: Path) -> None:
     assert "溶岩移動を持つ駒だけ" in terrain and "柵、ブロック、ヒビ割れ壁" in terrain
     neutral = " ".join(t for t, _, _ in texts(PdfReader(str(built / "summary-neutral-en.pdf")), 0))
     assert "BP 2D＋4" in neutral and "the taker draws 2 war cards" in neutral
+    cards = " ".join(t for t, _, _ in texts(PdfReader(str(built / "card-list-en.pdf")), 0))
+    assert all(row["name_en"] in cards for row in WAR_ROWS)
     guide = " ".join(t for t, _, _ in texts(PdfReader(str(built / "print-guide-en.pdf")), 0))
     assert "yellow" in guide and "8 white" in guide
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -81,6 +82,7 @@ COLUMN = {
     "width?": float,
     "field?": str,
     "lookup?": str,
+    "template?": Text,
     "shade?": bool,
     "align?": Align,
 }
@@ -157,7 +159,8 @@ def _check_table(table: YMap, path: str) -> None:
         raise ContentError(f"{path}: give one of 'from_rules', 'data' or 'csv', not {' and '.join(sources)}",
                            **where(table, sources[1]))
     source = sources[0] if sources else None
-    if source in ("data", "csv") and not any("field" in c for c in _leaf_specs(table.get("columns") or [])):
+    if source in ("data", "csv") and not any("field" in c or "template" in c
+                                             for c in _leaf_specs(table.get("columns") or [])):
         raise ContentError(f"{path}: a '{source}' table needs columns with 'field'", **where(table, source))
     if not {"columns", "from_rules"} & set(table):
         raise ContentError(f"{path}: a table needs 'columns' (or 'from_rules')", **where(table))
@@ -494,6 +497,7 @@ class Column:
     field: str | None = None
     lookup: str | None = None
     spec: Any = None
+    template: Any = None  # a text filled with the row's fields (data tables)
 
 
 @dataclass
@@ -669,7 +673,7 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
 def _column(spec: YMap, ctx: TextCtx, group: int | None, align: str) -> Column:
     header = fill(spec["header"], ctx, spec, "header") if "header" in spec else ""
     return Column(header, float(spec["width"]) if "width" in spec else None, group, bool(spec.get("shade")),
-                  str(spec.get("align", align)), spec.get("field"), spec.get("lookup"), spec)
+                  str(spec.get("align", align)), spec.get("field"), spec.get("lookup"), spec, spec.get("template"))
 
 
 def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row_height: float,
@@ -749,6 +753,10 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
     for item in items:
         row = []
         for col in columns:
+            if col.template is not None and isinstance(item, dict):  # the row's fields fill the text
+                values = {**{str(k): v for k, v in item.items()}, "row": MappingProxyType(item)}
+                row.append(fill(col.template, ctx.with_values(**values), col.spec, "template"))
+                continue
             value = item.get(col.field) if isinstance(item, dict) and col.field else None
             if col.lookup and value is not None:
                 value = ctx.job.data_at(col.lookup.replace("{}", str(value)), col.spec, "lookup")

@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Text
-from pnpgen.content.yamlpos import YMap, where
+from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE, MAX_PREVIEW_SHAPES
 from pnpgen.output import BuiltFile
@@ -89,6 +89,7 @@ SCHEMA: dict[str, Any] = {
     "crop_marks?": bool,
     "cards?": Each(dict, min=1),
     "csv?": str,
+    "cards_from?": Each({"file": str, "at": str, "fields?": dict}, min=1),
     "quantity?": str,
     "name_field?": str,
     "font_size?": float,
@@ -240,6 +241,27 @@ def read_csv(component: YMap, job: KitJob) -> Iterator[tuple[dict[str, Any], int
         yield fields, line, shown
 
 
+def cards_from(component: YMap, content: GameContent) -> Iterator[tuple[list[dict[str, Any]], dict[str, Any], str]]:
+    """The cards of `cards_from:` entries: `{file: data.yaml, at: key.path, fields: {...}}`
+    reads the list (or the one mapping) at `at` in a YAML file of the game folder, so that
+    a deck prints the very rows a game's rules read; `fields` adds fields to each card."""
+    for entry in component.get("cards_from") or []:
+        path = content.path(str(entry["file"]), entry, "file")
+        if not path.is_file():
+            raise ContentError(f"cards_from: file not found: {entry['file']}", **where(entry, "file", value=True))
+        node: Any = load_yaml(path)
+        for part in str(entry["at"]).split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise ContentError(f"cards_from: {entry['file']} has nothing at '{entry['at']}'",
+                                   **where(entry, "at", value=True))
+            node = node[part]
+        items = [node] if isinstance(node, dict) else node
+        if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+            raise ContentError(f"cards_from: '{entry['at']}' in {entry['file']} is not a mapping or a list of "
+                               "mappings (one per card)", **where(entry, "at", value=True))
+        yield items, dict(entry.get("fields") or {}), str(entry["file"])
+
+
 def expand_cards(component: YMap, job: KitJob) -> list[Card]:
     """Every card of the deck, copies included, in order: YAML cards, then CSV rows. Each
     card has the fields `copy` (1, 2, ... within its quantity) and `index` (in the deck).
@@ -263,6 +285,11 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
         parent, key = (item, column) if column in item else (cards, number)
         location = where(parent, key, value=True)
         count(fields, _quantity(item.get(column), job, location, (parent, key)), f"{number + 1}", location)
+    for items, extra, source in cards_from(component, job.content):
+        for item in items:
+            fields = {**extra, **{k: v for k, v in item.items() if k != column}}
+            location = where(item, column if column in item else None, value=column in item)
+            count(fields, _quantity(item.get(column), job, location), f"{source}:{location.get('line', '?')}", location)
     if "csv" in component:
         for fields, line, shown in read_csv(component, job):
             location = {"file": shown, "line": line}
@@ -279,7 +306,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
             back = sides.back.layout(full, name, location) if sides.back else ()
             out.append(Card(full, name, location, front, back))
     if not out:
-        raise ContentError("the deck has no cards (give 'cards' or 'csv', with quantities above 0)",
+        raise ContentError("the deck has no cards (give 'cards', 'cards_from' or 'csv', with quantities above 0)",
                            **where(component, "cards" if "cards" in component else None))
     return out
 
@@ -302,6 +329,11 @@ def localized(component: YMap, content: GameContent) -> bool:
     layouts = [e for e in drawn if not (isinstance(e, dict) and "lang" in e)]  # an element in a fixed language
     if has_language_pair(layouts) or has_language_pair(component.get("cards") or []):
         return True
+    try:  # a broken file is reported when the cards are read
+        if any(has_language_pair(items) for items, _, _ in cards_from(component, content)):
+            return True
+    except PnpgenError:
+        pass
     if any(kind == "table" and "from_rules" in element["table"] for kind, element in iter_elements(layouts)
            if isinstance(element, dict)):
         return True

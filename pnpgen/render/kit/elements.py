@@ -34,6 +34,7 @@ from typing import Any
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
@@ -61,7 +62,8 @@ FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
 Number = OneOf(float, str)  # a number, or a `{field}` giving one
-POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool}
+POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
+                            "upside_down?": bool}
 
 ELEMENTS: dict[str, dict[str, Any]] = {
     "text": {
@@ -80,6 +82,19 @@ ELEMENTS: dict[str, dict[str, Any]] = {
         **POSITION, "size?": float, "header?": bool, "color?": str, "stroke?": str,
         "header_fill?": str, "shrink?": bool, "min_size?": float, "align?": Align, "lang?": Choice("ja", "en"),
     },
+}
+PATTERNS = ("none", "dots", "lines", "columns", "diagonal", "crosshatch", "grid", "waves", "checks")
+SQUARE_CODE: dict[str, Any] = {
+    "fill?": str, "pattern?": Choice(*PATTERNS), "pattern_color?": str, "pattern_gap?": float,
+    "label?": OneOf(Text, int, float), "label_color?": str, "label_size?": float, "label_fill?": str,
+    "font?": Choice(*FONTS),
+    "mark?": Choice("circle", "diamond", "cross"), "mark_color?": str,
+    "glyph?": OneOf(Text, int, float), "glyph_color?": str, "glyph_size?": float,
+}
+ELEMENTS["squares"] = {
+    "squares": str, **POSITION, "codes": {"*": SQUARE_CODE}, "walls?": str,
+    "wall_kinds?": {"*": {"stroke?": str, "width?": float, "dash?": Each(float)}},
+    "stroke?": str, "stroke_width?": float,
 }
 ELEMENT_SCHEMA = Each(Any_)  # each item is checked by check_elements (one main key each)
 
@@ -510,7 +525,198 @@ def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect
         draw_shape(canvas, element, area, ctx)
 
 
+# --- squares --------------------------------------------------------------------------------
+
+
+def square_rows(element: Mapping[str, Any], ctx: ElementContext) -> list[str]:
+    """The rows of a `squares` element: its field holds a list of strings, or one string
+    with rows split by '/' (a CSV cell); each character is one square's code."""
+    name = str(element["squares"])
+    value = ctx.value(name)
+    if value is _MISSING:
+        raise _unknown(name, ctx, where(element, "squares", value=True))
+    rows = [str(r) for r in value] if isinstance(value, list) else str(value or "").split("/")
+    rows = [r.strip() for r in rows if r.strip()]
+    width = max((len(r) for r in rows), default=0)
+    if not rows or any(len(r) != width for r in rows) or width * len(rows) > 10_000:
+        raise BuildError(f"{ctx.label}: squares: field '{name}' must hold rows of equal length (at most 10,000 "
+                         f"squares); found {rows!r}", **where(element, "squares", value=True))
+    codes = element["codes"]
+    unknown = sorted({c for r in rows for c in r} - set(codes))
+    if unknown:
+        raise BuildError(f"{ctx.label}: squares: code '{unknown[0]}' has no entry in 'codes' "
+                         f"(codes: {', '.join(sorted(codes))})", **where(element, "codes"))
+    return rows
+
+
+def square_grid(area: Rect, rows: list[str]) -> tuple[float, float, float]:
+    """Side of a square (points) and the grid's top-left corner: squares as large as fit, centred."""
+    side = min(area.w / len(rows[0]), area.h / len(rows))
+    left = area.x + (area.w - side * len(rows[0])) / 2
+    top = area.top - (area.h - side * len(rows)) / 2
+    return side, left, top
+
+
+def _pattern(canvas: Canvas, kind: str, x: float, y: float, side: float, gap: float) -> None:
+    """Lines, dots or checks inside the square (x, y) of `side` points, computed, not clipped."""
+    steps = max(1, int(side // gap))
+    step = side / steps
+    if kind in ("lines", "grid"):
+        for i in range(1, steps):
+            canvas.line(x, y + i * step, x + side, y + i * step)
+    if kind in ("columns", "grid"):
+        for i in range(1, steps):
+            canvas.line(x + i * step, y, x + i * step, y + side)
+    if kind in ("diagonal", "crosshatch"):
+        for i in range(1, 2 * steps):
+            d = i * step  # the line x' + y' = d, inside the square
+            canvas.line(x + max(0.0, d - side), y + min(side, d), x + min(side, d), y + max(0.0, d - side))
+    if kind == "crosshatch":
+        for i in range(1, 2 * steps):
+            d = i * step - side  # the line y' - x' = d
+            canvas.line(x + max(0.0, -d), y + max(0.0, d), x + min(side, side - d), y + min(side, side + d))
+    if kind == "dots":
+        for i in range(steps):
+            for j in range(steps):
+                if (i + j) % 2 == 0:
+                    canvas.circle(x + (i + 0.5) * step, y + (j + 0.5) * step, step * 0.16, stroke=0, fill=1)
+    if kind == "checks":
+        for i in range(steps):
+            for j in range(steps):
+                if (i + j) % 2 == 0:
+                    canvas.rect(x + i * step, y + j * step, step, step, stroke=0, fill=1)
+    if kind == "waves":
+        for i in range(1, steps):
+            base = y + i * step
+            points = [(x + k * step / 2, base + (step * 0.22 if k % 2 else -step * 0.22)) for k in range(2 * steps + 1)]
+            for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
+                canvas.line(x1, y1, x2, y2)
+
+
+def _mark(canvas: Canvas, kind: str, cx: float, cy: float, r: float) -> None:
+    if kind == "circle":
+        canvas.circle(cx, cy, r, stroke=1, fill=1)
+    elif kind == "diamond":
+        path = canvas.beginPath()
+        path.moveTo(cx, cy + r)
+        path.lineTo(cx + r * 0.7, cy)
+        path.lineTo(cx, cy - r)
+        path.lineTo(cx - r * 0.7, cy)
+        path.close()
+        canvas.drawPath(path, stroke=1, fill=1)
+    else:  # cross
+        canvas.line(cx - r, cy - r, cx + r, cy + r)
+        canvas.line(cx - r, cy + r, cx + r, cy - r)
+
+
+def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    """A grid of squares from a card field: each code's fill, pattern, mark and label, grid
+    lines, and walls on square edges from another field."""
+    rows = square_rows(element, ctx)
+    codes = element["codes"]
+    labels = {code: fill_fields(ctx.job.text(spec["label"]) if isinstance(spec.get("label"), dict)
+                                else str(spec["label"]), ctx, spec, "label")
+              for code, spec in codes.items() if "label" in spec and any(code in row for row in rows)}
+    glyphs = {code: fill_fields(ctx.job.text(spec["glyph"]) if isinstance(spec.get("glyph"), dict)
+                                else str(spec["glyph"]), ctx, spec, "glyph")
+              for code, spec in codes.items() if "glyph" in spec and any(code in row for row in rows)}
+    walls = _walls(element, ctx, rows)
+    if canvas is None:
+        return
+    side, left, top = square_grid(area, rows)
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            spec = codes[code]
+            x, y = left + c * side, top - (r + 1) * side
+            if spec.get("fill"):
+                canvas.setFillColor(ctx.colour(fill_fields(str(spec["fill"]), ctx, spec, "fill")))
+                canvas.rect(x, y, side, side, stroke=0, fill=1)
+            kind = str(spec.get("pattern", "none"))
+            if kind != "none":
+                colour = ctx.colour(fill_fields(str(spec.get("pattern_color", "#444444")), ctx, spec,
+                                                "pattern_color"))
+                canvas.setStrokeColor(colour)
+                canvas.setFillColor(colour)
+                canvas.setLineWidth(0.35 * mm)
+                _pattern(canvas, kind, x, y, side, float(spec.get("pattern_gap", 2.5)) * mm)
+            if spec.get("mark"):
+                canvas.setFillColor(ctx.colour(str(spec.get("mark_color", "#ffffff"))))
+                canvas.setStrokeColor(ctx.colour("#000000"))
+                canvas.setLineWidth(0.3 * mm)
+                _mark(canvas, str(spec["mark"]), x + side / 2, y + side * 0.58, side * 0.22)
+            if glyphs.get(code):
+                size = float(spec.get("glyph_size", 14))
+                canvas.setFillColor(ctx.colour(str(spec.get("glyph_color", "#000000"))))
+                canvas.setFont(FONTS[str(spec.get("font", "sans"))], size)
+                canvas.drawCentredString(x + side / 2, y + side * 0.58 - size * 0.35, glyphs[code])
+            if labels.get(code):
+                size = float(spec.get("label_size", 7))
+                font = FONTS[str(spec.get("font", "sans"))]
+                if spec.get("label_fill"):  # a plate behind the label, readable over a pattern
+                    width = stringWidth(labels[code], font, size) + 1.2 * mm
+                    canvas.setFillColor(ctx.colour(str(spec["label_fill"])))
+                    canvas.rect(x + (side - width) / 2, y + side * 0.1 - size * 0.3, width, size * 1.25,
+                                stroke=0, fill=1)
+                canvas.setFillColor(ctx.colour(str(spec.get("label_color", "#000000"))))
+                canvas.setFont(font, size)
+                canvas.drawCentredString(x + side / 2, y + side * 0.1, labels[code])
+    canvas.setStrokeColor(ctx.colour(fill_fields(str(element.get("stroke", "#555555")), ctx, element, "stroke")))
+    canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * mm)
+    for r in range(len(rows) + 1):
+        canvas.line(left, top - r * side, left + side * len(rows[0]), top - r * side)
+    for c in range(len(rows[0]) + 1):
+        canvas.line(left + c * side, top, left + c * side, top - side * len(rows))
+    styles = element.get("wall_kinds") or {}
+    for (r1, c1), (r2, c2), kind in walls:
+        style = styles.get(kind) or {}
+        canvas.setStrokeColor(ctx.colour(str(style.get("stroke", "#000000"))))
+        canvas.setLineWidth(float(style.get("width", 1.2)) * mm)
+        if style.get("dash"):
+            canvas.setDash([float(d) * mm for d in style["dash"]])
+        if r1 == r2:  # between columns c1 and c2: a vertical edge
+            xe = left + max(c1, c2) * side
+            canvas.line(xe, top - r1 * side, xe, top - (r1 + 1) * side)
+        else:
+            ye = top - max(r1, r2) * side
+            canvas.line(left + c1 * side, ye, left + (c1 + 1) * side, ye)
+        canvas.setDash([])
+
+
+def _walls(element: Mapping[str, Any], ctx: ElementContext, rows: list[str]) -> list[tuple[tuple[int, int],
+                                                                                        tuple[int, int], str]]:
+    """Walls from the field named by `walls`: `{row: R, right_of: C, kind: k}` (the edge
+    between columns C and C+1 of row R) or `{column: C, below: R, kind: k}`; 1-based."""
+    if "walls" not in element:
+        return []
+    value = ctx.value(str(element["walls"]))
+    if value is _MISSING or value in (None, ""):
+        return []
+    out = []
+    kinds = element.get("wall_kinds") or {}
+    for wall in value if isinstance(value, list) else []:
+        try:
+            if "right_of" in wall:
+                a = (int(wall["row"]) - 1, int(wall["right_of"]) - 1)
+                b = (a[0], a[1] + 1)
+            else:
+                a = (int(wall["below"]) - 1, int(wall["column"]) - 1)
+                b = (a[0] + 1, a[1])
+            kind = str(wall.get("kind", "wall"))
+        except (KeyError, TypeError, ValueError):
+            raise BuildError(f"{ctx.label}: squares: a wall is {{row, right_of}} or {{column, below}}, found "
+                             f"{dict(wall)!r}", **where(element, "walls", value=True)) from None
+        if not all(0 <= r < len(rows) and 0 <= c < len(rows[0]) for r, c in (a, b)):
+            raise BuildError(f"{ctx.label}: squares: the wall {dict(wall)!r} is not between two squares",
+                             **where(element, "walls", value=True))
+        if kinds and kind not in kinds:
+            raise BuildError(f"{ctx.label}: squares: wall kind '{kind}' is not in wall_kinds "
+                             f"({', '.join(kinds)})", **where(element, "wall_kinds"))
+        out.append((a, b, kind))
+    return out
+
+
 DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext], None]] = {
+    "squares": _squares_element,
     "text": _text_element,
     "shape": _shape_element,
     "image": _image_element,
@@ -533,6 +739,14 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
+        if canvas is not None and element.get("upside_down"):  # turned half round about its box's centre
+            canvas.saveState()
+            canvas.translate(area.x + area.w / 2, area.y + area.h / 2)
+            canvas.rotate(180)
+            canvas.translate(-(area.x + area.w / 2), -(area.y + area.h / 2))
+            DRAW[kind](canvas, element, area, here)
+            canvas.restoreState()
+            continue
         DRAW[kind](canvas, element, area, here)
     if canvas is not None:
         canvas.restoreState()

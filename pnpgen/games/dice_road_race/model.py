@@ -155,21 +155,38 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
                 raise IllegalMove(
                     "RR-M", f"{name} rolls {live.dice[live.turn]} dice, the outcome shows {len(faces)}"
                 )
-            return self._move(state, faces)
+            return self._move(state, faces, [])
         if kind == "dice":
             raise IllegalMove("RR-M", f"{name} has not chosen to roll yet")
         if kind == "retire":
-            events = [Event("retire", f"{name} retires: total time lost; back next stage with "
-                                      f"{self.cfg.retire_dice} dice", {"player": name})]
-            live = live._replace(
-                racing=_set(live.racing, live.turn, False),
-                retired=live.retired + ((live.turn,) if live.turn not in live.retired else ()),
-            )
-            return self._advance(state.race, live, events)
+            return self._retire(state, live, [Event("retire", f"{name} retires: total time lost; back next stage "
+                                                    f"with {self.cfg.retire_dice} dice", {"player": name})])
         return State(state.race, live._replace(rolling=True)), []
 
-    def _move(self, state: State, faces: tuple[int, ...]) -> tuple[State, list[Event]]:
-        """Pay cells with the rolled pips, lose excluded dice, maybe finish."""
+    def _retire(self, state: State, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
+        live = live._replace(
+            racing=_set(live.racing, live.turn, False),
+            retired=live.retired + ((live.turn,) if live.turn not in live.retired else ()),
+        )
+        return self._advance(state.race, live, events, quiet)
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() without its checks or events' text (their kinds only): the fast path."""
+        live = state.live
+        if live is not None and live.rolling:
+            new, kinds = self._move(state, move[1], None)
+            return new, tuple(kinds)
+        if live is not None and move[0] == "roll":
+            return State(state.race, live._replace(rolling=True)), ()
+        if live is not None and move[0] == "retire":
+            new, kinds = self._retire(state, live, ["retire"], True)
+            return new, tuple(kinds)
+        new, events = self.apply(state, move)
+        return new, tuple(event.kind for event in events)
+
+    def _move(self, state: State, faces: tuple[int, ...], events: list[Any] | None) -> tuple[State, list[Any]]:
+        """Pay cells with the rolled pips, lose excluded dice, maybe finish. With events None,
+        only the events' kinds are listed (the fast path)."""
         live = state.live
         assert live is not None
         seat = live.turn
@@ -179,19 +196,24 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         cells = self.model_cells(live.stage)
         pips = sum(faces)
         remaining = sum(cells[live.cell[seat]:])
-        events = [Event("roll", lambda: f"{name} rolls {' '.join(map(str, faces))}", {"player": name, "pips": pips})]
-        lost = sum(f == model.excluded_face for f in faces)
+        quiet = events is None
+        events = ["roll"] if quiet else [
+            Event("roll", lambda: f"{name} rolls {' '.join(map(str, faces))}", {"player": name, "pips": pips})]
+        lost = faces.count(model.excluded_face)
         dice = live.dice[seat] - lost
         if model.keep_last_die:
             dice = max(dice, 1)
         if dice < live.dice[seat]:
-            events.append(Event("excluded", f"{name} loses {live.dice[seat] - dice} dice", {"player": name}))
+            held = live.dice[seat]
+            events.append("excluded" if quiet else Event("excluded", f"{name} loses {held - dice} dice",
+                                                         {"player": name}))
         live = live._replace(rolling=False, dice=_set(live.dice, seat, dice),
                        rolls=_set(live.rolls, seat, live.rolls[seat] + 1))
         if pips >= remaining:
-            events.append(Event("finish", f"{name} finishes stage {live.stage}", {"player": name}))
+            events.append("finish" if quiet else Event("finish", f"{name} finishes stage {live.stage}",
+                                                       {"player": name}))
             live = self._finish(live, seat, pips - remaining)
-            return self._advance(state.race, live, events)
+            return self._advance(state.race, live, events, quiet)
         target = live.cell[seat]
         while target < len(cells) and pips >= cells[target]:
             pips -= cells[target]
@@ -201,7 +223,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             while target > live.cell[seat] and target in occupied:
                 target -= 1
         live = live._replace(cell=_set(live.cell, seat, target))
-        return self._advance(state.race, live, events)
+        return self._advance(state.race, live, events, quiet)
 
     def _finish(self, live: Live, seat: int, leftover: int) -> Live:
         live = live._replace(racing=_set(live.racing, seat, False), leftover=_set(live.leftover, seat, leftover))
@@ -213,12 +235,12 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             return live._replace(extra_round=live.extra_round + (seat,))
         return live._replace(continued=live.continued + (seat,))
 
-    def _advance(self, race: Race, live: Live, events: list[Event]) -> tuple[State, list[Event]]:
+    def _advance(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
         """Pass the turn on; close the stage when it is over."""
         n = len(race.players)
         if live.phase == "race":
             if not any(live.racing):
-                return self._close(race, live, events)
+                return self._close(race, live, events, quiet)
             nxt = next(s for s in clockwise(range(n), live.turn, n)[1:] + (live.turn,) if live.racing[s])
             return State(race, live._replace(turn=nxt)), events
         if live.phase == "extra" and live.turn == live.turn_player and live.winners_turn and not live.queue:
@@ -233,7 +255,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             live = self._tt_next_round(live)
             if live.queue:
                 return State(race, live._replace(turn=live.queue[0])), events
-            return self._close(race, live, events)
+            return self._close(race, live, events, quiet)
         live = live._replace(queue=tuple(s for s in live.queue if live.racing[s]))
         if live.queue:
             return State(race, live._replace(turn=live.queue[0])), events
@@ -243,7 +265,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             if unsettled:
                 live = live._replace(phase="play_on", queue=clockwise(unsettled, live.turn, n))
                 return State(race, live._replace(turn=live.queue[0])), events
-        return self._close(race, live, events)
+        return self._close(race, live, events, quiet)
 
     def _tt_next_round(self, live: Live) -> Live:
         """Fill the time-trial queue with the next round's riders (started, still racing)."""
@@ -271,14 +293,18 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         final = compute(self.cfg, replace(race, stages=race.stages + (self._result(live),))).final
         return [s for group in final.unsettled for s in group if live.racing[s]]
 
-    def _close(self, race: Race, live: Live, events: list[Event]) -> tuple[State, list[Event]]:
+    def _close(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
+        """End the stage; `events` are Events, or kinds only on the fast path."""
         result = self._result(live)
         race = replace(race, stages=race.stages + (result,))
         report = self.race_report(race).stages[-1]
         names = race.players
-        standings = ", ".join(f"{names[s.seat]} {s.total}" for s in report.standings)
-        events = events + [Event("stage_end", f"stage {live.stage} ends; overall: {standings}",
-                                 {"stage": live.stage})]
+
+        def text() -> str:
+            standings = ", ".join(f"{names[s.seat]} {s.total}" for s in report.standings)
+            return f"stage {live.stage} ends; overall: {standings}"
+
+        events = events + ["stage_end" if quiet else Event("stage_end", text, {"stage": live.stage})]
         if live.stage == len(self.cfg.course):
             return State(race, None), events
         assert report.dice_after is not None

@@ -38,6 +38,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self.min_players = self.max_players = 2  # seats A and B are the mechanics'
         self.cfg = load_config(self.settings)
         self.geo = Geometry(self.cfg)
+        self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
 
     # --- lifecycle ----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -76,11 +77,15 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         return [m for kind in self.kinds(state) for m in self.moves_of(state, kind)]
 
     def kinds(self, state: State) -> list[str]:
-        """Action kinds open now (a kind may still have no move, e.g. nothing can move)."""
-        open_kinds = [k for k in ACTION_KINDS[:-1] if self._phase_problem(state, k) is None]
-        if state.phase == 0:
-            open_kinds.append("pass")
-        return open_kinds
+        """Action kinds open now (a kind may still have no move, e.g. nothing can move). They
+        depend on the phase only, so each phase's are found once."""
+        found = self._kinds.get(state.phase)
+        if found is None:
+            found = [k for k in ACTION_KINDS[:-1] if self._phase_problem(state, k) is None]
+            if state.phase == 0:
+                found.append("pass")
+            self._kinds[state.phase] = found
+        return list(found)
 
     def moves_of(self, state: State, kind: str) -> list[Move]:
         """Every legal move of one kind (at a player decision outside placement)."""
@@ -93,11 +98,12 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         gen = {"move": self._steps, "slash": self._slashes, "clone": self._clones}[kind]
         return list(gen(state))
 
-    def _own_movers(self, state: State) -> Iterator[tuple[int, int]]:
-        seat = state.turn
-        for i, v in enumerate(state.board):
-            if v and owner(v) == seat and abs(v) >= 2 and i not in state.waiting:
-                yield i, abs(v)
+    def _own_movers(self, state: State) -> list[tuple[int, int]]:
+        """(cell, value) of the dice of the seat to move that may act, in cell order."""
+        waiting = state.waiting
+        if state.turn == 0:
+            return [(i, v) for i, v in enumerate(state.board) if v >= 2 and i not in waiting]
+        return [(i, -v) for i, v in enumerate(state.board) if v <= -2 and i not in waiting]
 
     def _steps(self, state: State) -> Iterator[Move]:
         for i, v in self._own_movers(state):
@@ -182,19 +188,25 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             return self._sample_placement(state, rng)
         kinds = [k for k in self.kinds(state) if k != "pass"]
         rng.shuffle(kinds)
+        own: list[tuple[int, int]] | None = None  # the movers, listed once for every kind tried
         for kind in kinds:
-            move = self._sample_of(state, kind, rng)
+            if kind in ("large", "small"):
+                return Move(kind)
+            if own is None and kind != "contract":
+                own = self._own_movers(state)
+            move = self._sample_of(state, kind, rng, own)
             if move is not None:
                 return move
         return Move("pass")
 
-    def _sample_of(self, state: State, kind: str, rng: random.Random) -> Move | None:
+    def _sample_of(self, state: State, kind: str, rng: random.Random,
+                   own: list[tuple[int, int]] | None = None) -> Move | None:
         if kind in ("large", "small"):
             return Move(kind)
         if kind == "contract":
             moves = self.moves_of(state, kind)
             return rng.choice(moves) if moves else None
-        movers = list(self._own_movers(state))
+        movers = list(self._own_movers(state) if own is None else own)
         rng.shuffle(movers)
         board, seat, geo = state.board, state.turn, self.geo
         for i, v in movers:
@@ -258,6 +270,15 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     # --- applying moves ----------------------------------------------------------------
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return self._apply(state, move, False)
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() trusting the move (one the engine drew): the phase and the routes are not
+        checked, and a route's length is searched only as far as the die's value reaches."""
+        new, events = self._apply(state, move, True)
+        return new, tuple(event.kind for event in events)
+
+    def _apply(self, state: State, move: Move, trusted: bool) -> tuple[State, list[Event]]:
         if state.result is not None:
             raise IllegalMove("RD-END", "the game is already over")
         kind = move.kind
@@ -274,7 +295,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if kind in ("roll", "place"):
             raise IllegalMove("RD-TURN", f"no dice are waiting to be {'rolled' if kind == 'roll' else 'placed'}; "
                                          "choose an action first")
-        problem = self._phase_problem(state, kind)
+        problem = None if trusted else self._phase_problem(state, kind)
         if problem is not None:
             raise IllegalMove(*problem)
         seat = state.turn
@@ -287,9 +308,9 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             return replace(counted, roll=Roll(kind)), [Event(kind, f"{SEATS[seat]} rolls {n} dice to place",
                                                               {"player": SEATS[seat]})]
         if kind == "move":
-            return self._apply_move(counted, move)
+            return self._apply_move(counted, move, trusted)
         if kind == "slash":
-            return self._apply_slash(counted, move)
+            return self._apply_slash(counted, move, trusted)
         if kind == "clone":
             return self._apply_clone(counted, move)
         return self._apply_contract(counted, move)
@@ -398,9 +419,9 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if len(set(move.destroys)) != len(move.destroys):
             raise IllegalMove("RD-ZERO", "each destroy must name a different die")
         events: list[Event] = []
-        board, supply, _, short = self._place_triples(state, move.triples, move.declined, events)
+        board, supply, placed, short = self._place_triples(state, move.triples, move.declined, events)
         new = replace(state, board=board, supply=supply)
-        touched = [i for i in self.geo.cells if board[i] != state.board[i]]
+        touched = sorted(cell for cell, _ in placed)  # the cells that changed, in board order
         if short:
             return self._finish(new, seat, touched, action, events, short=True)
         if move.stocks:
@@ -441,11 +462,18 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-MOVE", f"the die on {name} has value 1 and can no longer move")
         return abs(value)
 
-    def _route(self, board: Board, path: tuple[int, ...], limit: int, rule: str, last_enemy: bool = False) -> int:
-        """Steps a die takes along `path` (start, end: shortest route; or every step)."""
+    def _route(self, board: Board, path: tuple[int, ...], limit: int, rule: str, last_enemy: bool = False,
+               trusted: bool = False) -> int:
+        """Steps a die takes along `path` (start, end: shortest route; or every step). A trusted
+        move's route is within `limit`, so the search stops there (the same shortest route)."""
         geo = self.geo
         start, end = path[0], path[-1]
         name = geo.name
+        if trusted and len(path) == 2 and end not in geo.orth[start]:
+            dist = geo.distances(board, start, limit)
+            if last_enemy:
+                return min(dist[j] for j in geo.orth[end] if j in dist) + 1
+            return dist[end]
         if len(path) == 2 and end not in geo.orth[start]:
             if last_enemy:
                 dist = geo.distances(board, start, geo.size)
@@ -470,27 +498,27 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                     f"allows at most {limit}")
         return steps
 
-    def _apply_move(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_move(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         start, end = move.path[0], move.path[-1]
         value = self._mover(state, start, "RD-MOVE")
         if state.board[end] and owner(state.board[end]) != state.turn:
             raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} holds an enemy die: entering it is a slash (x…)")
         if end == start or state.board[end]:
             raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} is not an empty cell to move to")
-        steps = self._route(state.board, move.path, value - 1, "RD-MOVE")
+        steps = self._route(state.board, move.path, value - 1, "RD-MOVE", trusted=trusted)
         board = _put(_put(state.board, start, 0), end, signed(state.turn, value - steps))
         text = f"the die on {self.geo.name(start)} moves {steps} step(s) to {self.geo.name(end)}, value {value - steps}"
         events = [Event("move", text, {"from": self.geo.name(start), "to": self.geo.name(end),
                                        "value": value - steps})]
         return self._finish(replace(state, board=board), state.turn, [end], "move", events)
 
-    def _apply_slash(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_slash(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         seat, start, target = state.turn, move.path[0], move.path[-1]
         value = self._mover(state, start, "RD-SLASH")
         enemy = state.board[target]
         if not enemy or owner(enemy) == seat:
             raise IllegalMove("RD-SLASH", f"a slash must end on an enemy die; {self.geo.name(target)} holds none")
-        steps = self._route(state.board, move.path, value - 1, "RD-SLASH", last_enemy=True)
+        steps = self._route(state.board, move.path, value - 1, "RD-SLASH", last_enemy=True, trusted=trusted)
         arrive, e = value - steps, abs(enemy)
         where = self.geo.name(target)
         if arrive < e:

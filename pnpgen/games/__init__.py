@@ -13,6 +13,8 @@ The module an entry point names exposes:
                                    (a collection such as Fast Alone defines several,
                                    with ids like 'fast-alone/growing-nine-a')
   SIMULATION_SCHEMA (optional)     its own `simulation:` settings, beside the shared ones
+  game_ids(content) (optional)     the ids create() would give, without building the games:
+                                   `pnpgen list` then imports no more than the module itself
 """
 
 from __future__ import annotations
@@ -90,6 +92,18 @@ def rules_for_content(content: GameContent) -> list[Rules[Any, Any]]:
         check(content.data["simulation"], spec, content.data, "simulation", "simulation")
     rules: list[Rules[Any, Any]] = module.create(content)
     return rules
+
+
+def game_ids(content: GameContent) -> list[str]:
+    """The ids of the games a content folder defines: the engine's game_ids() when it has one
+    (cheap: pnpgen list), else those of the games built."""
+    if content.engine is None:
+        return [r.id for r in rules_for_content(content)]  # none, or the error for a stray rules:
+    module = engine_module(content)
+    if hasattr(module, "game_ids") and isinstance(content.data.get("rules"), dict):
+        ids: list[str] = module.game_ids(content)
+        return ids
+    return [r.id for r in rules_for_content(content)]
 
 
 def find_rules(root: Path, name: str) -> Rules[Any, Any]:

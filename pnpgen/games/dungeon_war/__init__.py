@@ -14,10 +14,24 @@ from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Rules
 
 from .config import RULES_SCHEMA
-from .game import DungeonWar
 
 __all__ = ["RULES_SCHEMA", "DungeonWar", "create"]
 
 
+def game_ids(content: GameContent) -> list[str]:
+    """The one game this engine makes of `content`, without building it (pnpgen list)."""
+    return [content.id]
+
+
 def create(content: GameContent) -> list[Rules[Any, Any]]:
+    from .game import DungeonWar  # imported only when a game is played
+
     return [DungeonWar(content)]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DungeonWar":
+        from .game import DungeonWar
+
+        return DungeonWar
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

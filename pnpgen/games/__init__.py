@@ -20,6 +20,7 @@ The module an entry point names exposes:
 from __future__ import annotations
 
 import difflib
+import sys
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
@@ -40,10 +41,17 @@ def engines() -> dict[str, EntryPoint]:
     When two installed packages declare the same name, the one found first on sys.path
     wins, as for any import.
     """
-    found: dict[str, EntryPoint] = {}
-    for point in entry_points(group=GROUP):
-        found.setdefault(point.name, point)
-    return dict(sorted(found.items()))
+    key = tuple(sys.path)  # reading the installed packages' metadata is slow: once per sys.path
+    if key not in _ENGINES:
+        found: dict[str, EntryPoint] = {}
+        for point in entry_points(group=GROUP):
+            found.setdefault(point.name, point)
+        _ENGINES.clear()
+        _ENGINES[key] = dict(sorted(found.items()))
+    return dict(_ENGINES[key])
+
+
+_ENGINES: dict[tuple[str, ...], dict[str, EntryPoint]] = {}
 
 
 def _origin(point: EntryPoint) -> str:

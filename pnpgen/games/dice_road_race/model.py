@@ -116,10 +116,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
                 order = tuple(s for s, _ in self.race_report(race).stages[-1].tt_order) or tuple(range(n))
             else:
                 order = tuple(range(n))
-            live = self._tt_next_round(base._replace(phase="time_trial", tt_order=order, tt_round=0))
-            return live._replace(turn=live.queue[0])
+            live = self._tt_next_round(_but(base, phase="time_trial", tt_order=order, tt_round=0))
+            return _but(live, turn=live.queue[0])
         first = (number - 1) % n if self.cfg.model.stage_start == "rotate" else 0
-        return base._replace(turn=first)
+        return _but(base, turn=first)
 
     def current_player(self, state: State) -> int:
         if state.live is None:
@@ -139,7 +139,8 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         assert state.live is not None
-        faces = sorted((rng.randint(1, 6) for _ in range(state.live.dice[state.live.turn])), reverse=True)
+        below = rng._randbelow  # type: ignore[attr-defined]  # randint(1, 6) is 1 + _randbelow(6)
+        faces = sorted([below(6) + 1 for _ in range(state.live.dice[state.live.turn])], reverse=True)
         return ("dice", tuple(faces))
 
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
@@ -161,10 +162,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         if kind == "retire":
             return self._retire(state, live, [Event("retire", f"{name} retires: total time lost; back next stage "
                                                     f"with {self.cfg.retire_dice} dice", {"player": name})])
-        return State(state.race, live._replace(rolling=True)), []
+        return State(state.race, _but(live, rolling=True)), []
 
     def _retire(self, state: State, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
-        live = live._replace(
+        live = _but(live,
             racing=_set(live.racing, live.turn, False),
             retired=live.retired + ((live.turn,) if live.turn not in live.retired else ()),
         )
@@ -177,7 +178,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             new, kinds = self._move(state, move[1], None)
             return new, tuple(kinds)
         if live is not None and move[0] == "roll":
-            return State(state.race, live._replace(rolling=True)), ()
+            return State(state.race, _but(live, rolling=True)), ()
         if live is not None and move[0] == "retire":
             new, kinds = self._retire(state, live, ["retire"], True)
             return new, tuple(kinds)
@@ -204,15 +205,14 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         if model.keep_last_die:
             dice = max(dice, 1)
         if dice < live.dice[seat]:
-            held = live.dice[seat]
-            events.append("excluded" if quiet else Event("excluded", f"{name} loses {held - dice} dice",
+            had = live.dice[seat]
+            events.append("excluded" if quiet else Event("excluded", f"{name} loses {had - dice} dice",
                                                          {"player": name}))
-        live = live._replace(rolling=False, dice=_set(live.dice, seat, dice),
-                       rolls=_set(live.rolls, seat, live.rolls[seat] + 1))
+        held, rolls = _set(live.dice, seat, dice), _set(live.rolls, seat, live.rolls[seat] + 1)
         if pips >= remaining:
             events.append("finish" if quiet else Event("finish", f"{name} finishes stage {live.stage}",
                                                        {"player": name}))
-            live = self._finish(live, seat, pips - remaining)
+            live = self._finish(_but(live, rolling=False, dice=held, rolls=rolls), seat, pips - remaining)
             return self._advance(state.race, live, events, quiet)
         target = live.cell[seat]
         while target < len(cells) and pips >= cells[target]:
@@ -222,18 +222,18 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             occupied = {c for s, c in enumerate(live.cell) if s != seat and live.racing[s] and c > 0}
             while target > live.cell[seat] and target in occupied:
                 target -= 1
-        live = live._replace(cell=_set(live.cell, seat, target))
+        live = _but(live, rolling=False, dice=held, rolls=rolls, cell=_set(live.cell, seat, target))
         return self._advance(state.race, live, events, quiet)
 
     def _finish(self, live: Live, seat: int, leftover: int) -> Live:
-        live = live._replace(racing=_set(live.racing, seat, False), leftover=_set(live.leftover, seat, leftover))
+        live = _but(live, racing=_set(live.racing, seat, False), leftover=_set(live.leftover, seat, leftover))
         if live.phase == "time_trial":
-            return live._replace(tt_finished=live.tt_finished + (seat,))
+            return _but(live, tt_finished=live.tt_finished + (seat,))
         if live.phase == "race":
-            return live._replace(phase="extra", turn_player=seat, winners_turn=(seat,), queue=())
+            return _but(live, phase="extra", turn_player=seat, winners_turn=(seat,), queue=())
         if live.phase == "extra":
-            return live._replace(extra_round=live.extra_round + (seat,))
-        return live._replace(continued=live.continued + (seat,))
+            return _but(live, extra_round=live.extra_round + (seat,))
+        return _but(live, continued=live.continued + (seat,))
 
     def _advance(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
         """Pass the turn on; close the stage when it is over."""
@@ -241,30 +241,31 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         if live.phase == "race":
             if not any(live.racing):
                 return self._close(race, live, events, quiet)
-            nxt = next(s for s in clockwise(range(n), live.turn, n)[1:] + (live.turn,) if live.racing[s])
-            return State(race, live._replace(turn=nxt)), events
+            turn, racing = live.turn, live.racing
+            nxt = next(s for s in ((turn + k) % n for k in range(1, n + 1)) if racing[s])  # clockwise
+            return State(race, _but(live, turn=nxt)), events
         if live.phase == "extra" and live.turn == live.turn_player and live.winners_turn and not live.queue:
             # the winner's turn just ended: one extra round from the winner, clockwise
             queue = tuple(s for s in clockwise(range(n), live.turn, n)[1:] if live.racing[s])
-            live = live._replace(queue=queue)
+            live = _but(live, queue=queue)
         elif live.phase in ("extra", "play_on") and live.queue and live.queue[0] == live.turn:
-            live = live._replace(queue=live.queue[1:])
+            live = _but(live, queue=live.queue[1:])
         if live.phase == "time_trial":
             if live.queue and live.queue[0] == live.turn:
-                live = live._replace(queue=live.queue[1:])
+                live = _but(live, queue=live.queue[1:])
             live = self._tt_next_round(live)
             if live.queue:
-                return State(race, live._replace(turn=live.queue[0])), events
+                return State(race, _but(live, turn=live.queue[0])), events
             return self._close(race, live, events, quiet)
-        live = live._replace(queue=tuple(s for s in live.queue if live.racing[s]))
+        live = _but(live, queue=tuple(s for s in live.queue if live.racing[s]))
         if live.queue:
-            return State(race, live._replace(turn=live.queue[0])), events
+            return State(race, _but(live, turn=live.queue[0])), events
         stage = self.cfg.course[live.stage - 1]
         if stage.settle_ties:
             unsettled = self._unsettled(race, live)
             if unsettled:
-                live = live._replace(phase="play_on", queue=clockwise(unsettled, live.turn, n))
-                return State(race, live._replace(turn=live.queue[0])), events
+                live = _but(live, phase="play_on", queue=clockwise(unsettled, live.turn, n))
+                return State(race, _but(live, turn=live.queue[0])), events
         return self._close(race, live, events, quiet)
 
     def _tt_next_round(self, live: Live) -> Live:
@@ -274,7 +275,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         while not live.queue and any(live.racing):
             rnd += 1
             started = [s for i, s in enumerate(live.tt_order) if 1 + i * every <= rnd]
-            live = live._replace(tt_round=rnd, queue=tuple(s for s in started if live.racing[s]))
+            live = _but(live, tt_round=rnd, queue=tuple(s for s in started if live.racing[s]))
         return live
 
     def _result(self, live: Live) -> StageResult:
@@ -339,6 +340,17 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def format_move(self, move: Move) -> str:
         kind, faces = move
         return f"dice {' '.join(map(str, faces))}" if kind == "dice" else kind
+
+
+_LIVE_FIELDS = {name: index for index, name in enumerate(Live._fields)}
+
+
+def _but(live: Live, **changes: Any) -> Live:
+    """live._replace(**changes), three times as fast (a race makes thousands)."""
+    values = list(live)
+    for key, value in changes.items():
+        values[_LIVE_FIELDS[key]] = value
+    return tuple.__new__(Live, values)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

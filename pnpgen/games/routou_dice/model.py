@@ -39,6 +39,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self.cfg = load_config(self.settings)
         self.geo = Geometry(self.cfg)
         self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
+        self._target_cache: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -94,7 +95,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if kind == "contract":
             if state.stock[state.turn] < 1:
                 return []
-            return [Move("contract", cell=i) for i in self.geo.cells if self._guard_problem(state, i) is None]
+            return [Move("contract", cell=i) for i in self._guard_cells(state)]
         gen = {"move": self._steps, "slash": self._slashes, "clone": self._clones}[kind]
         return list(gen(state))
 
@@ -145,18 +146,18 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         Groupings that put the same dice on the same cells are one move (the first
         grouping in sorted order stands for them)."""
         assert state.roll is not None and state.roll.dice is not None
-        seat, dice, board, geo = state.turn, state.roll.dice, state.board, self.geo
+        seat, dice, board = state.turn, state.roll.dice, state.board
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
         seen: set[Any] = set()
         occupied = [i for i, v in enumerate(board) if v]
-        for triples in _groupings(dice):
+        for triples, aims in zip(_groupings(dice), self._targets(dice), strict=True):
             placed: list[tuple[int, int]] = []
-            for x, y, v in triples:
-                if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1:
-                    cell = geo.index(x, y)
-                    if not board[cell] and all(cell != c for c, _ in placed):
-                        placed.append((cell, v))
+            cells: list[int] = []
+            for cell, v in aims:  # the triples that name a cell, with its value
+                if not board[cell] and cell not in cells:
+                    placed.append((cell, v))
+                    cells.append(cell)
             short = len(placed) > supply
             result = frozenset(placed[:supply])
             if short or zeros < self.cfg.zeros_stock:
@@ -176,6 +177,20 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                             moves.append(Move("place", triples=triples, declined=(False,) * len(triples),
                                               stocks=stocks, destroys=targets))
         return moves
+
+    def _targets(self, dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each of _groupings(dice): (cell, value) of its triples that name a board cell
+        with a value of 1 or more, in order (kept beside the groupings, as bounded)."""
+        found = self._target_cache.get(dice)
+        if found is None:
+            geo = self.geo
+            found = tuple(tuple((geo.index(x, y), v) for x, y, v in triples
+                                if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1)
+                          for triples in _groupings(dice))
+            if len(self._target_cache) >= GROUPINGS_KEPT:
+                self._target_cache.clear()
+            self._target_cache[dice] = found
+        return found
 
     # --- one legal move, sampled lazily (random bot, MCTS playouts) --------------------
     def sample_move(self, state: State, rng: random.Random) -> Move:
@@ -344,7 +359,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         n = self.cfg.roll_dice[roll.action]
         if len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice):
             raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
-        faces = "".join(str(d) for d in move.dice)
+        faces = "".join(map(str, move.dice))
         if roll.action != "contract":
             event = Event("roll", f"{SEATS[seat]} rolls {faces}", {"dice": faces})
             return replace(state, roll=replace(roll, dice=move.dice)), [event]
@@ -384,7 +399,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         placed: list[tuple[int, int]] = []
         for n, triple in enumerate(triples):
             problem = self._triple_problem(board, triple)
-            text = "".join(str(d) for d in triple)
+            text = f"{triple[0]}{triple[1]}{triple[2]}"
             if problem is None:
                 if declined and declined[n]:
                     raise IllegalMove("RD-PLACE", f"triple {text} names the empty cell {text[:2]} with value "
@@ -575,6 +590,27 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                           f"{self.geo.name(origin)} (at most {value - 1} free steps)")
         return steps
 
+    def _guard_cells(self, state: State) -> list[int]:
+        """The cells where _guard_problem finds none, in order: empty, touching an enemy die
+        and no die of the mover's own (8 neighbours)."""
+        board, ring = state.board, self.geo.ring
+        sign = 1 if state.turn == 0 else -1  # the mover's dice are > 0 for seat 0, < 0 for seat 1
+        found = []
+        for cell, value in enumerate(board):
+            if value:
+                continue
+            enemy = False
+            for j in ring[cell]:
+                v = board[j] * sign
+                if v > 0:
+                    break
+                if v < 0:
+                    enemy = True
+            else:
+                if enemy:
+                    found.append(cell)
+        return found
+
     def _guard_problem(self, state: State, cell: int) -> str | None:
         board, seat = state.board, state.turn
         if board[cell]:
@@ -686,7 +722,10 @@ def _bump(values: tuple[int, ...], i: int, by: int = 1) -> Any:
     return values[:i] + (values[i] + by,) + values[i + 1:]
 
 
-@lru_cache(maxsize=256)  # bounded: the distinct rolls of a long run would otherwise fill memory
+GROUPINGS_KEPT = 256  # rolls whose groupings are kept (the distinct rolls of a long run are many more)
+
+
+@lru_cache(maxsize=GROUPINGS_KEPT)  # bounded: the distinct rolls of a long run would otherwise fill memory
 def _groupings(dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Every distinct ordered grouping of the dice into triples, in sorted order."""
     return tuple(tuple((o[k], o[k + 1], o[k + 2]) for k in range(0, len(o), 3))

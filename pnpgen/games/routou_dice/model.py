@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import fields
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations, permutations
 from typing import Any, TypeVar
 
@@ -361,7 +361,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
         faces = "".join(map(str, move.dice))
         if roll.action != "contract":
-            event = Event("roll", f"{SEATS[seat]} rolls {faces}", {"dice": faces})
+            event = Event("roll", lambda: f"{SEATS[seat]} rolls {faces}", {"dice": faces})
             return replace(state, roll=replace(roll, dice=move.dice)), [event]
         assert roll.cell is not None
         face, cell = move.dice[0], roll.cell
@@ -411,7 +411,8 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                 supply = _bump(supply, seat, -1)
                 placed.append((cell, triple[2]))
                 if events is not None:
-                    events.append(Event("placed", f"triple {text}: value {triple[2]} placed on {text[:2]}",
+                    events.append(Event("placed", partial("triple {0}: value {1} placed on {2}".format,
+                                                          text, triple[2], text[:2]),
                                         {"triple": text, "cell": text[:2], "value": triple[2]}))
             elif events is not None:
                 events.append(Event("not-placed", f"triple {text} is not placed: {problem}",
@@ -522,9 +523,10 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} is not an empty cell to move to")
         steps = self._route(state.board, move.path, value - 1, "RD-MOVE", trusted=trusted)
         board = _put(_put(state.board, start, 0), end, signed(state.turn, value - steps))
-        text = f"the die on {self.geo.name(start)} moves {steps} step(s) to {self.geo.name(end)}, value {value - steps}"
-        events = [Event("move", text, {"from": self.geo.name(start), "to": self.geo.name(end),
-                                       "value": value - steps})]
+        source, target = self.geo.name(start), self.geo.name(end)
+        text = partial("the die on {0} moves {1} step(s) to {2}, value {3}".format, source, steps, target,
+                       value - steps)
+        events = [Event("move", text, {"from": source, "to": target, "value": value - steps})]
         return self._finish(replace(state, board=board), state.turn, [end], "move", events)
 
     def _apply_slash(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
@@ -700,13 +702,13 @@ _FIELDS = {cls: frozenset(f.name for f in fields(cls)) for cls in (State, Roll)}
 def replace(value: _T, **changes: Any) -> _T:
     """dataclasses.replace for State and Roll, without re-running __init__ (a third of a
     playout's time went there): a copy of the frozen instance's fields, some changed."""
-    unknown = changes.keys() - _FIELDS[type(value)]
-    if unknown:
-        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
     new = object.__new__(type(value))
     data = new.__dict__
     data.update(value.__dict__)
     data.update(changes)
+    if len(data) != len(_FIELDS[type(value)]):  # a key that is no field was added
+        unknown = changes.keys() - _FIELDS[type(value)]
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
     return new
 
 

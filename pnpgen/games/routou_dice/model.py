@@ -39,6 +39,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self.cfg = load_config(self.settings)
         self.geo = Geometry(self.cfg)
         self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
+        self._open_actions: dict[int, tuple[str, ...]] = {}
         self._target_cache: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -87,6 +88,14 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                 found.append("pass")
             self._kinds[state.phase] = found
         return list(found)
+
+    def _actions(self, phase: int) -> tuple[str, ...]:
+        """The kinds open in `phase` but pass (what sample_move tries), found once per phase."""
+        found = self._open_actions.get(phase)
+        if found is None:
+            state = replace(self.initial_state(2), phase=phase)
+            found = self._open_actions[phase] = tuple(k for k in self.kinds(state) if k != "pass")
+        return found
 
     def moves_of(self, state: State, kind: str) -> list[Move]:
         """Every legal move of one kind (at a player decision outside placement)."""
@@ -201,7 +210,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         the same rng gives the same move."""
         if state.roll is not None:
             return self._sample_placement(state, rng)
-        kinds = [k for k in self.kinds(state) if k != "pass"]
+        kinds = list(self._actions(state.phase))
         rng.shuffle(kinds)
         own: list[tuple[int, int]] | None = None  # the movers, listed once for every kind tried
         for kind in kinds:
@@ -291,7 +300,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         """apply() trusting the move (one the engine drew): the phase and the routes are not
         checked, and a route's length is searched only as far as the die's value reaches."""
         new, events = self._apply(state, move, True)
-        return new, tuple(event.kind for event in events)
+        return new, tuple([event.kind for event in events])
 
     def _apply(self, state: State, move: Move, trusted: bool) -> tuple[State, list[Event]]:
         if state.result is not None:
@@ -314,14 +323,14 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if problem is not None:
             raise IllegalMove(*problem)
         seat = state.turn
-        counted = replace(state, passes=0 if kind != "pass" else state.passes,
-                          actions=_bump(state.actions, ACTION_KINDS.index(kind)))
+        actions = _bump(state.actions, ACTION_KINDS.index(kind))
+        if kind in ("large", "small"):  # one copy of the state, counted and rolling
+            n = self.cfg.roll_dice[kind]
+            return replace(state, passes=0, actions=actions, roll=Roll(kind)), [
+                Event(kind, partial("{0} rolls {1} dice to place".format, SEATS[seat], n), {"player": SEATS[seat]})]
+        counted = replace(state, passes=0 if kind != "pass" else state.passes, actions=actions)
         if kind == "pass":
             return self._apply_pass(counted)
-        if kind in ("large", "small"):
-            n = self.cfg.roll_dice[kind]
-            return replace(counted, roll=Roll(kind)), [Event(kind, f"{SEATS[seat]} rolls {n} dice to place",
-                                                              {"player": SEATS[seat]})]
         if kind == "move":
             return self._apply_move(counted, move, trusted)
         if kind == "slash":

@@ -162,7 +162,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         if kind == "retire":
             return self._retire(state, live, [Event("retire", f"{name} retires: total time lost; back next stage "
                                                     f"with {self.cfg.retire_dice} dice", {"player": name})])
-        return State(state.race, _but(live, rolling=True)), []
+        return _state(state.race, _but(live, rolling=True)), []
 
     def _retire(self, state: State, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
         live = _but(live,
@@ -178,7 +178,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             new, kinds = self._move(state, move[1], None)
             return new, tuple(kinds)
         if live is not None and move[0] == "roll":
-            return State(state.race, _but(live, rolling=True)), ()
+            return _state(state.race, _but(live, rolling=True)), ()
         if live is not None and move[0] == "retire":
             new, kinds = self._retire(state, live, ["retire"], True)
             return new, tuple(kinds)
@@ -243,7 +243,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
                 return self._close(race, live, events, quiet)
             turn, racing = live.turn, live.racing
             nxt = next(s for s in ((turn + k) % n for k in range(1, n + 1)) if racing[s])  # clockwise
-            return State(race, _but(live, turn=nxt)), events
+            return _state(race, _but(live, turn=nxt)), events
         if live.phase == "extra" and live.turn == live.turn_player and live.winners_turn and not live.queue:
             # the winner's turn just ended: one extra round from the winner, clockwise
             queue = tuple(s for s in clockwise(range(n), live.turn, n)[1:] if live.racing[s])
@@ -255,17 +255,17 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
                 live = _but(live, queue=live.queue[1:])
             live = self._tt_next_round(live)
             if live.queue:
-                return State(race, _but(live, turn=live.queue[0])), events
+                return _state(race, _but(live, turn=live.queue[0])), events
             return self._close(race, live, events, quiet)
         live = _but(live, queue=tuple(s for s in live.queue if live.racing[s]))
         if live.queue:
-            return State(race, _but(live, turn=live.queue[0])), events
+            return _state(race, _but(live, turn=live.queue[0])), events
         stage = self.cfg.course[live.stage - 1]
         if stage.settle_ties:
             unsettled = self._unsettled(race, live)
             if unsettled:
                 live = _but(live, phase="play_on", queue=clockwise(unsettled, live.turn, n))
-                return State(race, _but(live, turn=live.queue[0])), events
+                return _state(race, _but(live, turn=live.queue[0])), events
         return self._close(race, live, events, quiet)
 
     def _tt_next_round(self, live: Live) -> Live:
@@ -307,10 +307,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
         events = events + ["stage_end" if quiet else Event("stage_end", text, {"stage": live.stage})]
         if live.stage == len(self.cfg.course):
-            return State(race, None), events
+            return _state(race, None), events
         assert report.dice_after is not None
         dice = tuple(report.dice_after[s] for s in range(len(names)))
-        return State(race, self._start_stage(race, live.stage + 1, dice)), events
+        return _state(race, self._start_stage(race, live.stage + 1, dice)), events
 
     def outcome(self, state: State) -> Outcome:
         final = self.report(state).final
@@ -343,6 +343,13 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
 
 _LIVE_FIELDS = {name: index for index, name in enumerate(Live._fields)}
+
+
+def _state(race: Race, live: Live | None) -> State:
+    """State(race, live) without the frozen dataclass's __init__ (a step makes one)."""
+    new: State = object.__new__(State)
+    new.__dict__.update(race=race, live=live)
+    return new
 
 
 def _but(live: Live, **changes: Any) -> Live:

@@ -19,6 +19,7 @@ The module an entry point names exposes:
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import sys
 from importlib.metadata import EntryPoint, entry_points
@@ -107,9 +108,13 @@ def game_ids(content: GameContent) -> list[str]:
     (cheap: pnpgen list), else those of the games built."""
     if content.engine is None:
         return [r.id for r in rules_for_content(content)]  # none, or the error for a stray rules:
-    module = engine_module(content)
-    if hasattr(module, "game_ids") and isinstance(content.data.get("rules"), dict):
-        ids: list[str] = module.game_ids(content)
+    point = engines().get(content.engine)
+    module: Any = None
+    with contextlib.suppress(Exception):  # a broken engine: rules_for_content gives the one-line error
+        module = point.load() if point is not None else None
+    listed = getattr(module, "game_ids", None)
+    if listed is not None and isinstance(content.data.get("rules"), dict):
+        ids: list[str] = listed(content)  # the module itself only: no schema, no game built
         return ids
     return [r.id for r in rules_for_content(content)]
 

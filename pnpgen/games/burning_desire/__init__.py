@@ -13,7 +13,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
-from pnpgen.games.burning_desire.config import RULES_SCHEMA
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "BurningDesire", "create"]
 
@@ -36,6 +35,11 @@ def create(content: GameContent) -> list[Rules[Any, Any]]:
 
 
 def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from pnpgen.games.burning_desire.config import RULES_SCHEMA
+
+        return RULES_SCHEMA
     if name == "BurningDesire":
         from pnpgen.games.burning_desire.game import BurningDesire
 

@@ -13,7 +13,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Range
 from pnpgen.engine.protocol import Rules
-from pnpgen.games.dice_road_race.config import RULES_SCHEMA
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "StageRace", "create"]
 
@@ -35,6 +34,11 @@ def create(content: GameContent) -> list[Rules[Any, Any]]:
 
 
 def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from pnpgen.games.dice_road_race.config import RULES_SCHEMA
+
+        return RULES_SCHEMA
     if name == "StageRace":
         from pnpgen.games.dice_road_race.game import StageRace
 

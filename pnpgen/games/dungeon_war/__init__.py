@@ -13,8 +13,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Rules
 
-from .config import RULES_SCHEMA
-
 __all__ = ["RULES_SCHEMA", "DungeonWar", "create"]
 
 
@@ -30,6 +28,11 @@ def create(content: GameContent) -> list[Rules[Any, Any]]:
 
 
 def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from .config import RULES_SCHEMA
+
+        return RULES_SCHEMA
     if name == "DungeonWar":
         from .game import DungeonWar
 

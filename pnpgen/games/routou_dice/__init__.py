@@ -11,7 +11,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
-from pnpgen.games.routou_dice.config import RULES_SCHEMA
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
@@ -34,6 +33,11 @@ def create(content: GameContent) -> list[Rules[Any, Any]]:
 
 
 def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from pnpgen.games.routou_dice.config import RULES_SCHEMA
+
+        return RULES_SCHEMA
     if name == "RoutouDice":
         from pnpgen.games.routou_dice.game import RoutouDice
 

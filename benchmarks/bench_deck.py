@@ -51,11 +51,11 @@ DECK = """\
   front:
     - {shape: rect, fill: "#e76f51", bleed: true}
     - {shape: rounded, x: 3, y: 3, w: 57, h: 82, radius: 2.5, fill: "#fffaf0", stroke: "#333333"}
-    - {text: "{name}", x: 5, y: 5, w: 43, h: 8, size: 10}
+    - {text: "{{ name }}", x: 5, y: 5, w: 43, h: 8, size: 10}
     - {shape: circle, x: 49, y: 4, w: 10, h: 10, fill: "#264653"}
-    - {text: "{cost}", x: 49, y: 4, w: 10, h: 10, size: 11, align: center, valign: middle, color: white}
-    - {text: "{text}", x: 5, y: 50, w: 53, h: 30, size: 8}
-    - {text: "{index}", x: 5, y: 80, w: 53, h: 4, size: 5, align: right}
+    - {text: "{{ cost }}", x: 49, y: 4, w: 10, h: 10, size: 11, align: center, valign: middle, color: white}
+    - {text: "{{ text }}", x: 5, y: 50, w: 53, h: 30, size: 8}
+    - {text: "{{ index }}", x: 5, y: 80, w: 53, h: 4, size: 5, align: right}
   back:
     - {shape: rect, fill: "#2b2d42", bleed: true}
     - {text: "BENCH", x: 5, y: 40, w: 53, h: 8, size: 14, align: center, color: white}

@@ -142,11 +142,12 @@ class MCTS:
     def _playout(self, state: Any, rng: random.Random, seats: int) -> list[float]:
         rules = self.rules
         sample, sample_move = self.sample, self.sample_move
+        current_player, apply = rules.current_player, rules.apply_unchecked
         steps = 0
         limit = self.playout_limit if seats > 1 else rules.max_steps  # solo: no evaluation to compare
-        while (player := rules.current_player(state)) != TERMINAL and steps < limit:
+        while (player := current_player(state)) != TERMINAL and steps < limit:
             move = sample(state, rng) if player == CHANCE else sample_move(state, rng)
-            state = rules.apply_unchecked(state, move)[0]
+            state = apply(state, move)[0]
             steps += 1
         if player != TERMINAL and limit < rules.max_steps:
             return self._judge(state, seats)

@@ -40,6 +40,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self.geo = Geometry(self.cfg)
         self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
         self._open_actions: dict[int, tuple[str, ...]] = {}
+        self._rolls: dict[tuple[int, ...], Move] = {}
         self._target_cache: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -67,8 +68,12 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         assert state.roll is not None
-        n = self.cfg.roll_dice[state.roll.action]
-        return Move("roll", dice=tuple(sorted(rng.randrange(self.cfg.faces) for _ in range(n))))
+        n, faces, below = self.cfg.roll_dice[state.roll.action], self.cfg.faces, rng._randbelow  # type: ignore[attr-defined]
+        dice = tuple(sorted([below(faces) for _ in range(n)]))  # rng.randrange(faces) is _randbelow(faces)
+        move = self._rolls.get(dice)
+        if move is None:  # one Move per distinct roll: bounded by the dice and faces in content
+            move = self._rolls[dice] = Move("roll", dice=dice)
+        return move
 
     # --- legal moves -------------------------------------------------------------------
     def legal_moves(self, state: State) -> list[Move]:

@@ -22,7 +22,7 @@ from typer.exceptions import TyperException
 from pnpgen import __version__, limits
 from pnpgen.content.game import content_root, game_folders, load_games
 from pnpgen.errors import PnpgenError, UnknownGame
-from pnpgen.games import find_rules, rules_for_content
+from pnpgen.games import find_rules
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -231,22 +231,23 @@ def _root(
 
 @command("list")
 def list_games(content: ContentOpt = None, as_json: JsonOpt = False, debug: DebugOpt = False) -> None:
-    """List the games in the content folder: players, time, and what a build makes. A game
-    whose components are broken is listed with the error (pnpgen validate gives them all)."""
+    """List the games in the content folder: players, time, and what a build makes. The
+    components are named from the YAML, unchecked (pnpgen validate checks them); a components
+    list that names none is listed with the error."""
     from rich.table import Table
 
     from pnpgen.content.schema import text_for
-    from pnpgen.render.kit import components  # lazy: ReportLab (see top)
+    from pnpgen.games import game_ids
 
     root = content_root(content)
     rows = []
     for game in load_games(root):
         players = game.data["players"]
-        rules = rules_for_content(game)
+        ids = game_ids(game)  # the engine's own list when it has one: no game is built
         builds = ["rulebook (ja, en)"] if "rulebook" in game.data else []
         problems = []
         try:
-            builds += [f"{c['id']} ({c['type']})" for c in components(game)]
+            builds += _component_names(game)
         except PnpgenError as error:
             problems.append(error_entry(error))
         rows.append({
@@ -254,7 +255,7 @@ def list_games(content: ContentOpt = None, as_json: JsonOpt = False, debug: Debu
             "title": {lang: text_for(game.data["title"], lang) for lang in ("en", "ja")},
             "players": {"min": players["min"], "max": players["max"]},
             "time_minutes": game.data["time_minutes"],
-            "games": [r.id for r in rules],
+            "games": ids,
             "builds": builds,
             "problems": problems,
         })
@@ -281,6 +282,23 @@ def list_games(content: ContentOpt = None, as_json: JsonOpt = False, debug: Debu
         table.add_row(f"[bold]{row['id']}[/]\n{title}", f"{count}\n~{row['time_minutes']} min", rules_text,
                       builds_text)
     out.print(table)
+
+
+def _component_names(game: GameContent) -> list[str]:
+    """'<id> (<type>)' of each component, read from the YAML without the kit (ReportLab)."""
+    from pnpgen.content.yamlpos import where
+    from pnpgen.errors import ContentError
+
+    items = game.part("components", None)
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ContentError("components: expected a list of components", **where(game.data, "components"))
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or "type" not in item:
+            place = where(item, None) if isinstance(item, dict) else where(items, index, value=True)
+            raise ContentError(f"components[{index}]: a component is a mapping with an 'id' and a 'type'", **place)
+    return [f"{c['id']} ({c['type']})" for c in items]
 
 
 def _cut(text: str, width: int) -> str:

@@ -17,8 +17,10 @@ T = TypeVar("T")
 
 def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     """Uniform over every legal move."""
+    legal_moves = rules.legal_moves
+
     def choose(state: Any, rng: random.Random) -> Any:
-        return rng.choice(rules.legal_moves(state))
+        return rng.choice(legal_moves(state))
 
     return choose
 

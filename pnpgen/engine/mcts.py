@@ -4,6 +4,7 @@ UCT (UCB1 applied to trees) with explicit chance: at a chance node an outcome is
 drawn with the game's own sampler and the tree branches on the drawn outcome, so
 each player node holds one exact state. Leaves are valued by a random playout
 (the game's Analysis.sample_move: lazy where the game samples without listing every move).
+The search applies the moves it drew itself through the fast path (Rules.apply_unchecked).
 Long multi-player games may cut playouts short (game.yaml `simulation: mcts_playout: N`):
 the cut state is then valued by the game's evaluate(), the best seat(s) sharing
 the win. A playout that hits the step cap counts as a loss for every seat. Every
@@ -105,13 +106,15 @@ class MCTS:
                 key = _key(rules, outcome)
                 child = node.children.get(key)
                 if child is None:
-                    child = node.children[key] = _Node(rules, rules.apply(node.state, outcome)[0], seats)
+                    state = rules.apply_unchecked(node.state, outcome)[0]
+                    child = node.children[key] = _Node(rules, state, seats)
                 node = child
                 path.append(node)
                 continue
             if node.untried:
                 index = node.untried.pop(rng.randrange(len(node.untried)))
-                node.children[index] = node = _Node(rules, rules.apply(node.state, node.moves[index])[0], seats)
+                state = rules.apply_unchecked(node.state, node.moves[index])[0]
+                node.children[index] = node = _Node(rules, state, seats)
                 path.append(node)
                 break
             node = self._select(node)
@@ -139,11 +142,12 @@ class MCTS:
     def _playout(self, state: Any, rng: random.Random, seats: int) -> list[float]:
         rules = self.rules
         sample, sample_move = self.sample, self.sample_move
+        current_player, apply = rules.current_player, rules.apply_unchecked
         steps = 0
         limit = self.playout_limit if seats > 1 else rules.max_steps  # solo: no evaluation to compare
-        while (player := rules.current_player(state)) != TERMINAL and steps < limit:
+        while (player := current_player(state)) != TERMINAL and steps < limit:
             move = sample(state, rng) if player == CHANCE else sample_move(state, rng)
-            state = rules.apply(state, move)[0]
+            state = apply(state, move)[0]
             steps += 1
         if player != TERMINAL and limit < rules.max_steps:
             return self._judge(state, seats)

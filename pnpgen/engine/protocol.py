@@ -8,6 +8,7 @@ kept small; boardgame.io's one object per game):
     legal_moves(state)            every legal move of the seat to move
     chance_outcomes(state)        at CHANCE: every outcome with its exact probability
     apply(state, move)            (next state, events); raises IllegalMove naming the rule
+                                  (apply_unchecked: an optional fast path for engine-drawn moves)
     outcome(state)                winners, scores and the end condition of a finished game
     max_steps                     the longest a game can run, in moves (chance included)
 
@@ -99,6 +100,15 @@ class Rules(ABC, Generic[S, M]):
         """How a terminal state ended."""
 
     # --- derived; override only for speed or for a game whose seat count is in its state
+    def apply_unchecked(self, state: S, move: M) -> tuple[S, tuple[str, ...]]:
+        """apply() for a move the engine drew itself (from legal_moves, sample_move, a bot or
+        chance): the same next state, and only the kinds of the events. Simulation and search
+        use it; the referee and verification keep apply() and its checks. A game may override
+        it to skip the checks and the events' text and data (tests/test_fast_path.py holds it
+        to apply()). By default: apply()."""
+        new, events = self.apply(state, move)
+        return new, tuple(event.kind for event in events)
+
     def sample_chance(self, state: S, rng: random.Random) -> M:
         """Draw one chance outcome with its probability."""
         outcomes = self.chance_outcomes(state)

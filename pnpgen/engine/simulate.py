@@ -79,34 +79,60 @@ def play_game(
     bots = [make_bot(rules, name) for name in bot_names]
     state = rules.initial_state(len(bot_names))
     limit = max_steps or rules.max_steps
-    current_player, apply, sample_chance = rules.current_player, rules.apply, chance_sampler(rules)
-    tally = tallier(rules)  # None for most games: nothing extra per step
+    current_player, sample_chance = rules.current_player, chance_sampler(rules)
+    # verification checks every move (apply) and state (check); a game that tallies its steps
+    # reads their events; else the fast path trusts the moves drawn here and writes no events
+    tally = tallier(rules)
+    step = (_tallied_step(rules, tally) if tally is not None else _checked_step(rules) if check_invariants
+            else rules.apply_unchecked)
     steps = moves = 0
-    counts: dict[str, int] = {}  # event kinds (a plain dict: Counter's += is slow in this loop)
+    seen: list[tuple[str, ...]] = []  # each step's event kinds, counted once at the end
+    note = seen.append
     problems: list[str] = []
     while (player := current_player(state)) != TERMINAL:
         if steps >= limit:
             scores = tuple(0.0 for _ in bot_names)
             return GameRecord(seed, bot_names, Outcome((), scores, TIMEOUT), steps, moves,
-                              Counter(counts), game_stats(rules, state), problems)
+                              _kinds(seen), game_stats(rules, state), problems)
         if player == CHANCE:
             move = sample_chance(state, rng)
         else:
             move = bots[player](state, rng)
             moves += 1
-        before = state
-        state, new_events = apply(state, move)
-        for event in new_events:
-            kind = event.kind
-            counts[kind] = counts.get(kind, 0) + 1
-        if tally is not None:
-            for label in tally(before, move, new_events):
-                counts[TALLY + label] = counts.get(TALLY + label, 0) + 1
+        state, kinds = step(state, move)
+        note(kinds)
         steps += 1
         if check_invariants:
             problems += [f"seed {seed}, step {steps}: {p}" for p in broken_invariants(rules, state)]
-    return GameRecord(seed, bot_names, rules.outcome(state), steps, moves, Counter(counts),
+    return GameRecord(seed, bot_names, rules.outcome(state), steps, moves, _kinds(seen),
                       game_stats(rules, state), problems)
+
+
+def _checked_step(rules: Rules[Any, Any]) -> Callable[[Any, Any], tuple[Any, tuple[str, ...]]]:
+    def step(state: Any, move: Any) -> tuple[Any, tuple[str, ...]]:
+        new, events = rules.apply(state, move)
+        return new, tuple(event.kind for event in events)
+
+    return step
+
+
+def _tallied_step(rules: Rules[Any, Any], tally: Callable[[Any, Any, Any], Any]
+                  ) -> Callable[[Any, Any], tuple[Any, tuple[str, ...]]]:
+    """A checked step whose kinds also hold the game's tally labels (Analysis.tally)."""
+    def step(state: Any, move: Any) -> tuple[Any, tuple[str, ...]]:
+        new, events = rules.apply(state, move)
+        return new, (*(event.kind for event in events), *(TALLY + label for label in tally(state, move, events)))
+
+    return step
+
+
+def _kinds(seen: list[tuple[str, ...]]) -> Counter[str]:
+    """Event kinds counted from each step's kinds (few distinct tuples: counted as tuples first)."""
+    total: Counter[str] = Counter()
+    for kinds, times in Counter(seen).items():
+        for kind in kinds:
+            total[kind] += times
+    return total
 
 
 def seating(bot_names: list[str], index: int) -> list[str]:

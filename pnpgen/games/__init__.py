@@ -13,11 +13,15 @@ The module an entry point names exposes:
                                    (a collection such as Fast Alone defines several,
                                    with ids like 'fast-alone/growing-nine-a')
   SIMULATION_SCHEMA (optional)     its own `simulation:` settings, beside the shared ones
+  game_ids(content) (optional)     the ids create() would give, without building the games:
+                                   `pnpgen list` then imports no more than the module itself
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import sys
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
@@ -38,10 +42,17 @@ def engines() -> dict[str, EntryPoint]:
     When two installed packages declare the same name, the one found first on sys.path
     wins, as for any import.
     """
-    found: dict[str, EntryPoint] = {}
-    for point in entry_points(group=GROUP):
-        found.setdefault(point.name, point)
-    return dict(sorted(found.items()))
+    key = tuple(sys.path)  # reading the installed packages' metadata is slow: once per sys.path
+    if key not in _ENGINES:
+        found: dict[str, EntryPoint] = {}
+        for point in entry_points(group=GROUP):
+            found.setdefault(point.name, point)
+        _ENGINES.clear()
+        _ENGINES[key] = dict(sorted(found.items()))
+    return dict(_ENGINES[key])
+
+
+_ENGINES: dict[tuple[str, ...], dict[str, EntryPoint]] = {}
 
 
 def _origin(point: EntryPoint) -> str:
@@ -90,6 +101,22 @@ def rules_for_content(content: GameContent) -> list[Rules[Any, Any]]:
         check(content.data["simulation"], spec, content.data, "simulation", "simulation")
     rules: list[Rules[Any, Any]] = module.create(content)
     return rules
+
+
+def game_ids(content: GameContent) -> list[str]:
+    """The ids of the games a content folder defines: the engine's game_ids() when it has one
+    (cheap: pnpgen list), else those of the games built."""
+    if content.engine is None:
+        return [r.id for r in rules_for_content(content)]  # none, or the error for a stray rules:
+    point = engines().get(content.engine)
+    module: Any = None
+    with contextlib.suppress(Exception):  # a broken engine: rules_for_content gives the one-line error
+        module = point.load() if point is not None else None
+    listed = getattr(module, "game_ids", None)
+    if listed is not None and isinstance(content.data.get("rules"), dict):
+        ids: list[str] = listed(content)  # the module itself only: no schema, no game built
+        return ids
+    return [r.id for r in rules_for_content(content)]
 
 
 def find_rules(root: Path, name: str) -> Rules[Any, Any]:

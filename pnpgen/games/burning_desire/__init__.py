@@ -13,9 +13,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
-from pnpgen.games.burning_desire.config import RULES_SCHEMA
-from pnpgen.games.burning_desire.files import BurningDesireFiles
-from pnpgen.games.burning_desire.presentation import BurningDesirePresentation
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "BurningDesire", "create"]
 
@@ -26,9 +23,25 @@ SIMULATION_SCHEMA: dict[str, Any] = {
 }
 
 
-class BurningDesire(BurningDesireFiles, BurningDesirePresentation):
-    """The whole game: rules and notation, state files, analysis and presentation."""
+def game_ids(content: GameContent) -> list[str]:
+    """The one game this engine makes of `content`, without building it (pnpgen list)."""
+    return [content.id]
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:
+    from pnpgen.games.burning_desire.game import BurningDesire  # imported only when a game is played
+
     return [BurningDesire(content)]
+
+
+def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from pnpgen.games.burning_desire.config import RULES_SCHEMA
+
+        return RULES_SCHEMA
+    if name == "BurningDesire":
+        from pnpgen.games.burning_desire.game import BurningDesire
+
+        return BurningDesire
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

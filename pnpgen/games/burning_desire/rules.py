@@ -38,6 +38,32 @@ def _clockwise(seats: list[int] | tuple[int, ...], start: int, n: int) -> tuple[
     return tuple(sorted(seats, key=lambda s: (s - start) % n))
 
 
+POINTS_KEPT = 50_000  # scored rolls remembered by the fast path (then forgotten at once)
+_new = tuple.__new__  # State(...) without its keyword handling: the fast path builds many
+
+
+def _rolled(state: State, move: Move) -> State:
+    """The state after a roll (BD-2.3), unchecked."""
+    scores, turn, _, rolls, kept, bonus, _, _, trigger, to_play, tie_round, _, _, turns = state
+    dice = tuple(sorted(kept + move.dice)) if kept else move.dice  # rolled dice come sorted
+    return _new(State, (scores, turn, CHOOSE, rolls + 1, dice, bonus or move.bonus, "", 0, trigger, to_play,
+                        tie_round, (), "", turns))
+
+
+def _kept(state: State, move: Move) -> State:
+    """The state after keeping some dice to reroll the rest (BD-2.2), unchecked."""
+    scores, turn, _, rolls, _, bonus, _, _, trigger, to_play, tie_round, _, _, turns = state
+    return _new(State, (scores, turn, ROLL, rolls, tuple(sorted(move.dice)), bonus if move.bonus else 0, "", 0,
+                        trigger, to_play, tie_round, (), "", turns))
+
+
+# event kinds of the fast path, by what happened after a bank ("" nothing more)
+_ROLL, _KEEP, _SCORE, _GAMBLE, _MULTIPLY = ("roll",), ("keep",), ("score",), ("gamble",), ("multiply",)
+_BANK = {then: ("bank", then) if then else ("bank",) for then in ("", "final_round", "game_end", "tie_break")}
+_SCORE_BANK = {then: ("score", *kinds) for then, kinds in _BANK.items()}
+_BUST_BANK = {then: ("bust", *kinds) for then, kinds in _BANK.items()}
+
+
 class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
     """The mechanics and the move notation; analysis, presentation and state files are
     composed onto them in the package's BurningDesire."""
@@ -50,6 +76,13 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         self.tie_break_cap = int(self.simulation.get("tie_break_rounds", 10))
         self.gamble_margin = int(self.simulation.get("gamble_margin", 0))
         self._faces = range(1, self.cfg.faces + 1)
+        self._rolls, self._dice_count = self.cfg.rolls, self.cfg.dice
+        self._face_count, self._bonus_faces = self.cfg.faces, self.cfg.bonus_faces
+        # moves by dice showing, and chance outcomes by faces: at most every multiset of the
+        # game's dice, so bounded by content (and a drawn move is not rebuilt each time)
+        self._choice_cache: dict[tuple[int, ...], tuple[tuple[Move, ...], tuple[Move, ...]]] = {}
+        self._outcome_cache: dict[tuple[int, ...], Move] = {}
+        self._points: dict[tuple[str, tuple[int, ...], int], int] = {}  # (combination, dice, bonus): points
 
     def num_players(self, state: State) -> int:
         return len(state.scores)
@@ -65,13 +98,17 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         return TERMINAL if phase == OVER else CHANCE
 
     def legal_moves(self, state: State) -> list[Move]:
-        if state.phase == GAMBLE:
+        phase = state.phase
+        if phase == CHOOSE:
+            found = self._choice_cache.get(state.dice)
+            if found is None:
+                found = self._choice_cache[state.dice] = (self._choices(state.dice, False),
+                                                          self._choices(state.dice, True))
+            return list(found[state.rolls < self._rolls])
+        if phase == GAMBLE:
             return [GAMBLE_MOVE, STOP_MOVE] if self.gamble_allowed(state) else [STOP_MOVE]
-        if state.phase != CHOOSE:
-            return []
-        return list(self._choices(state.dice, state.rolls < self.cfg.rolls))
+        return []
 
-    @lru_cache(maxsize=4096)  # noqa: B019 - one Rules per content, kept for the process
     def _choices(self, dice: tuple[int, ...], can_reroll: bool) -> tuple[Move, ...]:
         """Score moves, then every keep (sub-multiset of the dice, with or without the bonus die)."""
         moves = [Move("score", combination=c.id) for c in self.cfg.combinations]
@@ -105,11 +142,24 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         return result
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
-        cfg = self.cfg
+        """The same draws as rolling each die with rng.randint (1 + _randbelow in CPython's
+        random.py, called directly here); a drawn outcome's Move is made once and reused."""
+        cache = self._outcome_cache
         if state.phase == ROLL:
-            rolled = tuple(sorted(rng.randint(1, cfg.faces) for _ in range(cfg.dice - len(state.dice))))
-            return Move("roll", rolled, 0 if state.bonus else rng.randint(1, cfg.bonus_faces))
-        return Move("mult", tuple(rng.choice(d.faces) for d in cfg.multipliers))
+            below = rng._randbelow  # type: ignore[attr-defined]
+            faces = self._face_count
+            drawn = sorted([below(faces) for _ in range(self._dice_count - len(state.dice))])
+            drawn.append(-1 if state.bonus else below(self._bonus_faces))
+            key = tuple(drawn)
+            move = cache.get(key)
+            if move is None:
+                move = cache[key] = Move("roll", tuple(d + 1 for d in key[:-1]), key[-1] + 1)
+            return move
+        key = (-2, *[rng.choice(d.faces) for d in self.cfg.multipliers])
+        move = cache.get(key)
+        if move is None:
+            move = cache[key] = Move("mult", key[1:])
+        return move
 
     def gamble_allowed(self, state: State) -> bool:
         """BD-4.1: in the final round (and tie-breaks), or when banking would reach the threshold."""
@@ -163,10 +213,9 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("BD-2.3", f"this roll is {what}; the outcome does not match")
         if (move.dice and (min(move.dice) < 1 or max(move.dice) > cfg.faces)) or not 0 <= move.bonus <= cfg.bonus_faces:
             raise IllegalMove("BD-2.3", f"a main die shows 1–{cfg.faces} and the bonus die 1–{cfg.bonus_faces}")
-        dice = tuple(sorted(state.dice + move.dice))
-        bonus = state.bonus or move.bonus
-        new = State(state.scores, state.turn, CHOOSE, state.rolls + 1, dice, bonus, "", 0, state.trigger,
-                    state.to_play, state.tie_round, (), "", state.turns)
+        new = _rolled(state, Move("roll", tuple(sorted(move.dice)), move.bonus))
+        dice, bonus = new.dice, new.bonus
+
         def text() -> str:
             return f"seat {state.turn + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
 
@@ -183,9 +232,8 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
                                   f"{state.dice.count(face)} main dice show {face}")
         if len(move.dice) == cfg.dice and move.bonus:
             raise IllegalMove("BD-2.2", "keeping every die rerolls nothing; reroll at least one die or score")
-        kept = tuple(sorted(move.dice))
-        new = State(state.scores, state.turn, ROLL, state.rolls, kept, state.bonus if move.bonus else 0, "", 0,
-                    state.trigger, state.to_play, state.tie_round, (), "", state.turns)
+        new = _kept(state, move)
+        kept = new.dice
         rerolled = cfg.dice - len(kept)
         def text() -> str:
             return (f"seat {state.turn + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
@@ -237,40 +285,91 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         return state._replace(phase=GAMBLE, points=points), [
             Event("multiply", text, {"player": seat, "faces": list(move.dice), "points": points})]
 
-    def _bank(self, state: State, gained: int, events: list[Event]) -> tuple[State, list[Event]]:
-        """End the turn: add the points, start or run the final round, pass the turn on."""
+    def _banked(self, state: State, gained: int) -> tuple[State, str]:
+        """End the turn: add the points, start or run the final round, pass the turn on. With
+        what else happened: '', 'final_round', 'game_end' or 'tie_break'."""
         n = len(state.scores)
         seat = state.turn
         scores = state.scores[:seat] + (state.scores[seat] + gained,) + state.scores[seat + 1:]
-        events = events + [Event("bank", lambda: f"seat {seat + 1} banks {gained}: total {scores[seat]}",
-                                 {"player": seat + 1, "points": gained, "total": scores[seat]})]
+        if state.trigger < 0 and scores[seat] < self.cfg.threshold:  # the common case, built directly
+            return _new(State, (scores, (seat + 1) % n, ROLL, 0, (), 0, "", 0, -1, state.to_play, state.tie_round,
+                                (), "", state.turns + 1)), ""
         base = State(scores, seat, ROLL, turns=state.turns + 1, trigger=state.trigger,
                      to_play=state.to_play, tie_round=state.tie_round)
         if state.trigger < 0:
-            if scores[seat] < self.cfg.threshold:
-                return base._replace(turn=(seat + 1) % n), events
             order = _clockwise([s for s in range(n) if s != seat], seat + 1, n)
-            events.append(Event("final_round", f"seat {seat + 1} reaches {scores[seat]}: final round",
-                                {"trigger": seat + 1, "to_play": [s + 1 for s in order]}))
-            return base._replace(trigger=seat, turn=order[0], to_play=order[1:]), events
+            return base._replace(trigger=seat, turn=order[0], to_play=order[1:]), "final_round"
         if state.to_play:
-            return base._replace(turn=state.to_play[0], to_play=state.to_play[1:]), events
+            return base._replace(turn=state.to_play[0], to_play=state.to_play[1:]), ""
         top = max(scores)
         leaders = [s for s in range(n) if scores[s] == top]
         if len(leaders) == 1:
             end = "tie_break" if state.tie_round else "final_round"
-            events.append(Event("game_end", f"seat {leaders[0] + 1} wins with {top}",
-                                {"winners": [leaders[0] + 1], "end": end}))
-            return base._replace(phase=OVER, winners=(leaders[0],), end=end, to_play=()), events
+            return base._replace(phase=OVER, winners=(leaders[0],), end=end, to_play=()), "game_end"
         if state.tie_round >= self.tie_break_cap:
-            events.append(Event("game_end", f"still tied after {state.tie_round} tie-break round(s): "
-                                f"shared win", {"winners": [s + 1 for s in leaders], "end": "shared_win"}))
-            return base._replace(phase=OVER, winners=tuple(leaders), end="shared_win", to_play=()), events
+            return base._replace(phase=OVER, winners=tuple(leaders), end="shared_win", to_play=()), "game_end"
         order = _clockwise(leaders, seat + 1, n)
-        events.append(Event("tie_break", f"seats {', '.join(str(s + 1) for s in order)} tied on {top}: "
-                            f"tie-break round {state.tie_round + 1}",
-                            {"tied": [s + 1 for s in leaders], "round": state.tie_round + 1}))
-        return base._replace(turn=order[0], to_play=order[1:], tie_round=state.tie_round + 1), events
+        return base._replace(turn=order[0], to_play=order[1:], tie_round=state.tie_round + 1), "tie_break"
+
+    def _bank(self, state: State, gained: int, events: list[Event]) -> tuple[State, list[Event]]:
+        """_banked, with its events."""
+        new, then = self._banked(state, gained)
+        seat, scores = state.turn, new.scores
+        events = events + [Event("bank", lambda: f"seat {seat + 1} banks {gained}: total {scores[seat]}",
+                                 {"player": seat + 1, "points": gained, "total": scores[seat]})]
+        order = (new.turn, *new.to_play)
+        if then == "final_round":
+            events.append(Event("final_round", f"seat {seat + 1} reaches {scores[seat]}: final round",
+                                {"trigger": seat + 1, "to_play": [s + 1 for s in order]}))
+        elif then == "game_end" and new.end == "shared_win":
+            events.append(Event("game_end", f"still tied after {state.tie_round} tie-break round(s): "
+                                f"shared win", {"winners": [s + 1 for s in new.winners], "end": "shared_win"}))
+        elif then == "game_end":
+            events.append(Event("game_end", f"seat {new.winners[0] + 1} wins with {max(scores)}",
+                                {"winners": [new.winners[0] + 1], "end": new.end}))
+        elif then == "tie_break":
+            events.append(Event("tie_break", f"seats {', '.join(str(s + 1) for s in order)} tied on "
+                                f"{max(scores)}: tie-break round {new.tie_round}",
+                                {"tied": [s + 1 for s in sorted(order)], "round": new.tie_round}))
+        return new, events
+
+    # --- the fast path: moves the engine drew itself (simulation, search) -------------
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() without its checks and without writing events (their kinds only)."""
+        scores, turn, phase, rolls, dice, bonus, _, _, trigger, to_play, tie_round, _, _, turns = state
+        if phase == ROLL:  # _rolled and _kept, inlined: most steps are these two
+            dice = tuple(sorted(dice + move.dice)) if dice else move.dice
+            return _new(State, (scores, turn, CHOOSE, rolls + 1, dice, bonus or move.bonus, "", 0, trigger,
+                                to_play, tie_round, (), "", turns)), _ROLL
+        if phase == CHOOSE:
+            if move.kind == "keep":
+                return _new(State, (scores, turn, ROLL, rolls, tuple(sorted(move.dice)), bonus if move.bonus else 0,
+                                    "", 0, trigger, to_play, tie_round, (), "", turns)), _KEEP
+            key = (move.combination, dice, bonus)
+            points = self._points.get(key)
+            if points is None:
+                if len(self._points) >= POINTS_KEPT:
+                    self._points.clear()
+                points = self._points[key] = self.breakdown(state, move.combination).points
+            if points == 0:
+                new, then = self._banked(state, 0)
+                return new, _SCORE_BANK[then]
+            return _new(State, (scores, turn, GAMBLE, 0, (), 0, move.combination, points, trigger, to_play,
+                                tie_round, (), "", turns)), _SCORE
+        if phase == GAMBLE:
+            if move.kind == "stop":
+                new, then = self._banked(state, state.points)
+                return new, _BANK[then]
+            return _new(State, (scores, turn, MULTIPLY, *state[3:])), _GAMBLE
+        if phase == MULTIPLY:
+            if 0 in move.dice:
+                new, then = self._banked(state, 0)
+                return new, _BUST_BANK[then]
+            points = state.points * math.prod(move.dice)
+            return _new(State, (scores, turn, GAMBLE, rolls, dice, bonus, state.combination, points,
+                                *state[8:])), _MULTIPLY
+        new, events = self.apply(state, move)  # raises: the game is over
+        return new, tuple(e.kind for e in events)
 
     def outcome(self, state: State) -> Outcome:
         return Outcome(state.winners, tuple(float(s) for s in state.scores), state.end)

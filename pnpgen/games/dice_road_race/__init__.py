@@ -13,9 +13,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Range
 from pnpgen.engine.protocol import Rules
-from pnpgen.games.dice_road_race.analysis import StageRaceAnalysis
-from pnpgen.games.dice_road_race.config import RULES_SCHEMA
-from pnpgen.games.dice_road_race.presentation import StageRacePresentation
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "StageRace", "create"]
 
@@ -25,9 +22,25 @@ SIMULATION_SCHEMA: dict[str, Any] = {
 }
 
 
-class StageRace(StageRacePresentation, StageRaceAnalysis):
-    """The whole game: rules and notation, state files, analysis and presentation."""
+def game_ids(content: GameContent) -> list[str]:
+    """The one game this engine makes of `content`, without building it (pnpgen list)."""
+    return [content.id]
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:
+    from pnpgen.games.dice_road_race.game import StageRace  # imported only when a game is played
+
     return [StageRace(content)]
+
+
+def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from pnpgen.games.dice_road_race.config import RULES_SCHEMA
+
+        return RULES_SCHEMA
+    if name == "StageRace":
+        from pnpgen.games.dice_road_race.game import StageRace
+
+        return StageRace
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,20 +11,36 @@ from __future__ import annotations
 from typing import Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
-
-from .analysis import WEIGHTS
-from .config import RULES_SCHEMA
-from .game import DungeonWar
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "DungeonWar", "create"]
 
-# game.yaml `simulation:` settings of this engine (beside the shared ones): analysis.py
-SIMULATION_SCHEMA: dict[str, Any] = {
-    "evaluation": {key: Range(float, -1e6, 1e6) for key in WEIGHTS},
-}
+
+def game_ids(content: GameContent) -> list[str]:
+    """The one game this engine makes of `content`, without building it (pnpgen list)."""
+    return [content.id]
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:
+    from .game import DungeonWar  # imported only when a game is played
+
     return [DungeonWar(content)]
+
+
+def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from .config import RULES_SCHEMA
+
+        return RULES_SCHEMA
+    if name == "SIMULATION_SCHEMA":  # game.yaml `simulation:` keys of this engine, beside the shared ones
+        from pnpgen.content.schema import Range
+
+        from .analysis import WEIGHTS
+
+        return {"evaluation": {key: Range(float, -1e6, 1e6) for key in WEIGHTS}}
+    if name == "DungeonWar":
+        from .game import DungeonWar
+
+        return DungeonWar
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,6 +28,16 @@ RULES_SCHEMA: dict[str, Any] = {f"{key}?": str for key in RULE_MODULES}
 SIMULATION_SCHEMA: dict[str, Any] = {"difficulty_table?": str}  # the intro chapter's table, a file
 
 
+def game_ids(content: GameContent) -> list[str]:
+    """'<folder>/<puzzle>-<side>' for every side of every puzzle listed, read from the data
+    files without building the games (pnpgen list)."""
+    ids: list[str] = []
+    for key, file_name in (content.data["rules"] or {}).items():
+        sides = load_yaml(content.path(file_name)).get("sides") or {}
+        ids += [f"{content.id}/{key}-{side}" for side in sides]
+    return ids
+
+
 def create(content: GameContent) -> list[Rules[Any, Any]]:
     listed = content.data["rules"]
     if not listed:

@@ -11,10 +11,6 @@ from typing import Any
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
 from pnpgen.engine.protocol import Rules
-from pnpgen.games.routou_dice.analysis import RoutouAnalysis
-from pnpgen.games.routou_dice.config import RULES_SCHEMA
-from pnpgen.games.routou_dice.files import RoutouFiles
-from pnpgen.games.routou_dice.presentation import RoutouPresentation
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
@@ -25,9 +21,25 @@ SIMULATION_SCHEMA: dict[str, Any] = {
 }
 
 
-class RoutouDice(RoutouFiles, RoutouAnalysis, RoutouPresentation):
-    """The whole game: rules and notation, state files, analysis and presentation."""
+def game_ids(content: GameContent) -> list[str]:
+    """The one game this engine makes of `content`, without building it (pnpgen list)."""
+    return [content.id]
 
 
 def create(content: GameContent) -> list[Rules[Any, Any]]:
+    from pnpgen.games.routou_dice.game import RoutouDice  # imported only when a game is played
+
     return [RoutouDice(content)]
+
+
+def __getattr__(name: str) -> Any:
+    """The game and its rules' schema, imported on first use (pnpgen list needs neither)."""
+    if name == "RULES_SCHEMA":
+        from pnpgen.games.routou_dice.config import RULES_SCHEMA
+
+        return RULES_SCHEMA
+    if name == "RoutouDice":
+        from pnpgen.games.routou_dice.game import RoutouDice
+
+        return RoutouDice
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

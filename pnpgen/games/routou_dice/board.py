@@ -3,8 +3,6 @@ one per cell: 0 empty, +v a first-player die of value v, -v a second-player die.
 
 from __future__ import annotations
 
-from collections import deque
-
 from pnpgen.games.routou_dice.config import Config
 
 Board = tuple[int, ...]
@@ -29,6 +27,7 @@ class Geometry:
         self.width, self.height = config.width, config.height
         self.size = self.width * self.height
         self.cells = range(self.size)
+        self.names = [f"{x}{y}" for x, y in map(self.xy, self.cells)]
         self.orth: list[tuple[int, ...]] = []
         self.ring: list[tuple[int, ...]] = []
         for i in self.cells:
@@ -60,30 +59,32 @@ class Geometry:
 
     def name(self, i: int) -> str:
         """A cell in notation: its X digit then its Y digit ('34' is X=3, Y=4)."""
-        x, y = self.xy(i)
-        return f"{x}{y}"
+        return self.names[i]
 
     def distances(self, board: Board, start: int, limit: int, blocked: int | None = None) -> dict[int, int]:
         """Steps to every empty cell reachable from `start` in at most `limit` orthogonal
         steps without passing any die (`blocked` is one more occupied cell)."""
         dist = {start: 0}
-        queue = deque([start])
-        while queue:
-            i = queue.popleft()
-            d = dist[i]
-            if d == limit:
-                continue
-            for j in self.orth[i]:
-                if j not in dist and board[j] == 0 and j != blocked:
-                    dist[j] = d + 1
-                    queue.append(j)
+        frontier = [start]
+        orth = self.orth
+        for d in range(1, limit + 1):  # breadth first, a level at a time (the order a queue gives)
+            found = []
+            for i in frontier:
+                for j in orth[i]:
+                    if not board[j] and j not in dist and j != blocked:
+                        dist[j] = d
+                        found.append(j)
+            if not found:
+                break
+            frontier = found
         return dist
 
     def line_through(self, board: Board, cells: list[int], seat: int) -> tuple[int, ...] | None:
         """A winning window of `seat` through one of `cells`, if any."""
+        value = board.__getitem__
         for i in cells:
             for window in self.windows_at[i]:
-                if all(board[j] != 0 and owner(board[j]) == seat for j in window):
+                if (min(map(value, window)) > 0) if seat == 0 else (max(map(value, window)) < 0):
                     return window
         return None
 

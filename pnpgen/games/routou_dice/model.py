@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import fields
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations, permutations
 from typing import Any, TypeVar
 
@@ -38,6 +38,10 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self.min_players = self.max_players = 2  # seats A and B are the mechanics'
         self.cfg = load_config(self.settings)
         self.geo = Geometry(self.cfg)
+        self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
+        self._open_actions: dict[int, tuple[str, ...]] = {}
+        self._rolls: dict[tuple[int, ...], Move] = {}
+        self._target_cache: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -64,8 +68,12 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         assert state.roll is not None
-        n = self.cfg.roll_dice[state.roll.action]
-        return Move("roll", dice=tuple(sorted(rng.randrange(self.cfg.faces) for _ in range(n))))
+        n, faces, below = self.cfg.roll_dice[state.roll.action], self.cfg.faces, rng._randbelow  # type: ignore[attr-defined]
+        dice = tuple(sorted([below(faces) for _ in range(n)]))  # rng.randrange(faces) is _randbelow(faces)
+        move = self._rolls.get(dice)
+        if move is None:  # one Move per distinct roll: bounded by the dice and faces in content
+            move = self._rolls[dice] = Move("roll", dice=dice)
+        return move
 
     # --- legal moves -------------------------------------------------------------------
     def legal_moves(self, state: State) -> list[Move]:
@@ -76,11 +84,23 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         return [m for kind in self.kinds(state) for m in self.moves_of(state, kind)]
 
     def kinds(self, state: State) -> list[str]:
-        """Action kinds open now (a kind may still have no move, e.g. nothing can move)."""
-        open_kinds = [k for k in ACTION_KINDS[:-1] if self._phase_problem(state, k) is None]
-        if state.phase == 0:
-            open_kinds.append("pass")
-        return open_kinds
+        """Action kinds open now (a kind may still have no move, e.g. nothing can move). They
+        depend on the phase only, so each phase's are found once."""
+        found = self._kinds.get(state.phase)
+        if found is None:
+            found = [k for k in ACTION_KINDS[:-1] if self._phase_problem(state, k) is None]
+            if state.phase == 0:
+                found.append("pass")
+            self._kinds[state.phase] = found
+        return list(found)
+
+    def _actions(self, phase: int) -> tuple[str, ...]:
+        """The kinds open in `phase` but pass (what sample_move tries), found once per phase."""
+        found = self._open_actions.get(phase)
+        if found is None:
+            state = replace(self.initial_state(2), phase=phase)
+            found = self._open_actions[phase] = tuple(k for k in self.kinds(state) if k != "pass")
+        return found
 
     def moves_of(self, state: State, kind: str) -> list[Move]:
         """Every legal move of one kind (at a player decision outside placement)."""
@@ -89,15 +109,16 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if kind == "contract":
             if state.stock[state.turn] < 1:
                 return []
-            return [Move("contract", cell=i) for i in self.geo.cells if self._guard_problem(state, i) is None]
+            return [Move("contract", cell=i) for i in self._guard_cells(state)]
         gen = {"move": self._steps, "slash": self._slashes, "clone": self._clones}[kind]
         return list(gen(state))
 
-    def _own_movers(self, state: State) -> Iterator[tuple[int, int]]:
-        seat = state.turn
-        for i, v in enumerate(state.board):
-            if v and owner(v) == seat and abs(v) >= 2 and i not in state.waiting:
-                yield i, abs(v)
+    def _own_movers(self, state: State) -> list[tuple[int, int]]:
+        """(cell, value) of the dice of the seat to move that may act, in cell order."""
+        waiting = state.waiting
+        if state.turn == 0:
+            return [(i, v) for i, v in enumerate(state.board) if v >= 2 and i not in waiting]
+        return [(i, -v) for i, v in enumerate(state.board) if v <= -2 and i not in waiting]
 
     def _steps(self, state: State) -> Iterator[Move]:
         for i, v in self._own_movers(state):
@@ -139,18 +160,18 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         Groupings that put the same dice on the same cells are one move (the first
         grouping in sorted order stands for them)."""
         assert state.roll is not None and state.roll.dice is not None
-        seat, dice, board, geo = state.turn, state.roll.dice, state.board, self.geo
+        seat, dice, board = state.turn, state.roll.dice, state.board
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
         seen: set[Any] = set()
         occupied = [i for i, v in enumerate(board) if v]
-        for triples in _groupings(dice):
+        for triples, aims in zip(_groupings(dice), self._targets(dice), strict=True):
             placed: list[tuple[int, int]] = []
-            for x, y, v in triples:
-                if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1:
-                    cell = geo.index(x, y)
-                    if not board[cell] and all(cell != c for c, _ in placed):
-                        placed.append((cell, v))
+            cells: list[int] = []
+            for cell, v in aims:  # the triples that name a cell, with its value
+                if not board[cell] and cell not in cells:
+                    placed.append((cell, v))
+                    cells.append(cell)
             short = len(placed) > supply
             result = frozenset(placed[:supply])
             if short or zeros < self.cfg.zeros_stock:
@@ -171,6 +192,20 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                               stocks=stocks, destroys=targets))
         return moves
 
+    def _targets(self, dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each of _groupings(dice): (cell, value) of its triples that name a board cell
+        with a value of 1 or more, in order (kept beside the groupings, as bounded)."""
+        found = self._target_cache.get(dice)
+        if found is None:
+            geo = self.geo
+            found = tuple(tuple((geo.index(x, y), v) for x, y, v in triples
+                                if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1)
+                          for triples in _groupings(dice))
+            if len(self._target_cache) >= GROUPINGS_KEPT:
+                self._target_cache.clear()
+            self._target_cache[dice] = found
+        return found
+
     # --- one legal move, sampled lazily (random bot, MCTS playouts) --------------------
     def sample_move(self, state: State, rng: random.Random) -> Move:
         """One legal move without building them all: an action kind first (uniform over the
@@ -180,21 +215,27 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         the same rng gives the same move."""
         if state.roll is not None:
             return self._sample_placement(state, rng)
-        kinds = [k for k in self.kinds(state) if k != "pass"]
+        kinds = list(self._actions(state.phase))
         rng.shuffle(kinds)
+        own: list[tuple[int, int]] | None = None  # the movers, listed once for every kind tried
         for kind in kinds:
-            move = self._sample_of(state, kind, rng)
+            if kind in ("large", "small"):
+                return Move(kind)
+            if own is None and kind != "contract":
+                own = self._own_movers(state)
+            move = self._sample_of(state, kind, rng, own)
             if move is not None:
                 return move
         return Move("pass")
 
-    def _sample_of(self, state: State, kind: str, rng: random.Random) -> Move | None:
+    def _sample_of(self, state: State, kind: str, rng: random.Random,
+                   own: list[tuple[int, int]] | None = None) -> Move | None:
         if kind in ("large", "small"):
             return Move(kind)
         if kind == "contract":
             moves = self.moves_of(state, kind)
             return rng.choice(moves) if moves else None
-        movers = list(self._own_movers(state))
+        movers = list(self._own_movers(state) if own is None else own)
         rng.shuffle(movers)
         board, seat, geo = state.board, state.turn, self.geo
         for i, v in movers:
@@ -258,6 +299,15 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     # --- applying moves ----------------------------------------------------------------
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return self._apply(state, move, False)
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() trusting the move (one the engine drew): the phase and the routes are not
+        checked, and a route's length is searched only as far as the die's value reaches."""
+        new, events = self._apply(state, move, True)
+        return new, tuple([event.kind for event in events])
+
+    def _apply(self, state: State, move: Move, trusted: bool) -> tuple[State, list[Event]]:
         if state.result is not None:
             raise IllegalMove("RD-END", "the game is already over")
         kind = move.kind
@@ -274,22 +324,22 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if kind in ("roll", "place"):
             raise IllegalMove("RD-TURN", f"no dice are waiting to be {'rolled' if kind == 'roll' else 'placed'}; "
                                          "choose an action first")
-        problem = self._phase_problem(state, kind)
+        problem = None if trusted else self._phase_problem(state, kind)
         if problem is not None:
             raise IllegalMove(*problem)
         seat = state.turn
-        counted = replace(state, passes=0 if kind != "pass" else state.passes,
-                          actions=_bump(state.actions, ACTION_KINDS.index(kind)))
+        actions = _bump(state.actions, ACTION_KINDS.index(kind))
+        if kind in ("large", "small"):  # one copy of the state, counted and rolling
+            n = self.cfg.roll_dice[kind]
+            return replace(state, passes=0, actions=actions, roll=Roll(kind)), [
+                Event(kind, partial("{0} rolls {1} dice to place".format, SEATS[seat], n), {"player": SEATS[seat]})]
+        counted = replace(state, passes=0 if kind != "pass" else state.passes, actions=actions)
         if kind == "pass":
             return self._apply_pass(counted)
-        if kind in ("large", "small"):
-            n = self.cfg.roll_dice[kind]
-            return replace(counted, roll=Roll(kind)), [Event(kind, f"{SEATS[seat]} rolls {n} dice to place",
-                                                              {"player": SEATS[seat]})]
         if kind == "move":
-            return self._apply_move(counted, move)
+            return self._apply_move(counted, move, trusted)
         if kind == "slash":
-            return self._apply_slash(counted, move)
+            return self._apply_slash(counted, move, trusted)
         if kind == "clone":
             return self._apply_clone(counted, move)
         return self._apply_contract(counted, move)
@@ -323,9 +373,9 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         n = self.cfg.roll_dice[roll.action]
         if len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice):
             raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
-        faces = "".join(str(d) for d in move.dice)
+        faces = "".join(map(str, move.dice))
         if roll.action != "contract":
-            event = Event("roll", f"{SEATS[seat]} rolls {faces}", {"dice": faces})
+            event = Event("roll", lambda: f"{SEATS[seat]} rolls {faces}", {"dice": faces})
             return replace(state, roll=replace(roll, dice=move.dice)), [event]
         assert roll.cell is not None
         face, cell = move.dice[0], roll.cell
@@ -363,7 +413,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         placed: list[tuple[int, int]] = []
         for n, triple in enumerate(triples):
             problem = self._triple_problem(board, triple)
-            text = "".join(str(d) for d in triple)
+            text = f"{triple[0]}{triple[1]}{triple[2]}"
             if problem is None:
                 if declined and declined[n]:
                     raise IllegalMove("RD-PLACE", f"triple {text} names the empty cell {text[:2]} with value "
@@ -375,7 +425,8 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                 supply = _bump(supply, seat, -1)
                 placed.append((cell, triple[2]))
                 if events is not None:
-                    events.append(Event("placed", f"triple {text}: value {triple[2]} placed on {text[:2]}",
+                    events.append(Event("placed", partial("triple {0}: value {1} placed on {2}".format,
+                                                          text, triple[2], text[:2]),
                                         {"triple": text, "cell": text[:2], "value": triple[2]}))
             elif events is not None:
                 events.append(Event("not-placed", f"triple {text} is not placed: {problem}",
@@ -398,9 +449,9 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if len(set(move.destroys)) != len(move.destroys):
             raise IllegalMove("RD-ZERO", "each destroy must name a different die")
         events: list[Event] = []
-        board, supply, _, short = self._place_triples(state, move.triples, move.declined, events)
+        board, supply, placed, short = self._place_triples(state, move.triples, move.declined, events)
         new = replace(state, board=board, supply=supply)
-        touched = [i for i in self.geo.cells if board[i] != state.board[i]]
+        touched = sorted(cell for cell, _ in placed)  # the cells that changed, in board order
         if short:
             return self._finish(new, seat, touched, action, events, short=True)
         if move.stocks:
@@ -441,11 +492,18 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-MOVE", f"the die on {name} has value 1 and can no longer move")
         return abs(value)
 
-    def _route(self, board: Board, path: tuple[int, ...], limit: int, rule: str, last_enemy: bool = False) -> int:
-        """Steps a die takes along `path` (start, end: shortest route; or every step)."""
+    def _route(self, board: Board, path: tuple[int, ...], limit: int, rule: str, last_enemy: bool = False,
+               trusted: bool = False) -> int:
+        """Steps a die takes along `path` (start, end: shortest route; or every step). A trusted
+        move's route is within `limit`, so the search stops there (the same shortest route)."""
         geo = self.geo
         start, end = path[0], path[-1]
         name = geo.name
+        if trusted and len(path) == 2 and end not in geo.orth[start]:
+            dist = geo.distances(board, start, limit)
+            if last_enemy:
+                return min(dist[j] for j in geo.orth[end] if j in dist) + 1
+            return dist[end]
         if len(path) == 2 and end not in geo.orth[start]:
             if last_enemy:
                 dist = geo.distances(board, start, geo.size)
@@ -470,27 +528,28 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                     f"allows at most {limit}")
         return steps
 
-    def _apply_move(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_move(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         start, end = move.path[0], move.path[-1]
         value = self._mover(state, start, "RD-MOVE")
         if state.board[end] and owner(state.board[end]) != state.turn:
             raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} holds an enemy die: entering it is a slash (x…)")
         if end == start or state.board[end]:
             raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} is not an empty cell to move to")
-        steps = self._route(state.board, move.path, value - 1, "RD-MOVE")
+        steps = self._route(state.board, move.path, value - 1, "RD-MOVE", trusted=trusted)
         board = _put(_put(state.board, start, 0), end, signed(state.turn, value - steps))
-        text = f"the die on {self.geo.name(start)} moves {steps} step(s) to {self.geo.name(end)}, value {value - steps}"
-        events = [Event("move", text, {"from": self.geo.name(start), "to": self.geo.name(end),
-                                       "value": value - steps})]
+        source, target = self.geo.name(start), self.geo.name(end)
+        text = partial("the die on {0} moves {1} step(s) to {2}, value {3}".format, source, steps, target,
+                       value - steps)
+        events = [Event("move", text, {"from": source, "to": target, "value": value - steps})]
         return self._finish(replace(state, board=board), state.turn, [end], "move", events)
 
-    def _apply_slash(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_slash(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         seat, start, target = state.turn, move.path[0], move.path[-1]
         value = self._mover(state, start, "RD-SLASH")
         enemy = state.board[target]
         if not enemy or owner(enemy) == seat:
             raise IllegalMove("RD-SLASH", f"a slash must end on an enemy die; {self.geo.name(target)} holds none")
-        steps = self._route(state.board, move.path, value - 1, "RD-SLASH", last_enemy=True)
+        steps = self._route(state.board, move.path, value - 1, "RD-SLASH", last_enemy=True, trusted=trusted)
         arrive, e = value - steps, abs(enemy)
         where = self.geo.name(target)
         if arrive < e:
@@ -546,6 +605,27 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-CLONE", f"a part of value {value} cannot reach {self.geo.name(end)} from "
                                           f"{self.geo.name(origin)} (at most {value - 1} free steps)")
         return steps
+
+    def _guard_cells(self, state: State) -> list[int]:
+        """The cells where _guard_problem finds none, in order: empty, touching an enemy die
+        and no die of the mover's own (8 neighbours)."""
+        board, ring = state.board, self.geo.ring
+        sign = 1 if state.turn == 0 else -1  # the mover's dice are > 0 for seat 0, < 0 for seat 1
+        found = []
+        for cell, value in enumerate(board):
+            if value:
+                continue
+            enemy = False
+            for j in ring[cell]:
+                v = board[j] * sign
+                if v > 0:
+                    break
+                if v < 0:
+                    enemy = True
+            else:
+                if enemy:
+                    found.append(cell)
+        return found
 
     def _guard_problem(self, state: State, cell: int) -> str | None:
         board, seat = state.board, state.turn
@@ -636,13 +716,13 @@ _FIELDS = {cls: frozenset(f.name for f in fields(cls)) for cls in (State, Roll)}
 def replace(value: _T, **changes: Any) -> _T:
     """dataclasses.replace for State and Roll, without re-running __init__ (a third of a
     playout's time went there): a copy of the frozen instance's fields, some changed."""
-    unknown = changes.keys() - _FIELDS[type(value)]
-    if unknown:
-        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
     new = object.__new__(type(value))
     data = new.__dict__
     data.update(value.__dict__)
     data.update(changes)
+    if len(data) != len(_FIELDS[type(value)]):  # a key that is no field was added
+        unknown = changes.keys() - _FIELDS[type(value)]
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
     return new
 
 
@@ -658,7 +738,10 @@ def _bump(values: tuple[int, ...], i: int, by: int = 1) -> Any:
     return values[:i] + (values[i] + by,) + values[i + 1:]
 
 
-@lru_cache(maxsize=256)  # bounded: the distinct rolls of a long run would otherwise fill memory
+GROUPINGS_KEPT = 256  # rolls whose groupings are kept (the distinct rolls of a long run are many more)
+
+
+@lru_cache(maxsize=GROUPINGS_KEPT)  # bounded: the distinct rolls of a long run would otherwise fill memory
 def _groupings(dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Every distinct ordered grouping of the dice into triples, in sorted order."""
     return tuple(tuple((o[k], o[k + 1], o[k + 2]) for k in range(0, len(o), 3))

@@ -10,9 +10,10 @@ Only public facts are drawn: the board, never hands, trap slots or decks.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import scene as sc
@@ -213,12 +214,18 @@ def marks_of(game: DungeonWarRules, state: State, moves: Sequence[Move]) -> Mark
             m.spots.append(_sq(move, 3))
         elif head == "remake":
             m.spots.append(_sq(move, 1))
+        elif head == "shot" and state.phase == "shot" and len(state.pending) >= 5:
+            src, aim = (int(state.pending[0]), int(state.pending[1])), (int(state.pending[3]), int(state.pending[4]))
+            m.jumps.append((src, aim))
+            m.squares.append(src)
+            m.fights.append(aim)
+        elif head in ("ambush", "pass") and state.phase == "ambush" and len(state.pending) >= 4:
+            m.squares.append((int(state.pending[0]), int(state.pending[1])))
+            m.fights.append((int(state.pending[2]), int(state.pending[3])))
         elif head == "fight" and len(state.pending) >= 4:
             m.fights.append((int(state.pending[2]), int(state.pending[3])))
-        try:
+        with contextlib.suppress(Exception):  # an illegal move: the rest is marked from what it names
             state = game.apply(state, move)[0]
-        except Exception:  # noqa: BLE001 - the rest is marked from what it names
-            pass
     return m
 
 
@@ -276,7 +283,8 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
             shapes.append(sc.Label(x + 3.5, y + 3.5, "~", 6, CARD_EDGE))
     for cr, cc in marks.spots:
         x, y = grid.at(cc * cfg.card_columns - left_c, cr * cfg.card_rows - top_r)
-        shapes.append(sc.Rect(x + 1, y + 1, cfg.card_columns * CELL - 2, cfg.card_rows * CELL - 2, None, sc.ACCENT, 1.6))
+        w, h = cfg.card_columns * CELL, cfg.card_rows * CELL
+        shapes.append(sc.Rect(x + 1, y + 1, w - 2, h - 2, None, sc.ACCENT, 1.6))
     for r, c, owner, name in state.board:
         cx, cy = grid.centre(*cell((r, c)))
         shapes += piece(look, owner, name, cx, cy, lang)
@@ -285,8 +293,8 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
         shapes += grid.route(cells) if len(cells) > 1 else []
     for a, b in marks.jumps:
         (x1, y1), (x2, y2) = grid.centre(*cell(a)), grid.centre(*cell(b))
-        line = sc.arrow(x1, y1, x2, y2, sc.ACCENT, 1.4, shorten=CELL * 0.3)
-        shapes.append(sc.Line(line.x1, line.y1, line.x2, line.y2, line.stroke, line.width, True, True))
+        jump = sc.arrow(x1, y1, x2, y2, sc.ACCENT, 1.4, shorten=CELL * 0.3)
+        shapes.append(replace(jump, dash=True))
     for square in marks.squares:
         shapes.append(grid.highlight(*cell(square)))
     for square in marks.fights:
@@ -358,8 +366,8 @@ def _legend(look: Look, players: int, x: float, y: float, lang: str) -> list[sc.
         cx = x + 8 + seat * 62
         out.append(sc.Circle(cx, y, 5, team.colour, sc.INK, 0.5))
         out += sc.symbol(team.mark, cx, y, 2.6, sc.PAPER, sc.INK, 0.4)
-        out.append(sc.Label(cx + 8, y, f"{_text(team.letter, lang)} {SEAT_WORD.get(lang, SEAT_WORD['en']).format(n=seat + 1)}",
-                            6.5, sc.INK, "start"))
+        seat_text = SEAT_WORD.get(lang, SEAT_WORD["en"]).format(n=seat + 1)
+        out.append(sc.Label(cx + 8, y, f"{_text(team.letter, lang)} {seat_text}", 6.5, sc.INK, "start"))
     return out
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from functools import cached_property
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar
 
-from pnpgen.scene import Scene
 from pnpgen.engine.protocol import Analysis, Bot, Event, HiddenInformation, Notation, Presentation, StateCodec, Unseen
+from pnpgen.scene import Scene
 
 from . import analysis, drawing, files, hidden, notation
 from .config import ARMY, NEUTRAL

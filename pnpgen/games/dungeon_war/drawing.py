@@ -256,8 +256,9 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
             if (cr, cc) not in placed:
                 x, y = grid.at(cc * cfg.card_columns - left_c, cr * cfg.card_rows - top_r)
                 w, h = cfg.card_columns * CELL, cfg.card_rows * CELL
-                shapes += [sc.Line(a, b, c, d, sc.GREY, 0.5, dash=True) for a, b, c, d in
-                           ((x, y, x + w, y), (x, y + h, x + w, y + h), (x, y, x, y + h), (x + w, y, x + w, y + h))]
+                for edge_line in ((x, y, x + w, y), (x, y + h, x + w, y + h), (x, y, x, y + h),
+                                  (x + w, y, x + w, y + h)):
+                    shapes += dashed(*edge_line, 2.0, 2.0, sc.GREY, 0.5)
     warp_letters = _warp_letters(game, state)
     for square, code in sorted(dungeon.terrain.items()):
         x, y = grid.at(*cell(square))
@@ -275,7 +276,12 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
         (ac, ar), (bc, br) = cell(a), cell(b)
         x, y = grid.at(max(ac, bc), max(ar, br))
         line = (x, y, x + CELL, y) if ar != br else (x, y, x, y + CELL)
-        shapes.append(sc.Line(*line, colour, width, dash=kind == "cracked_wall" or bool(style.get("dash"))))
+        dash = style.get("dash") or ((2.2, 1.2) if kind == "cracked_wall" else None)
+        if dash:  # drawn as segments: every renderer (the preview PNG too) shows the gaps
+            k = CELL / CARD_MM
+            shapes += dashed(*line, float(dash[0]) * k, float(dash[1]) * k, colour, width)
+        else:
+            shapes.append(sc.Line(*line, colour, width))
     for cr, cc, _, flipped in state.cards:
         x, y = grid.at(cc * cfg.card_columns - left_c, cr * cfg.card_rows - top_r)
         shapes.append(sc.Rect(x, y, cfg.card_columns * CELL, cfg.card_rows * CELL, None, CARD_EDGE, 1.1))
@@ -303,6 +309,20 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
     height = grid.y + rows * CELL
     shapes += _legend(look, state.players, 0.0, height + 8, lang)
     return sc.Scene(grid.x + cols * CELL + 2, height + 20, tuple(shapes))
+
+
+def dashed(x1: float, y1: float, x2: float, y2: float, on: float, off: float, colour: str,
+           width: float) -> list[sc.Shape]:
+    """A dashed line as its dashes, starting and ending with one."""
+    length = math.hypot(x2 - x1, y2 - y1)
+    n = max(1, round((length + off) / (on + off)))
+    on = (length - (n - 1) * off) / n if n > 1 else length
+    ux, uy = (x2 - x1) / (length or 1), (y2 - y1) / (length or 1)
+    out: list[sc.Shape] = []
+    for i in range(n):
+        a = i * (on + off)
+        out.append(sc.Line(x1 + ux * a, y1 + uy * a, x1 + ux * (a + on), y1 + uy * (a + on), colour, width))
+    return out
 
 
 def _warp_letters(game: DungeonWarRules, state: State) -> dict[tuple[int, int], str]:

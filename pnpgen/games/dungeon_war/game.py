@@ -102,7 +102,7 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         """The placed cards, the pieces and the moves marked (drawing.py); public facts only."""
         return drawing.draw(self, self.look, state, moves, lang)
 
-    def mockup(self, lang: str = "en") -> Scene:
+    def mockup(self, lang: str = "en") -> Scene | None:
         """The full table at the start: a 4-player setup dealt and placed by seeded choices."""
         return drawing.draw(self, self.look, drawing.setup_state(self, self.max_players), (), lang, whole=True)
 

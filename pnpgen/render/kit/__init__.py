@@ -250,7 +250,9 @@ def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> li
     """The full-table mock-up a game draws (Presentation.mockup) as a preview, table-<lang>.svg
     and its PNG twin; one per game of the content (a collection names each by its id)."""
     from pnpgen.render.diagram import draw_scene
+    from pnpgen.render.fonts import setup_fonts
 
+    setup_fonts()  # the labels' widths are measured in the bundled faces
     made: list[Path] = []
     for rule in rules:
         scene = rule.mockup(lang) if isinstance(rule, Presentation) else None

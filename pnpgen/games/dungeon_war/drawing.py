@@ -14,11 +14,13 @@ import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import scene as sc
 from pnpgen.content.yamlpos import load_yaml
 from pnpgen.engine.protocol import CHANCE
+from pnpgen.words import Words
 
 from .notation import COLUMNS
 from .state import Move, State
@@ -32,7 +34,7 @@ CARD_EDGE = "#4a3f2c"
 FALLBACK_FILL = "#e8dcc2"
 MARKS = {"●": "circle", "■": "square", "▲": "triangle", "◆": "diamond", "○": "circle"}
 KING_RING = "#d4a017"  # a King Dragon's crown ring
-SEAT_WORD = {"en": "seat {n}", "ja": "{n}番手"}
+WORDS = Words.load(Path(__file__).with_name("drawing.words.yaml"))
 
 
 @dataclass(frozen=True)
@@ -386,7 +388,7 @@ def _legend(look: Look, players: int, x: float, y: float, lang: str) -> list[sc.
         cx = x + 8 + seat * 62
         out.append(sc.Circle(cx, y, 5, team.colour, sc.INK, 0.5))
         out += sc.symbol(team.mark, cx, y, 2.6, sc.PAPER, sc.INK, 0.4)
-        seat_text = SEAT_WORD.get(lang, SEAT_WORD["en"]).format(n=seat + 1)
+        seat_text = WORDS("seat", lang, n=seat + 1)
         out.append(sc.Label(cx + 8, y, f"{_text(team.letter, lang)} {seat_text}", 6.5, sc.INK, "start"))
     return out
 

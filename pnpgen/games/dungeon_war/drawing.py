@@ -238,7 +238,11 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
     cfg = game.cfg
     dungeon = game.dungeon(state)
     marks = marks_of(game, state, moves)
-    spots = {(cr, cc) for cr, cc, _, _ in state.cards} | set(marks.spots)
+    marks = _inside(marks, cfg.height, cfg.width)
+    named = [*marks.squares, *marks.fights, *(sq for path in marks.routes for sq in path),
+             *(sq for pair in marks.jumps for sq in pair)]
+    spots = ({(cr, cc) for cr, cc, _, _ in state.cards} | set(marks.spots)
+             | {(r // cfg.card_rows, c // cfg.card_columns) for r, c in named})
     if whole or not spots:
         spots |= {(r, c) for r in range(cfg.rows) for c in range(cfg.columns)}
     r0, r1 = min(r for r, _ in spots), max(r for r, _ in spots)
@@ -311,6 +315,15 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
     height = grid.y + rows * CELL
     shapes += _legend(look, state.players, 0.0, height + 8, lang)
     return sc.Scene(grid.x + cols * CELL + 2, height + 20, tuple(shapes))
+
+
+def _inside(m: Marks, height: int, width: int) -> Marks:
+    """The marks on squares of the card grid (a refused move may name one off it)."""
+    def ok(sq: tuple[int, int]) -> bool:
+        return 0 <= sq[0] < height and 0 <= sq[1] < width
+
+    return Marks([sq for sq in m.squares if ok(sq)], [p for p in m.routes if all(map(ok, p))],
+                 [j for j in m.jumps if ok(j[0]) and ok(j[1])], [sq for sq in m.fights if ok(sq)], m.spots)
 
 
 def dashed(x1: float, y1: float, x2: float, y2: float, on: float, off: float, colour: str,

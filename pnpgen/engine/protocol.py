@@ -224,6 +224,11 @@ class Presentation(Generic[S]):
         `lang` is for the few words a picture may carry (table headers)."""
         return None
 
+    def mockup(self, lang: str = "en") -> Scene | None:
+        """The whole table at the start of a game, laid out as players set it up (a preview
+        picture `pnpgen build` writes to build/<game>/preview/); None when the game has none."""
+        return None
+
     def rulebook_figure(self, name: str, lang: str) -> list[Scene]:
         """A picture the rulebook names (`figure:` block), as rows a page may break between:
         a chart of tiles, cards or boards drawn with pnpgen.scene. KeyError for an unknown name."""

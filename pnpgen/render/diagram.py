@@ -51,6 +51,14 @@ def drawing(scene: sc.Scene, max_width: float, max_scale: float = 1.0, font: str
     return SceneFlowable(scene, max_width, max_scale, font=font)
 
 
+def draw_scene(canvas: Canvas, scene: sc.Scene, font: str = SANS) -> None:
+    """Every shape of `scene` onto `canvas` at 1 pt per point, its top-left at the origin's
+    `scene.height` above (a page or a preview recording of the scene's size)."""
+    canvas.setLineCap(1)
+    for s in scene.shapes:
+        _draw(canvas, s, scene.height, font)
+
+
 def _paint(canvas: Canvas, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
     if fill:
         canvas.setFillColor(_colour(fill))

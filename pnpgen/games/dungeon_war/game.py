@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar
 
 from pnpgen.engine.protocol import Analysis, Bot, Event, HiddenInformation, Notation, Presentation, StateCodec, Unseen
+from pnpgen.scene import Scene
 
-from . import analysis, files, hidden, notation
+from . import analysis, drawing, files, hidden, notation
+from .config import ARMY, NEUTRAL
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
@@ -94,6 +97,18 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
     # --- presentation and odds -----------------------------------------------------------
     def describe(self, state: DWState) -> str | None:
         return files.describe(self, state)
+
+    def draw(self, state: DWState, moves: Sequence[Move] = (), lang: str = "en") -> Scene:
+        """The placed cards, the pieces and the moves marked (drawing.py); public facts only."""
+        return drawing.draw(self, self.look, state, moves, lang)
+
+    def mockup(self, lang: str = "en") -> Scene | None:
+        """The full table at the start: a 4-player setup dealt and placed by seeded choices."""
+        return drawing.draw(self, self.look, drawing.setup_state(self, self.max_players), (), lang, whole=True)
+
+    @cached_property
+    def look(self) -> drawing.Look:
+        return drawing.load_look(self.content, {**{n: n for n in (*ARMY, *NEUTRAL)}, "king dragon": "king"})
 
     def melee_odds(self, attacker: Fighter, defender: Fighter) -> MeleeOdds:
         """Exact melee odds with this game's die, support bonus and fatigue gap."""

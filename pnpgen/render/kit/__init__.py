@@ -26,13 +26,13 @@ from typing import Any, Protocol
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.engine.protocol import Rules
+from pnpgen.engine.protocol import Presentation, Rules
 from pnpgen.errors import ContentError, PnpgenError
 from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
-from pnpgen.render.kit.preview import contact_sheet
+from pnpgen.render.kit.preview import Recorder, contact_sheet, save_preview, tile_sheet
 from pnpgen.render.text import TemplateRefused
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
@@ -234,6 +234,33 @@ def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options:
             made = TYPES[str(item["type"])].preview(item, job)
             paths += made
             first += made if index == 0 else []
+    for index, lang in enumerate(options.langs):
+        made = mockup_previews(rules, options.game_dir(content) / "preview", lang)
+        paths += made
+        first += made if index == 0 else []
     if first:
         contact_sheet(first, options.game_dir(content) / "preview" / "contact-sheet.png")
     return paths
+
+
+MOCKUP_SCALE = 3.0  # a scene's points per preview point: a table of 5 x 7 cards is about 1500 px wide
+
+
+def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> list[Path]:
+    """The full-table mock-up a game draws (Presentation.mockup) as a preview, table-<lang>.svg
+    and its PNG twin; one per game of the content (a collection names each by its id)."""
+    from pnpgen.render.diagram import draw_scene
+    from pnpgen.render.fonts import setup_fonts
+
+    setup_fonts()  # the labels' widths are measured in the bundled faces
+    made: list[Path] = []
+    for rule in rules:
+        scene = rule.mockup(lang) if isinstance(rule, Presentation) else None
+        if scene is None:
+            continue
+        rec = Recorder(scene.width * MOCKUP_SCALE, scene.height * MOCKUP_SCALE)
+        rec.scale(MOCKUP_SCALE, MOCKUP_SCALE)
+        draw_scene(rec, scene)  # type: ignore[arg-type]  # the recorder stands in for a canvas
+        stem = "table" if len(rules) == 1 else f"table-{rule.id}"
+        made.append(save_preview(tile_sheet([(rec, "")], columns=1), folder / f"{stem}-{lang}.svg"))
+    return made

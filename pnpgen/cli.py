@@ -52,16 +52,26 @@ class _LazyConsole:
         self._stderr = stderr
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def real(self) -> Console:
+        """The Console itself (for rich objects that use it as a context manager: Live, Progress)."""
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(stderr=self._stderr)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
 
 
 out: Console = _LazyConsole()  # type: ignore[assignment]
 err: Console = _LazyConsole(stderr=True)  # type: ignore[assignment]
+
+
+def _stderr_console() -> Console:
+    """stderr's Console itself: rich's Progress enters it as a context manager (a dunder the
+    lazy stand-in cannot pass on)."""
+    return err.real() if isinstance(err, _LazyConsole) else err
 
 
 def _help(function: Callable[..., Any]) -> str:
@@ -742,10 +752,10 @@ def _progress(quiet: bool, budget: bool = False) -> Progress:
 
     if budget:  # games as they finish, against the clock
         return Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,.0f} games"),
-                        TimeElapsedColumn(), console=err, disable=quiet, transient=True)
+                        TimeElapsedColumn(), console=_stderr_console(), disable=quiet, transient=True)
     return Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=quiet, transient=True,
+        console=_stderr_console(), disable=quiet, transient=True,
     )
 
 

@@ -9,6 +9,7 @@ from pnpgen.engine.bots import make_bot, parse_bot, scaled_bot
 from pnpgen.engine.metrics import distribution, histogram, wilson_interval
 from pnpgen.engine.simulate import simulate, skill_check
 from pnpgen.errors import PnpgenError
+from tests.conftest import CliRun
 
 
 def test_wilson_interval_values() -> None:
@@ -111,3 +112,11 @@ def test_solo_summary_counts_moves_used_in_wins() -> None:
     assert "first_player_advantage" not in data
     assert data["moves_used_in_wins"]["max"] == max(summary.won_lengths)
     assert data["seats"][0]["interval95"] == list(wilson_interval(wins, 80))
+
+
+def test_simulate_in_a_terminal_prints_its_summary(run_pnpgen: CliRun) -> None:
+    """Without --json or -q the progress bar runs on the lazy stderr console (rich's Progress
+    enters it as a context manager); the summary follows."""
+    code, out, err = run_pnpgen("simulate", "burning-desire", "-n", "5", "--seed", "1")
+    assert code == 0, err
+    assert "5 games, seed 1" in out and "win rate" in out.lower()

@@ -13,11 +13,12 @@ from . import analysis, files, hidden, notation
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
+from .presentation import DungeonWarPresentation
 from .state import Move
 from .state import State as DWState
 
 
-class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
+class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
                  Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
     State: ClassVar[type] = DWState
 
@@ -92,9 +93,6 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         return analysis.tally(self, state, move, events)
 
     # --- presentation and odds -----------------------------------------------------------
-    def describe(self, state: DWState) -> str | None:
-        return files.describe(self, state)
-
     def melee_odds(self, attacker: Fighter, defender: Fighter) -> MeleeOdds:
         """Exact melee odds with this game's die, support bonus and fatigue gap."""
         return melee(attacker, defender, self.cfg.die, self.cfg.support, self.cfg.fatigue_gap)
@@ -112,18 +110,3 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         lines = [{"label": label, "fraction": str(p), "percent": round(float(p) * 100, 4)}
                  for label, p in data["lines"]]
         return odds_text(data), {"kind": data["kind"], "by_flags": data.get("by_flags"), "odds": lines}
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        """'melee': the attacker's exact odds for each pair of base BPs (same code as play)."""
-        if name != "melee":
-            raise KeyError(name)
-        kinds = [("king", self.cfg.pieces["king"].bp), ("golem", self.cfg.pieces["golem"].bp),
-                 ("knight", self.cfg.pieces["knight"].bp), ("fire slime", self.cfg.slimes["fire"].bp)]
-        rows = [["attacker \\ defender", *(k for k, _ in kinds)]]
-        for a, abp in kinds:
-            row = [a]
-            for _, dbp in kinds:
-                odds = self.melee_odds(Fighter(abp), Fighter(dbp))
-                row.append(f"{float(odds.win):.1%} / {float(odds.draw):.1%}")
-            rows.append(row)
-        return rows

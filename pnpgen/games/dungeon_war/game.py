@@ -18,8 +18,8 @@ from .state import Move
 from .state import State as DWState
 
 
-class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
-                 Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
+class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move], StateCodec[DWState],
+                 Analysis[DWState, Move], Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
     State: ClassVar[type] = DWState
 
     # --- notation ------------------------------------------------------------------------

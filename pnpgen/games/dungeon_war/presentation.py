@@ -70,7 +70,10 @@ class DungeonWarPresentation:
             rows = [[HEAD["melee"][0 if ja else 1][0], *(name(k, lang) for k, _ in kinds)]]
             for a, akind in kinds:
                 row = [f"{name(a, lang)} {dice(akind.bp)}"]
-                for _, dkind in kinds:
+                for d, dkind in kinds:
+                    if a == d == "king":  # King Dragons never fight each other
+                        row.append("—")
+                        continue
                     odds = melee(Fighter(akind.bp), Fighter(dkind.bp), cfg.die, cfg.support, cfg.fatigue_gap)
                     row.append(f"{pct(odds.win)} / {pct(odds.draw)}")
                 rows.append(row)

@@ -115,7 +115,11 @@ class DungeonWarPresentation:
         war_total = sum(c.count for c in cfg.war_cards)
         dungeon_total = sum(lay.count for lay in cfg.layouts if not lay.event)
         events_total = sum(lay.count for lay in cfg.layouts if lay.event)
+        steps = {step: "、".join(f"{name(a, lang)} {ap}" for a, ap in actions.items()) if lang == "ja" else
+                 ", ".join(f"{name(a, lang)} {ap}" for a, ap in actions.items())
+                 for step, actions in (("a", cfg.actions_a), ("b", cfg.actions_b))}
         return {
+            "king_a": steps["a"], "king_b": steps["b"],
             "ap": cfg.ap, "action_cost": cfg.action_cost, "cap": dict(cfg.caps), "gold_start": cfg.start_gold,
             "support": cfg.support, "gap": cfg.fatigue_gap, "crystal_bp": cfg.crystal_bp,
             "alchemy_gold": cfg.alchemy_gold, "summon_range": cfg.summon_range, "change_cards": cfg.change_cards,

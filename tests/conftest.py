@@ -23,7 +23,7 @@ def content_dir() -> Path:
     return ROOT / "content"
 
 
-RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
+RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]
 
 
 @pytest.fixture(scope="session")

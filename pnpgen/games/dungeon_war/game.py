@@ -16,12 +16,13 @@ from .config import ARMY, NEUTRAL
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
 from .odds import BP, Fighter, MeleeOdds, ShotOdds, melee, shot, volley
+from .presentation import DungeonWarPresentation
 from .state import Move
 from .state import State as DWState
 
 
-class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], Analysis[DWState, Move],
-                 Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
+class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move], StateCodec[DWState],
+                 Analysis[DWState, Move], Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
     State: ClassVar[type] = DWState
 
     # --- notation ------------------------------------------------------------------------
@@ -95,9 +96,6 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         return analysis.tally(self, state, move, events)
 
     # --- presentation and odds -----------------------------------------------------------
-    def describe(self, state: DWState) -> str | None:
-        return files.describe(self, state)
-
     def draw(self, state: DWState, moves: Sequence[Move] = (), lang: str = "en") -> Scene:
         """The placed cards, the pieces and the moves marked (drawing.py); public facts only."""
         return drawing.draw(self, self.look, state, moves, lang)
@@ -127,18 +125,3 @@ class DungeonWar(DungeonWarRules, Notation[DWState, Move], StateCodec[DWState], 
         lines = [{"label": label, "fraction": str(p), "percent": round(float(p) * 100, 4)}
                  for label, p in data["lines"]]
         return odds_text(data), {"kind": data["kind"], "by_flags": data.get("by_flags"), "odds": lines}
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        """'melee': the attacker's exact odds for each pair of base BPs (same code as play)."""
-        if name != "melee":
-            raise KeyError(name)
-        kinds = [("king", self.cfg.pieces["king"].bp), ("golem", self.cfg.pieces["golem"].bp),
-                 ("knight", self.cfg.pieces["knight"].bp), ("fire slime", self.cfg.slimes["fire"].bp)]
-        rows = [["attacker \\ defender", *(k for k, _ in kinds)]]
-        for a, abp in kinds:
-            row = [a]
-            for _, dbp in kinds:
-                odds = self.melee_odds(Fighter(abp), Fighter(dbp))
-                row.append(f"{float(odds.win):.1%} / {float(odds.draw):.1%}")
-            rows.append(row)
-        return rows

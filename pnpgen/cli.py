@@ -1021,6 +1021,8 @@ def referee(
             out.print("  (judge the next step with the full state)", markup=False, highlight=False)
         for event in verdict.events:
             out.print(f"  • {event.text}", markup=False, highlight=False)
+        if verdict.score_line:
+            out.print(f"  {verdict.score_line}", markup=False, highlight=False)
         if verdict.state is not None:
             out.print("resulting state:")
             print(_yaml(verdict.state), end="")

@@ -45,6 +45,7 @@ class Verdict:
     judged: str = FULL  # "full state", or "view of seat N"
     legal_if: str | None = None  # the hidden fact the move's legality rests on
     then: str | None = None  # legal, but what follows rests on this hidden fact
+    outcome: dict[str, Any] | None = None  # the move ends the game: {end, winners, scores} (seats from 1)
 
     @property
     def exit_code(self) -> int:
@@ -61,7 +62,25 @@ class Verdict:
             "judged": self.judged,
             "legal_if": self.legal_if,
             "then": self.then,
+            "outcome": self.outcome,
         }
+
+    @property
+    def score_line(self) -> str | None:
+        """'game over (end): score −6' (one seat) or '... scores 10, 20', for a move that ends the game."""
+        if self.outcome is None:
+            return None
+        scores = [f"{s:g}".replace("-", "−") for s in self.outcome["scores"]]
+        said = "score " + scores[0] if len(scores) == 1 else "scores " + ", ".join(scores)
+        return f"game over ({self.outcome['end']}): {said}"
+
+
+def outcome_data(rules: Rules[Any, Any], state: Any) -> dict[str, Any] | None:
+    """How `state` ended (None while the game goes on): the end id, winners (seats from 1), scores."""
+    if not rules.is_terminal(state):
+        return None
+    done = rules.outcome(state)
+    return {"end": done.end, "winners": [w + 1 for w in done.winners], "scores": list(done.scores)}
 
 
 @dataclass
@@ -157,7 +176,8 @@ def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
         new_state, events = rules.apply(state, move)
     except IllegalMove as err:
         return Verdict(False, canonical, err.rule, err.reason)
-    return Verdict(True, canonical, None, None, events, codec(rules).to_data(new_state))
+    return Verdict(True, canonical, None, None, events, codec(rules).to_data(new_state),
+                   outcome=outcome_data(rules, new_state))
 
 
 def judge_position(rules: Rules[Any, Any], position: Position, move_text: str) -> Verdict:

@@ -330,8 +330,8 @@ def test_referee_cli_verdicts(run_pnpgen: CliRun, name: str, move: str, code: in
                                "--json", "--content", str(CONTENT))
     assert got == code, err
     verdict = json.loads(out)
-    assert set(verdict) == {"ok", "errors", "game", "legal", "move", "rule", "reason", "events", "state",
-                            "judged", "legal_if", "then"}
+    assert set(verdict) == {"ok", "errors", "game", "legal", "move", "rule", "reason", "events", "state", "judged",
+                            "legal_if", "then", "outcome"}
     assert verdict["legal"] is (code == 0) and verdict["rule"] == rule
     if rule:
         assert verdict["reason"] and "\n" not in verdict["reason"] and verdict["state"] is None

@@ -30,6 +30,7 @@ CONTENT = ROOT / "content"
 GAMES = ["routou-dice", "burning-desire", "dice-road-race", "fast-alone"]
 COUNTED = ("die", "cell", "row")
 SVG = "{http://www.w3.org/2000/svg}"
+CAPTION = "caption:"  # marks a position block's caption among the examples' titles
 
 
 # --- primitives ---------------------------------------------------------------------------
@@ -84,20 +85,27 @@ def ink_counts(reader: PdfReader, index: int) -> Counter[str]:
 
 
 def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
-    """(title, shapes counted) of every example the book prints that the game draws."""
+    """(title, shapes counted) of every example the book prints that the game draws, and
+    (CAPTION + caption, shapes counted) of every `position` block."""
     content = load_game(CONTENT / game)
     rules = rules_for_content(content)
     book = load_book(content)
     assert book is not None
     res = Resolver(content, rules, lang, collect=True)
     printed = []
+    out = []
     for section in book.sections:
         for block in section.blocks:
+            default = res.game(section.game, section.node) if section.game else res.game(None, section.node)
+            chosen = res.game(block["game"], block) if "game" in block else default
             if "examples" in block:
-                default = res.game(section.game, section.node) if section.game else res.game(None, section.node)
-                chosen = res.game(block["game"], block) if "game" in block else default
                 printed += res.select_examples(block, chosen)
-    out = []
+            if "position" in block and chosen is not None:  # components pictures, under a caption
+                shown = positions(chosen, {"state": block["position"]})
+                assert shown is not None, f"{game}: a position block does not load"
+                scene = picture(chosen, shown[0], lang=lang)
+                assert scene is not None
+                out.append((CAPTION + text_for(block["caption"], lang), Counter({r: scene.count(r) for r in COUNTED})))
     for example in printed:
         game_rules = res.example_rules(example)
         replayed = positions(game_rules, example) if game_rules else None
@@ -148,9 +156,12 @@ def test_every_example_with_a_position_is_drawn_on_its_page(books: Any, game: st
     assert drawn, f"{game} draws none of its examples"
     reader = PdfReader(books[game][lang])
     texts = [accent_text(reader, i) for i in range(len(reader.pages))]
+    plain = [_squash(page.extract_text()) for page in reader.pages]
     wanted: dict[int, Counter[str]] = {}
     for title, counts in drawn:
-        pages = [i for i, text in enumerate(texts) if _squash(title) in text]
+        caption = title.startswith(CAPTION)  # a position block: found by its caption
+        title = title.removeprefix(CAPTION)
+        pages = [i for i, text in enumerate(plain if caption else texts) if _squash(title) in text]
         assert pages, f"example '{title}' not found in the {lang} rulebook"
         wanted.setdefault(pages[0], Counter()).update(counts)
     for index, counts in wanted.items():

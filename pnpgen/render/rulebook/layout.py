@@ -542,6 +542,8 @@ class Writer:
             return [self.example(e) for e in res.select_examples(block, rules)]
         if "figure" in block:
             return self.figure(block, rules)
+        if "position" in block:
+            return self.position(block, rules)
         if "decisions" in block:
             return self.decisions(block["decisions"], rules)
         if "components" in block:
@@ -684,6 +686,22 @@ class Writer:
             art.hAlign = "LEFT"
             out.append(art)
         return out + [Spacer(1, 8)]
+
+    def position(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
+        """A position the game draws (components, setup): `position:` holds a state in the
+        examples' state format, drawn with no move, under its caption."""
+        replayed = positions(rules, {"state": block["position"]}) if rules is not None else None
+        scene = picture(rules, replayed[0], lang=self.lang) if rules is not None and replayed else None
+        if scene is None:
+            self.res.problem("this position does not load (or the game draws none)", block, "position",
+                             value=True)
+            return []
+        out: list[Flowable] = []
+        if "caption" in block:
+            out += paragraphs(self.res.text(block["caption"], block, "caption", rules), self.lang, self.st.caption)
+        art = drawing(scene, self.width, font=self.st.sans)
+        art.hAlign = "LEFT"
+        return out + [art, Spacer(1, 8)]
 
     def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
         res, st, lang = self.res, self.st, self.lang

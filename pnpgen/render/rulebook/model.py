@@ -29,6 +29,7 @@ BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "steps": {"steps": Each(Text, 1)},
     "table": {"table": str, "game?": str, "caption?": Text, "widths?": [float]},
     "figure": {"figure": str, "game?": str, "caption?": Text},
+    "position": {"position": dict, "game?": str, "caption?": Text},
     "examples": {"examples": OneOf(Choice("all"), Each(str, 1)), "game?": str},
     "decisions": {"decisions": Each({"id": str, "text": Text, "source?": Text}, 1)},
     "components": {"components": Each({"count": OneOf(int, str), "name": Text, "note?": Text}, 1)},

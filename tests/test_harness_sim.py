@@ -106,6 +106,10 @@ def test_cut_playouts_are_judged_by_the_evaluation() -> None:
     scaled.evaluate = lambda state, seat: (10.0, -10.0)[seat]  # type: ignore[method-assign]
     judged = MCTS(scaled, 50)._judge(start, 2)
     assert judged == pytest.approx([1 / (1 + math.exp(-1)), 1 / (1 + math.exp(1))])  # margins +20 and -20
+    # A wide root with one visit per move: the better mean decides, not the first move listed.
+    calm = nim(simulation={"mcts_playout": 1, "mcts_scale": 5}, rules={"wind": {0: "1"}})
+    calm.evaluate = lambda state, seat: float(15 - state.pile) * (1 if seat == 0 else -1)  # type: ignore[method-assign]
+    assert MCTS(calm, 3).choose(calm.initial_state(2), random.Random(2)) == "t3"
     summary = simulate(rules, 40, 6, ["mcts:60", "random"])
     assert summary.bot_wins["mcts:60"] > 24
 

@@ -5,9 +5,12 @@
 - exact melee odds (odds.melee, the calculator every fight and `referee --odds` uses)
   against enumerating every roll of both sides' dice (itertools.product), the obvious way;
 - views and determinised states (pnpgen.engine.hidden's bots draw one per decision)
-  against apply() calls on the same states.
+  against apply() calls on the same states;
+- a skill check: seeded 2-player games of the determinised MCTS (`--skill-bot`, default
+  mcts:200) against random and against greedy, seats alternating: games won, a 95% Wilson
+  interval, how the games ended and the CPU seconds per game (`--skill-games 0` skips it).
 
-    python benchmarks/bench_dungeon_war.py [--seconds 2]
+    python benchmarks/bench_dungeon_war.py [--seconds 2] [--skill-games 10] [--skill-bot mcts:200]
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
@@ -27,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pnpgen.content.game import load_games  # noqa: E402
+from pnpgen.engine.metrics import wilson_interval  # noqa: E402
 from pnpgen.engine.protocol import CHANCE, TERMINAL  # noqa: E402
 from pnpgen.engine.simulate import derive_seed, play_game  # noqa: E402
 from pnpgen.games import rules_for_content  # noqa: E402
@@ -65,6 +70,8 @@ def brute_melee(a: tuple[int, int], d: tuple[int, int]) -> tuple[Fraction, Fract
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--skill-games", type=int, default=10)
+    parser.add_argument("--skill-bot", default="mcts:200")
     args = parser.parse_args()
     (content,) = load_games(ROOT / "content", ["dungeon-war"])
     rules: Any = rules_for_content(content)[0]
@@ -131,6 +138,23 @@ def main() -> None:
     w, a = best(draw_world, args.seconds), best(one_apply, args.seconds)
     print(f"view + determinise: {w:9,.0f} /s; legal_moves + apply on the same states {a:9,.0f} /s; "
           f"ratio {w / a:.2f}×")
+
+    for rival in ("random", "greedy") if args.skill_games else ():
+        print(skill_line(rules, args.skill_bot, rival, args.skill_games))
+
+
+def skill_line(rules: Any, bot: str, rival: str, games: int, seed: int = SEED) -> str:
+    """`games` seeded 2-player games of `bot` against `rival`, seats alternating."""
+    wins, ends, start = 0.0, Counter[str](), time.process_time()
+    for i in range(games):
+        seats = [bot, rival] if i % 2 == 0 else [rival, bot]
+        record = play_game(rules, seats, derive_seed(seed, i))
+        ends[record.outcome.end] += 1
+        wins += sum(1 / len(record.outcome.winners) for s in record.outcome.winners if seats[s] == bot)
+    low, high = wilson_interval(wins, games)
+    cpu = (time.process_time() - start) / games
+    return (f"skill: {bot} vs {rival}, {games} games: {bot} won {wins:g} ({low:.0%}–{high:.0%}, 95%); "
+            f"ends {dict(sorted(ends.items()))}; {cpu:.1f} s CPU a game")
 
 
 if __name__ == "__main__":

@@ -82,17 +82,61 @@ def test_volley_shares_one_shooter_roll() -> None:
     assert both == F(6097, 15552)
 
 
-def test_melee_odds_match_seeded_simulation(game) -> None:  # type: ignore[no-untyped-def]
-    """King Dragon (1D+20) attacks a golem (2D+13): 4000 seeded fights land in the Wilson
-    interval around the exact 181/216."""
-    rng = random.Random(13)
-    wins, trials = 0, 4000
-    for _ in range(trials):
-        king = rng.randint(1, 6) + 20
-        golem = rng.randint(1, 6) + rng.randint(1, 6) + 13
-        wins += king > golem
-    low, high = wilson_interval(wins, trials, z=3.29)  # 99.9%
-    assert low <= 181 / 216 <= high
+SIM_TRIALS = 20_000  # per fight: a 99.9% interval about ±0.012 wide at worst (p = 1/2)
+
+
+def _roll(bp: BP, sides: int, rng: random.Random) -> int:
+    """A BP rolled as the table does: `dice` dice of `sides` faces, one at a time, plus the constant."""
+    return sum(rng.randint(1, sides) for _ in range(bp.dice)) + bp.plus
+
+
+def _simulated(game, fight: str, rng: random.Random) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """Seeded dice for one of the digest's fights, with the rules applied by hand (digest §6):
+    support adds its BP per friend, the higher total wins, equal totals defeat both (melee) or
+    hit (shots), a winning margin of at most the fatigue gap tires a King Dragon. The pieces,
+    cards, die, support and gap come from the content; odds.py is not used."""
+    cfg, sides = game.cfg, game.cfg.die
+    king, golem = cfg.pieces["king"].bp, cfg.pieces["golem"].bp
+    tongue = next(c for c in cfg.war_cards if c.id == "flame-tongue").bp
+    magician = cfg.pieces["magician"].bp + tongue + tongue + tongue
+    sides_of = {"king-golem": (king, golem, 0), "golem-king2": (golem, king, 2), "magician-golem": (magician, golem, 0)}
+    counts = {"win": 0, "draw": 0, "loss": 0, "close-win": 0, "hit": 0}
+    for _ in range(SIM_TRIALS):
+        if fight == "shot":
+            fire = cfg.slimes["fire"].bp
+            counts["hit"] += _roll(fire, sides, rng) >= _roll(fire, sides, rng)
+            continue
+        a_bp, d_bp, friends = sides_of[fight]
+        a, d = _roll(a_bp, sides, rng), _roll(d_bp, sides, rng) + cfg.support * friends
+        result = "win" if a > d else "draw" if a == d else "loss"
+        counts[result] += 1
+        counts["close-win"] += 0 < a - d <= cfg.fatigue_gap
+    return counts
+
+
+SIM_CASES = [  # the digest's exact figures (DUNGEON-WAR.md §6)
+    ("king-golem", {"win": F(181, 216), "draw": F(5, 72), "loss": F(5, 54), "close-win": F(59, 72)}),
+    ("golem-king2", {"loss": F(215, 216), "draw": F(1, 216), "win": F(0)}),
+    ("magician-golem", {"win": F(197, 1296), "draw": F(5, 72), "loss": F(1009, 1296)}),
+    ("shot", {"hit": F(721, 1296)}),
+]
+
+
+@pytest.mark.parametrize(("fight", "exact"), SIM_CASES, ids=[c[0] for c in SIM_CASES])
+def test_digest_odds_match_seeded_dice(game, fight: str, exact: dict[str, Fraction]) -> None:  # type: ignore[no-untyped-def]
+    """Every exact figure of the digest lies in the 99.9% Wilson interval of 20,000 seeded
+    fights or shots rolled die by die, and the interval is narrow enough to mean something."""
+    counts = _simulated(game, fight, random.Random(f"dungeon-war odds {fight}"))
+    for name, p in exact.items():
+        low, high = wilson_interval(counts[name], SIM_TRIALS, z=3.29)  # 99.9%
+        assert high - low < 0.025, (fight, name, low, high)
+        assert low <= p <= high, (fight, name, float(p), counts[name] / SIM_TRIALS)
+    # and the calculator gives the same exact figures for the same fights
+    cfg = game.cfg
+    if fight == "king-golem":
+        odds = game.melee_odds(Fighter(cfg.pieces["king"].bp), Fighter(cfg.pieces["golem"].bp))
+        assert (odds.win, odds.draw, odds.loss, odds.close_win) == tuple(exact[k] for k in ("win", "draw", "loss",
+                                                                                           "close-win"))
 
 
 def test_engine_fight_node_uses_the_exact_odds(game) -> None:  # type: ignore[no-untyped-def]
@@ -135,8 +179,32 @@ ODDS_CASES = [
     ("3D+6 (fire) vs 2D+13", ["attacker wins: 197/1296", "mutual defeat: 5/72", "attacker loses: 1009/1296"]),
     ("shot 2D+5 at 2D+5", ["target 1 falls: 721/1296 (55.63%)"]),
     ("shot 2D+5 at 2D+5, 2D+5", ["target 2 falls: 721/1296", "joint: 1 falls, 2 falls: 6097/15552"]),
+    ("king vs golem", ["attacker wins: 181/216", "attacking King Dragon tires): 59/72"]),
+    ("golem vs king support:2", ["attacker loses: 215/216"]),
+    ("magician+flame-tongue+flame-tongue+flame-tongue vs golem", ["attacker wins: 197/1296"]),
+    ("shot 2D+5 at fire-slime", ["target 1 falls: 721/1296"]),
+    # crystals and fatigue: (2 - 1) x 2 BP, so 1D+22 against 2D+13
+    ("king crystals:2 fatigue:1 vs golem", ["attacker wins: 103/108", "mutual defeat: 1/36"]),
+    ("1D+22 vs 2D+13", ["attacker wins: 103/108", "mutual defeat: 1/36"]),
+    # the knight's dash (-5 BP) with a flame tongue: 1D+5 against a bare knight's 5
+    ("knight+flame-tongue dash vs knight", ["attacker wins: 1/2 (50.00%)", "mutual defeat: 1/6"]),
+    ("knight+flame-tongue dash vs fire-slime", ["victory flags decide: the defender wins"]),
     ("2D+5 (fire) vs 1D+7 (fire) resist:fire", ["victory flags decide: the defender wins", "attacker loses: 1 (100%)"]),
 ]
+
+
+BAD_ODDS = [("golem crystals:1 vs king", "name the King Dragon"), ("golem+plate vs king", "wears no cards"),
+            ("wyvern vs king", "no piece 'wyvern'"), ("knight+excalibur vs king", "no war card 'excalibur'")]
+
+
+@pytest.mark.parametrize(("fight", "says"), BAD_ODDS)
+def test_referee_odds_rejects_bad_pieces(fight: str, says: str) -> None:
+    from typer.testing import CliRunner
+
+    from pnpgen.cli import app
+    from pnpgen.errors import BadMove
+    result = CliRunner().invoke(app, ["referee", "dungeon-war", "--odds", fight])
+    assert isinstance(result.exception, BadMove) and says in str(result.exception)  # exit 2 at the command line
 
 
 @pytest.mark.parametrize(("fight", "says"), ODDS_CASES)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from test_harness_toys import EndlessNim, NimState, nim, pig
 
@@ -100,6 +102,15 @@ def test_cut_playouts_are_judged_by_the_evaluation() -> None:
     # The toy rates every unfinished state 0.5 for both seats: a cut playout is a shared win.
     assert search._playout(start, random.Random(1), 2) == [0.5, 0.5]
     assert search._playout(NimState(1, 0, 1), random.Random(1), 2) == [1.0, 0.0]  # seat 1 takes the last stone
+    # A seat ahead on the evaluation scores its margin over the best other seat, squashed.
+    scaled = nim(simulation={"mcts_playout": 2, "mcts_scale": 20})
+    scaled.evaluate = lambda state, seat: (10.0, -10.0)[seat]  # type: ignore[method-assign]
+    judged = MCTS(scaled, 50)._judge(start, 2)
+    assert judged == pytest.approx([1 / (1 + math.exp(-1)), 1 / (1 + math.exp(1))])  # margins +20 and -20
+    # A wide root with one visit per move: the better mean decides, not the first move listed.
+    calm = nim(simulation={"mcts_playout": 1, "mcts_scale": 5}, rules={"wind": {0: "1"}})
+    calm.evaluate = lambda state, seat: float(15 - state.pile) * (1 if seat == 0 else -1)  # type: ignore[method-assign]
+    assert MCTS(calm, 3).choose(calm.initial_state(2), random.Random(2)) == "t3"
     summary = simulate(rules, 40, 6, ["mcts:60", "random"])
     assert summary.bot_wins["mcts:60"] > 24
 

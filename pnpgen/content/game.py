@@ -27,6 +27,7 @@ SIMULATION_SCHEMA: dict[str, Any] = {
     "skill_bot?": str,
     "skill_games?": Range(int, 0, 100_000),
     "mcts_playout?": Range(int, 0, 1_000_000),
+    "mcts_scale?": Range(float, 0.001, 1e9),  # a cut MCTS playout: width of the logistic on the evaluation margin
     "mcts_worlds?": Range(int, 1, 1_000),  # hidden information: states drawn from a view per MCTS decision
     "report_note?": str,  # printed atop simulation output and reports (e.g. "rests on stand-in data")
 }

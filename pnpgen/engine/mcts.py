@@ -6,8 +6,9 @@ each player node holds one exact state. Leaves are valued by a random playout
 (the game's Analysis.sample_move: lazy where the game samples without listing every move).
 The search applies the moves it drew itself through the fast path (Rules.apply_unchecked).
 Long multi-player games may cut playouts short (game.yaml `simulation: mcts_playout: N`):
-the cut state is then valued by the game's evaluate(), the best seat(s) sharing
-the win. A playout that hits the step cap counts as a loss for every seat. Every
+the cut state is then valued by the game's evaluate(): each seat scores its margin over
+the best other seat squashed into (0, 1)
+(`mcts_scale` sets the curve's width). A playout that hits the step cap counts as a loss for every seat. Every
 seat maximises its own share of the win (max^n), so it works for 1 to N players.
 """
 
@@ -93,7 +94,9 @@ class MCTS:
             return root.moves[0]
         for _ in range(self.iterations):
             self._iterate(root, rng, seats)
-        best = max(root.children.items(), key=lambda item: (item[1].visits, -item[0]))
+        seat = root.player  # most visits; equal visits (a wide root, few iterations): the better mean, then the first
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].totals[seat] / item[1].visits,
+                                                            -item[0]))
         return root.moves[best[0]]
 
     def _iterate(self, root: _Node, rng: random.Random, seats: int) -> None:
@@ -154,16 +157,18 @@ class MCTS:
         return _rewards(rules, state, seats)
 
     def _judge(self, state: Any, seats: int) -> list[float]:
-        """A cut playout: the seats the game's evaluation rates best share the win."""
+        """A cut playout: each seat scores its evaluation margin over the best other seat,
+        squashed into (0, 1) by a logistic curve of width game.yaml `simulation: mcts_scale`
+        (default 1): equal seats score 1/2, a seat far ahead nearly 1."""
         evaluate = evaluation(self.rules)
+        sim = self.rules.content.data.get("simulation", {}) or {}
+        scale = float(sim.get("mcts_scale", 1.0)) or 1.0
         values = [evaluate(state, seat) for seat in range(self.rules.num_players(state))]
-        top = max(values)
-        best = [seat for seat, v in enumerate(values) if v >= top - 1e-12]
         rewards = [0.0] * seats
-        for seat in best:
-            rewards[seat] = 1.0 / len(best)
+        for seat, value in enumerate(values):
+            margin = value - max((v for other, v in enumerate(values) if other != seat), default=value)
+            rewards[seat] = 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -margin / scale))))
         return rewards
-
 
 def mcts_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bot[Any, Any]:
     return MCTS(rules, iterations).choose

@@ -117,7 +117,8 @@ BOT_METHODS = {
               "BP and safety, material, gold, cards; weights in game.yaml simulation.evaluation) over the "
               "dice of the move",
     "mcts": "determinised MCTS (PIMC): plain MCTS in simulation.mcts_worlds states drawn from its view, "
-            "playouts cut at simulation.mcts_playout steps and judged by the evaluation; the move most "
+            "playouts cut at simulation.mcts_playout steps and scored by the evaluation margin (a logistic of "
+            "width simulation.mcts_scale); the move most "
             "worlds choose",
 }
 

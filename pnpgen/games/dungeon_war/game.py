@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from pnpgen.engine.protocol import Analysis, Bot, Event, HiddenInformation, Notation, Presentation, StateCodec, Unseen
+from pnpgen.errors import BadMove
 from pnpgen.scene import Scene
 
 from . import analysis, drawing, files, hidden, notation
@@ -121,7 +122,27 @@ class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move
 
     def odds_report(self, text: str) -> tuple[str, dict[str, Any]]:
         """`pnpgen referee dungeon-war --odds "<fight>"`: exact odds as text and as data."""
-        data = fight_odds(text, self.cfg.elements, self.cfg.die, self.cfg.support, self.cfg.fatigue_gap)
+        data = fight_odds(text, self.cfg.elements, self.cfg.die, self.cfg.support, self.cfg.fatigue_gap,
+                          self.odds_piece)
         lines = [{"label": label, "fraction": str(p), "percent": round(float(p) * 100, 4)}
                  for label, p in data["lines"]]
         return odds_text(data), {"kind": data["kind"], "by_flags": data.get("by_flags"), "odds": lines}
+
+    def odds_piece(self, name: str, cards: tuple[str, ...]) -> tuple[Fighter, int, int]:
+        """A piece named in `--odds` ('king', 'golem', 'fire-slime', ...) wearing war cards by id:
+        its Fighter, its dash BP, and its BP per crystal (King Dragon only)."""
+        cfg = self.cfg
+        slime = name.removesuffix("-slime")
+        base = cfg.slimes.get(slime) if name.endswith("-slime") else cfg.pieces.get(name)
+        if base is None:
+            names = [*cfg.pieces, *(f"{s}-slime" for s in cfg.slimes)]
+            raise BadMove(f"no piece '{name}' (pieces: {', '.join(names)})")
+        if cards and name not in cfg.wearers:
+            raise BadMove(f"a {name} wears no cards (wearers: {', '.join(cfg.wearers)})")
+        ids = [c.id for c in cfg.war_cards]
+        missing = [c for c in cards if c not in ids]
+        if missing:
+            raise BadMove(f"no war card '{missing[0]}'")
+        kind = self._dress(base, tuple(ids.index(c) for c in cards))
+        return (Fighter(kind.bp, kind.attack, kind.resist, kind.weak), kind.dash_bp,
+                cfg.crystal_bp if name == "king" else 0)

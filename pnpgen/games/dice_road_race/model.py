@@ -88,9 +88,11 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def race_report(self, race: Race) -> RaceReport:
         """The standings of a race; the last one is kept, since stage end, the next stage's
         start, the outcome and the statistics all ask about the same race in turn."""
-        if self._last_report is None or self._last_report[0] is not race:
-            self._last_report = (race, compute(self.cfg, race))
-        return self._last_report[1]
+        last = self._last_report
+        if last is None or last[0] is not race:
+            # a race grows a stage at a time: only the new stages are computed
+            self._last_report = last = (race, compute(self.cfg, race, last[1] if last else None))
+        return last[1]
 
     @lru_cache(maxsize=32)  # noqa: B019 - one Rules per content, kept for the process
     def model_cells(self, stage: int) -> tuple[int, ...]:
@@ -291,7 +293,9 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
     def _unsettled(self, race: Race, live: Live) -> list[int]:
         """Riders level on time with nothing yet to tell them apart (final stage play-on)."""
-        final = compute(self.cfg, replace(race, stages=race.stages + (self._result(live),))).final
+        last = self._last_report
+        final = compute(self.cfg, replace(race, stages=race.stages + (self._result(live),)),
+                        last[1] if last else None).final
         return [s for group in final.unsettled for s in group if live.racing[s]]
 
     def _close(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:

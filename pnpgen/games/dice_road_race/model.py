@@ -80,6 +80,9 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         super().__init__(content)
         self.cfg: RaceConfig = load_config(self.settings)
         self._last_report: tuple[Race, RaceReport] | None = None
+        # per stage number: the model's cell costs, and what is left to pay from each cell on
+        self._cells = {number: (cells, tuple(sum(cells[i:]) for i in range(len(cells) + 1)))
+                       for number, cells in ((k, self.model_cells(k)) for k in range(1, len(self.cfg.course) + 1))}
 
     # --- race arithmetic ---------------------------------------------------------------
     def report(self, state: State) -> RaceReport:
@@ -176,6 +179,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
         """apply() without its checks or events' text (their kinds only): the fast path."""
         live = state.live
+        if live is not None and live.phase == "race":  # most steps: one new Live, built once
+            quick = self._race_step(state.race, live, move)
+            if quick is not None:
+                return quick
         if live is not None and live.rolling:
             new, kinds = self._move(state, move[1], None)
             return new, tuple(kinds)
@@ -186,6 +193,43 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             return new, tuple(kinds)
         new, events = self.apply(state, move)
         return new, tuple(event.kind for event in events)
+
+    def _race_step(self, race: Race, live: Live, move: Move) -> tuple[State, tuple[str, ...]] | None:
+        """A step of the race phase that neither finishes the rider nor ends the stage, in one
+        new Live (the same as _move/_retire then _advance); None for any other step."""
+        seat, racing = live.turn, live.racing
+        n = len(racing)
+        values = list(live)
+        if not live.rolling:
+            if move[0] == "roll":
+                values[3] = True
+                return _state(race, tuple.__new__(Live, values)), ()
+            if seat in live.retired or sum(racing) == 1:
+                return None
+            racing = values[6] = racing[:seat] + (False,) + racing[seat + 1:]
+            values[13] = live.retired + (seat,)
+            values[2] = next(s for s in ((seat + k) % n for k in range(1, n)) if racing[s])
+            return _state(race, tuple.__new__(Live, values)), ("retire",)
+        faces = move[1]
+        pips = sum(faces)
+        cells, rest = self._cells[live.stage]
+        at = live.cell[seat]
+        if pips >= rest[at]:
+            return None  # the rider finishes
+        model = self.cfg.model
+        had = live.dice[seat]
+        dice = had - faces.count(model.excluded_face)
+        if model.keep_last_die and dice < 1:
+            dice = 1
+        while pips >= cells[at]:  # cannot run off the end: the rest is more than pips
+            pips -= cells[at]
+            at += 1
+        values[2] = next(s for s in ((seat + k) % n for k in range(1, n + 1)) if racing[s])
+        values[3] = False
+        values[4] = _set(live.dice, seat, dice)
+        values[5] = _set(live.cell, seat, at)
+        values[7] = _set(live.rolls, seat, live.rolls[seat] + 1)
+        return _state(race, tuple.__new__(Live, values)), ("roll", "excluded") if dice < had else ("roll",)
 
     def _move(self, state: State, faces: tuple[int, ...], events: list[Any] | None) -> tuple[State, list[Any]]:
         """Pay cells with the rolled pips, lose excluded dice, maybe finish. With events None,

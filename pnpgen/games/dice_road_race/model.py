@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -338,14 +338,14 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def _unsettled(self, race: Race, live: Live) -> list[int]:
         """Riders level on time with nothing yet to tell them apart (final stage play-on)."""
         last = self._last_report
-        final = compute(self.cfg, replace(race, stages=race.stages + (self._result(live),)),
+        final = compute(self.cfg, _plus(race, self._result(live)),
                         last[1] if last else None).final
         return [s for group in final.unsettled for s in group if live.racing[s]]
 
     def _close(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
         """End the stage; `events` are Events, or kinds only on the fast path."""
         result = self._result(live)
-        race = replace(race, stages=race.stages + (result,))
+        race = _plus(race, result)
         report = self.race_report(race).stages[-1]
         names = race.players
 
@@ -397,6 +397,13 @@ def _state(race: Race, live: Live | None) -> State:
     """State(race, live) without the frozen dataclass's __init__ (a step makes one)."""
     new: State = object.__new__(State)
     new.__dict__.update(race=race, live=live)
+    return new
+
+
+def _plus(race: Race, result: StageResult) -> Race:
+    """The race with one more stage (dataclasses.replace without its checks)."""
+    new: Race = object.__new__(Race)
+    new.__dict__.update(race.__dict__, stages=race.stages + (result,))
     return new
 
 

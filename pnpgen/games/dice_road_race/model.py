@@ -179,8 +179,8 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
         """apply() without its checks or events' text (their kinds only): the fast path."""
         live = state.live
-        if live is not None and live.phase == "race":  # most steps: one new Live, built once
-            quick = self._race_step(state.race, live, move)
+        if live is not None:  # most steps: one new Live, built once
+            quick = self._quick_step(state.race, live, move)
             if quick is not None:
                 return quick
         if live is not None and live.rolling:
@@ -194,26 +194,40 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         new, events = self.apply(state, move)
         return new, tuple(event.kind for event in events)
 
-    def _race_step(self, race: Race, live: Live, move: Move) -> tuple[State, tuple[str, ...]] | None:
-        """A step of the race phase that neither finishes the rider nor ends the stage, in one
-        new Live (the same as _move/_retire then _advance); None for any other step."""
-        seat, racing = live.turn, live.racing
-        n = len(racing)
+    def _quick_step(self, race: Race, live: Live, move: Move) -> tuple[State, tuple[str, ...]] | None:
+        """A race or time-trial step that neither finishes the rider nor ends a round or the
+        stage, in one new Live (the same as _move/_retire then _advance); None for any other."""
+        phase = live.phase
+        if phase != "race" and phase != "time_trial":
+            return None
         values = list(live)
-        if not live.rolling:
-            if move[0] == "roll":
-                values[3] = True
-                return _state(race, tuple.__new__(Live, values)), ()
-            if seat in live.retired or sum(racing) == 1:
+        if not live.rolling and move[0] == "roll":
+            values[_ROLLING] = True
+            return _state(race, tuple.__new__(Live, values)), ()
+        seat, racing = live.turn, live.racing
+        turn = seat
+        if phase == "time_trial":  # the next rider in this round's queue
+            queue = live.queue
+            if queue and queue[0] == seat:
+                queue = queue[1:]
+            if not queue:
                 return None
-            racing = values[6] = racing[:seat] + (False,) + racing[seat + 1:]
-            values[13] = live.retired + (seat,)
-            values[2] = next(s for s in ((seat + k) % n for k in range(1, n)) if racing[s])
+            values[_QUEUE], turn = queue, queue[0]
+        if not live.rolling:  # retire
+            if seat in live.retired:
+                return None
+            racing = values[_RACING] = _set(racing, seat, False)
+            values[_RETIRED] = live.retired + (seat,)
+            if phase == "race":
+                if True not in racing:
+                    return None
+                turn = _next_racing(racing, seat)
+            values[_TURN] = turn
             return _state(race, tuple.__new__(Live, values)), ("retire",)
         faces = move[1]
         pips = sum(faces)
         cells, rest = self._cells[live.stage]
-        at = live.cell[seat]
+        start = at = live.cell[seat]
         if pips >= rest[at]:
             return None  # the rider finishes
         model = self.cfg.model
@@ -224,11 +238,17 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         while pips >= cells[at]:  # cannot run off the end: the rest is more than pips
             pips -= cells[at]
             at += 1
-        values[2] = next(s for s in ((seat + k) % n for k in range(1, n + 1)) if racing[s])
-        values[3] = False
-        values[4] = _set(live.dice, seat, dice)
-        values[5] = _set(live.cell, seat, at)
-        values[7] = _set(live.rolls, seat, live.rolls[seat] + 1)
+        if phase == "race":
+            turn = _next_racing(racing, seat)
+        else:  # no stopping on an occupied cell
+            occupied = {c for s, c in enumerate(live.cell) if s != seat and racing[s] and c > 0}
+            while at > start and at in occupied:
+                at -= 1
+        values[_TURN] = turn
+        values[_ROLLING] = False
+        values[_DICE] = _set(live.dice, seat, dice)
+        values[_CELL] = _set(live.cell, seat, at)
+        values[_ROLLS] = _set(live.rolls, seat, live.rolls[seat] + 1)
         return _state(race, tuple.__new__(Live, values)), ("roll", "excluded") if dice < had else ("roll",)
 
     def _move(self, state: State, faces: tuple[int, ...], events: list[Any] | None) -> tuple[State, list[Any]]:
@@ -391,6 +411,14 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
 
 _LIVE_FIELDS = {name: index for index, name in enumerate(Live._fields)}
+_TURN, _ROLLING, _DICE, _CELL, _RACING, _ROLLS, _RETIRED, _QUEUE = (
+    _LIVE_FIELDS[k] for k in ("turn", "rolling", "dice", "cell", "racing", "rolls", "retired", "queue"))
+
+
+def _next_racing(racing: tuple[bool, ...], seat: int) -> int:
+    """The next seat clockwise after `seat` still racing (some other seat is)."""
+    n = len(racing)
+    return next(s for s in ((seat + k) % n for k in range(1, n + 1)) if racing[s])
 
 
 def _state(race: Race, live: Live | None) -> State:

@@ -80,6 +80,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         super().__init__(content)
         self.cfg: RaceConfig = load_config(self.settings)
         self._last_report: tuple[Race, RaceReport] | None = None
+        self._initial: dict[int, State] = {}
         # per stage number: the model's cell costs, and what is left to pay from each cell on
         self._cells = {number: (cells, tuple(sum(cells[i:]) for i in range(len(cells) + 1)))
                        for number, cells in ((k, self.model_cells(k)) for k in range(1, len(self.cfg.course) + 1))}
@@ -107,9 +108,12 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
     # --- lifecycle ---------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
-        race = Race(tuple(f"P{i + 1}" for i in range(players)))
-        dice = (self.cfg.model.start_dice,) * players
-        return State(race, self._start_stage(race, 1, dice))
+        state = self._initial.get(players)
+        if state is None:  # states are immutable: one per player count serves every race
+            race = Race(tuple(f"P{i + 1}" for i in range(players)))
+            dice = (self.cfg.model.start_dice,) * players
+            state = self._initial[players] = State(race, self._start_stage(race, 1, dice))
+        return state
 
     def _start_stage(self, race: Race, number: int, dice: tuple[int, ...]) -> Live:
         stage = self.cfg.course[number - 1]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import fields
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import combinations, permutations
+from itertools import combinations, compress, permutations
 from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
@@ -27,6 +27,7 @@ from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
 from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
 
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
+_TWO, _MINUS_TWO = 2, -2  # a die that can act holds 2 or more (seat A > 0, seat B < 0)
 
 
 class RoutouRules(Rules[State, Move], Notation[State, Move]):
@@ -115,10 +116,12 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def _own_movers(self, state: State) -> list[tuple[int, int]]:
         """(cell, value) of the dice of the seat to move that may act, in cell order."""
-        waiting = state.waiting
+        board, waiting = state.board, state.waiting
+        # the board is mostly empty: the cells are picked out in C (compress), then read
         if state.turn == 0:
-            return [(i, v) for i, v in enumerate(state.board) if v >= 2 and i not in waiting]
-        return [(i, -v) for i, v in enumerate(state.board) if v <= -2 and i not in waiting]
+            return [(i, board[i]) for i in compress(self.geo.cells, map(_TWO.__le__, board)) if i not in waiting]
+        return [(i, -board[i]) for i in compress(self.geo.cells, map(_MINUS_TWO.__ge__, board))
+                if i not in waiting]
 
     def _steps(self, state: State) -> Iterator[Move]:
         for i, v in self._own_movers(state):

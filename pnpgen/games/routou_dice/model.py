@@ -319,11 +319,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                 if kind != "roll":
                     raise IllegalMove("RD-ROLL", f"the dice for the {state.roll.action} action must be "
                                                  "rolled first (a roll, e.g. r012345)")
-                return self._apply_roll(state, move)
+                return self._apply_roll(state, move, trusted)
             if kind != "place":
                 raise IllegalMove("RD-PLACE", "the rolled dice must be grouped and placed first "
                                               "(a place move, e.g. p123/456)")
-            return self._apply_place(state, move)
+            return self._apply_place(state, move, trusted)
         if kind in ("roll", "place"):
             raise IllegalMove("RD-TURN", f"no dice are waiting to be {'rolled' if kind == 'roll' else 'placed'}; "
                                          "choose an action first")
@@ -370,11 +370,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             return self._end(replace(state, passes=passes), PASSES, events)
         return replace(state, passes=passes, turn=1 - seat, phase=0, waiting=frozenset()), events
 
-    def _apply_roll(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_roll(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         assert state.roll is not None
         roll, seat = state.roll, state.turn
         n = self.cfg.roll_dice[roll.action]
-        if len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice):
+        if not trusted and (len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice)):
             raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
         faces = "".join(map(str, move.dice))
         if roll.action != "contract":
@@ -436,9 +436,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                     {"triple": text, "reason": problem}))
         return board, supply, tuple(placed), False
 
-    def _apply_place(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_place(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         assert state.roll is not None and state.roll.dice is not None
         seat, dice, action = state.turn, state.roll.dice, state.roll.action
+        if trusted:  # a placement the engine drew uses the rolled dice and the zeros it has
+            return self._place(state, move, seat, action, [])
         used = tuple(sorted(d for t in move.triples for d in t))
         if used != dice or any(len(t) != 3 for t in move.triples):
             shown = "".join(str(d) for d in dice)
@@ -451,7 +453,10 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                          f"{len(move.destroys)} destroy(s) cost {spent}")
         if len(set(move.destroys)) != len(move.destroys):
             raise IllegalMove("RD-ZERO", "each destroy must name a different die")
-        events: list[Event] = []
+        return self._place(state, move, seat, action, [])
+
+    def _place(self, state: State, move: Move, seat: int, action: str,
+               events: list[Event]) -> tuple[State, list[Event]]:
         board, supply, placed, short = self._place_triples(state, move.triples, move.declined, events)
         new = replace(state, board=board, supply=supply)
         touched = sorted(cell for cell, _ in placed)  # the cells that changed, in board order

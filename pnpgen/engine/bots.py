@@ -21,7 +21,10 @@ def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     legal_moves = rules.legal_moves
 
     def choose(state: Any, rng: random.Random) -> Any:
-        return rng.choice(legal_moves(state))
+        moves = legal_moves(state)
+        if not moves:
+            raise IndexError("no legal move to choose from")
+        return moves[rng._randbelow(len(moves))]  # type: ignore[attr-defined]  # rng.choice's own draw
 
     return choose
 

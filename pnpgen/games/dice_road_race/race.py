@@ -462,10 +462,10 @@ def compute(cfg: RaceConfig, race: Race, prior: RaceReport | None = None) -> Rac
     if prior is not None and prior.race.players == race.players and prior.race.leader_colour == race.leader_colour:
         done = len(prior.race.stages)
         if 0 < done <= len(stages) and stages[:done] == prior.race.stages:
-            last = prior.stages[-1]
-            standings = last.standings
+            reached = prior.stages[-1]
+            standings = reached.standings
             totals = {st.seat: st.total for st in standings}
-            out = list(last.out)
+            out = list(reached.out)
             reports = list(prior.stages)
             stages = stages[done:]
     for result in stages:

@@ -487,3 +487,28 @@ def test_agreed_end_gives_a_final_classification_early(rules: StageRace, tmp_pat
     assert "The riders agreed to end the race after stage 2." in (rules.describe(state) or "")
     with pytest.raises(ImpossibleState, match="race.yaml:3:1: agreed_end: the race can end by agreement only"):
         race(rules, "players: [A, B]\nstages: []\nagreed_end: true\n", tmp_path)
+
+
+def test_race_report_from_an_earlier_report_equals_the_whole_computation(rules: StageRace) -> None:
+    """compute(cfg, race, prior) computes only the stages after `prior`; seeded random races
+    (retirements, time trial, play-on) give the same report as computing every stage."""
+    import dataclasses
+    import random
+
+    from pnpgen.games.dice_road_race.race import Race, compute
+
+    compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = rules.initial_state(2 + seed % 3)
+        while rules.current_player(state) != TERMINAL:
+            player = rules.current_player(state)
+            move = rules.sample_chance(state, rng) if player == CHANCE else rng.choice(rules.legal_moves(state))
+            state = rules.apply(state, move)[0]
+        stages = state.race.stages
+        for cut in range(1, len(stages)):
+            prior = compute(rules.cfg, Race(state.race.players, stages[:cut]))
+            whole, reused = compute(rules.cfg, state.race), compute(rules.cfg, state.race, prior)
+            assert dataclasses.asdict(reused) == dataclasses.asdict(whole)
+            compared += 1
+    assert compared >= 100

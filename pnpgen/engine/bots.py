@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
-from pnpgen.engine.capabilities import evaluation, move_sampler, own_bots
+from pnpgen.engine.capabilities import evaluation, hidden_information, move_sampler, own_bots
 from pnpgen.engine.hidden import on_view
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
@@ -20,7 +21,10 @@ def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     legal_moves = rules.legal_moves
 
     def choose(state: Any, rng: random.Random) -> Any:
-        return rng.choice(legal_moves(state))
+        moves = legal_moves(state)
+        if not moves:
+            raise IndexError("no legal move to choose from")
+        return moves[rng._randbelow(len(moves))]  # type: ignore[attr-defined]  # rng.choice's own draw
 
     return choose
 
@@ -106,11 +110,22 @@ def simulation_bots(rules: Rules[Any, Any]) -> list[str]:
 
 def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
     """A bot by name: the game's own bots take precedence over the generic ones. In a game
-    with hidden information every bot acts on its seat's view (pnpgen.engine.hidden)."""
+    with hidden information every bot acts on its seat's view (pnpgen.engine.hidden).
+    Every call makes a new bot (a bot may keep state); finding how is done once."""
+    return _bot_maker(rules, name)()
+
+
+@lru_cache(maxsize=64)  # a simulation makes bots for every game: look the name up once
+def _bot_maker(rules: Rules[Any, Any], name: str) -> Callable[[], Bot[Any, Any]]:
     base, size = parse_bot(rules, name)
     own = own_bots(rules)
+    factory: Callable[[], Bot[Any, Any]]
     if base in own and base != "uniform":
-        return on_view(rules, base, size, own[base]())
-    if size is not None:
-        return on_view(rules, base, size, GENERIC_BOTS[base](rules, size))
-    return on_view(rules, base, size, GENERIC_BOTS[base](rules))
+        factory = own[base]
+    elif size is not None:
+        factory = partial(GENERIC_BOTS[base], rules, size)
+    else:
+        factory = partial(GENERIC_BOTS[base], rules)
+    if hidden_information(rules) is None:  # on_view leaves the bot as it is
+        return factory
+    return lambda: on_view(rules, base, size, factory())

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import chain
 from typing import Any
 
 from pnpgen.engine.bots import make_bot, scaled_bot
@@ -128,6 +129,8 @@ def _tallied_step(rules: Rules[Any, Any], tally: Callable[[Any, Any, Any], Any]
 
 def _kinds(seen: list[tuple[str, ...]]) -> Counter[str]:
     """Event kinds counted from each step's kinds (few distinct tuples: counted as tuples first)."""
+    if len(seen) < 100:  # a short game: counted at once
+        return Counter(chain.from_iterable(seen))
     total: Counter[str] = Counter()
     for kinds, times in Counter(seen).items():
         for kind in kinds:

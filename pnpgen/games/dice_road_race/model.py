@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -80,6 +80,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         super().__init__(content)
         self.cfg: RaceConfig = load_config(self.settings)
         self._last_report: tuple[Race, RaceReport] | None = None
+        self._initial: dict[int, State] = {}
+        # per stage number: the model's cell costs, and what is left to pay from each cell on
+        self._cells = {number: (cells, tuple(sum(cells[i:]) for i in range(len(cells) + 1)))
+                       for number, cells in ((k, self.model_cells(k)) for k in range(1, len(self.cfg.course) + 1))}
 
     # --- race arithmetic ---------------------------------------------------------------
     def report(self, state: State) -> RaceReport:
@@ -88,9 +92,11 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def race_report(self, race: Race) -> RaceReport:
         """The standings of a race; the last one is kept, since stage end, the next stage's
         start, the outcome and the statistics all ask about the same race in turn."""
-        if self._last_report is None or self._last_report[0] is not race:
-            self._last_report = (race, compute(self.cfg, race))
-        return self._last_report[1]
+        last = self._last_report
+        if last is None or last[0] is not race:
+            # a race grows a stage at a time: only the new stages are computed
+            self._last_report = last = (race, compute(self.cfg, race, last[1] if last else None))
+        return last[1]
 
     @lru_cache(maxsize=32)  # noqa: B019 - one Rules per content, kept for the process
     def model_cells(self, stage: int) -> tuple[int, ...]:
@@ -102,9 +108,12 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
     # --- lifecycle ---------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
-        race = Race(tuple(f"P{i + 1}" for i in range(players)))
-        dice = (self.cfg.model.start_dice,) * players
-        return State(race, self._start_stage(race, 1, dice))
+        state = self._initial.get(players)
+        if state is None:  # states are immutable: one per player count serves every race
+            race = Race(tuple(f"P{i + 1}" for i in range(players)))
+            dice = (self.cfg.model.start_dice,) * players
+            state = self._initial[players] = State(race, self._start_stage(race, 1, dice))
+        return state
 
     def _start_stage(self, race: Race, number: int, dice: tuple[int, ...]) -> Live:
         stage = self.cfg.course[number - 1]
@@ -174,6 +183,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
         """apply() without its checks or events' text (their kinds only): the fast path."""
         live = state.live
+        if live is not None:  # most steps: one new Live, built once
+            quick = self._quick_step(state.race, live, move)
+            if quick is not None:
+                return quick
         if live is not None and live.rolling:
             new, kinds = self._move(state, move[1], None)
             return new, tuple(kinds)
@@ -184,6 +197,63 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             return new, tuple(kinds)
         new, events = self.apply(state, move)
         return new, tuple(event.kind for event in events)
+
+    def _quick_step(self, race: Race, live: Live, move: Move) -> tuple[State, tuple[str, ...]] | None:
+        """A race or time-trial step that neither finishes the rider nor ends a round or the
+        stage, in one new Live (the same as _move/_retire then _advance); None for any other."""
+        phase = live.phase
+        if phase != "race" and phase != "time_trial":
+            return None
+        values = list(live)
+        if not live.rolling and move[0] == "roll":
+            values[_ROLLING] = True
+            return _state(race, tuple.__new__(Live, values)), ()
+        seat, racing = live.turn, live.racing
+        turn = seat
+        if phase == "time_trial":  # the next rider in this round's queue
+            queue = live.queue
+            if queue and queue[0] == seat:
+                queue = queue[1:]
+            if not queue:
+                return None
+            values[_QUEUE], turn = queue, queue[0]
+        if not live.rolling:  # retire
+            if seat in live.retired:
+                return None
+            racing = values[_RACING] = _set(racing, seat, False)
+            values[_RETIRED] = live.retired + (seat,)
+            if phase == "race":
+                if True not in racing:
+                    return None
+                turn = _next_racing(racing, seat)
+            values[_TURN] = turn
+            return _state(race, tuple.__new__(Live, values)), ("retire",)
+        faces = move[1]
+        pips = sum(faces)
+        cells, rest = self._cells[live.stage]
+        start = at = live.cell[seat]
+        if pips >= rest[at]:
+            return None  # the rider finishes
+        model = self.cfg.model
+        had = live.dice[seat]
+        dice = had - faces.count(model.excluded_face)
+        if model.keep_last_die and dice < 1:
+            dice = 1
+        while pips >= cells[at]:  # cannot run off the end: the rest is more than pips
+            pips -= cells[at]
+            at += 1
+        if phase == "race":
+            turn = _next_racing(racing, seat)
+        else:  # no stopping on an occupied cell
+            occupied = {c for s, c in enumerate(live.cell) if s != seat and racing[s] and c > 0}
+            while at > start and at in occupied:
+                at -= 1
+        values[_TURN] = turn
+        values[_ROLLING] = False
+        values[_DICE] = _set(live.dice, seat, dice)
+        values[_CELL] = _set(live.cell, seat, at)
+        values[_ROLLS] = _set(live.rolls, seat, live.rolls[seat] + 1)
+        return _state(race, tuple.__new__(Live, values)), ("roll", "excluded") if dice < had else ("roll",)
 
     def _move(self, state: State, faces: tuple[int, ...], events: list[Any] | None) -> tuple[State, list[Any]]:
         """Pay cells with the rolled pips, lose excluded dice, maybe finish. With events None,
@@ -291,13 +361,15 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
     def _unsettled(self, race: Race, live: Live) -> list[int]:
         """Riders level on time with nothing yet to tell them apart (final stage play-on)."""
-        final = compute(self.cfg, replace(race, stages=race.stages + (self._result(live),))).final
+        last = self._last_report
+        final = compute(self.cfg, _plus(race, self._result(live)),
+                        last[1] if last else None).final
         return [s for group in final.unsettled for s in group if live.racing[s]]
 
     def _close(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
         """End the stage; `events` are Events, or kinds only on the fast path."""
         result = self._result(live)
-        race = replace(race, stages=race.stages + (result,))
+        race = _plus(race, result)
         report = self.race_report(race).stages[-1]
         names = race.players
 
@@ -343,12 +415,27 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
 
 _LIVE_FIELDS = {name: index for index, name in enumerate(Live._fields)}
+_TURN, _ROLLING, _DICE, _CELL, _RACING, _ROLLS, _RETIRED, _QUEUE = (
+    _LIVE_FIELDS[k] for k in ("turn", "rolling", "dice", "cell", "racing", "rolls", "retired", "queue"))
+
+
+def _next_racing(racing: tuple[bool, ...], seat: int) -> int:
+    """The next seat clockwise after `seat` still racing (some other seat is)."""
+    n = len(racing)
+    return next(s for s in ((seat + k) % n for k in range(1, n + 1)) if racing[s])
 
 
 def _state(race: Race, live: Live | None) -> State:
     """State(race, live) without the frozen dataclass's __init__ (a step makes one)."""
     new: State = object.__new__(State)
     new.__dict__.update(race=race, live=live)
+    return new
+
+
+def _plus(race: Race, result: StageResult) -> Race:
+    """The race with one more stage (dataclasses.replace without its checks)."""
+    new: Race = object.__new__(Race)
+    new.__dict__.update(race.__dict__, stages=race.stages + (result,))
     return new
 
 

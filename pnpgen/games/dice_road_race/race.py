@@ -449,13 +449,26 @@ def rank_riders(totals: dict[int, int], tie_rank: dict[int, int]) -> list[Standi
     ]
 
 
-def compute(cfg: RaceConfig, race: Race) -> RaceReport:
+def compute(cfg: RaceConfig, race: Race, prior: RaceReport | None = None) -> RaceReport:
+    """The race's stage reports and final standing. `prior`, a report on an earlier point of
+    the same race, is reused: only the stages after it are computed (a simulated race adds
+    one stage at a time)."""
     n = len(race.players)
     totals = {seat: 0 for seat in range(n)}
     out: list[int] = []
     reports: list[StageReport] = []
     standings: list[Standing] = []
-    for result in race.stages:
+    stages = race.stages
+    if prior is not None and prior.race.players == race.players and prior.race.leader_colour == race.leader_colour:
+        done = len(prior.race.stages)
+        if 0 < done <= len(stages) and stages[:done] == prior.race.stages:
+            reached = prior.stages[-1]
+            standings = reached.standings
+            totals = {st.seat: st.total for st in standings}
+            out = list(reached.out)
+            reports = list(prior.stages)
+            stages = stages[done:]
+    for result in stages:
         stage = cfg.course[result.number - 1]
         lines = stage_lines(cfg, stage, result, n)
         for seat in result.retired:

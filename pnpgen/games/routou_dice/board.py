@@ -3,6 +3,9 @@ one per cell: 0 empty, +v a first-player die of value v, -v a second-player die.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
+
 from pnpgen.games.routou_dice.config import Config
 
 Board = tuple[int, ...]
@@ -47,6 +50,8 @@ class Geometry:
         for window in self.windows:
             for i in window:
                 self.windows_at[i].append(window)
+        # each window with a reader of its cells' values (itemgetter: one C call per window)
+        self.window_getters = [[(w, _reader(w)) for w in at] for at in self.windows_at]
 
     def on_board(self, x: int, y: int) -> bool:
         return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
@@ -81,12 +86,25 @@ class Geometry:
 
     def line_through(self, board: Board, cells: list[int], seat: int) -> tuple[int, ...] | None:
         """A winning window of `seat` through one of `cells`, if any."""
-        value = board.__getitem__
-        for i in cells:
-            for window in self.windows_at[i]:
-                if (min(map(value, window)) > 0) if seat == 0 else (max(map(value, window)) < 0):
-                    return window
+        getters = self.window_getters
+        if seat == 0:
+            for i in cells:
+                for window, get in getters[i]:
+                    if min(get(board)) > 0:
+                        return window
+        else:
+            for i in cells:
+                for window, get in getters[i]:
+                    if max(get(board)) < 0:
+                        return window
         return None
 
     def any_line(self, board: Board, seat: int) -> tuple[int, ...] | None:
         return self.line_through(board, list(self.cells), seat)
+
+
+def _reader(cells: tuple[int, ...]) -> Callable[[Board], tuple[int, ...]]:
+    """The values of `cells` on a board, as a tuple."""
+    if len(cells) == 1:
+        return lambda board: (board[cells[0]],)
+    return itemgetter(*cells)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import fields
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import combinations, permutations
+from itertools import combinations, compress, permutations
 from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
@@ -27,6 +27,7 @@ from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
 from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
 
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
+_TWO, _MINUS_TWO = 2, -2  # a die that can act holds 2 or more (seat A > 0, seat B < 0)
 
 
 class RoutouRules(Rules[State, Move], Notation[State, Move]):
@@ -115,10 +116,12 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def _own_movers(self, state: State) -> list[tuple[int, int]]:
         """(cell, value) of the dice of the seat to move that may act, in cell order."""
-        waiting = state.waiting
+        board, waiting = state.board, state.waiting
+        # the board is mostly empty: the cells are picked out in C (compress), then read
         if state.turn == 0:
-            return [(i, v) for i, v in enumerate(state.board) if v >= 2 and i not in waiting]
-        return [(i, -v) for i, v in enumerate(state.board) if v <= -2 and i not in waiting]
+            return [(i, board[i]) for i in compress(self.geo.cells, map(_TWO.__le__, board)) if i not in waiting]
+        return [(i, -board[i]) for i in compress(self.geo.cells, map(_MINUS_TWO.__ge__, board))
+                if i not in waiting]
 
     def _steps(self, state: State) -> Iterator[Move]:
         for i, v in self._own_movers(state):
@@ -316,11 +319,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                 if kind != "roll":
                     raise IllegalMove("RD-ROLL", f"the dice for the {state.roll.action} action must be "
                                                  "rolled first (a roll, e.g. r012345)")
-                return self._apply_roll(state, move)
+                return self._apply_roll(state, move, trusted)
             if kind != "place":
                 raise IllegalMove("RD-PLACE", "the rolled dice must be grouped and placed first "
                                               "(a place move, e.g. p123/456)")
-            return self._apply_place(state, move)
+            return self._apply_place(state, move, trusted)
         if kind in ("roll", "place"):
             raise IllegalMove("RD-TURN", f"no dice are waiting to be {'rolled' if kind == 'roll' else 'placed'}; "
                                          "choose an action first")
@@ -367,11 +370,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             return self._end(replace(state, passes=passes), PASSES, events)
         return replace(state, passes=passes, turn=1 - seat, phase=0, waiting=frozenset()), events
 
-    def _apply_roll(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_roll(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         assert state.roll is not None
         roll, seat = state.roll, state.turn
         n = self.cfg.roll_dice[roll.action]
-        if len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice):
+        if not trusted and (len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice)):
             raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
         faces = "".join(map(str, move.dice))
         if roll.action != "contract":
@@ -433,9 +436,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                     {"triple": text, "reason": problem}))
         return board, supply, tuple(placed), False
 
-    def _apply_place(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_place(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         assert state.roll is not None and state.roll.dice is not None
         seat, dice, action = state.turn, state.roll.dice, state.roll.action
+        if trusted:  # a placement the engine drew uses the rolled dice and the zeros it has
+            return self._place(state, move, seat, action, [])
         used = tuple(sorted(d for t in move.triples for d in t))
         if used != dice or any(len(t) != 3 for t in move.triples):
             shown = "".join(str(d) for d in dice)
@@ -448,7 +453,10 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                          f"{len(move.destroys)} destroy(s) cost {spent}")
         if len(set(move.destroys)) != len(move.destroys):
             raise IllegalMove("RD-ZERO", "each destroy must name a different die")
-        events: list[Event] = []
+        return self._place(state, move, seat, action, [])
+
+    def _place(self, state: State, move: Move, seat: int, action: str,
+               events: list[Event]) -> tuple[State, list[Event]]:
         board, supply, placed, short = self._place_triples(state, move.triples, move.declined, events)
         new = replace(state, board=board, supply=supply)
         touched = sorted(cell for cell, _ in placed)  # the cells that changed, in board order

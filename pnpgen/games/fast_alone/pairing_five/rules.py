@@ -285,7 +285,10 @@ class PairingFiveRules(Puzzle[State, Move]):
             if move.effect:
                 raise IllegalMove("P5-5.2", "the last die fires no effect")
             return
-        if (move.effect, move.a, move.b) in options:
+        chosen = (move.effect, move.a, move.b)
+        if move.effect == "swap":  # a swap is the same whichever area is named first
+            chosen = ("swap", min(move.a, move.b), max(move.a, move.b))
+        if chosen in options:
             return
         if not move.effect:
             raise IllegalMove("P5-5", f"placing a die in area {name} fires {what}: say how, e.g. "
@@ -402,7 +405,8 @@ class PairingFiveRules(Puzzle[State, Move]):
         if rest[:2] == ["reroll", "all"] and len(rest) == 3:
             return Move("place", face, area, "every", self._parse_face(text, rest[2]))
         if rest[0] == "swap" and len(rest) == 3:
-            return Move("place", face, area, "swap", self._parse_area(text, rest[1]), self._parse_area(text, rest[2]))
+            p, q = sorted((self._parse_area(text, rest[1]), self._parse_area(text, rest[2])))
+            return Move("place", face, area, "swap", p, q)
         raise BadMove(f"cannot read the effect in '{text}': expected '6>2', 'reroll 4', 'reroll all 3' "
                       "or 'swap A C'")
 

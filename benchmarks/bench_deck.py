@@ -95,7 +95,8 @@ def kit_build(folder: Path, out: Path, print_shop: bool = False) -> Callable[[],
 
 
 def plain_build(cards: list[dict[str, str]], out: Path, print_shop: bool = False) -> Callable[[], Path]:
-    """The same deck drawn by hand with ReportLab: 3×3 poker on A4, 3 mm bleed, backs mirrored."""
+    """The same deck drawn by hand with ReportLab: 3×3 poker on A4, 3 mm bleed, backs mirrored,
+    and (home files) the 25-page backs-shifted calibration file the kit also writes."""
     setup_fonts()
     path = out / "plain.pdf"
     card_w, card_h, bleed = 63 * mm, 88 * mm, 3 * mm
@@ -170,6 +171,18 @@ def plain_build(cards: list[dict[str, str]], out: Path, print_shop: bool = False
                 back(c, *slot(i, True))
             c.showPage()
         c.save()
+        # the same calibration file the kit writes: a page of backs per reading, shifted
+        # −1.0 … +1.0 mm in 0.5 mm steps both ways (25 pages)
+        shifted = Canvas(str(out / "plain-backs-shifted.pdf"), pagesize=(page_w, 297 * mm), invariant=1,
+                         pageCompression=1)
+        steps = [-1.0, -0.5, 0.0, 0.5, 1.0]
+        for dy in reversed(steps):
+            for dx in steps:
+                for i in range(min(9, len(cards))):
+                    x, y = slot(i, True)
+                    back(shifted, x - dx * mm, y - dy * mm)
+                shifted.showPage()
+        shifted.save()
         return path
 
     return run_shop if print_shop else run
@@ -206,7 +219,7 @@ def main() -> None:
         pages = -(-args.cards // 9) * 2
         print(f"{args.cards}-card deck, fronts and backs with 3 mm bleed ({pages} pages + calibration):")
         print(f"  print kit (YAML + CSV)   {kit_s * 1000:8.1f} ms   (with the 25-page backs-shifted file)")
-        print(f"  plain ReportLab script   {plain_s * 1000:8.1f} ms")
+        print(f"  plain ReportLab script   {plain_s * 1000:8.1f} ms   (the same two files)")
         print(f"  ratio kit / plain        {kit_s / plain_s:8.2f}×   (aim: under 1.5×)")
         print(f"print-shop file, one face per page ({args.cards * 2} pages), PDF/X-4 CMYK:")
         print(f"  print kit                {shop_s * 1000:8.1f} ms")

@@ -54,52 +54,50 @@ def mark_points(reader: PdfReader, page_number: int) -> list[tuple[float, float]
     return points
 
 
-@pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_every_mark_is_at_least_5mm_from_the_paper_edge(paper: str, tmp_path: Path) -> None:
+@pytest.fixture(scope="module", params=["A4", "Letter"])
+def component_pdfs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Every home-print component PDF of the games, built once per paper (English)."""
+    out = tmp_path_factory.mktemp(request.param)
+    pdfs: list[Path] = []
+    for folder in GAMES:
+        built = build_game(load_game(folder), BuildOptions(out=out, paper=request.param, langs=("en",),
+                                                           content_root=folder.parent))
+        pdfs += [f.path for f in built if f.path.suffix == ".pdf" and not f.kind.startswith("rulebook")]
+    return pdfs
+
+
+def test_every_mark_is_at_least_5mm_from_the_paper_edge(component_pdfs: list[Path]) -> None:
     measured = 0
     nearest = 1e9
-    for folder in GAMES:
-        content = load_game(folder)
-        built = build_game(content, BuildOptions(out=tmp_path, paper=paper, langs=("en",),
-                                                 content_root=folder.parent))
-        for file in built:
-            if file.path.suffix != ".pdf" or file.kind.startswith("rulebook"):
-                continue
-            reader = PdfReader(file.path)
-            for number, page in enumerate(reader.pages):
-                width, height = float(page.mediabox.width), float(page.mediabox.height)
-                for x, y in mark_points(reader, number):
-                    gap = min(x, y, width - x, height - y) / MM
-                    nearest = min(nearest, gap)
-                    measured += 1
-                    assert gap >= 5.0 - 0.01, f"{file.path.name} page {number + 1}: a mark {gap:.2f} mm from the edge"
+    for path in component_pdfs:
+        reader = PdfReader(path)
+        for number, page in enumerate(reader.pages):
+            width, height = float(page.mediabox.width), float(page.mediabox.height)
+            for x, y in mark_points(reader, number):
+                gap = min(x, y, width - x, height - y) / MM
+                nearest = min(nearest, gap)
+                measured += 1
+                assert gap >= 5.0 - 0.01, f"{path.name} page {number + 1}: a mark {gap:.2f} mm from the edge"
     assert measured > 500 and nearest < 8  # marks were found, and some sit near the limit
 
 
-@pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_no_text_is_within_5mm_of_the_paper_edge(paper: str, tmp_path: Path) -> None:
+def test_no_text_is_within_5mm_of_the_paper_edge(component_pdfs: list[Path]) -> None:
     """Every letter on a home-print component page (tile captions, notes, card text) is
     where an inkjet prints: at least 5 mm from every paper edge."""
     import pdfplumber
 
     checked = 0
-    for folder in GAMES:
-        content = load_game(folder)
-        built = build_game(content, BuildOptions(out=tmp_path, paper=paper, langs=("en",),
-                                                 content_root=folder.parent))
-        for file in built:
-            if file.path.suffix != ".pdf" or file.kind.startswith("rulebook"):
-                continue
-            with pdfplumber.open(file.path) as pdf:
-                for number, page in enumerate(pdf.pages):
-                    for char in page.chars:
-                        x0, x1, y0, y1 = char["x0"], char["x1"], page.height - char["bottom"], page.height - char["top"]
-                        gap = min(x0, y0, page.width - x1, page.height - y1) / MM
-                        if gap < 0:
-                            continue  # a board's letters beyond this tile, clipped away
-                        checked += 1
-                        assert gap >= 5.0 - 0.05, (f"{file.path.name} page {number + 1}: {char['text']!r} "
-                                                   f"{gap:.2f} mm from the paper edge")
+    for path in component_pdfs:
+        with pdfplumber.open(path) as pdf:
+            for number, page in enumerate(pdf.pages):
+                for char in page.chars:
+                    x0, x1, y0, y1 = char["x0"], char["x1"], page.height - char["bottom"], page.height - char["top"]
+                    gap = min(x0, y0, page.width - x1, page.height - y1) / MM
+                    if gap < 0:
+                        continue  # a board's letters beyond this tile, clipped away
+                    checked += 1
+                    assert gap >= 5.0 - 0.05, (f"{path.name} page {number + 1}: {char['text']!r} "
+                                               f"{gap:.2f} mm from the paper edge")
     assert checked > 100
 
 

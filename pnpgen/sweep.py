@@ -21,12 +21,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
@@ -193,17 +195,23 @@ def run_sweep(planned: list[tuple[dict[str, Any], Rules[Any, Any]]], params: lis
 
 
 def sweep_table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the sweep's table: the values, the point's seed, each metric."""
+    """Headers and rows of the sweep's table: the values, then each metric as its value over
+    its 95% interval (rates in percent; the points' seeds are printed on lines of their own)."""
     keys = [key for key, _ in sweep.params]
     names = list(sweep.points[0].metrics(sweep.ends))
     rows = []
     for point in sweep.points:
-        row = [_label(point.settings[k]) for k in keys] + [f"{point.seed}{' (cached)' if point.cached else ''}"]
+        row = [_label(point.settings[k]) + (" (cached)" if point.cached else "") for k in keys[:1]]
+        row += [_label(point.settings[k]) for k in keys[1:]]
         for name, (value, low, high) in point.metrics(sweep.ends).items():
-            fmt = "{:.1f}" if name.startswith("game length") else "{:+.1%}" if "advantage" in name else "{:.1%}"
-            row.append(f"{fmt.format(value)} ({fmt.format(low)} – {fmt.format(high)})")
+            if name.startswith("game length"):
+                row.append(f"{value:.1f}\n{low:.0f}–{high:.0f}")
+            else:
+                sign = "+" if "advantage" in name else ""
+                row.append(f"{value * 100:{sign}.1f}\n{low * 100:{sign}.0f}–{high * 100:{sign}.0f}")
         rows.append(row)
-    return keys + ["point seed"] + names, rows
+    headers = [key.replace(".", ".\n") for key in keys]  # a narrow terminal breaks keys at their dots
+    return headers + [name if name.startswith("game length") else f"{name} %" for name in names], rows
 
 
 def sweep_paths(sweep: Sweep, out: Path) -> tuple[Path, Path]:
@@ -242,8 +250,8 @@ def _draw(c: Canvas, sweep: Sweep) -> None:
         "Error bars: 95% intervals (Wilson for rates and shares; normal for the mean length).",
     ]
     y = top - 6 * mm
-    for line in lines:
-        c.drawString(left, y, line)
+    for part in (part for line in lines for part in simpleSplit(line, SANS, 8.5, width - 2 * left)):
+        c.drawString(left, y, part)
         y -= 4.2 * mm
     charts = [(metric, key) for key, _ in sweep.params for metric in sweep.points[0].metrics(sweep.ends)]
     chart_w = (width - 2 * left - 12 * mm) / 2
@@ -279,17 +287,17 @@ def _chart(c: Canvas, x: float, y: float, w: float, h: float, sweep: Sweep, metr
     lows = [m[1] for s in series.values() for _, m in s]
     highs = [m[2] for s in series.values() for _, m in s]
     rate = "rate" in metric or metric.startswith("ended") or "advantage" in metric
-    lo, hi = _range(min(lows), max(highs), rate)
+    lo, hi, step = _axis_range(min(lows), max(highs), rate)
     x0, w0 = x + 11 * mm, w - 11 * mm
     c.setFont(SANS, 6.5)
-    for t in range(5):  # grid and labels
-        value = lo + (hi - lo) * t / 4
-        ty = y + h * t / 4
+    for t in range(round((hi - lo) / step) + 1):  # grid and labels at round values
+        value = lo + step * t
+        ty = y + h * (value - lo) / (hi - lo)
         c.setStrokeColorRGB(*GRID)
         c.setLineWidth(0.4)
         c.line(x0, ty, x0 + w0, ty)
         c.setFillColorRGB(*INK)
-        c.drawRightString(x0 - 1.2 * mm, ty - 2, _tick(value, hi - lo, rate, "advantage" in metric))
+        c.drawRightString(x0 - 1.2 * mm, ty - 2, _tick(value, step, rate, "advantage" in metric))
     if "advantage" in metric and lo < 0 < hi:  # no advantage
         zy = y + h * (0 - lo) / (hi - lo)
         c.setStrokeColorRGB(*INK)
@@ -333,22 +341,27 @@ def _chart(c: Canvas, x: float, y: float, w: float, h: float, sweep: Sweep, metr
             c.drawString(lx + 3.4 * mm, ly + 0.3 * mm, label[:48])
 
 
-def _tick(value: float, span: float, rate: bool, signed: bool) -> str:
-    """An axis label with as many decimals as the span needs to tell ticks apart."""
+def _tick(value: float, step: float, rate: bool, signed: bool) -> str:
+    """An axis label with the decimals its step needs (rates in percent)."""
     if rate:
-        decimals = 0 if span >= 0.2 else 1 if span >= 0.02 else 2
-        return f"{value:{'+' if signed else ''}.{decimals}%}"
-    decimals = 0 if span >= 20 else 1 if span >= 2 else 2
-    return f"{value:.{decimals}f}"
+        value, step = value * 100, step * 100
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else 0
+    if step * 10**decimals % 1 > 1e-6:  # a step of 2.5, 0.25…
+        decimals += 1
+    text = f"{value:{'+' if signed and abs(value) > step / 1e6 else ''}.{decimals}f}"
+    return text + ("%" if rate else "")
 
 
-def _range(low: float, high: float, rate: bool) -> tuple[float, float]:
-    """Axis ends around [low, high], a little padded (rates stay within -1..1)."""
+def _axis_range(low: float, high: float, rate: bool, ticks: int = 5) -> tuple[float, float, float]:
+    """Axis ends and tick step around [low, high]: round values (1, 2, 2.5 or 5 × 10^k apart),
+    about `ticks` intervals; rates stay within -1..1."""
     if high - low < 1e-9:
-        low, high = low - (0.05 if rate else max(1.0, abs(low) * 0.1)), high + (0.05 if rate else
-                                                                                   max(1.0, abs(high) * 0.1))
-    pad = (high - low) * 0.08
-    low, high = low - pad, high + pad
+        pad = 0.05 if rate else max(1.0, abs(low) * 0.1)
+        low, high = low - pad, high + pad
+    raw = (high - low) / ticks
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    low, high = math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
     if rate:
         low, high = max(-1.0, low), min(1.0, high)
-    return low, high
+    return low, high, step

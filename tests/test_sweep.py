@@ -12,7 +12,7 @@ from pnpgen.content.game import load_game
 from pnpgen.content.override import parse_setting, split_values, with_settings
 from pnpgen.engine.simulate import simulate
 from pnpgen.errors import PnpgenError
-from pnpgen.sweep import point_seed, rules_with
+from pnpgen.sweep import _axis_range, _tick, point_seed, rules_with
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 BOTS = "optimal,greedy,random"
@@ -91,3 +91,17 @@ def test_sweep_two_parameters_three_values(run_pnpgen, tmp_path: Path, monkeypat
     again = json.loads((tmp_path / "out" / "burning-desire" / "burning-desire-sweep.json").read_text())
     assert code == 0 and all(p["cached"] for p in again["points"])
     assert [p["summary"] for p in again["points"]] == [p["summary"] for p in points]
+
+
+@pytest.mark.parametrize(("low", "high", "rate", "ticks"), [
+    (0.272, 0.466, True, ["25%", "30%", "35%", "40%", "45%", "50%"]),
+    (-0.061, 0.133, True, ["-10%", "-5%", "0%", "+5%", "+10%", "+15%"]),
+    (0.9863, 1.0, True, ["98.5%", "99.0%", "99.5%", "100.0%"]),
+    (69.0, 151.0, False, ["60", "80", "100", "120", "140", "160"]),
+    (0.8, 1.3, False, ["0.8", "0.9", "1.0", "1.1", "1.2", "1.3"]),
+])
+def test_chart_axes_tick_at_round_values(low: float, high: float, rate: bool, ticks: list[str]) -> None:
+    lo, hi, step = _axis_range(low, high, rate)
+    assert lo <= low and hi >= high
+    signed = low < 0
+    assert [_tick(lo + step * i, step, rate, signed) for i in range(round((hi - lo) / step) + 1)] == ticks

@@ -66,6 +66,7 @@ def skill_defaults(rules: Rules[Any, Any]) -> tuple[str | None, int]:
 DEFAULT_BUDGET = 45.0  # seconds of simulation: with start-up and drawing, a report in under a minute
 TARGET_WIDTH = 0.02  # a part whose widest 95% interval is this narrow gets no more games
 MAX_BUDGET_GAMES = 1_000_000
+BATCH_SHARE = 0.4  # of the time left, what one batch may be planned to take
 
 
 @dataclass
@@ -92,6 +93,7 @@ class _Part:
     games: int = 0
     seconds_per_game: float | None = None
     done: bool = False
+    largest_batch: int = MAX_BUDGET_GAMES  # halved when a batch runs out of time
 
     def width(self) -> float:
         """The widest 95% interval this part reports (1 before any game)."""
@@ -133,9 +135,11 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
         if part.seconds_per_game is None:
             batch = slots  # a first game per worker: what one costs is unknown
         else:
-            # a batch smaller than the workers takes as long as one game on each
-            batch = min(max(part.games, slots), int(left * 0.9 / part.seconds_per_game))
-            batch = min(batch, MAX_BUDGET_GAMES - part.games)
+            # at most doubling, and within BATCH_SHARE of the time left: game lengths vary, and a
+            # batch the clock stops is lost, so the last batches shrink instead of one large gamble
+            # (a batch smaller than the workers takes as long as one game on each)
+            batch = min(max(part.games, slots), int(left * BATCH_SHARE / part.seconds_per_game),
+                        part.largest_batch, MAX_BUDGET_GAMES - part.games)
             if batch < 1 or part.seconds_per_game * max(batch, slots) > left:
                 part.done = True
                 continue
@@ -146,8 +150,9 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
             fresh = [runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games,
                                   timeout=max(0.5, share - (clock() - began)))
                      for run in part.runs]
-        except OutOfTime:
-            part.done = True
+        except OutOfTime:  # longer games than measured: try half as many while time is left
+            part.largest_batch = batch // 2
+            part.done = part.largest_batch < 1 or part.seconds_per_game is None
             continue
         for tally, new in zip(part.tallies, fresh, strict=True):
             tally.merge(new)

@@ -152,3 +152,23 @@ def test_budgeted_report_equals_a_run_of_its_counts(tmp_path: Path) -> None:
     _, _, fixed = analyse(rules, ReportOptions(games=summary.games, seed=5, skill_bot="mcts:4",
                                                skill_games=check.games, out=tmp_path))
     assert fixed["summary"] == summary.to_data() and fixed["skill_check"] == check.to_data()
+
+
+def test_a_batch_the_clock_stops_is_retried_smaller(tmp_path: Path) -> None:
+    """Games longer than measured stop a batch at its timeout: the part tries half as many
+    instead of giving up the time left (Dungeon War's report played 64 games of a possible 300)."""
+    from pnpgen.engine.simulate import OutOfTime, Runner
+    from pnpgen.report import budgeted_runs
+
+    class SlowAfterSixteen(Runner):  # games from 16 on take longer than any batch's timeout
+        def tally(self, rules, bot_names, seed, start, stop, check_invariants=False,  # type: ignore[no-untyped-def]
+                  on_games=None, timeout=None):
+            if stop - start > 4 and stop > 16:
+                raise OutOfTime
+            return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games, timeout)
+
+    ticks = iter(range(10_000))
+    options = ReportOptions(seed=5, skill_bot=None, out=tmp_path, budget=40.0)
+    summary, _, budget = budgeted_runs(nim(), options, ["random", "random"], SlowAfterSixteen(),
+                                       clock=lambda: float(next(ticks)))
+    assert budget["games"] == summary.games > 16  # 1, 1, 2, 4, 8: then batches of 4 or fewer, not a stop

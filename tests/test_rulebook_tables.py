@@ -1,0 +1,126 @@
+"""Rulebook tables fit the frame: a table wider than the page is wrapped in its cells,
+its columns share the width by their content (no column narrower than its longest word),
+and its text is made smaller only when even the longest words cannot fit, in both
+languages (Japanese wraps between characters, with kinsoku). The quick reference, scaled
+to fill its page, lays its tables out for the scaled width, so they stay inside too.
+
+Measured on the toy rulebook (tests/fixtures/rulebook-toy) with one wide table added to a
+body section and to the quick reference, with and without relative `widths`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+
+from pnpgen.content.game import load_game
+from pnpgen.output import BuildOptions
+from pnpgen.render.rulebook import render_rulebooks
+from pnpgen.render.rulebook.layout import MARGIN
+from pnpgen.render.rulebook.tables import column_widths
+from tests.test_rulebook import ToyRules, copy_toy
+
+TOLERANCE = 0.5  # pt: positions are written rounded to 0.01 pt
+
+WIDE = {
+    "en": [["Piece", "Movement allowance", "Battle points", "Special abilities and notes", "Cost", "Example"],
+           ["King Dragon", "Moves orthogonally, one square a step, never through a wall",
+            "1D + 20 + crystals", "Never stops on waterway, swamp or lava; its action ends your turn", "—",
+            "10 − 2 = 8 s"],
+           ["Magician", "Cross-warp for 2G to any square in its row or column", "12",
+            "Counterintelligence specialist", "5G", "3 points"]],
+    "ja": [["駒", "移動力", "戦闘力", "特殊能力と注意点", "コスト", "例"],
+           ["キングドラゴン", "縦横に1マスずつ移動し、味方の駒は通過できるが敵の駒に止まると接近戦になる。",
+            "1D＋20＋クリスタル", "水路・毒沼・溶岩で止まれない。王が行動したら手番終了。", "—", "10 − 2 = 8 秒"],
+           ["マジシャン", "十字ワープ（2G）で同じ列か行の好きなマスへ移動できる。", "12",
+            "「ストップ！」の駒は通過できない。", "5G", "3 点"]],
+}
+
+
+class WideRules(ToyRules):
+    """The toy game, also publishing a six-column table far wider than the page."""
+
+    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
+        if name == "wide":
+            return WIDE[lang]
+        return super().rulebook_table(name, lang)
+
+
+@pytest.fixture(scope="module")
+def wide_books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The toy rulebook (ja, en) with the wide table sized by its content in the body, and
+    on the quick reference both by content and by relative widths."""
+    folder = copy_toy(tmp_path_factory.mktemp("wide"))
+    body = (folder / "rulebook.yaml").read_text(encoding="utf-8")
+    body = body.replace("      - table: points\n", "      - table: wide\n      - table: points\n", 1)
+    (folder / "rulebook.yaml").write_text(body, encoding="utf-8")
+    back = (folder / "chapter2.yaml").read_text(encoding="utf-8")
+    back = back.replace("      - table: points\n", "      - table: wide\n        widths: [1, 3, 2, 3, 1, 1]\n"
+                        "      - table: wide\n", 1)
+    (folder / "chapter2.yaml").write_text(back, encoding="utf-8")
+    content = load_game(folder)
+    built = render_rulebooks(content, [WideRules(content)], BuildOptions(out=folder.parent / "out", paper="A4"))
+    return {f.path.stem.split("-")[-1]: f.path for f in built}
+
+
+def pages_with(path: Path, text: str) -> list[Any]:
+    with pdfplumber.open(path) as pdf:
+        return [page for page in pdf.pages if text in (page.extract_text() or "").replace(" ", "")]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_character_outside_the_frame(wide_books: dict[str, Path], lang: str) -> None:
+    faults = []
+    tables = 0
+    with pdfplumber.open(wide_books[lang]) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            text = (page.extract_text() or "").replace(" ", "")
+            tables += text.count("5G")  # the Magician's cost: once in each copy of the table
+            left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN - TOLERANCE
+            faults += [f"p{number} {c['text']!r} x {c['x0']:.1f}–{c['x1']:.1f} (frame {MARGIN:.1f}–"
+                       f"{page.width - MARGIN:.1f}), top {c['top']:.1f}"
+                       for c in page.chars if c["text"].strip() and (c["x0"] < left or c["x1"] > right
+                                                                     or c["top"] < top)]
+    assert tables == 3  # the wide table in the body, and twice on the quick reference
+    assert faults == [], "\n".join(faults[:20])
+
+
+def test_english_words_and_equations_are_not_broken(wide_books: dict[str, Path]) -> None:
+    """Each column is at least as wide as its longest word: no word is cut inside, and an
+    equation held together by no-break spaces stays on one line."""
+    with pdfplumber.open(wide_books["en"]) as pdf:
+        for page in pdf.pages:
+            text = page.extract_text() or ""
+            if "Counterintelligence" not in text.replace("\n", ""):
+                continue
+            lines = [line["text"] for line in page.extract_text_lines()]
+            joined = "\n".join(lines)
+            for word in ("Counterintelligence", "orthogonally", "Cross-warp", "allowance", "Magician"):
+                assert word in joined, (word, lines)
+            assert re.search(r"10\s−\s2\s=\s8\ss", joined), lines
+
+
+def test_quick_reference_tables_fill_the_frame_width(wide_books: dict[str, Path]) -> None:
+    """On the quick reference the tables are as wide as the frame (scaled, not cut short
+    or run past it): the rightmost rule of the tables lies at the right margin."""
+    for lang, path in wide_books.items():
+        page = pages_with(path, "5G")[-1]
+        right = max(edge["x1"] for edge in page.edges if edge["orientation"] == "v")
+        assert right == pytest.approx(page.width - MARGIN, abs=1.0), lang
+
+
+def test_columns_share_the_width_by_content() -> None:
+    # natural widths that fit are kept
+    assert column_widths([20, 30], [50, 60], 200) == [50, 60]
+    # too wide: each column gets its longest word and a share of the rest by what it lacks
+    widths = column_widths([20, 40], [120, 240], 200)
+    assert sum(widths) == pytest.approx(200) and widths[0] >= 20 and widths[1] >= 40
+    assert (widths[0] - 20) / (widths[1] - 40) == pytest.approx(100 / 200)
+    # relative widths are shares of the frame, but a column keeps its longest word
+    assert column_widths([10, 10], [10, 10], 300, [1, 2]) == pytest.approx([100, 200])
+    assert column_widths([150, 10, 10], [150, 10, 10], 300, [1, 1, 1]) == pytest.approx([150, 75, 75])
+    # even the longest words do not fit: in proportion to them (words then break)
+    assert column_widths([300, 100], [300, 100], 200) == pytest.approx([150, 50])

@@ -726,7 +726,8 @@ class Writer:
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ], self.lang)
-        return [text_table(rows, [st.cell] * 3, style, [0.1, 0.34, 0.56], space_after=8)]
+        rest = self.width - 16 * mm  # the count 16 mm wide on the page, the rest 38:62
+        return [text_table(rows, [st.cell] * 3, style, [16 * mm, 0.38 * rest, 0.62 * rest], space_after=8)]
 
 
 def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,

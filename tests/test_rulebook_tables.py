@@ -25,6 +25,7 @@ from tests.conftest import RULEBOOK_GAMES
 from tests.test_rulebook import ToyRules, copy_toy
 
 TOLERANCE = 0.5  # pt: positions are written rounded to 0.01 pt
+MM = 72 / 25.4
 
 WIDE = {
     "en": [["Piece", "Movement allowance", "Battle points", "Special abilities and notes", "Cost", "Example"],
@@ -138,3 +139,62 @@ def test_shipped_books_keep_every_character_inside_the_frame(rulebook_pdfs: Any,
                 outside = [c["text"] for c in page.chars
                            if c["text"].strip() and (c["x0"] < left or c["x1"] > right or c["top"] < top)]
                 assert outside == [], f"{game} {lang} p{number}: {''.join(outside)[:40]}"
+
+
+def draw_alone(path: Path, rows: list[list[str]], lang: str, width: float) -> None:
+    """The table flowable alone, laid out `width` wide at MARGIN on an A4 page."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.render.fonts import setup_fonts
+    from pnpgen.render.rulebook.layout import Styles, grid_style, markup
+    from pnpgen.render.rulebook.tables import text_table
+
+    setup_fonts()
+    cell = Styles(lang).cell
+    table = text_table([[markup(c, lang) for c in row] for row in rows], [cell] * len(rows[0]),
+                       grid_style([("GRID", (0, 0), (-1, -1), 0.5, "black")], lang))
+    canvas = Canvas(str(path), pagesize=A4)
+    _, height = table.wrap(width, A4[1])
+    table.drawOn(canvas, MARGIN, A4[1] - MARGIN - height)
+    canvas.save()
+
+
+@pytest.mark.parametrize(("columns", "whole"), [(4, True), (6, True), (10, False)])
+def test_text_is_set_smaller_only_when_the_longest_words_do_not_fit(tmp_path: Path, columns: int,
+                                                                    whole: bool) -> None:
+    """Columns of one long word each, 160 mm wide: four fit at the cell size; six do not,
+    so the text is set smaller (between 0.75 and 1) and every word stays whole; ten do not
+    fit even at the smallest size (0.75): the words break, but nothing crosses the frame."""
+    from pnpgen.render.rulebook.layout import Styles
+
+    width = 160 * MM
+    word = "Counterintelligence"
+    path = tmp_path / "alone.pdf"
+    draw_alone(path, [[f"{word}{c}" for c in range(columns)], ["1"] * columns], "en", width)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        chars = [c for c in page.chars if c["text"].strip()]
+        text = page.extract_text()
+    assert chars and all(c["x0"] >= MARGIN - TOLERANCE and c["x1"] <= MARGIN + width + TOLERANCE for c in chars)
+    sizes = {round(c["size"] / Styles("en").cell.fontSize, 3) for c in chars}
+    assert len(sizes) == 1
+    scale = sizes.pop()
+    assert scale == {4: 1.0, 10: 0.75}.get(columns, scale) and 0.75 <= scale <= 1.0
+    assert (0.75 < scale < 1.0) is (columns == 6)
+    assert all((f"{word}{c}" in text) is whole for c in range(columns)), text
+
+
+def test_japanese_cells_wrap_with_kinsoku(wide_books: dict[str, Path]) -> None:
+    """The wide table's Japanese cells wrap between characters: no cell line starts with
+    a closing bracket or 。、 nor ends with an opening bracket."""
+    from pnpgen.render.linebreak import NO_END, NO_START
+    from tests.test_rulebook_typography import segments
+
+    lines = 0
+    for page in pages_with(wide_books["ja"], "5G"):
+        for run in segments(page):
+            text = "".join(c["text"] for c in run)
+            lines += 1
+            assert text[0] not in NO_START and text[-1] not in NO_END, text
+    assert lines > 30

@@ -21,7 +21,6 @@ from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import MARGIN
 from pnpgen.render.rulebook.tables import column_widths
-from tests.conftest import RULEBOOK_GAMES
 from tests.test_rulebook import ToyRules, copy_toy
 
 TOLERANCE = 0.5  # pt: positions are written rounded to 0.01 pt
@@ -128,17 +127,17 @@ def test_columns_share_the_width_by_content() -> None:
     assert column_widths([300, 100], [300, 100], 200) == pytest.approx([150, 50])
 
 
-@pytest.mark.parametrize("game", RULEBOOK_GAMES)
-def test_shipped_books_keep_every_character_inside_the_frame(rulebook_pdfs: Any, game: str) -> None:
-    """Every shipped book (the session's build), both languages: no letter left of, right
-    of or above the frame (Dungeon War is not in test_rulebook_typography's margin test)."""
-    for lang, path in rulebook_pdfs[game].items():
+def test_dungeon_war_keeps_every_character_inside_the_frame(rulebook_pdfs: Any) -> None:
+    """The shipped Dungeon War book (the session's build), both languages: no letter left
+    of, right of or above the frame. (test_rulebook_typography measures the right margin of
+    the other books; its quick reference once ran a table past the margin.)"""
+    for lang, path in rulebook_pdfs["dungeon-war"].items():
         with pdfplumber.open(path) as pdf:
             for number, page in enumerate(pdf.pages, 1):
                 left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN - TOLERANCE
                 outside = [c["text"] for c in page.chars
                            if c["text"].strip() and (c["x0"] < left or c["x1"] > right or c["top"] < top)]
-                assert outside == [], f"{game} {lang} p{number}: {''.join(outside)[:40]}"
+                assert outside == [], f"{lang} p{number}: {''.join(outside)[:40]}"
 
 
 def draw_alone(path: Path, rows: list[list[str]], lang: str, width: float) -> None:

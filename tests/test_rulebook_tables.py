@@ -197,3 +197,40 @@ def test_japanese_cells_wrap_with_kinsoku(wide_books: dict[str, Path]) -> None:
             lines += 1
             assert text[0] not in NO_START and text[-1] not in NO_END, text
     assert lines > 30
+
+
+def test_quick_reference_enlarges_boxes_and_drawings_within_the_frame(tmp_path: Path) -> None:
+    """FitPage (the quick reference) lays its content out narrower and scales it up: a box
+    holding a drawing made for the full width is laid out for the narrower width too (the
+    drawing shrinks to its box), so nothing drawn crosses the frame after the enlargement."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Table
+
+    from pnpgen import scene as sc
+    from pnpgen.render.diagram import drawing
+    from pnpgen.render.rulebook.layout import FitPage
+    from pnpgen.render.rulebook.tables import FitTable
+
+    width = A4[0] - 2 * MARGIN
+    art = drawing(sc.Scene(400, 60, (sc.Rect(0, 0, 400, 60, fill="#cccccc"),)), width - 16)
+    assert art.wrap(width - 16, 1e6) == (400, 60) and art.wrap(200, 1e6) == (200, 30)
+
+    def box(inner: float) -> Table:
+        table = Table([[art]], colWidths=[inner])
+        table.setStyle([("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+                        ("BOX", (0, 0), (-1, -1), 0.5, "black")])
+        return table
+
+    page = FitPage([FitTable(box)])
+    _, height = page.wrap(width, 500)
+    assert page.scale == pytest.approx(1.35)  # short content: enlarged as far as it goes
+    path = tmp_path / "fit.pdf"
+    canvas = Canvas(str(path), pagesize=A4)
+    page.drawOn(canvas, MARGIN, A4[1] - MARGIN - height)
+    canvas.save()
+    with pdfplumber.open(path) as pdf:
+        shapes = pdf.pages[0].rects + pdf.pages[0].lines
+        assert shapes and all(s["x0"] >= MARGIN - TOLERANCE and s["x1"] <= MARGIN + width + TOLERANCE
+                              for s in shapes)
+        assert max(s["x1"] for s in shapes) == pytest.approx(MARGIN + width, abs=1)  # the box fills it

@@ -21,18 +21,24 @@ def _colour(value: str) -> colors.Color:
 
 
 class SceneFlowable(Flowable):
-    """A scene scaled to fit the width it is given (never enlarged past `max_scale`)."""
+    """A scene scaled to fit `max_width` (never enlarged past `max_scale`), and smaller
+    still where it is laid out narrower (a box on the quick reference, laid out for the
+    page's enlargement)."""
 
     def __init__(self, scene: sc.Scene, max_width: float, max_scale: float = 1.0, align: str = "CENTER",
                  font: str = SANS) -> None:
         super().__init__()
         self.scene = scene
         self.font = font
-        self.scale = min(max_scale, max_width / scene.width) if scene.width else 1.0
+        self.most = min(max_scale, max_width / scene.width) if scene.width else 1.0
+        self.scale = self.most
         self.width, self.height = scene.width * self.scale, scene.height * self.scale
         self.hAlign = align
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        if self.scene.width and availWidth > 0:
+            self.scale = min(self.most, availWidth / self.scene.width)
+            self.width, self.height = self.scene.width * self.scale, self.scene.height * self.scale
         return self.width, self.height
 
     def draw(self) -> None:

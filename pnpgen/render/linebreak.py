@@ -189,6 +189,21 @@ class KinsokuParagraph(Paragraph):
             lines.append(makeCJKParaLine(run, max_width, used, max_width - used, line_break, calc_bounds))
         return ParaLines(kind=1, lines=lines)
 
+    def extent(self) -> tuple[float, float]:
+        """(least, natural) width in points of the text: its widest unbreakable piece (a
+        word, a number held by no-break spaces, a Japanese character with its punctuation),
+        and its widest line when lines break only where the text breaks them."""
+        _, parts, widths = self._glyphs()
+        least = natural = line = 0.0
+        for part, width in zip(parts, widths, strict=True):
+            if is_space(part[0]) and "\n" in part:  # a forced line break
+                natural, line = max(natural, line), 0.0
+                continue
+            line += width
+            if not is_space(part[0]):
+                least = max(least, width)
+        return least, max(natural, line)
+
     def _glyphs(self) -> tuple[list[Any], list[str], list[float]]:
         """The paragraph's glyphs (with their frags and widths) and its `segments`, computed
         once: a table re-wraps its cells many times."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, number
@@ -43,7 +43,7 @@ from pnpgen.render.kit.blocks import (
 )
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
-from pnpgen.render.kit.page import KitJob, Rect, problems_of, write_pdf
+from pnpgen.render.kit.page import EDGE, KitJob, Rect, problems_of, write_pdf
 from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
@@ -703,9 +703,10 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
     size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
     canvas.setFillColor(ctx.colour("#000000"))
     canvas.setFont(SANS, size)
-    y = min(trim.top + plan.bleed + 2 * mm, page.top - 5 * mm - size * 0.8)  # its top 5 mm from the edge (inkjets clip)
+    ascent, descent = getAscentDescent(SANS, size)
+    y = min(trim.top + plan.bleed + 2 * mm, page.top - EDGE - ascent)  # its letters EDGE inside (inkjets clip)
     canvas.drawString(trim.x + 3 * mm, y, text)
-    return Rect(trim.x + 3 * mm, y - size * 0.25, stringWidth(text, SANS, size), size * 1.2)
+    return Rect(trim.x + 3 * mm, y + descent, stringWidth(text, SANS, size), ascent - descent)
 
 
 # --- the component type interface -----------------------------------------------------

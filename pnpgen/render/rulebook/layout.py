@@ -39,6 +39,7 @@ from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, no
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.rulebook.pagefill import FittedContents, keep_with_start
+from pnpgen.render.rulebook.tables import FitTable, text_table
 from pnpgen.render.words import WORDS
 from pnpgen.scene import beside
 
@@ -238,34 +239,46 @@ class Heading(Paragraph):
 
 class FitPage(Flowable):
     """Flowables scaled as one block to fill the space left on the page (shrinking when
-    too long, enlarging up to `max_scale` when short): the one-page quick reference."""
+    too long, enlarging up to `max_scale` when short): the one-page quick reference. The
+    content is laid out at the width divided by the scale (tables are built for it,
+    tables.FitTable, and it is enlarged no further than their longest words fit);
+    something of a fixed width (a drawing) caps the scale, so that nothing is enlarged
+    past the margin."""
 
     def __init__(self, content: list[Flowable], max_scale: float = 1.35) -> None:
         super().__init__()
         self.content, self.max_scale, self.scale = content, max_scale, 1.0
 
-    def _measure(self, width: float) -> list[tuple[Flowable, float, float]]:
-        """(flowable, space above, height) for each flowable wrapped at `width`."""
+    def _measure(self, width: float) -> list[tuple[Flowable, float, float, float]]:
+        """(flowable, space above, height, width) for each flowable wrapped at `width`."""
         out = []
         previous_after = 0.0
         for index, flowable in enumerate(self.content):
-            _, height = flowable.wrap(width, 1e6)
+            wide, height = flowable.wrap(width, 1e6)
             before = flowable.getSpaceBefore() if index else 0.0
-            out.append((flowable, max(before, previous_after), height))
+            out.append((flowable, max(before, previous_after), height, wide))
             previous_after = flowable.getSpaceAfter()
         return out
 
     def _height(self, width: float, scale: float) -> float:
-        return scale * sum(gap + h for _, gap, h in self._measure(width / scale))
+        return scale * sum(gap + h for _, gap, h, _ in self._measure(width / scale))
+
+    def _fits(self, width: float, height: float, scale: float) -> bool:
+        """Does the content, laid out at `width / scale` and scaled, fit `width` × `height`?"""
+        measured = self._measure(width / scale)
+        widest = max((wide for *_, wide in measured), default=0.0)
+        return widest * scale <= width + 0.01 and scale * sum(gap + h for _, gap, h, _ in measured) <= height
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        low, high = 0.2, self.max_scale
-        if self._height(availWidth, high) <= availHeight:
+        # enlarged no further than a table keeps its longest words whole (tables.FitTable)
+        least = max((getattr(f, "least_width", 0.0) for f in self.content), default=0.0)
+        low, high = 0.2, min(self.max_scale, max(1.0, availWidth / least)) if least > 0 else self.max_scale
+        if self._fits(availWidth, availHeight, high):
             low = high
         else:
             for _ in range(12):  # bisection on the scale factor
                 mid = (low + high) / 2
-                if self._height(availWidth, mid) <= availHeight:
+                if self._fits(availWidth, availHeight, mid):
                     low = mid
                 else:
                     high = mid
@@ -278,7 +291,7 @@ class FitPage(Flowable):
         canvas.saveState()
         canvas.scale(scale, scale)
         y = self.height / scale
-        for flowable, gap, height in self._measure(self.width / scale):
+        for flowable, gap, height, _ in self._measure(self.width / scale):
             y -= gap + height
             flowable.drawOn(canvas, 0, y)
         canvas.restoreState()
@@ -413,18 +426,15 @@ class Writer:
         style = ParagraphStyle("h1-table", parent=self.st.h[1], keepWithNext=0)
         return [CondPageBreak(60 * mm), Heading(escape(text), style, (1, text, f"s{self.keys}"))]
 
-    def grid(self, rows: list[list[str]], weights: list[float]) -> Table:
-        data = [[Paragraph(markup(cell, self.lang), self.st.cell) for cell in row]
-                for row in rows]
-        table = Table(data, colWidths=[self.width * w for w in weights], repeatRows=1,
-                      hAlign="LEFT")
-        table.setStyle(grid_style([
+    def grid(self, rows: list[list[str]], weights: list[float]) -> FitTable:
+        data = [[markup(cell, self.lang) for cell in row] for row in rows]
+        style = grid_style([
             ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ], self.lang))
-        table.spaceBefore, table.spaceAfter = 2, 8
-        return table
+        ], self.lang)
+        return text_table(data, [self.st.cell] * len(weights), style, weights, repeatRows=1,
+                          space_before=2, space_after=8)
 
     def title_page(self) -> list[Flowable]:
         content, res, st = self.res.content, self.res, self.st
@@ -557,11 +567,10 @@ class Writer:
         return []
 
     def boxed(self, flowables: list[Flowable], border: bool = False,
-              split: bool = False) -> Table:
+              split: bool = False) -> FitTable:
         """A shaded box. With `split` (long text cut into pieces) each flowable is a row of its
         own, so the box can continue onto the next page."""
         rows = [[f] for f in flowables] if split else [[flowables]]
-        box = Table(rows, colWidths=[self.width])
         commands: list[tuple[Any, ...]] = [
             ("BACKGROUND", (0, 0), (-1, -1), SHADE),
             ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
@@ -572,50 +581,37 @@ class Writer:
                          ("BOTTOMPADDING", (0, 0), (-1, -2), 0)]
         if border:
             commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
-        box.setStyle(grid_style(commands, self.lang))
-        box.spaceBefore, box.spaceAfter = 4, 6
-        return box
+        style = grid_style(commands, self.lang)
 
-    def col_widths(self, rows: list[list[str]], style: ParagraphStyle,
-                   weights: list[float] | None) -> list[float]:
-        columns = max(len(r) for r in rows)
-        if weights and len(weights) == columns:
-            total = sum(weights)
-            return [self.width * w / total for w in weights]
-        natural = [
-            max(stringWidth(r[c], style.fontName, style.fontSize) if c < len(r) else 0
-                for r in rows) + 14
-            for c in range(columns)
-        ]
-        if sum(natural) <= self.width:
-            return natural
-        floor = self.width / columns / 2
-        spare = self.width - floor * columns
-        extra = [max(n - floor, 0) for n in natural]
-        return [floor + spare * e / (sum(extra) or 1) for e in extra]
+        def box(width: float) -> Table:  # as wide as the frame it is laid out in
+            table = Table(rows, colWidths=[width])
+            table.setStyle(style)
+            return table
+
+        return FitTable(box, space_before=4, space_after=6)
 
     def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
         st = self.st
         model = self.res.table(str(block["table"]), rules, block)
         if model is None or not model.lines:
             return []
-        rows = model.lines
-        widths = self.col_widths(rows, st.cell, block.get("widths"))
-        if "widths" in block and len(block["widths"]) != len(widths):
-            self.res.problem(f"widths: {len(block['widths'])} given for {len(widths)} columns",
-                             block, "widths")
+        rows = model.grid()
+        weights = block.get("widths")
+        if weights is not None and len(weights) != model.columns:
+            self.res.problem(f"widths: {len(weights)} given for {model.columns} columns", block, "widths")
+            weights = None
         centred = ParagraphStyle("cc", parent=st.cell, alignment=TA_CENTER)
         styles = {"left": st.cell, "center": centred}
-        data = [[Paragraph(markup(cell, self.lang), styles[model.align[c]])
-                 for c, cell in enumerate(row)] for row in rows]
-        table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-        table.setStyle(grid_style([
+        data = [[markup(cell, self.lang) for cell in row] for row in rows]
+        style = grid_style([
             ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-        ], self.lang))
-        table.spaceBefore, table.spaceAfter = 2, 8
+        ], self.lang)
+        table = text_table(data, [styles[align] for align in model.align], style,
+                           [float(w) for w in weights] if weights else None, repeatRows=1,
+                           space_before=2, space_after=8)
         out: list[Flowable] = []
         if "caption" in block:
             text = self.res.text(block["caption"], block, "caption", rules)
@@ -725,16 +721,13 @@ class Writer:
             note = markup(res.text(item["note"], item, "note", rules), lang) if "note" in item \
                 else ""
             count = res.text(item["count"], item, "count", rules)
-            rows.append([Paragraph(f"{escape(count)} ×", st.cell), Paragraph(name, st.cell),
-                         Paragraph(note, st.cell)])
-        table = Table(rows, colWidths=[16 * mm, 0.38 * (self.width - 16 * mm),
-                                       0.62 * (self.width - 16 * mm)], hAlign="LEFT")
-        table.setStyle(grid_style([
+            rows.append([f"{escape(count)} ×", name, note])
+        style = grid_style([
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ], self.lang))
-        table.spaceAfter = 8
-        return [table]
+        ], self.lang)
+        rest = self.width - 16 * mm  # the count 16 mm wide on the page, the rest 38:62
+        return [text_table(rows, [st.cell] * 3, style, [16 * mm, 0.38 * rest, 0.62 * rest], space_after=8)]
 
 
 def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,

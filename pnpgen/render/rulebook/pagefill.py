@@ -20,6 +20,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Table
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnpgen.render.rulebook.tables import FitTable
+
 FIRST_ROWS = 3  # a table's heading needs room for the header and this many rows below it
 FIRST_LINES = 3  # a paragraph's heading, for this many lines
 OVERFLOW = 1.3  # a contents list up to this many times its room is shrunk to fit
@@ -32,6 +34,8 @@ def _keeps(flowable: Flowable) -> bool:
 def _start_height(flowable: Flowable, width: float) -> float | None:
     """The height of the start of `flowable` that its heading must share a page with, or
     None when it cannot split (then keepWithNext keeps it whole)."""
+    if isinstance(flowable, FitTable):  # built for the width it is laid out in
+        flowable = flowable.table(width)
     if isinstance(flowable, Table):
         flowable.wrap(width, 1e6)
         rows = getattr(flowable, "_rowHeights", [])

@@ -34,7 +34,7 @@ from tests.kit_pdf import all_text, unembedded_fonts
 
 PIG = ROOT / "examples" / "pig"
 CONTENT = PIG / "content"
-BUILT_IN = {"burning_desire", "dice_road_race", "fast_alone", "routou_dice"}
+BUILT_IN = {"burning_desire", "dice_road_race", "dungeon_war", "fast_alone", "routou_dice"}
 
 
 def _builds_offline() -> bool:
@@ -172,6 +172,18 @@ def test_builtin_games_are_entry_points_too() -> None:
     found = pnpgen.games.engines()
     assert set(found) >= BUILT_IN
     assert {name: found[name].value for name in BUILT_IN} == {name: f"pnpgen.games.{name}" for name in BUILT_IN}
+    # the names imported without reading the metadata are exactly the registered ones
+    own = {name for name, point in found.items() if point.value.startswith("pnpgen.games.")}
+    assert set(pnpgen.games.OWN_ENGINES) == own == BUILT_IN
+
+
+def test_own_engines_start_without_reading_package_metadata() -> None:
+    code = ("import sys; from pnpgen.content.game import load_games; from pnpgen.games import rules_for_content; "
+            "from pathlib import Path; [rules_for_content(g) for g in load_games(Path(sys.argv[1]))]; "
+            "print('importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "content")], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
 
 
 def _game(folder: Path, engine: str) -> Path:

@@ -59,14 +59,18 @@ def _pos(node: yaml.Node) -> Position:
 
 def _value_pos(key_node: yaml.Node, value_node: yaml.Node) -> Position:
     """Where a key's value is; an empty value (`color: #fff` is `color:` and a comment)
-    is just after its key, not at the next token PyYAML skipped to, lines further down."""
-    if isinstance(value_node, yaml.ScalarNode) and value_node.value == "" and value_node.style is None:
+    is just after its key, not at the next token PyYAML skipped to, lines further down. (A plain
+    scalar's style is None from PyYAML, "" from libyaml.)"""
+    if isinstance(value_node, yaml.ScalarNode) and value_node.value == "" and not value_node.style:
         return key_node.end_mark.line + 1, key_node.end_mark.column + 3
     return _pos(value_node)
 
 
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what the pure-Python reader refuses
 _BLOCK_COMMENT = re.compile(r"[|>][-+0-9]*#")
+# a quoted scalar on one line (skipped), or a '!' that may start a tag: not inside a word or after text
+_QUOTED_OR_TAG = re.compile(r"""(?:^|(?<=[\s\[{,:]))(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')"""
+                            r"""|(?:^|(?<=[^\w'".!?]))!""", re.MULTILINE)
 MAX_VALUES = 1_000_000  # values one file may expand to, aliases counted each time they are used
 
 
@@ -89,105 +93,126 @@ class _CSafeBase(*((_CParser,) if _CParser else ()), yaml.constructor.SafeConstr
 C_NESTING_GATE = 20_000  # above this many nesting indicators, libyaml's recursive composer is not used
 
 
-def _make_loader(file: str, fast: bool = False) -> type[yaml.SafeLoader]:
-    """The loader class for `file`: pure Python, or (`fast`) composing in libyaml, whose
-    node trees `_within_budgets` must then check before anything is constructed."""
-    def refuse(problem: str, node_or_mark: Any) -> ContentError:
+class _PositionMixin:
+    """Composes with a depth limit, counts the values aliases expand to, and constructs YMap
+    and YList with positions; `file` names the file in both and in every error."""
+
+    file = "<memory>"
+    depth = 0
+    values = 0
+    weights: dict[int, int]
+
+    def refuse(self, problem: str, node_or_mark: Any) -> ContentError:
         mark = getattr(node_or_mark, "start_mark", node_or_mark)
-        return ContentError(problem, file, mark.line + 1, mark.column + 1)
+        return ContentError(problem, self.file, mark.line + 1, mark.column + 1)
 
-    class PositionLoader(_CSafeBase if fast else yaml.SafeLoader):  # type: ignore[misc]
-        """Composes with a depth limit and counts the values aliases expand to."""
+    def compose_document(self) -> Any:
+        self.weights = {}
+        return super().compose_document()  # type: ignore[misc]
 
-        depth = 0
-        values = 0
-        weights: dict[int, int]
-
-        def compose_document(self) -> Any:
-            self.weights = {}
-            return super().compose_document()
-
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            if self.check_event(yaml.AliasEvent):
-                event = self.peek_event()
-                node = super().compose_node(parent, index)
-                self._count(self.weights.get(id(node), 1), event.start_mark)
-                return node
-            mark = self.peek_event().start_mark
-            self.depth += 1
-            if self.depth > limits.MAX_DEPTH:
-                raise refuse(f"nested more than {limits.MAX_DEPTH} levels deep (the limit)", mark)
-            start = self.values
-            try:
-                node = super().compose_node(parent, index)
-            finally:
-                self.depth -= 1
-            self._count(1, mark)
-            self.weights[id(node)] = self.values - start
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
+            event = self.peek_event()  # type: ignore[attr-defined]
+            node = super().compose_node(parent, index)  # type: ignore[misc]
+            self._count(self.weights.get(id(node), 1), event.start_mark)
             return node
+        mark = self.peek_event().start_mark  # type: ignore[attr-defined]
+        self.depth += 1
+        if self.depth > limits.MAX_DEPTH:
+            raise self.refuse(f"nested more than {limits.MAX_DEPTH} levels deep (the limit)", mark)
+        start = self.values
+        try:
+            node = super().compose_node(parent, index)  # type: ignore[misc]
+        finally:
+            self.depth -= 1
+        self._count(1, mark)
+        self.weights[id(node)] = self.values - start
+        return node
 
-        def _count(self, weight: int, mark: Any) -> None:
-            self.values += weight
-            if self.values > MAX_VALUES:
-                raise refuse(f"expands to more than {MAX_VALUES:,} values (the limit; aliases count "
-                             "each time they are used)", mark)
+    def _count(self, weight: int, mark: Any) -> None:
+        self.values += weight
+        if self.values > MAX_VALUES:
+            raise self.refuse(f"expands to more than {MAX_VALUES:,} values (the limit; aliases count "
+                              "each time they are used)", mark)
 
-    def construct_str(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
-        text = loader.construct_scalar(node)
+    def construct_str(self, node: yaml.ScalarNode) -> str:
+        text = self.construct_scalar(node)  # type: ignore[attr-defined]
         if len(text) > limits.MAX_TEXT_CHARS:
-            raise refuse(f"a text of {len(text):,} characters; the limit is {limits.MAX_TEXT_CHARS:,}", node)
+            raise self.refuse(f"a text of {len(text):,} characters; the limit is {limits.MAX_TEXT_CHARS:,}", node)
         return str(text)
 
-    def construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    def construct_int(self, node: yaml.ScalarNode) -> int:
         if len(str(node.value)) > 40:
-            raise refuse(f"number too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})", node)
-        number = int(yaml.SafeLoader.construct_yaml_int(loader, node))
+            raise self.refuse(f"number too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})", node)
+        number = int(yaml.SafeLoader.construct_yaml_int(self, node))  # type: ignore[arg-type]
         if abs(number) > limits.MAX_INT:
-            raise refuse(f"number {number:.3g} is too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})",
-                         node)
+            raise self.refuse(f"number {number:.3g} is too large (the limit is "
+                              f"±2**{limits.MAX_INT.bit_length() - 1})", node)
         return number
 
-    def construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
-        number = float(yaml.SafeLoader.construct_yaml_float(loader, node))
+    def construct_float(self, node: yaml.ScalarNode) -> float:
+        number = float(yaml.SafeLoader.construct_yaml_float(self, node))  # type: ignore[arg-type]
         if not math.isfinite(number):
-            raise refuse(f"'{node.value}' is not a finite number", node)
+            raise self.refuse(f"'{node.value}' is not a finite number", node)
         if abs(number) > limits.MAX_INT:
-            raise refuse(f"number {number:.3g} is too large (the limit is ±2**{limits.MAX_INT.bit_length() - 1})",
-                         node)
+            raise self.refuse(f"number {number:.3g} is too large (the limit is "
+                              f"±2**{limits.MAX_INT.bit_length() - 1})", node)
         return number
 
-    def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> YMap:
-        loader.flatten_mapping(node)
+    def construct_position_mapping(self, node: yaml.MappingNode) -> YMap:
+        self.flatten_mapping(node)  # type: ignore[attr-defined]
+        construct = self.construct_object  # type: ignore[attr-defined]
         result = YMap()
-        result.file, result.position = file, _pos(node)
+        result.file, result.position = self.file, _pos(node)
+        keys, values = result.key_positions, result.value_positions
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                raise refuse("a key must be a plain value, not a list or mapping", key_node)
-            key = loader.construct_object(key_node, deep=True)
+                raise self.refuse("a key must be a plain value, not a list or mapping", key_node)
+            key = construct(key_node, deep=True)
             if key in result:
                 line, col = _pos(key_node)
-                raise ContentError(f"duplicate key '{key}'", file, line, col)
-            result[key] = loader.construct_object(value_node, deep=True)
-            result.key_positions[key] = _pos(key_node)
-            result.value_positions[key] = _value_pos(key_node, value_node)
+                raise ContentError(f"duplicate key '{key}'", self.file, line, col)
+            result[key] = construct(value_node, deep=True)
+            keys[key] = _pos(key_node)
+            values[key] = _value_pos(key_node, value_node)
         return result
 
-    def construct_sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> YList:
-        result = YList(loader.construct_object(child, deep=True) for child in node.value)
-        result.file, result.position = file, _pos(node)
+    def construct_position_sequence(self, node: yaml.SequenceNode) -> YList:
+        construct = self.construct_object  # type: ignore[attr-defined]
+        result = YList([construct(child, deep=True) for child in node.value])
+        result.file, result.position = self.file, _pos(node)
         result.item_positions = [_pos(child) for child in node.value]
         return result
 
-    PositionLoader.add_constructor(
-        yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping
-    )
-    PositionLoader.add_constructor(
-        yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, construct_sequence
-    )
-    PositionLoader.add_constructor("tag:yaml.org,2002:str", construct_str)
-    PositionLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
-    PositionLoader.add_constructor("tag:yaml.org,2002:float", construct_float)
-    return PositionLoader
+    @classmethod
+    def register(cls) -> None:
+        add = cls.add_constructor  # type: ignore[attr-defined]
+        add(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, cls.construct_position_mapping)
+        add(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, cls.construct_position_sequence)
+        add("tag:yaml.org,2002:str", cls.construct_str)
+        add("tag:yaml.org,2002:int", cls.construct_int)
+        add("tag:yaml.org,2002:float", cls.construct_float)
+
+
+class _PythonLoader(_PositionMixin, yaml.SafeLoader):
+    """PyYAML's pure-Python SafeLoader, with positions and budgets."""
+
+    def __init__(self, stream: str, file: str = "<memory>") -> None:
+        super().__init__(stream)
+        self.file = file
+
+
+_PythonLoader.register()
+
+if _CParser is not None:
+    class _FastLoader(_PositionMixin, _CSafeBase):
+        """libyaml composing (whose tree `_within_budgets` checks), then the same constructors."""
+
+        def __init__(self, stream: str, file: str = "<memory>") -> None:
+            super().__init__(stream)
+            self.file = file
+
+    _FastLoader.register()
 
 
 def read_text(path: Path, limit: int, what: str = "file") -> str:
@@ -222,7 +247,7 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
     if text is None:
         text = read_text(path, limit, what)
     if _CParser is not None and _c_parses_alike(text):
-        loader = _make_loader(name, fast=True)(text)
+        loader = _FastLoader(text, name)
         try:
             node = loader.get_single_node()
             if node is None:
@@ -234,7 +259,11 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
         finally:
             loader.dispose()
     try:
-        return yaml.load(text, Loader=_make_loader(name))  # noqa: S506 - SafeLoader subclass
+        python_loader = _PythonLoader(text, name)
+        try:
+            return python_loader.get_single_data()
+        finally:
+            python_loader.dispose()
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "malformed YAML"
@@ -251,12 +280,18 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
 def _c_parses_alike(text: str) -> bool:
     """Whether libyaml may load `text` as PyYAML would: no tab (libyaml accepts tabs PyYAML
     refuses), no '?' where flow collections may be (libyaml reads 'a?b' inside [..] or {..}
-    as one scalar, PyYAML refuses it), no '!' (tags end differently in flow collections), no
+    as one scalar, PyYAML refuses it), no '!' that may start a tag (tags end differently in flow
+    collections; a '!' after a letter, as in "Stop!", is text to both), no
     block scalar header run into a comment ('>#'), no character the pure-Python reader refuses, and too
     few nesting indicators for libyaml's recursive composer to run deep."""
-    if "?" in text and ("[" in text or "{" in text) or "!" in text or _BLOCK_COMMENT.search(text):
+    if "?" in text and ("[" in text or "{" in text) or _may_hold_tag(text) or _BLOCK_COMMENT.search(text):
         return False
     return "\t" not in text and not _NON_PRINTABLE.search(text) and _nesting_indicators(text) < C_NESTING_GATE
+
+
+def _may_hold_tag(text: str) -> bool:
+    """Whether a '!' outside one-line quoted scalars may start a tag."""
+    return "!" in text and any(found.group().startswith("!") for found in _QUOTED_OR_TAG.finditer(text))
 
 
 def _nesting_indicators(text: str) -> int:

@@ -22,9 +22,15 @@ def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
 
     def choose(state: Any, rng: random.Random) -> Any:
         moves = legal_moves(state)
-        if not moves:
+        n = len(moves)
+        if not n:
             raise IndexError("no legal move to choose from")
-        return moves[rng._randbelow(len(moves))]  # type: ignore[attr-defined]  # rng.choice's own draw
+        # rng.choice's own draw (CPython's _randbelow, as draw_below), without its calls
+        bits, k = rng.getrandbits, n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return moves[r]
 
     return choose
 

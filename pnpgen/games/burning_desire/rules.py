@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import product
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.chance import dice_rolls, draw_below
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.burning_desire.config import Config, load_config
@@ -142,14 +142,13 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         return result
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
-        """The same draws as rolling each die with rng.randint (1 + _randbelow in CPython's
-        random.py, called directly here); a drawn outcome's Move is made once and reused."""
+        """The same draws as rolling each die with rng.randint (draw_below); a drawn
+        outcome's Move is made once and reused."""
         cache = self._outcome_cache
         if state.phase == ROLL:
-            below = rng._randbelow  # type: ignore[attr-defined]
-            faces = self._face_count
-            drawn = sorted([below(faces) for _ in range(self._dice_count - len(state.dice))])
-            drawn.append(-1 if state.bonus else below(self._bonus_faces))
+            drawn = draw_below(rng, self._face_count, self._dice_count - len(state.dice))
+            drawn.sort()
+            drawn.append(-1 if state.bonus else draw_below(rng, self._bonus_faces, 1)[0])
             key = tuple(drawn)
             move = cache.get(key)
             if move is None:

@@ -414,6 +414,33 @@ def test_simulated_race_file_round_trips(rules: StageRace) -> None:
     assert rules.to_data(again) == data
 
 
+def test_fast_path_matches_checked_path_at_every_table_size(rules: StageRace) -> None:
+    """apply_unchecked gives apply's state and event kinds at every step of seeded races for
+    2–6 riders, through every phase (extra round, time trial, play-on)."""
+    import random
+
+    from pnpgen.engine.bots import make_bot
+    from pnpgen.engine.simulate import derive_seed
+    from pnpgen.games.dice_road_race.model import PHASES
+
+    phases: set[str] = set()
+    for players in range(2, 7):
+        for game, bot_name in enumerate(["rider", "uniform"] * 6):
+            bot = make_bot(rules, bot_name)
+            rng = random.Random(derive_seed(players, game))
+            state = rules.initial_state(players)
+            while (player := rules.current_player(state)) != TERMINAL:
+                assert state.live is not None
+                phases.add(state.live.phase)
+                move = rules.sample_chance(state, rng) if player == CHANCE else bot(state, rng)
+                checked, events = rules.apply(state, move)
+                fast, kinds = rules.apply_unchecked(state, move)
+                assert fast == checked, f"{players} riders, game {game}: {move!r} from {state!r}"
+                assert kinds == tuple(event.kind for event in events)
+                state = checked
+    assert phases == set(PHASES)
+
+
 def test_model_time_trial_starts_every_other_round(rules: StageRace, tmp_path: Path) -> None:
     state = race(rules, SOURCE_RACE, tmp_path)  # stage 3 is next: the time trial
     names = state.race.players

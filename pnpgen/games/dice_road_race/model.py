@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.chance import dice_rolls, draw_below
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.dice_road_race.config import RaceConfig, load_config
@@ -33,6 +32,7 @@ ROLL: Move = ("roll", ())
 RETIRE: Move = ("retire", ())
 
 PHASES = ("race", "extra", "play_on", "time_trial")
+_DIE = 6  # the model's dice are d6
 
 
 class Live(NamedTuple):
@@ -58,8 +58,10 @@ class Live(NamedTuple):
     tt_finished: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
+    """A race: the stages done and the one in progress (None once the race is over). A tuple:
+    every step makes one, and _new(State, (race, live)) is the cheapest way."""
+
     race: Race
     live: Live | None = None
 
@@ -116,19 +118,18 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         return state
 
     def _start_stage(self, race: Race, number: int, dice: tuple[int, ...]) -> Live:
-        stage = self.cfg.course[number - 1]
         n = len(race.players)
         zeros = (0,) * n
-        base = Live(number, "race", 0, False, dice, zeros, (True,) * n, zeros, zeros)
-        if stage.time_trial:
-            if race.stages:
-                order = tuple(s for s, _ in self.race_report(race).stages[-1].tt_order) or tuple(range(n))
-            else:
-                order = tuple(range(n))
-            live = self._tt_next_round(_but(base, phase="time_trial", tt_order=order, tt_round=0))
-            return _but(live, turn=live.queue[0])
+        if self.cfg.course[number - 1].time_trial:
+            order = tuple(s for s, _ in self.race_report(race).stages[-1].tt_order) if race.stages else ()
+            start = Live(number, "time_trial", 0, False, dice, zeros, (True,) * n, zeros, zeros,
+                         tt_order=order or tuple(range(n)))
+            values: list[Any] = list(start)
+            self._tt_next_round(values)
+            values[_TURN] = values[_QUEUE][0]
+            return _new(Live, values)
         first = (number - 1) % n if self.cfg.model.stage_start == "rotate" else 0
-        return _but(base, turn=first)
+        return Live(number, "race", first, False, dice, zeros, (True,) * n, zeros, zeros)
 
     def current_player(self, state: State) -> int:
         if state.live is None:
@@ -147,9 +148,10 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         return [(("dice", faces), p) for faces, p in roll_outcomes(live.dice[live.turn])]
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
-        assert state.live is not None
-        below = rng._randbelow  # type: ignore[attr-defined]  # randint(1, 6) is 1 + _randbelow(6)
-        faces = sorted([below(6) + 1 for _ in range(state.live.dice[state.live.turn])], reverse=True)
+        live = state.live
+        assert live is not None
+        faces = [r + 1 for r in draw_below(rng, _DIE, live.dice[live.turn])]  # rng.randint(1, 6) per die
+        faces.sort(reverse=True)
         return ("dice", tuple(faces))
 
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
@@ -165,188 +167,151 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
                 raise IllegalMove(
                     "RR-M", f"{name} rolls {live.dice[live.turn]} dice, the outcome shows {len(faces)}"
                 )
-            return self._move(state, faces, [])
+            return self._move(state.race, live, faces, [])
         if kind == "dice":
             raise IllegalMove("RR-M", f"{name} has not chosen to roll yet")
         if kind == "retire":
-            return self._retire(state, live, [Event("retire", f"{name} retires: total time lost; back next stage "
-                                                    f"with {self.cfg.retire_dice} dice", {"player": name})])
-        return _state(state.race, _but(live, rolling=True)), []
-
-    def _retire(self, state: State, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
-        live = _but(live,
-            racing=_set(live.racing, live.turn, False),
-            retired=live.retired + ((live.turn,) if live.turn not in live.retired else ()),
-        )
-        return self._advance(state.race, live, events, quiet)
+            return self._retire(state.race, live, [Event("retire", f"{name} retires: total time lost; back next "
+                                                         f"stage with {self.cfg.retire_dice} dice", {"player": name})])
+        return _new(State, (state.race, _but(live, rolling=True))), []
 
     def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
         """apply() without its checks or events' text (their kinds only): the fast path."""
         live = state.live
-        if live is not None:  # most steps: one new Live, built once
-            quick = self._quick_step(state.race, live, move)
-            if quick is not None:
-                return quick
-        if live is not None and live.rolling:
-            new, kinds = self._move(state, move[1], None)
-            return new, tuple(kinds)
-        if live is not None and move[0] == "roll":
-            return _state(state.race, _but(live, rolling=True)), ()
-        if live is not None and move[0] == "retire":
-            new, kinds = self._retire(state, live, ["retire"], True)
-            return new, tuple(kinds)
-        new, events = self.apply(state, move)
+        if live is not None:
+            kind = move[0]
+            if live.rolling:
+                if kind == "dice":
+                    new, kinds = self._move(state.race, live, move[1], None)
+                    return new, tuple(kinds)
+            elif kind == "roll":
+                values = list(live)
+                values[_ROLLING] = True
+                return _new(State, (state.race, _new(Live, values))), ()
+            elif kind == "retire":
+                new, kinds = self._retire(state.race, live, None)
+                return new, tuple(kinds)
+        new, events = self.apply(state, move)  # not a move the engine draws: apply's errors
         return new, tuple(event.kind for event in events)
 
-    def _quick_step(self, race: Race, live: Live, move: Move) -> tuple[State, tuple[str, ...]] | None:
-        """A race or time-trial step that neither finishes the rider nor ends a round or the
-        stage, in one new Live (the same as _move/_retire then _advance); None for any other."""
-        phase = live.phase
-        if phase != "race" and phase != "time_trial":
-            return None
+    # A step copies the Live into a list once, changes it in place, and makes one new Live of
+    # it (or closes the stage); `events` are Events, or None on the fast path (kinds only).
+    def _retire(self, race: Race, live: Live, events: list[Any] | None) -> tuple[State, list[Any]]:
+        seat = live.turn
         values = list(live)
-        if not live.rolling and move[0] == "roll":
-            values[_ROLLING] = True
-            return _state(race, tuple.__new__(Live, values)), ()
-        seat, racing = live.turn, live.racing
-        turn = seat
-        if phase == "time_trial":  # the next rider in this round's queue
-            queue = live.queue
-            if queue and queue[0] == seat:
-                queue = queue[1:]
-            if not queue:
-                return None
-            values[_QUEUE], turn = queue, queue[0]
-        if not live.rolling:  # retire
-            if seat in live.retired:
-                return None
-            racing = values[_RACING] = _set(racing, seat, False)
+        values[_RACING] = _set(live.racing, seat, False)
+        if seat not in live.retired:
             values[_RETIRED] = live.retired + (seat,)
-            if phase == "race":
-                if True not in racing:
-                    return None
-                turn = _next_racing(racing, seat)
-            values[_TURN] = turn
-            return _state(race, tuple.__new__(Live, values)), ("retire",)
-        faces = move[1]
-        pips = sum(faces)
-        cells, rest = self._cells[live.stage]
-        start = at = live.cell[seat]
-        if pips >= rest[at]:
-            return None  # the rider finishes
+        if events is None:
+            return self._advance(race, values, ["retire"], True)
+        return self._advance(race, values, events, False)
+
+    def _move(self, race: Race, live: Live, faces: tuple[int, ...], events: list[Any] | None
+              ) -> tuple[State, list[Any]]:
+        """Pay cells with the rolled pips, lose excluded dice, maybe finish."""
+        seat = live.turn
         model = self.cfg.model
+        cells, rest = self._cells[live.stage]
+        pips = sum(faces)
+        start = at = live.cell[seat]
         had = live.dice[seat]
         dice = had - faces.count(model.excluded_face)
         if model.keep_last_die and dice < 1:
             dice = 1
+        finished = pips >= rest[at]
+        if events is None:
+            kinds: list[Any] = ["roll", "excluded"] if dice < had else ["roll"]
+            if finished:
+                kinds.append("finish")
+        else:
+            kinds = events
+            self._move_events(race.players[seat], live.stage, faces, had - dice, finished, events)
+        values = list(live)
+        values[_ROLLING] = False
+        values[_DICE] = _set(live.dice, seat, dice)
+        values[_ROLLS] = _set(live.rolls, seat, live.rolls[seat] + 1)
+        if finished:
+            self._finish(values, seat, pips - rest[at])
+            return self._advance(race, values, kinds, events is None)
         while pips >= cells[at]:  # cannot run off the end: the rest is more than pips
             pips -= cells[at]
             at += 1
-        if phase == "race":
-            turn = _next_racing(racing, seat)
-        else:  # no stopping on an occupied cell
+        if live.phase == "time_trial":  # no stopping on an occupied cell
+            racing = live.racing
             occupied = {c for s, c in enumerate(live.cell) if s != seat and racing[s] and c > 0}
             while at > start and at in occupied:
                 at -= 1
-        values[_TURN] = turn
-        values[_ROLLING] = False
-        values[_DICE] = _set(live.dice, seat, dice)
         values[_CELL] = _set(live.cell, seat, at)
-        values[_ROLLS] = _set(live.rolls, seat, live.rolls[seat] + 1)
-        return _state(race, tuple.__new__(Live, values)), ("roll", "excluded") if dice < had else ("roll",)
+        return self._advance(race, values, kinds, events is None)
 
-    def _move(self, state: State, faces: tuple[int, ...], events: list[Any] | None) -> tuple[State, list[Any]]:
-        """Pay cells with the rolled pips, lose excluded dice, maybe finish. With events None,
-        only the events' kinds are listed (the fast path)."""
-        live = state.live
-        assert live is not None
-        seat = live.turn
-        name = state.race.players[seat]
-        model = self.cfg.model
-        stage = self.cfg.course[live.stage - 1]
-        cells = self.model_cells(live.stage)
+    @staticmethod
+    def _move_events(name: str, stage: int, faces: tuple[int, ...], lost: int, finished: bool,
+                     events: list[Any]) -> None:
         pips = sum(faces)
-        remaining = sum(cells[live.cell[seat]:])
-        quiet = events is None
-        events = ["roll"] if quiet else [
-            Event("roll", lambda: f"{name} rolls {' '.join(map(str, faces))}", {"player": name, "pips": pips})]
-        lost = faces.count(model.excluded_face)
-        dice = live.dice[seat] - lost
-        if model.keep_last_die:
-            dice = max(dice, 1)
-        if dice < live.dice[seat]:
-            had = live.dice[seat]
-            events.append("excluded" if quiet else Event("excluded", f"{name} loses {had - dice} dice",
-                                                         {"player": name}))
-        held, rolls = _set(live.dice, seat, dice), _set(live.rolls, seat, live.rolls[seat] + 1)
-        if pips >= remaining:
-            events.append("finish" if quiet else Event("finish", f"{name} finishes stage {live.stage}",
-                                                       {"player": name}))
-            live = self._finish(_but(live, rolling=False, dice=held, rolls=rolls), seat, pips - remaining)
-            return self._advance(state.race, live, events, quiet)
-        target = live.cell[seat]
-        while target < len(cells) and pips >= cells[target]:
-            pips -= cells[target]
-            target += 1
-        if stage.time_trial:  # no stopping on an occupied cell
-            occupied = {c for s, c in enumerate(live.cell) if s != seat and live.racing[s] and c > 0}
-            while target > live.cell[seat] and target in occupied:
-                target -= 1
-        live = _but(live, rolling=False, dice=held, rolls=rolls, cell=_set(live.cell, seat, target))
-        return self._advance(state.race, live, events, quiet)
+        events.append(Event("roll", lambda: f"{name} rolls {' '.join(map(str, faces))}",
+                            {"player": name, "pips": pips}))
+        if lost:
+            events.append(Event("excluded", f"{name} loses {lost} dice", {"player": name}))
+        if finished:
+            events.append(Event("finish", f"{name} finishes stage {stage}", {"player": name}))
 
-    def _finish(self, live: Live, seat: int, leftover: int) -> Live:
-        live = _but(live, racing=_set(live.racing, seat, False), leftover=_set(live.leftover, seat, leftover))
-        if live.phase == "time_trial":
-            return _but(live, tt_finished=live.tt_finished + (seat,))
-        if live.phase == "race":
-            return _but(live, phase="extra", turn_player=seat, winners_turn=(seat,), queue=())
-        if live.phase == "extra":
-            return _but(live, extra_round=live.extra_round + (seat,))
-        return _but(live, continued=live.continued + (seat,))
+    @staticmethod
+    def _finish(values: list[Any], seat: int, leftover: int) -> None:
+        """Mark a rider finished (values: a Live as a list, changed in place)."""
+        values[_RACING] = _set(values[_RACING], seat, False)
+        values[_LEFTOVER] = _set(values[_LEFTOVER], seat, leftover)
+        phase = values[_PHASE]
+        if phase == "time_trial":
+            values[_TT_FINISHED] += (seat,)
+        elif phase == "race":
+            values[_PHASE], values[_TURN_PLAYER], values[_WINNERS_TURN], values[_QUEUE] = "extra", seat, (seat,), ()
+        elif phase == "extra":
+            values[_EXTRA_ROUND] += (seat,)
+        else:
+            values[_CONTINUED] += (seat,)
 
-    def _advance(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
-        """Pass the turn on; close the stage when it is over."""
-        n = len(race.players)
-        if live.phase == "race":
-            if not any(live.racing):
-                return self._close(race, live, events, quiet)
-            turn, racing = live.turn, live.racing
-            nxt = next(s for s in ((turn + k) % n for k in range(1, n + 1)) if racing[s])  # clockwise
-            return _state(race, _but(live, turn=nxt)), events
-        if live.phase == "extra" and live.turn == live.turn_player and live.winners_turn and not live.queue:
+    def _advance(self, race: Race, values: list[Any], events: list[Any], quiet: bool) -> tuple[State, list[Any]]:
+        """Pass the turn on (values: the Live as a list); close the stage when it is over."""
+        phase, turn, racing, queue = values[_PHASE], values[_TURN], values[_RACING], values[_QUEUE]
+        if phase == "race":
+            if True not in racing:
+                return self._close(race, _new(Live, values), events, quiet)
+            values[_TURN] = _next_racing(racing, turn)
+            return _new(State, (race, _new(Live, values))), events
+        if phase == "time_trial":
+            if queue and queue[0] == turn:
+                values[_QUEUE] = queue[1:]
+            self._tt_next_round(values)
+            if values[_QUEUE]:
+                values[_TURN] = values[_QUEUE][0]
+                return _new(State, (race, _new(Live, values))), events
+            return self._close(race, _new(Live, values), events, quiet)
+        n = len(racing)
+        if phase == "extra" and turn == values[_TURN_PLAYER] and values[_WINNERS_TURN] and not queue:
             # the winner's turn just ended: one extra round from the winner, clockwise
-            queue = tuple(s for s in clockwise(range(n), live.turn, n)[1:] if live.racing[s])
-            live = _but(live, queue=queue)
-        elif live.phase in ("extra", "play_on") and live.queue and live.queue[0] == live.turn:
-            live = _but(live, queue=live.queue[1:])
-        if live.phase == "time_trial":
-            if live.queue and live.queue[0] == live.turn:
-                live = _but(live, queue=live.queue[1:])
-            live = self._tt_next_round(live)
-            if live.queue:
-                return _state(race, _but(live, turn=live.queue[0])), events
-            return self._close(race, live, events, quiet)
-        live = _but(live, queue=tuple(s for s in live.queue if live.racing[s]))
-        if live.queue:
-            return _state(race, _but(live, turn=live.queue[0])), events
-        stage = self.cfg.course[live.stage - 1]
-        if stage.settle_ties:
+            queue = clockwise(range(n), turn, n)[1:]
+        elif queue and queue[0] == turn:
+            queue = queue[1:]
+        queue = values[_QUEUE] = tuple(s for s in queue if racing[s])
+        if queue:
+            values[_TURN] = queue[0]
+            return _new(State, (race, _new(Live, values))), events
+        live = _new(Live, values)
+        if self.cfg.course[live.stage - 1].settle_ties:
             unsettled = self._unsettled(race, live)
             if unsettled:
-                live = _but(live, phase="play_on", queue=clockwise(unsettled, live.turn, n))
-                return _state(race, _but(live, turn=live.queue[0])), events
+                queue = clockwise(unsettled, turn, n)
+                live = _but(live, phase="play_on", queue=queue, turn=queue[0])
+                return _new(State, (race, live)), events
         return self._close(race, live, events, quiet)
 
-    def _tt_next_round(self, live: Live) -> Live:
-        """Fill the time-trial queue with the next round's riders (started, still racing)."""
-        every = self.cfg.tt_start_every
-        rnd = live.tt_round
-        while not live.queue and any(live.racing):
-            rnd += 1
-            started = [s for i, s in enumerate(live.tt_order) if 1 + i * every <= rnd]
-            live = _but(live, tt_round=rnd, queue=tuple(s for s in started if live.racing[s]))
-        return live
+    def _tt_next_round(self, values: list[Any]) -> None:
+        """Fill an empty time-trial queue with the next round's riders (started, still racing);
+        values: a Live as a list, changed in place."""
+        every, racing, order = self.cfg.tt_start_every, values[_RACING], values[_TT_ORDER]
+        while not values[_QUEUE] and True in racing:
+            values[_TT_ROUND] = rnd = values[_TT_ROUND] + 1
+            values[_QUEUE] = tuple(s for i, s in enumerate(order) if 1 + i * every <= rnd and racing[s])
 
     def _result(self, live: Live) -> StageResult:
         stage = self.cfg.course[live.stage - 1]
@@ -366,7 +331,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
                         last[1] if last else None).final
         return [s for group in final.unsettled for s in group if live.racing[s]]
 
-    def _close(self, race: Race, live: Live, events: list[Any], quiet: bool = False) -> tuple[State, list[Any]]:
+    def _close(self, race: Race, live: Live, events: list[Any], quiet: bool) -> tuple[State, list[Any]]:
         """End the stage; `events` are Events, or kinds only on the fast path."""
         result = self._result(live)
         race = _plus(race, result)
@@ -377,12 +342,13 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
             standings = ", ".join(f"{names[s.seat]} {s.total}" for s in report.standings)
             return f"stage {live.stage} ends; overall: {standings}"
 
-        events = events + ["stage_end" if quiet else Event("stage_end", text, {"stage": live.stage})]
+        events.append("stage_end" if quiet else Event("stage_end", text, {"stage": live.stage}))
         if live.stage == len(self.cfg.course):
-            return _state(race, None), events
-        assert report.dice_after is not None
-        dice = tuple(report.dice_after[s] for s in range(len(names)))
-        return _state(race, self._start_stage(race, live.stage + 1, dice)), events
+            return _new(State, (race, None)), events
+        after = report.dice_after
+        assert after is not None
+        dice = tuple(after[s] for s in range(len(names)))
+        return _new(State, (race, self._start_stage(race, live.stage + 1, dice))), events
 
     def outcome(self, state: State) -> Outcome:
         final = self.report(state).final
@@ -415,21 +381,22 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
 
 
 _LIVE_FIELDS = {name: index for index, name in enumerate(Live._fields)}
-_TURN, _ROLLING, _DICE, _CELL, _RACING, _ROLLS, _RETIRED, _QUEUE = (
-    _LIVE_FIELDS[k] for k in ("turn", "rolling", "dice", "cell", "racing", "rolls", "retired", "queue"))
+(_PHASE, _TURN, _ROLLING, _DICE, _CELL, _RACING, _ROLLS, _LEFTOVER, _TURN_PLAYER, _WINNERS_TURN, _EXTRA_ROUND,
+ _CONTINUED, _RETIRED, _QUEUE, _TT_ORDER, _TT_ROUND, _TT_FINISHED) = map(_LIVE_FIELDS.__getitem__, (
+    "phase", "turn", "rolling", "dice", "cell", "racing", "rolls", "leftover", "turn_player", "winners_turn",
+    "extra_round", "continued", "retired", "queue", "tt_order", "tt_round", "tt_finished"))
+_new = tuple.__new__  # _new(Live, values): a Live of a list of its fields, without __new__'s arguments
 
 
 def _next_racing(racing: tuple[bool, ...], seat: int) -> int:
     """The next seat clockwise after `seat` still racing (some other seat is)."""
-    n = len(racing)
-    return next(s for s in ((seat + k) % n for k in range(1, n + 1)) if racing[s])
-
-
-def _state(race: Race, live: Live | None) -> State:
-    """State(race, live) without the frozen dataclass's __init__ (a step makes one)."""
-    new: State = object.__new__(State)
-    new.__dict__.update(race=race, live=live)
-    return new
+    seat += 1
+    while True:
+        if seat == len(racing):
+            seat = 0
+        if racing[seat]:
+            return seat
+        seat += 1
 
 
 def _plus(race: Race, result: StageResult) -> Race:
@@ -444,7 +411,7 @@ def _but(live: Live, **changes: Any) -> Live:
     values = list(live)
     for key, value in changes.items():
         values[_LIVE_FIELDS[key]] = value
-    return tuple.__new__(Live, values)
+    return _new(Live, values)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -397,3 +397,31 @@ def test_bots_only_choose_listed_moves(rules: RoutouDice, bot: str) -> None:
             else:
                 assert move in legal, rules.format_move(move)
         s = rules.apply(s, move)[0]
+
+
+@pytest.mark.parametrize(("board", "dice", "supply"), [
+    ({}, "123456", 54),
+    ({"11": "A4", "23": "B2", "45": "A3"}, "123345", 54),
+    ({"11": "A4"}, "011234", 54),   # one zero: an X or a value of 0 names no cell
+    ({"12": "B5"}, "112122", 54),   # a cell named twice: the first triple fills it
+    ({}, "123456", 1),              # the supply holds one die: the order of the triples counts
+    ({"11": "A4"}, "112345", 0),
+    ({}, "345", 54),
+])
+def test_each_placement_is_the_first_grouping_of_its_result(rules: RoutouDice, board: dict[str, str], dice: str,
+                                                            supply: int) -> None:
+    """Brute force: the groupings in sorted order, each kept when its board is new; the
+    listed placements are those groupings, in that order (no zero currency here)."""
+    large = len(dice) == 6
+    s = play(rules, state(rules, board, phase=1 if large else 2), "L" if large else "S", f"r{dice}")
+    s = replace(s, supply=(supply, supply))
+    assert s.roll is not None and s.roll.dice is not None
+    first: list[Any] = []
+    seen = set()
+    for order in sorted(set(permutations(s.roll.dice))):
+        triples = tuple(tuple(order[k:k + 3]) for k in range(0, len(order), 3))
+        after = rules.apply(s, Move("place", triples=triples, declined=(False,) * len(triples)))[0]  # type: ignore[arg-type]
+        if after not in seen:
+            seen.add(after)
+            first.append(triples)
+    assert [m.triples for m in rules.legal_moves(s)] == first

@@ -52,6 +52,14 @@ class Geometry:
                 self.windows_at[i].append(window)
         # each window with a reader of its cells' values (itemgetter: one C call per window)
         self.window_getters = [[(w, _reader(w)) for w in at] for at in self.windows_at]
+        # from each cell, in each direction, the cells ahead and those behind (as far as a line reaches)
+        self.rays: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = [
+            [(self._ray(i, dx, dy), self._ray(i, -dx, -dy)) for dx, dy in DIRECTIONS] for i in self.cells]
+
+    def _ray(self, i: int, dx: int, dy: int) -> tuple[int, ...]:
+        x, y = self.xy(i)
+        steps = range(1, self.line)
+        return tuple(self.index(x + dx * k, y + dy * k) for k in steps if self.on_board(x + dx * k, y + dy * k))
 
     def on_board(self, x: int, y: int) -> bool:
         return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
@@ -84,20 +92,57 @@ class Geometry:
             frontier = found
         return dist
 
+    def reach(self, board: Board, start: int, ends: tuple[int, ...], limit: int) -> int | None:
+        """The fewest free orthogonal steps (at most `limit`) from `start` to any of `ends`:
+        the distance distances() gives the nearest of them, found without searching further."""
+        if start in ends:
+            return 0
+        seen = {start}
+        frontier = [start]
+        orth = self.orth
+        for d in range(1, limit + 1):
+            found = []
+            for i in frontier:
+                for j in orth[i]:
+                    if not board[j] and j not in seen:
+                        if j in ends:
+                            return d
+                        seen.add(j)
+                        found.append(j)
+            if not found:
+                return None
+            frontier = found
+        return None
+
     def line_through(self, board: Board, cells: list[int], seat: int) -> tuple[int, ...] | None:
         """A winning window of `seat` through one of `cells`, if any."""
         getters = self.window_getters
-        if seat == 0:
-            for i in cells:
-                for window, get in getters[i]:
-                    if min(get(board)) > 0:
-                        return window
-        else:
-            for i in cells:
-                for window, get in getters[i]:
-                    if max(get(board)) < 0:
-                        return window
+        sign = 1 if seat == 0 else -1  # the seat's dice are > 0 for the first seat, < 0 for the second
+        for i in cells:
+            if not self._in_row(board, i, sign):
+                continue
+            for window, get in getters[i]:  # the first window in order, as the events name it
+                if (min(get(board)) > 0) if seat == 0 else (max(get(board)) < 0):
+                    return window
         return None
+
+    def _in_row(self, board: Board, i: int, sign: int) -> bool:
+        """Whether `i` and dice of `sign`'s seat before and after it in some direction make a row
+        as long as a winning line (a quick test before the windows are read)."""
+        need = self.line - 1
+        for ahead, behind in self.rays[i]:
+            run = 0
+            for j in ahead:
+                if board[j] * sign <= 0:
+                    break
+                run += 1
+            for j in behind:
+                if run >= need or board[j] * sign <= 0:
+                    break
+                run += 1
+            if run >= need:
+                return True
+        return False
 
     def any_line(self, board: Board, seat: int) -> tuple[int, ...] | None:
         return self.line_through(board, list(self.cells), seat)

@@ -14,20 +14,29 @@ import random
 from collections.abc import Iterator
 from dataclasses import fields
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import partial
 from itertools import combinations, compress, permutations
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.chance import dice_rolls, draw_below
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
-from pnpgen.games.routou_dice import notation
+from pnpgen.games.routou_dice import draws, notation
 from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
 from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
-from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State
+from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State, make_move
 
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
 _TWO, _MINUS_TWO = 2, -2  # a die that can act holds 2 or more (seat A > 0, seat B < 0)
+# a grouping of rolled dice into triples, with the (cell, value) its triples name on the board
+_Plan = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
+_PLAIN = {kind: Move(kind) for kind in ("large", "small", "pass")}  # moves without fields, shared
+_ASKED = {kind: Roll(kind) for kind in ("large", "small")}  # the rolls a large or small action waits for
+# apply_unchecked keeps only the kinds of the events: at the frequent ones it takes these
+# (shared, never given out) instead of writing the text and data
+_BARE = {kind: Event(kind, "") for kind in ("large", "small", "roll", "placed", "not-placed", "move", "slash",
+                                            "trade", "clone")}
 
 
 class RoutouRules(Rules[State, Move], Notation[State, Move]):
@@ -42,7 +51,13 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
         self._open_actions: dict[int, tuple[str, ...]] = {}
         self._rolls: dict[tuple[int, ...], Move] = {}
-        self._target_cache: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]] = {}
+        self._rolled: dict[tuple[str, tuple[int, ...]], Roll] = {}  # one Roll per action and distinct roll
+        # the cell each triple (X, Y, value) names with a value of 1 or more, for every such triple
+        geo = self.geo
+        self._cell_of: dict[tuple[int, ...], int] = {
+            (x, y, v): geo.index(x, y) for x in range(geo.x0, geo.x1 + 1) for y in range(geo.y0, geo.y1 + 1)
+            for v in range(1, self.cfg.faces)}
+        self._plan_cache: dict[tuple[int, ...], tuple[tuple[_Plan, ...], tuple[_Plan, ...]]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -69,8 +84,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         assert state.roll is not None
-        n, faces, below = self.cfg.roll_dice[state.roll.action], self.cfg.faces, rng._randbelow  # type: ignore[attr-defined]
-        dice = tuple(sorted([below(faces) for _ in range(n)]))  # rng.randrange(faces) is _randbelow(faces)
+        dice = tuple(sorted(draw_below(rng, self.cfg.faces, self.cfg.roll_dice[state.roll.action])))
         move = self._rolls.get(dice)
         if move is None:  # one Move per distinct roll: bounded by the dice and faces in content
             move = self._rolls[dice] = Move("roll", dice=dice)
@@ -106,11 +120,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
     def moves_of(self, state: State, kind: str) -> list[Move]:
         """Every legal move of one kind (at a player decision outside placement)."""
         if kind in ("large", "small", "pass"):
-            return [Move(kind)]
+            return [_PLAIN[kind]]
         if kind == "contract":
             if state.stock[state.turn] < 1:
                 return []
-            return [Move("contract", cell=i) for i in self._guard_cells(state)]
+            return [make_move("contract", cell=i) for i in self._guard_cells(state)]
         gen = {"move": self._steps, "slash": self._slashes, "clone": self._clones}[kind]
         return list(gen(state))
 
@@ -119,15 +133,16 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         board, waiting = state.board, state.waiting
         # the board is mostly empty: the cells are picked out in C (compress), then read
         if state.turn == 0:
-            return [(i, board[i]) for i in compress(self.geo.cells, map(_TWO.__le__, board)) if i not in waiting]
-        return [(i, -board[i]) for i in compress(self.geo.cells, map(_MINUS_TWO.__ge__, board))
-                if i not in waiting]
+            found = [(i, board[i]) for i in compress(self.geo.cells, map(_TWO.__le__, board))]
+        else:
+            found = [(i, -board[i]) for i in compress(self.geo.cells, map(_MINUS_TWO.__ge__, board))]
+        return [(i, v) for i, v in found if i not in waiting] if waiting else found
 
     def _steps(self, state: State) -> Iterator[Move]:
         for i, v in self._own_movers(state):
             for j in self.geo.distances(state.board, i, v - 1):
                 if j != i:
-                    yield Move("move", path=(i, j))
+                    yield make_move("move", path=(i, j))
 
     def _slashes(self, state: State) -> Iterator[Move]:
         board, seat = state.board, state.turn
@@ -140,7 +155,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                         best[t] = d + 1
             for t, k in sorted(best.items()):
                 if v - k >= abs(board[t]):
-                    yield Move("slash", path=(i, t))
+                    yield make_move("slash", path=(i, t))
 
     def _clones(self, state: State) -> Iterator[Move]:
         low = self.cfg.clone_min_part
@@ -156,19 +171,21 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                         key = frozenset(((e1, a - d1), (e2, b - d2)))
                         if key not in seen:
                             seen.add(key)
-                            yield Move("clone", cell=i, parts=((a, e1), (b, e2)))
+                            yield make_move("clone", cell=i, parts=((a, e1), (b, e2)))
 
     def placements(self, state: State) -> list[Move]:
         """Every distinct result of grouping the rolled dice, zero currency included.
         Groupings that put the same dice on the same cells are one move (the first
         grouping in sorted order stands for them)."""
         assert state.roll is not None and state.roll.dice is not None
-        seat, dice, board = state.turn, state.roll.dice, state.board
+        seat, dice, board, cfg = state.turn, state.roll.dice, state.board, self.cfg
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
         seen: set[Any] = set()
         occupied = [i for i, v in enumerate(board) if v]
-        for triples, aims in zip(_groupings(dice), self._targets(dice), strict=True):
+        every, kept = self._plans(dice)
+        declined = (False,) * (len(dice) // 3)
+        for triples, aims in kept if supply >= len(declined) else every:
             placed: list[tuple[int, int]] = []
             cells: list[int] = []
             for cell, v in aims:  # the triples that name a cell, with its value
@@ -177,37 +194,61 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                     cells.append(cell)
             short = len(placed) > supply
             result = frozenset(placed[:supply])
-            if short or zeros < self.cfg.zeros_stock:
+            if short or zeros < cfg.zeros_stock:
                 if (result, short) not in seen:
                     seen.add((result, short))
-                    moves.append(Move("place", triples=triples, declined=(False,) * len(triples)))
+                    moves.append(make_move("place", triples=triples, declined=declined))
                 continue
-            after = occupied + [c for c, _ in placed]
-            for stocks in range(zeros // self.cfg.zeros_stock + 1):
-                left = zeros - stocks * self.cfg.zeros_stock
-                gain = min(stocks, self.cfg.stock_cap - state.stock[seat])
-                for d in range(left // self.cfg.zeros_destroy + 1):
-                    for targets in combinations(sorted(after), d):
+            after = sorted(occupied + cells)
+            for stocks in range(zeros // cfg.zeros_stock + 1):
+                left = zeros - stocks * cfg.zeros_stock
+                gain = min(stocks, cfg.stock_cap - state.stock[seat])
+                for d in range(left // cfg.zeros_destroy + 1):
+                    for targets in combinations(after, d):
                         key = (result, gain, targets)
                         if key not in seen:
                             seen.add(key)
-                            moves.append(Move("place", triples=triples, declined=(False,) * len(triples),
-                                              stocks=stocks, destroys=targets))
+                            moves.append(make_move("place", triples=triples, declined=declined, stocks=stocks,
+                                                   destroys=targets))
         return moves
 
-    def _targets(self, dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
-        """For each of _groupings(dice): (cell, value) of its triples that name a board cell
-        with a value of 1 or more, in order (kept beside the groupings, as bounded)."""
-        found = self._target_cache.get(dice)
+    def _plans(self, dice: tuple[int, ...]) -> tuple[tuple[_Plan, ...], tuple[_Plan, ...]]:
+        """_groupings(dice), and those left when the supply takes every triple: a grouping
+        naming the same cells and values as an earlier one, in another order, always gives
+        that one's result and is left out."""
+        found = self._plan_cache.get(dice)
         if found is None:
-            geo = self.geo
-            found = tuple(tuple((geo.index(x, y), v) for x, y, v in triples
-                                if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1)
-                          for triples in _groupings(dice))
-            if len(self._target_cache) >= GROUPINGS_KEPT:
-                self._target_cache.clear()
-            self._target_cache[dice] = found
+            every = self._groupings(dice)
+            kept: list[_Plan] = []
+            classes: set[Any] = set()
+            for plan in every:
+                aims = plan[1]
+                # the same cell twice: the first triple naming it is placed, so the order counts
+                key = aims if len(aims) < 2 or len(set(map(itemgetter(0), aims))) < len(aims) else frozenset(aims)
+                if key not in classes:
+                    classes.add(key)
+                    kept.append(plan)
+            if len(self._plan_cache) >= GROUPINGS_KEPT:
+                self._plan_cache.clear()
+            found = self._plan_cache[dice] = (every, tuple(kept))
         return found
+
+    def _groupings(self, dice: tuple[int, ...]) -> tuple[_Plan, ...]:
+        """Every distinct ordered grouping of the dice into triples, in sorted order (that of
+        sorted(set(permutations(dice))) cut into triples), with the (cell, value) of its triples
+        that name a board cell with a value of 1 or more, in order: each distinct first triple,
+        in order, then the groupings of the dice left (kept with their plans)."""
+        if not dice:
+            return (((), ()),)
+        cell_of = self._cell_of
+        every: list[_Plan] = []
+        for first in sorted(set(permutations(dice, 3))):
+            rest = list(dice)
+            for die in first:
+                rest.remove(die)
+            head, aims = (first,), ((cell_of[first], first[2]),) if first in cell_of else ()
+            every += [(head + triples, aims + tail) for triples, tail in self._plans(tuple(rest))[0]]
+        return tuple(every)
 
     # --- one legal move, sampled lazily (random bot, MCTS playouts) --------------------
     def sample_move(self, state: State, rng: random.Random) -> Move:
@@ -219,33 +260,33 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         if state.roll is not None:
             return self._sample_placement(state, rng)
         kinds = list(self._actions(state.phase))
-        rng.shuffle(kinds)
+        draws.shuffle(kinds, rng)
         own: list[tuple[int, int]] | None = None  # the movers, listed once for every kind tried
         for kind in kinds:
             if kind in ("large", "small"):
-                return Move(kind)
+                return _PLAIN[kind]
             if own is None and kind != "contract":
                 own = self._own_movers(state)
             move = self._sample_of(state, kind, rng, own)
             if move is not None:
                 return move
-        return Move("pass")
+        return _PLAIN["pass"]
 
     def _sample_of(self, state: State, kind: str, rng: random.Random,
                    own: list[tuple[int, int]] | None = None) -> Move | None:
         if kind in ("large", "small"):
-            return Move(kind)
-        if kind == "contract":
-            moves = self.moves_of(state, kind)
-            return rng.choice(moves) if moves else None
+            return _PLAIN[kind]
+        if kind == "contract":  # a cell drawn as rng.choice(moves_of(state, "contract")) draws it
+            cells = self._guard_cells(state) if state.stock[state.turn] >= 1 else []
+            return make_move("contract", cell=draws.choice(cells, rng)) if cells else None
         movers = list(self._own_movers(state) if own is None else own)
-        rng.shuffle(movers)
+        draws.shuffle(movers, rng)
         board, seat, geo = state.board, state.turn, self.geo
         for i, v in movers:
             if kind == "move":
                 ends = [j for j in geo.distances(board, i, v - 1) if j != i]
                 if ends:
-                    return Move("move", path=(i, rng.choice(ends)))
+                    return make_move("move", path=(i, draws.choice(ends, rng)))
             elif kind == "slash":
                 best: dict[int, int] = {}
                 for j, d in geo.distances(board, i, v - 2).items():
@@ -254,7 +295,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                             best[t] = d + 1
                 targets = [t for t, k in sorted(best.items()) if v - k >= abs(board[t])]
                 if targets:
-                    return Move("slash", path=(i, rng.choice(targets)))
+                    return make_move("slash", path=(i, draws.choice(targets, rng)))
             else:
                 move = self._sample_clone(board, i, v, rng)
                 if move is not None:
@@ -265,40 +306,39 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         low = self.cfg.clone_min_part
         empty = _put(board, i, 0)
         splits = list(range(low, v - low + 1))
-        rng.shuffle(splits)
+        draws.shuffle(splits, rng)
         for a in splits:
             b = v - a
             firsts = list(self.geo.distances(empty, i, a - 1))
-            rng.shuffle(firsts)
+            draws.shuffle(firsts, rng)
             for e1 in firsts:
                 seconds = [e2 for e2 in self.geo.distances(empty, i, b - 1, blocked=e1) if e2 != e1]
                 if seconds:
-                    return Move("clone", cell=i, parts=((a, e1), (b, rng.choice(seconds))))
+                    return make_move("clone", cell=i, parts=((a, e1), (b, draws.choice(seconds, rng))))
         return None
 
     def _sample_placement(self, state: State, rng: random.Random) -> Move:
         """A placement as placements() would list it, from a random ordering of the dice."""
         assert state.roll is not None and state.roll.dice is not None
-        seat, board, geo, cfg = state.turn, state.board, self.geo, self.cfg
+        seat, board, cfg, cell_of = state.turn, state.board, self.cfg, self._cell_of
         order = list(state.roll.dice)
-        rng.shuffle(order)
-        triples = tuple((order[k], order[k + 1], order[k + 2]) for k in range(0, len(order), 3))
+        draws.shuffle(order, rng)
+        triples = tuple(zip(order[0::3], order[1::3], order[2::3], strict=True))
         declined = (False,) * len(triples)
         zeros = order.count(0)
         placed: list[int] = []
-        for x, y, v in triples:
-            if v >= 1 and geo.x0 <= x <= geo.x1 and geo.y0 <= y <= geo.y1:
-                cell = geo.index(x, y)
-                if not board[cell] and cell not in placed:
-                    placed.append(cell)
+        for triple in triples:
+            cell = cell_of.get(triple)
+            if cell is not None and not board[cell] and cell not in placed:
+                placed.append(cell)
         if len(placed) > state.supply[seat] or zeros < cfg.zeros_stock:
-            return Move("place", triples=triples, declined=declined)
+            return make_move("place", triples=triples, declined=declined)
         after = sorted([i for i, v in enumerate(board) if v] + placed)
-        stocks = rng.randrange(zeros // cfg.zeros_stock + 1)
+        stocks = draws.below(zeros // cfg.zeros_stock + 1, rng)
         left = zeros - stocks * cfg.zeros_stock
-        count = rng.randrange(min(left // cfg.zeros_destroy, len(after)) + 1)
+        count = draws.below(min(left // cfg.zeros_destroy, len(after)) + 1, rng)
         targets = tuple(sorted(rng.sample(after, count)))
-        return Move("place", triples=triples, declined=declined, stocks=stocks, destroys=targets)
+        return make_move("place", triples=triples, declined=declined, stocks=stocks, destroys=targets)
 
     # --- applying moves ----------------------------------------------------------------
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
@@ -334,18 +374,19 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         actions = _bump(state.actions, ACTION_KINDS.index(kind))
         if kind in ("large", "small"):  # one copy of the state, counted and rolling
             n = self.cfg.roll_dice[kind]
-            return replace(state, passes=0, actions=actions, roll=Roll(kind)), [
+            return replace(state, passes=0, actions=actions, roll=_ASKED[kind]), [_BARE[kind] if trusted else
                 Event(kind, partial("{0} rolls {1} dice to place".format, SEATS[seat], n), {"player": SEATS[seat]})]
-        counted = replace(state, passes=0 if kind != "pass" else state.passes, actions=actions)
         if kind == "pass":
-            return self._apply_pass(counted)
+            return self._apply_pass(state, actions)
+        # the changes to the state, made into one new state when the action ends (_finish)
+        changes: dict[str, Any] = {"passes": 0, "actions": actions}
         if kind == "move":
-            return self._apply_move(counted, move, trusted)
+            return self._apply_move(state, changes, move, trusted)
         if kind == "slash":
-            return self._apply_slash(counted, move, trusted)
+            return self._apply_slash(state, changes, move, trusted)
         if kind == "clone":
-            return self._apply_clone(counted, move)
-        return self._apply_contract(counted, move)
+            return self._apply_clone(state, changes, move, trusted)
+        return self._apply_contract(state, changes, move)
 
     def _phase_problem(self, state: State, kind: str) -> tuple[str, str] | None:
         if kind == "pass":
@@ -362,13 +403,13 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                           f"this is phase {phase}")
         return None
 
-    def _apply_pass(self, state: State) -> tuple[State, list[Event]]:
+    def _apply_pass(self, state: State, actions: tuple[int, ...]) -> tuple[State, list[Event]]:
         seat = state.turn
         passes = state.passes + 1
         events = [Event("pass", f"{SEATS[seat]} passes the turn", {"player": SEATS[seat]})]
         if passes >= 2:
-            return self._end(replace(state, passes=passes), PASSES, events)
-        return replace(state, passes=passes, turn=1 - seat, phase=0, waiting=frozenset()), events
+            return self._end(replace(state, passes=passes, actions=actions), PASSES, events)
+        return replace(state, passes=passes, actions=actions, turn=1 - seat, phase=0, waiting=frozenset()), events
 
     def _apply_roll(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         assert state.roll is not None
@@ -376,23 +417,29 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         n = self.cfg.roll_dice[roll.action]
         if not trusted and (len(move.dice) != n or any(d >= self.cfg.faces for d in move.dice)):
             raise IllegalMove("RD-ROLL", f"the {roll.action} action rolls {n} dice with faces 0–{self.cfg.faces - 1}")
-        faces = "".join(map(str, move.dice))
         if roll.action != "contract":
-            event = Event("roll", lambda: f"{SEATS[seat]} rolls {faces}", {"dice": faces})
-            return replace(state, roll=replace(roll, dice=move.dice)), [event]
+            if trusted:
+                event = _BARE["roll"]
+            else:
+                faces = "".join(map(str, move.dice))
+                event = Event("roll", lambda: f"{SEATS[seat]} rolls {faces}", {"dice": faces})
+            key = (roll.action, move.dice)
+            rolled = self._rolled.get(key)
+            if rolled is None:  # bounded: the distinct rolls of the content's dice and faces
+                rolled = self._rolled[key] = Roll(roll.action, move.dice)
+            return replace(state, roll=rolled), [event]
         assert roll.cell is not None
         face, cell = move.dice[0], roll.cell
         name = self.geo.name(cell)
         if face == self.cfg.fail_face:
-            kills = _bump(state.kills, 1 - seat)
             events = [Event("contract-failed", f"the bodyguard die for {name} rolls {face}: destroyed, "
                             f"a kill for {SEATS[1 - seat]}", {"cell": name, "value": face})]
-            return self._finish(replace(state, kills=kills), seat, [], "contract", events)
+            return self._finish(state, {"kills": _bump(state.kills, 1 - seat)}, seat, [], "contract", events)
         board = _put(state.board, cell, signed(seat, face))
         events = [Event("contract", f"the bodyguard die lands on {name} with value {face}; "
                         "it may act from its owner's next turn", {"cell": name, "value": face})]
-        new = replace(state, board=board, waiting=state.waiting | {cell})
-        return self._finish(new, seat, [cell], "contract", events)
+        return self._finish(state, {"board": board, "waiting": state.waiting | {cell}}, seat, [cell], "contract",
+                            events)
 
     def _triple_problem(self, board: Board, triple: tuple[int, int, int]) -> str | None:
         x, y, v = triple
@@ -408,39 +455,46 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         return None
 
     def _place_triples(self, state: State, triples: tuple[tuple[int, int, int], ...],
-                       declined: tuple[bool, ...] | None = None,
-                       events: list[Event] | None = None) -> tuple[Board, tuple[int, int], tuple[Any, ...], bool]:
+                       declined: tuple[bool, ...] | None = None, events: list[Event] | None = None,
+                       trusted: bool = False) -> tuple[Board, tuple[int, int], tuple[Any, ...], bool]:
         """Place the triples in order: (board, supply, placed (cell, value), supply ran out)."""
         seat = state.turn
         board, supply = state.board, state.supply
         placed: list[tuple[int, int]] = []
+        cell_of = self._cell_of
         for n, triple in enumerate(triples):
-            problem = self._triple_problem(board, triple)
-            text = f"{triple[0]}{triple[1]}{triple[2]}"
-            if problem is None:
+            cell = cell_of.get(triple)  # None: not a cell, or not a die value (_triple_problem says which)
+            if cell is not None and not board[cell]:
                 if declined and declined[n]:
+                    text = f"{triple[0]}{triple[1]}{triple[2]}"
                     raise IllegalMove("RD-PLACE", f"triple {text} names the empty cell {text[:2]} with value "
                                                   f"{text[2]}, so it must be placed")
                 if supply[seat] == 0:
                     return board, supply, tuple(placed), True
-                cell = self.geo.index(triple[0], triple[1])
                 board = _put(board, cell, signed(seat, triple[2]))
                 supply = _bump(supply, seat, -1)
                 placed.append((cell, triple[2]))
                 if events is not None:
-                    events.append(Event("placed", partial("triple {0}: value {1} placed on {2}".format,
-                                                          text, triple[2], text[:2]),
-                                        {"triple": text, "cell": text[:2], "value": triple[2]}))
+                    events.append(_BARE["placed"] if trusted else self._placed(triple))
             elif events is not None:
-                events.append(Event("not-placed", f"triple {text} is not placed: {problem}",
-                                    {"triple": text, "reason": problem}))
+                events.append(_BARE["not-placed"] if trusted else self._not_placed(board, triple))
         return board, supply, tuple(placed), False
+
+    def _placed(self, triple: tuple[int, int, int]) -> Event:
+        text = f"{triple[0]}{triple[1]}{triple[2]}"
+        return Event("placed", partial("triple {0}: value {1} placed on {2}".format, text, triple[2], text[:2]),
+                     {"triple": text, "cell": text[:2], "value": triple[2]})
+
+    def _not_placed(self, board: Board, triple: tuple[int, int, int]) -> Event:
+        text = f"{triple[0]}{triple[1]}{triple[2]}"
+        problem = self._triple_problem(board, triple)
+        return Event("not-placed", f"triple {text} is not placed: {problem}", {"triple": text, "reason": problem})
 
     def _apply_place(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
         assert state.roll is not None and state.roll.dice is not None
         seat, dice, action = state.turn, state.roll.dice, state.roll.action
         if trusted:  # a placement the engine drew uses the rolled dice and the zeros it has
-            return self._place(state, move, seat, action, [])
+            return self._place(state, move, seat, action, [], trusted)
         used = tuple(sorted(d for t in move.triples for d in t))
         if used != dice or any(len(t) != 3 for t in move.triples):
             shown = "".join(str(d) for d in dice)
@@ -455,38 +509,41 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-ZERO", "each destroy must name a different die")
         return self._place(state, move, seat, action, [])
 
-    def _place(self, state: State, move: Move, seat: int, action: str,
-               events: list[Event]) -> tuple[State, list[Event]]:
-        board, supply, placed, short = self._place_triples(state, move.triples, move.declined, events)
-        new = replace(state, board=board, supply=supply)
+    def _place(self, state: State, move: Move, seat: int, action: str, events: list[Event],
+               trusted: bool = False) -> tuple[State, list[Event]]:
+        board, supply, placed, short = self._place_triples(state, move.triples, move.declined, events, trusted)
+        changes: dict[str, Any] = {"board": board, "supply": supply}
         touched = sorted(cell for cell, _ in placed)  # the cells that changed, in board order
         if short:
-            return self._finish(new, seat, touched, action, events, short=True)
+            return self._finish(state, changes, seat, touched, action, events, short=True)
         if move.stocks:
             stock = min(self.cfg.stock_cap, state.stock[seat] + move.stocks)
             lost = state.stock[seat] + move.stocks - stock
             note = f" ({lost} lost over the cap of {self.cfg.stock_cap})" if lost else ""
             events.append(Event("stock", f"{SEATS[seat]} gains bodyguard stock: now {stock}{note}",
                                 {"stock": stock, "lost": lost}))
-            new = replace(new, stock=_put2(new.stock, seat, stock))
+            changes["stock"] = _put2(state.stock, seat, stock)
         for cell in move.destroys:
-            new = self._zero_destroy(new, seat, cell, events)
-        return self._finish(new, seat, touched, action, events)
+            self._zero_destroy(state, changes, seat, cell, events)
+        return self._finish(state, changes, seat, touched, action, events)
 
-    def _zero_destroy(self, state: State, seat: int, cell: int, events: list[Event]) -> State:
-        value = state.board[cell]
+    def _zero_destroy(self, state: State, changes: dict[str, Any], seat: int, cell: int,
+                      events: list[Event]) -> None:
+        """Destroy the die on `cell` with zeros, into `changes` (which hold the board and supply)."""
+        value = changes["board"][cell]
         name = self.geo.name(cell)
         if not value:
             raise IllegalMove("RD-ZERO", f"there is no die on {name} to destroy")
-        board = _put(state.board, cell, 0)
-        waiting = state.waiting - {cell}
+        changes["board"] = _put(changes["board"], cell, 0)
+        changes["waiting"] = changes.get("waiting", state.waiting) - {cell}
         if owner(value) != seat:
             events.append(Event("destroy", f"zeros destroy {SEATS[1 - seat]}'s die on {name}: a kill",
                                 {"cell": name, "kill": True}))
-            return replace(state, board=board, waiting=waiting, kills=_bump(state.kills, seat))
+            changes["kills"] = _bump(changes.get("kills", state.kills), seat)
+            return
         events.append(Event("remove", f"zeros remove {SEATS[seat]}'s own die on {name}: back to supply",
                             {"cell": name, "kill": False}))
-        return replace(state, board=board, waiting=waiting, supply=_bump(state.supply, seat))
+        changes["supply"] = _bump(changes["supply"], seat)
 
     def _mover(self, state: State, cell: int, rule: str) -> int:
         """The value of the mover's own die on `cell`, checked able to act."""
@@ -507,18 +564,13 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         geo = self.geo
         start, end = path[0], path[-1]
         name = geo.name
-        if trusted and len(path) == 2 and end not in geo.orth[start]:
-            dist = geo.distances(board, start, limit)
-            if last_enemy:
-                return min(dist[j] for j in geo.orth[end] if j in dist) + 1
-            return dist[end]
         if len(path) == 2 and end not in geo.orth[start]:
-            if last_enemy:
-                dist = geo.distances(board, start, geo.size)
-                options = [dist[j] for j in geo.orth[end] if j in dist]
-                steps = min(options) + 1 if options else None
+            reach = limit if trusted else geo.size  # the whole board: no route, or too long a route
+            if last_enemy:  # a slash steps onto the enemy from the nearest free cell beside it
+                found = geo.reach(board, start, geo.orth[end], reach)
+                steps = None if found is None else found + 1
             else:
-                steps = geo.distances(board, start, geo.size).get(end) if not board[end] else None
+                steps = None if board[end] else geo.reach(board, start, (end,), reach)
             if steps is None:
                 raise IllegalMove(rule, f"no route of free orthogonal steps leads from {name(start)} to {name(end)}")
         else:
@@ -536,7 +588,8 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                     f"allows at most {limit}")
         return steps
 
-    def _apply_move(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
+    def _apply_move(self, state: State, changes: dict[str, Any], move: Move,
+                    trusted: bool = False) -> tuple[State, list[Event]]:
         start, end = move.path[0], move.path[-1]
         value = self._mover(state, start, "RD-MOVE")
         if state.board[end] and owner(state.board[end]) != state.turn:
@@ -545,13 +598,18 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-MOVE", f"{self.geo.name(end)} is not an empty cell to move to")
         steps = self._route(state.board, move.path, value - 1, "RD-MOVE", trusted=trusted)
         board = _put(_put(state.board, start, 0), end, signed(state.turn, value - steps))
-        source, target = self.geo.name(start), self.geo.name(end)
-        text = partial("the die on {0} moves {1} step(s) to {2}, value {3}".format, source, steps, target,
-                       value - steps)
-        events = [Event("move", text, {"from": source, "to": target, "value": value - steps})]
-        return self._finish(replace(state, board=board), state.turn, [end], "move", events)
+        if trusted:
+            events = [_BARE["move"]]
+        else:
+            source, target = self.geo.name(start), self.geo.name(end)
+            text = partial("the die on {0} moves {1} step(s) to {2}, value {3}".format, source, steps, target,
+                           value - steps)
+            events = [Event("move", text, {"from": source, "to": target, "value": value - steps})]
+        changes["board"] = board
+        return self._finish(state, changes, state.turn, [end], "move", events)
 
-    def _apply_slash(self, state: State, move: Move, trusted: bool = False) -> tuple[State, list[Event]]:
+    def _apply_slash(self, state: State, changes: dict[str, Any], move: Move,
+                     trusted: bool = False) -> tuple[State, list[Event]]:
         seat, start, target = state.turn, move.path[0], move.path[-1]
         value = self._mover(state, start, "RD-SLASH")
         enemy = state.board[target]
@@ -564,21 +622,21 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("RD-SLASH", f"the die arrives on {where} with value {arrive}, below the enemy's {e}: "
                                           "a slash needs at least an equal value")
         board = _put(state.board, start, 0)
-        kills = _bump(state.kills, seat)
-        waiting = state.waiting - {target}
+        changes.update(kills=_bump(state.kills, seat), waiting=state.waiting - {target})
         if arrive == e:
-            board = _put(board, target, 0)
-            events = [Event("trade", f"slash on {where}: both dice value {e}, a trade; the enemy die is a kill "
-                                     "and the attacker goes back to supply", {"cell": where, "value": e})]
-            new = replace(state, board=board, kills=kills, waiting=waiting, supply=_bump(state.supply, seat))
-            return self._finish(new, seat, [], "slash", events)
-        board = _put(board, target, signed(seat, arrive - e))
-        events = [Event("slash", f"slash on {where}: {arrive} beats {e}; the enemy die is a kill and the attacker "
-                                 f"stays with value {arrive - e}", {"cell": where, "value": arrive - e})]
-        return self._finish(replace(state, board=board, kills=kills, waiting=waiting), seat, [target], "slash",
-                            events)
+            changes.update(board=_put(board, target, 0), supply=_bump(state.supply, seat))
+            events = [_BARE["trade"] if trusted else Event(
+                "trade", f"slash on {where}: both dice value {e}, a trade; the enemy die is a kill "
+                         "and the attacker goes back to supply", {"cell": where, "value": e})]
+            return self._finish(state, changes, seat, [], "slash", events)
+        changes["board"] = _put(board, target, signed(seat, arrive - e))
+        events = [_BARE["slash"] if trusted else Event(
+            "slash", f"slash on {where}: {arrive} beats {e}; the enemy die is a kill and the attacker "
+                     f"stays with value {arrive - e}", {"cell": where, "value": arrive - e})]
+        return self._finish(state, changes, seat, [target], "slash", events)
 
-    def _apply_clone(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_clone(self, state: State, changes: dict[str, Any], move: Move,
+                     trusted: bool = False) -> tuple[State, list[Event]]:
         assert move.cell is not None
         seat, origin = state.turn, move.cell
         value = self._mover(state, origin, "RD-CLONE")
@@ -594,21 +652,21 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         d2 = self._part_route(_put(empty, e1, 1), origin, e2, b)
         if state.supply[seat] == 0:
             events = [Event("clone", "the clone needs a die from an empty supply")]
-            return self._finish(state, seat, [], "clone", events, short=True)
+            return self._finish(state, changes, seat, [], "clone", events, short=True)
         board = _put(_put(empty, e1, signed(seat, a - d1)), e2, signed(seat, b - d2))
         name = self.geo.name
-        events = [Event("clone", f"the die on {name(origin)} splits into {a - d1} on {name(e1)} and "
-                                 f"{b - d2} on {name(e2)}", {"from": name(origin), "parts": [
-                                     [name(e1), a - d1], [name(e2), b - d2]]})]
-        new = replace(state, board=board, supply=_bump(state.supply, seat, -1))
-        return self._finish(new, seat, [e1, e2], "clone", events)
+        events = [_BARE["clone"] if trusted else Event(
+            "clone", f"the die on {name(origin)} splits into {a - d1} on {name(e1)} and {b - d2} on {name(e2)}",
+            {"from": name(origin), "parts": [[name(e1), a - d1], [name(e2), b - d2]]})]
+        changes.update(board=board, supply=_bump(state.supply, seat, -1))
+        return self._finish(state, changes, seat, [e1, e2], "clone", events)
 
     def _part_route(self, board: Board, origin: int, end: int, value: int) -> int:
         if end == origin:
             return 0
         if board[end]:
             raise IllegalMove("RD-CLONE", f"{self.geo.name(end)} is occupied")
-        steps = self.geo.distances(board, origin, value - 1).get(end)
+        steps = self.geo.reach(board, origin, (end,), value - 1)
         if steps is None:
             raise IllegalMove("RD-CLONE", f"a part of value {value} cannot reach {self.geo.name(end)} from "
                                           f"{self.geo.name(origin)} (at most {value - 1} free steps)")
@@ -646,7 +704,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
             return f"{self.geo.name(cell)} touches a die of your own (8 neighbours)"
         return None
 
-    def _apply_contract(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def _apply_contract(self, state: State, changes: dict[str, Any], move: Move) -> tuple[State, list[Event]]:
         assert move.cell is not None
         seat = state.turn
         if state.stock[seat] < 1:
@@ -654,37 +712,46 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         problem = self._guard_problem(state, move.cell)
         if problem is not None:
             raise IllegalMove("RD-GUARD", problem)
-        stock = _bump(state.stock, seat, -1)
+        changes["stock"] = _bump(state.stock, seat, -1)
         if state.supply[seat] == 0:
             events = [Event("contract", "the bodyguard die must come from an empty supply")]
-            return self._finish(replace(state, stock=stock), seat, [], "contract", events, short=True)
-        new = replace(state, stock=stock, supply=_bump(state.supply, seat, -1), roll=Roll("contract", cell=move.cell))
+            return self._finish(state, changes, seat, [], "contract", events, short=True)
+        changes.update(supply=_bump(state.supply, seat, -1), roll=Roll("contract", cell=move.cell))
+        new = _copy(state, changes)
         return new, [Event("contract-roll", f"{SEATS[seat]} contracts a bodyguard for "
                                             f"{self.geo.name(move.cell)} and rolls one die",
                            {"cell": self.geo.name(move.cell)})]
 
     # --- ends --------------------------------------------------------------------------
-    def _finish(self, state: State, seat: int, touched: list[int], action: str, events: list[Event],
-                short: bool = False) -> tuple[State, list[Event]]:
-        """After an action: instant wins, then the supply end, then the next phase or turn."""
-        window = self.geo.line_through(state.board, touched, seat) if touched else None
+    def _finish(self, state: State, changes: dict[str, Any], seat: int, touched: list[int], action: str,
+                events: list[Event], short: bool = False) -> tuple[State, list[Event]]:
+        """After an action: `state` with the action's `changes` (one copy), then instant wins,
+        then the supply end, then the next phase or turn."""
+        changes["roll"] = None
+        board = changes.get("board", state.board)
+        window = self.geo.line_through(board, touched, seat) if touched else None
         kills = self.cfg.kills_to_win
         if window is not None:
             cells = "-".join(self.geo.name(i) for i in window)
             events.append(Event("win", f"{SEATS[seat]} has {self.cfg.line} in a row ({cells}) and wins",
                                 {"end": LINE, "winner": SEATS[seat]}))
-            return replace(state, roll=None, result=(LINE, (seat,))), events
+            changes["result"] = (LINE, (seat,))
+            return _copy(state, changes), events
+        counts = changes.get("kills", state.kills)
         for who in (seat, 1 - seat):
-            if state.kills[who] >= kills:
+            if counts[who] >= kills:
                 events.append(Event("win", f"{SEATS[who]} has {kills} kills and wins",
                                     {"end": KILLS, "winner": SEATS[who]}))
-                return replace(state, roll=None, result=(KILLS, (who,))), events
+                changes["result"] = (KILLS, (who,))
+                return _copy(state, changes), events
         if short:
-            return self._end(replace(state, roll=None), SUPPLY, events)
+            return self._end(_copy(state, changes), SUPPLY, events)
         phase = state.phase + self.cfg.cost[action]
         if phase >= self.cfg.phases:
-            return replace(state, roll=None, turn=1 - seat, phase=0, waiting=frozenset()), events
-        return replace(state, roll=None, phase=phase), events
+            changes.update(turn=1 - seat, phase=0, waiting=frozenset())
+        else:
+            changes["phase"] = phase
+        return _copy(state, changes), events
 
     def tie_break(self, state: State) -> tuple[int, str]:
         """The winner of a game ended without an instant win, and the deciding criterion."""
@@ -724,6 +791,11 @@ _FIELDS = {cls: frozenset(f.name for f in fields(cls)) for cls in (State, Roll)}
 def replace(value: _T, **changes: Any) -> _T:
     """dataclasses.replace for State and Roll, without re-running __init__ (a third of a
     playout's time went there): a copy of the frozen instance's fields, some changed."""
+    return _copy(value, changes)
+
+
+def _copy(value: _T, changes: dict[str, Any]) -> _T:
+    """replace(value, **changes) for changes already in a dict."""
     new = object.__new__(type(value))
     data = new.__dict__
     data.update(value.__dict__)
@@ -746,11 +818,4 @@ def _bump(values: tuple[int, ...], i: int, by: int = 1) -> Any:
     return values[:i] + (values[i] + by,) + values[i + 1:]
 
 
-GROUPINGS_KEPT = 256  # rolls whose groupings are kept (the distinct rolls of a long run are many more)
-
-
-@lru_cache(maxsize=GROUPINGS_KEPT)  # bounded: the distinct rolls of a long run would otherwise fill memory
-def _groupings(dice: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Every distinct ordered grouping of the dice into triples, in sorted order."""
-    return tuple(tuple((o[k], o[k + 1], o[k + 2]) for k in range(0, len(o), 3))
-                 for o in sorted(set(permutations(dice))))
+GROUPINGS_KEPT = 256  # rolls whose plans are kept (the distinct rolls of a long run are many more)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from pnpgen.games.routou_dice.board import Board
 
@@ -47,3 +48,17 @@ class Move:
     path: tuple[int, ...] = ()  # move/slash: start, then each step (or just the end)
     parts: tuple[tuple[int, int], ...] = field(default=())  # clone: (value, end cell) in order
     cell: int | None = None  # clone origin; contract cell
+
+
+_MOVE_FIELDS = {f.name: f.default for f in fields(Move)}
+
+
+def make_move(kind: str, **values: Any) -> Move:
+    """Move(kind, **values) without the frozen dataclass's __init__, which sets the nine
+    fields one object.__setattr__ at a time (most of a sampled move's cost); the same value."""
+    new = object.__new__(Move)
+    data = new.__dict__
+    data.update(_MOVE_FIELDS, kind=kind, **values)
+    if len(data) != len(_MOVE_FIELDS):  # a key that is no field was added
+        raise TypeError(f"Move has no field {sorted(values.keys() - _MOVE_FIELDS.keys())[0]!r}")
+    return new

@@ -1,0 +1,42 @@
+"""The lazy move sampler's random draws: the very draws of random.Random's shuffle, choice and
+randrange(n), without a Python call per draw (a short shuffle costs half as much).
+
+Those methods all draw through CPython's Random._randbelow(n): getrandbits of n's bit length,
+redrawn while >= n (as pnpgen.engine.chance.draw_below, which rolls the dice). The loop is
+written out here; tests/test_routou_sampler.py holds each function to its Random method.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+
+def below(n: int, rng: random.Random) -> int:
+    """rng.randrange(n), n >= 1."""
+    bits = rng.getrandbits
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def choice(items: Sequence[_T], rng: random.Random) -> _T:
+    """rng.choice(items), items not empty."""
+    return items[below(len(items), rng)]
+
+
+def shuffle(items: list[Any], rng: random.Random) -> None:
+    """rng.shuffle(items): from the last index down to 1, a swap with a random one at or below it."""
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]

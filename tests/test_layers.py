@@ -43,7 +43,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.sweep",),  # balance sweeps: simulations over a grid of values, drawn with report's charts
     ("pnpgen.build", "pnpgen.scaffold"),
     ("pnpgen.watch",),  # rebuilds on save, serves the previews page
-    ("pnpgen.cli",),
+    ("pnpgen.commands",),  # consoles, the JSON envelope; list and referee without Typer
+    ("pnpgen.app",),  # the Typer app: every command's options and help
+    ("pnpgen.cli",),  # the entry point: exit codes, one-line errors, the plain-call shortcut
     ("pnpgen.__main__",),
 ]
 LAYER_OF = {unit: index for index, units in enumerate(LAYERS) for unit in units}

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import pnpgen.cli
+import pnpgen.commands
 import pnpgen.games
 from pnpgen.cli import main
 from pnpgen.content.game import load_games
@@ -55,7 +55,7 @@ def _content_loaded_once() -> Iterator[None]:
     """Every other code path is the real CLI's; loading the content folder per call would
     make these tests five times slower."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pnpgen.cli, "find_rules", functools.lru_cache(maxsize=None)(pnpgen.games.find_rules))
+        patch.setattr(pnpgen.commands, "find_rules", functools.lru_cache(maxsize=None)(pnpgen.games.find_rules))
         yield
 
 
@@ -316,7 +316,7 @@ def options(rules: Rules[Any, Any], state: Any) -> tuple[int, list[str]]:
 def test_example_state_round_trips_through_the_cli(game: str, tmp_path: Path) -> None:
     """--example-state, read back with the content loaded afresh: the same state."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pnpgen.cli, "find_rules", pnpgen.games.find_rules)
+        patch.setattr(pnpgen.commands, "find_rules", pnpgen.games.find_rules)
         code, out, _ = run_cli("referee", game, "--example-state")
         assert code == 0
         path = tmp_path / "example.yaml"

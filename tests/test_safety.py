@@ -41,7 +41,7 @@ def test_an_unexpected_exception_is_exit_3_with_one_line(run_pnpgen: CliRun, mon
     def broken(*_: Any) -> Any:
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr("pnpgen.cli.load_games", broken)
+    monkeypatch.setattr("pnpgen.commands.load_games", broken)
     code, out, err = run_pnpgen("list")
     assert code == 3
     assert err.splitlines() == ["internal error, please report: ZeroDivisionError: a bug "

@@ -346,7 +346,8 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
         """apply() trusting the move (one the engine drew): the phase and the routes are not
-        checked, and a route's length is searched only as far as the die's value reaches."""
+        checked, a route's length is searched only as far as the die's value reaches, and the
+        frequent events are not written out (their kinds are all it gives)."""
         new, events = self._apply(state, move, True)
         return new, tuple([event.kind for event in events])
 

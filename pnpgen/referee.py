@@ -16,9 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
@@ -26,7 +24,9 @@ from pnpgen.engine.capabilities import codec, hidden_information, notation, pict
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState, PnpgenError
 from pnpgen.output import atomic_output
-from pnpgen.scene import beside, to_svg
+
+if TYPE_CHECKING:
+    import yaml
 
 FULL = "full state"
 VIEW_SEED = 0  # the state drawn from a view for listing and applying moves (any would do: see judge)
@@ -96,16 +96,10 @@ class Position:
         return FULL if self.seat is None else f"view of seat {self.seat + 1}"
 
 
-class _StateDumper(yaml.SafeDumper):
-    """YAML for people: a list of plain values on one line (`grid: [[3, 1, 4], ...]` rows)."""
-
-
 def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    """YAML for people: a list of plain values on one line (`grid: [[3, 1, 4], ...]` rows)."""
     flow = all(not isinstance(v, dict | list) for v in data)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
-
-
-_StateDumper.add_representer(list, _represent_list)
 
 
 def _plain(value: Any) -> Any:
@@ -118,7 +112,13 @@ def _plain(value: Any) -> Any:
 
 def dump_data(data: Any) -> str:
     """State data as the referee prints it and reads it back (`load_state`)."""
-    return yaml.dump(_plain(data), Dumper=_StateDumper, allow_unicode=True, sort_keys=False, width=100)
+    import yaml  # here only: judging a move from a parsed (cached) state file needs no PyYAML
+
+    class StateDumper(yaml.SafeDumper):
+        pass
+
+    StateDumper.add_representer(list, _represent_list)
+    return yaml.dump(_plain(data), Dumper=StateDumper, allow_unicode=True, sort_keys=False, width=100)
 
 
 def dump_state(rules: Rules[Any, Any], state: Any) -> str:
@@ -257,6 +257,8 @@ def position_svg(rules: Rules[Any, Any], state: Any, move_text: str | None) -> s
             after, _ = rules.apply(state, move)
         except IllegalMove:
             after = None
+    from pnpgen.scene import beside, to_svg  # drawing only: kept off the referee's start-up
+
     scene = picture(rules, state, moves, after, ("before", "after"))
     if scene is None:
         raise PnpgenError(f"{rules.id} draws no pictures of its positions (Presentation.draw)")

@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 LANGS = ("ja", "en")  # the languages content may hold and a build writes
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
@@ -27,18 +25,34 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
 class Words:
     """A catalogue: `words(key, lang, **values)` is the text of `key` in `lang`, filled in."""
 
-    def __init__(self, table: Mapping[str, Mapping[str, str]], origin: str = "catalogue") -> None:
-        for key, texts in table.items():
-            missing = [lang for lang in LANGS if not isinstance(texts, Mapping) or lang not in texts]
-            if missing:
-                raise ValueError(f"{origin}: '{key}' has no {', '.join(missing)} text")
-        self.table, self.origin = table, origin
+    def __init__(self, table: Mapping[str, Mapping[str, str]] | None, origin: str = "catalogue",
+                 path: Path | None = None) -> None:
+        self.origin, self._path = origin, path
+        self._table = None if table is None else self._checked(table)
 
     @classmethod
     def load(cls, path: Path | str) -> Words:
-        """A catalogue file shipped with the code (package data, not content)."""
+        """A catalogue file shipped with the code (package data, not content), read when a
+        word is first asked for: a command that prints none (`pnpgen referee --legal`)
+        never reads it, nor imports PyYAML."""
         path = Path(path)
-        return cls(yaml.safe_load(path.read_text(encoding="utf-8")) or {}, path.name)
+        return cls(None, path.name, path)
+
+    @property
+    def table(self) -> Mapping[str, Mapping[str, str]]:
+        if self._table is None:
+            import yaml
+
+            text = self._path.read_text(encoding="utf-8") if self._path is not None else ""
+            self._table = self._checked(yaml.safe_load(text) or {})
+        return self._table
+
+    def _checked(self, table: Mapping[str, Mapping[str, str]]) -> Mapping[str, Mapping[str, str]]:
+        for key, texts in table.items():
+            missing = [lang for lang in LANGS if not isinstance(texts, Mapping) or lang not in texts]
+            if missing:
+                raise ValueError(f"{self.origin}: '{key}' has no {', '.join(missing)} text")
+        return table
 
     def __call__(self, key: str, lang: str, **values: Any) -> str:
         try:

@@ -29,7 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pnpgen"
 # it (validate checks that components and rulebooks render; report draws a PDF with
 # render's fonts and paper); render uses neither. engine/simulate.py is engine.
 LAYERS: list[tuple[str, ...]] = [
-    ("pnpgen", "pnpgen.errors", "pnpgen.limits", "pnpgen.words"),  # the version, errors, budgets, words
+    ("pnpgen", "pnpgen.errors", "pnpgen.limits", "pnpgen.words", "pnpgen.cache"),  # errors, budgets, words, cache
     ("pnpgen.output",),  # atomic writes, BuiltFile and BuildOptions
     ("pnpgen.scene",),  # pictures of positions as plain data: games draw them, render and referee show them
     ("pnpgen.content",),

@@ -29,3 +29,17 @@ def test_a_catalogue_gives_each_language_and_fills_values(tmp_path: Path) -> Non
 def test_an_entry_missing_a_language_is_refused_when_loaded() -> None:
     with pytest.raises(ValueError, match="'win' has no ja text"):
         Words({"win": {"en": "win"}})
+
+
+def test_every_shipped_catalogue_has_both_languages_and_loads_only_when_asked(tmp_path: Path) -> None:
+    """Catalogues are read at their first word (start-up), so each shipped one is checked here."""
+    root = Path(__file__).resolve().parents[1] / "pnpgen"
+    catalogues = sorted(root.rglob("*.words.yaml"))
+    assert len(catalogues) >= 5
+    for path in catalogues:
+        assert Words.load(path).table, path  # refused here if an entry lacks a language
+    broken = tmp_path / "broken.words.yaml"
+    broken.write_text("win: {en: win}\n", encoding="utf-8")
+    words = Words.load(broken)  # nothing read yet
+    with pytest.raises(ValueError, match="'win' has no ja text"):
+        words("win", "en")

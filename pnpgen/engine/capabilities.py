@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.engine.protocol import (
     TERMINAL,
@@ -18,7 +18,9 @@ from pnpgen.engine.protocol import (
     StateCodec,
 )
 from pnpgen.errors import PnpgenError
-from pnpgen.scene import Scene, below, beside
+
+if TYPE_CHECKING:
+    from pnpgen.scene import Scene
 
 NAMES: dict[Any, str] = {Notation: "move notation (Notation)", StateCodec: "state files (StateCodec)",
                          Analysis: "analysis (Analysis)", Presentation: "presentation (Presentation)",
@@ -126,6 +128,8 @@ def picture(rules: Rules[Any, Any], before: Any, moves: list[Any] | None = None,
     second = rules.draw(after, [], lang)
     if second is None:
         return first
+    from pnpgen.scene import below, beside  # drawing only: kept off the referee's start-up
+
     both = beside([first, second], captions=captions)
     if max_width is not None and both.width > max_width:
         return below([first, second], captions=captions)

@@ -3,19 +3,20 @@
 Simulations are seeded, so their figures depend only on the game folder, the pnpgen code
 and the Python version. `fingerprint` hashes all three; `cached` keeps figures on disk
 under that hash, so a rebuild reads them back instead of simulating again.
-`PNPGEN_CACHE=DIR` moves the cache (default ~/.cache/pnpgen), `PNPGEN_CACHE=off` turns it off.
+The cache is pnpgen.cache's (`PNPGEN_CACHE=DIR` moves it, `PNPGEN_CACHE=off` turns it off).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from pnpgen.cache import cache_folder, store
 
 CODE = Path(__file__).resolve().parents[1]  # the pnpgen package
 
@@ -37,13 +38,6 @@ def fingerprint(folder: Path) -> str:
     return hashlib.sha256(" ".join(parts).encode()).hexdigest()
 
 
-def cache_folder() -> Path | None:
-    setting = os.environ.get("PNPGEN_CACHE", "")
-    if setting.lower() == "off":
-        return None
-    return Path(setting) if setting else Path.home() / ".cache" / "pnpgen"
-
-
 def cached(kind: str, folder: Path, key: Any, compute: Callable[[], dict[str, Any]],
            valid: Callable[[Any], bool]) -> dict[str, Any]:
     """Figures for `key` of the game in `folder`: read back from the cache when a stored
@@ -61,15 +55,5 @@ def cached(kind: str, folder: Path, key: Any, compute: Callable[[], dict[str, An
             return dict(stored)
     data = compute()
     if path is not None:
-        _store(path, data)
+        store(path, json.dumps(data).encode())
     return data
-
-
-def _store(path: Path, data: dict[str, Any]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_suffix(f".{os.getpid()}.part")
-        part.write_text(json.dumps(data), encoding="utf-8")
-        part.replace(path)
-    except OSError:
-        pass  # no cache, no harm: the figures are simulated again next time

@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from pnpgen.content.schema import text_for
 from pnpgen.engine.events import Event, IllegalMove, Outcome
 from pnpgen.engine.state_data import refuse, state_class, state_from_data, state_to_data
-from pnpgen.scene import Scene
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
+    from pnpgen.scene import Scene
 
 __all__ = ["CHANCE", "TERMINAL", "Analysis", "Bot", "Event", "HiddenInformation", "IllegalMove", "Notation",
            "Outcome", "Presentation", "Rules", "StateCodec", "Unseen"]

@@ -28,7 +28,6 @@ from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
 from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State, make_move
 
 LINE, KILLS, SUPPLY, PASSES = "six_in_a_row", "ten_kills", "supply", "passes"
-_TWO, _MINUS_TWO = 2, -2  # a die that can act holds 2 or more (seat A > 0, seat B < 0)
 # a grouping of rolled dice into triples, with the (cell, value) its triples name on the board
 _Plan = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
 _PLAIN = {kind: Move(kind) for kind in ("large", "small", "pass")}  # moves without fields, shared
@@ -131,11 +130,11 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
     def _own_movers(self, state: State) -> list[tuple[int, int]]:
         """(cell, value) of the dice of the seat to move that may act, in cell order."""
         board, waiting = state.board, state.waiting
-        # the board is mostly empty: the cells are picked out in C (compress), then read
+        # the board is mostly empty: the occupied cells are picked out in C (compress), then read
         if state.turn == 0:
-            found = [(i, board[i]) for i in compress(self.geo.cells, map(_TWO.__le__, board))]
+            found = [(i, v) for i in compress(self.geo.cells, board) if (v := board[i]) >= 2]
         else:
-            found = [(i, -board[i]) for i in compress(self.geo.cells, map(_MINUS_TWO.__ge__, board))]
+            found = [(i, -v) for i in compress(self.geo.cells, board) if (v := board[i]) <= -2]
         return [(i, v) for i, v in found if i not in waiting] if waiting else found
 
     def _steps(self, state: State) -> Iterator[Move]:
@@ -182,7 +181,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
         seen: set[Any] = set()
-        occupied = [i for i, v in enumerate(board) if v]
+        occupied = list(compress(self.geo.cells, board))
         every, kept = self._plans(dice)
         declined = (False,) * (len(dice) // 3)
         for triples, aims in kept if supply >= len(declined) else every:
@@ -333,7 +332,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                 placed.append(cell)
         if len(placed) > state.supply[seat] or zeros < cfg.zeros_stock:
             return make_move("place", triples=triples, declined=declined)
-        after = sorted([i for i, v in enumerate(board) if v] + placed)
+        after = sorted([*compress(self.geo.cells, board), *placed])
         stocks = draws.below(zeros // cfg.zeros_stock + 1, rng)
         left = zeros - stocks * cfg.zeros_stock
         count = draws.below(min(left // cfg.zeros_destroy, len(after)) + 1, rng)

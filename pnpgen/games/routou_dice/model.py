@@ -56,7 +56,8 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self._cell_of: dict[tuple[int, ...], int] = {
             (x, y, v): geo.index(x, y) for x in range(geo.x0, geo.x1 + 1) for y in range(geo.y0, geo.y1 + 1)
             for v in range(1, self.cfg.faces)}
-        self._plan_cache: dict[tuple[int, ...], tuple[tuple[_Plan, ...], tuple[_Plan, ...]]] = {}
+        self._plan_cache: dict[tuple[int, ...], tuple[_Plan, ...]] = {}
+        self._tails: dict[tuple[int, ...], tuple[_Plan, ...]] = {}  # groupings of the dice left after a first triple
 
     # --- lifecycle ----------------------------------------------------------------------
     def initial_state(self, players: int) -> State:
@@ -182,9 +183,8 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         moves: list[Move] = []
         seen: set[Any] = set()
         occupied = list(compress(self.geo.cells, board))
-        every, kept = self._plans(dice)
         declined = (False,) * (len(dice) // 3)
-        for triples, aims in kept if supply >= len(declined) else every:
+        for triples, aims in self._plans(dice) if supply >= len(declined) else self._groupings(dice):
             placed: list[tuple[int, int]] = []
             cells: list[int] = []
             for cell, v in aims:  # the triples that name a cell, with its value
@@ -211,43 +211,57 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
                                                    destroys=targets))
         return moves
 
-    def _plans(self, dice: tuple[int, ...]) -> tuple[tuple[_Plan, ...], tuple[_Plan, ...]]:
-        """_groupings(dice), and those left when the supply takes every triple: a grouping
-        naming the same cells and values as an earlier one, in another order, always gives
-        that one's result and is left out."""
+    def _plans(self, dice: tuple[int, ...]) -> tuple[_Plan, ...]:
+        """The groupings of the dice (_groupings) left when the supply takes every triple: a
+        grouping naming the same cells and values as an earlier one, in another order, always
+        gives that one's result and is left out. Kept per roll (bounded)."""
         found = self._plan_cache.get(dice)
         if found is None:
-            every = self._groupings(dice)
             kept: list[_Plan] = []
             classes: set[Any] = set()
-            for plan in every:
-                aims = plan[1]
-                # the same cell twice: the first triple naming it is placed, so the order counts
-                key = aims if len(aims) < 2 or len(set(map(itemgetter(0), aims))) < len(aims) else frozenset(aims)
-                if key not in classes:
-                    classes.add(key)
-                    kept.append(plan)
+            blank: set[tuple[int, ...]] = set()  # the dice left after a first triple naming no cell
+            for head, aims, rest, tails in self._firsts(dice):
+                if not aims:  # an earlier such first triple, the same dice left: the same cells and values
+                    if rest in blank:
+                        continue
+                    blank.add(rest)
+                for triples, tail in tails:
+                    both = aims + tail
+                    # the same cell twice: the first triple naming it is placed, so the order counts
+                    key = both if len(both) < 2 or len(set(map(itemgetter(0), both))) < len(both) else frozenset(both)
+                    if key not in classes:
+                        classes.add(key)
+                        kept.append((head + triples, both))
             if len(self._plan_cache) >= GROUPINGS_KEPT:
                 self._plan_cache.clear()
-            found = self._plan_cache[dice] = (every, tuple(kept))
+            found = self._plan_cache[dice] = tuple(kept)
         return found
 
     def _groupings(self, dice: tuple[int, ...]) -> tuple[_Plan, ...]:
         """Every distinct ordered grouping of the dice into triples, in sorted order (that of
         sorted(set(permutations(dice))) cut into triples), with the (cell, value) of its triples
-        that name a board cell with a value of 1 or more, in order: each distinct first triple,
-        in order, then the groupings of the dice left (kept with their plans)."""
+        that name a board cell with a value of 1 or more, in order."""
         if not dice:
             return (((), ()),)
+        return tuple((head + triples, aims + tail) for head, aims, _, tails in self._firsts(dice)
+                     for triples, tail in tails)
+
+    def _firsts(self, dice: tuple[int, ...]) -> Iterator[tuple[tuple[tuple[int, ...]], tuple[tuple[int, int], ...],
+                                                                tuple[int, ...], tuple[_Plan, ...]]]:
+        """Each distinct first triple of a grouping, in order: as a grouping's head, the (cell,
+        value) it names (none or one), the dice left, and their groupings (kept, bounded)."""
         cell_of = self._cell_of
-        every: list[_Plan] = []
         for first in sorted(set(permutations(dice, 3))):
-            rest = list(dice)
+            left = list(dice)
             for die in first:
-                rest.remove(die)
-            head, aims = (first,), ((cell_of[first], first[2]),) if first in cell_of else ()
-            every += [(head + triples, aims + tail) for triples, tail in self._plans(tuple(rest))[0]]
-        return tuple(every)
+                left.remove(die)
+            rest = tuple(left)
+            tails = self._tails.get(rest)
+            if tails is None:
+                if len(self._tails) >= GROUPINGS_KEPT:
+                    self._tails.clear()
+                tails = self._tails[rest] = self._groupings(rest)
+            yield (first,), ((cell_of[first], first[2]),) if first in cell_of else (), rest, tails
 
     # --- one legal move, sampled lazily (random bot, MCTS playouts) --------------------
     def sample_move(self, state: State, rng: random.Random) -> Move:

@@ -1,4 +1,4 @@
-"""Speed figures, Ludii-style: random playouts per second on one core, warmed up, fixed seed.
+"""Speed figures, Ludii-style: random playouts per CPU second on one core, warmed up, fixed seed.
 
 For every game in content/ (and the harness's toy games), prints games/s and
 moves/s through the engine (pnpgen's play_game with random bots), the same for a
@@ -12,6 +12,7 @@ runs every benchmarks/bench_*.py script.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -33,10 +34,11 @@ SEED = 20240601
 
 
 def measure(play: Callable[[int], tuple[int, int]], seconds: float) -> tuple[float, float, float]:
-    """(games/s, steps/s, player moves/s) over `seconds`, from game 0 on."""
+    """(games/s, steps/s, player moves/s) over `seconds` of this process's CPU time, from game 0
+    on: one core's figures, which other load on a shared machine moves much less than wall time."""
     games = steps = moves = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
         s, m = play(games)
         games, steps, moves = games + 1, steps + s, moves + m
     return games / elapsed, steps / elapsed, moves / elapsed
@@ -156,8 +158,8 @@ def main() -> None:
     loops = all_loops()
     header = (f"{'game':38} {'players':>7} {'engine games/s':>15} {'moves/s':>10} {'steps/s':>10} "
               f"{'direct/engine':>13} {'hand games/s':>13} {'hand/engine':>11} {'2 workers':>10}")
-    print(f"random playouts, one core, seed {SEED}, {args.seconds:g} s per figure after warm-up, "
-          "best of 3 interleaved rounds")
+    print(f"random playouts, one core, seed {SEED}, {args.seconds:g} CPU s per figure after warm-up, "
+          f"best of 3 interleaved rounds; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if not args.no_workers:
         print(f"machine: 2 busy processes run {machine_scaling():.2f}× as fast as 1 (the ceiling for '2 workers')")
     print(header)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import commands
-from pnpgen.commands import CommandExit, emit, err, error_entry, one_line
+from pnpgen.commands import CommandExit, emit, error_entry, one_line
 from pnpgen.errors import PnpgenError
 
 _DIRECT: dict[str, tuple[Callable[..., Any], int, dict[str, tuple[str, type | None]]]] = {}
@@ -86,7 +86,7 @@ def main() -> None:
     except CommandExit as done:
         code = done.code
     except KeyboardInterrupt:
-        err.print("interrupted")
+        print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback, never exit 1
         if debug:
@@ -111,7 +111,7 @@ def _report(error: Exception, as_json: bool) -> int:
     """One line on stderr (or the JSON envelope) for a command that failed; its exit code."""
     usage, abort = _typer_errors()
     if isinstance(error, abort):
-        err.print("interrupted")
+        print("interrupted", file=sys.stderr)
         return 130
     if isinstance(error, PnpgenError | OSError | usage):
         code = 2 if isinstance(error, OSError) else getattr(error, "exit_code", 2)
@@ -125,7 +125,7 @@ def _report(error: Exception, as_json: bool) -> int:
     if as_json:
         emit(False, errors=[entry])
     else:
-        err.print(message, markup=False, highlight=False, soft_wrap=True)
+        print(message, file=sys.stderr)  # one line, as it is (no rich: errors start fast too)
     return int(code)
 
 

@@ -242,31 +242,31 @@ def referee(game: str, state: Path | None = None, move: str | None = None, legal
     if as_json:
         emit(bool(verdict.legal), {"game": rules.id, **verdict.to_data()})
     elif verdict.legal is None:
-        out.print(f"[yellow]CANNOT TELL[/] {verdict.move}: legal only if {verdict.legal_if}", highlight=False)
-        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+        _verdict("CANNOT TELL", "yellow", f"{verdict.move}: legal only if {verdict.legal_if}")
+        print(f"  judged: {verdict.judged}")
         for event in verdict.events:
-            out.print(f"  • {event.text}", markup=False, highlight=False)
-        out.print("if so, the resulting state as this seat sees it:")
+            print(f"  • {event.text}")
+        print("if so, the resulting state as this seat sees it:")
         print(_yaml(verdict.state), end="")
     elif verdict.legal:
-        out.print(f"[green]LEGAL[/] {verdict.move}", highlight=False)
-        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+        _verdict("LEGAL", "green", verdict.move)
+        print(f"  judged: {verdict.judged}")
         if verdict.then:
-            out.print(f"  what follows rests on hidden facts: {verdict.then}", markup=False, highlight=False)
-            out.print("  (judge the next step with the full state)", markup=False, highlight=False)
+            print(f"  what follows rests on hidden facts: {verdict.then}")
+            print("  (judge the next step with the full state)")
         for event in verdict.events:
-            out.print(f"  • {event.text}", markup=False, highlight=False)
+            print(f"  • {event.text}")
         if verdict.score_line:
-            out.print(f"  {verdict.score_line}", markup=False, highlight=False)
+            print(f"  {verdict.score_line}")
         if verdict.state is not None:
-            out.print("resulting state:")
+            print("resulting state:")
             print(_yaml(verdict.state), end="")
     else:
         title = rules.rule_title(verdict.rule or "")
         rule = f"{verdict.rule} ({title})" if title else verdict.rule
-        out.print(f"[red]ILLEGAL[/] {verdict.move}", highlight=False)
-        out.print(f"  rule {rule}: {verdict.reason}", markup=False, highlight=False)
-        out.print(f"  judged: {verdict.judged}", markup=False, highlight=False)
+        _verdict("ILLEGAL", "red", verdict.move)
+        print(f"  rule {rule}: {verdict.reason}")
+        print(f"  judged: {verdict.judged}")
     raise CommandExit(verdict.exit_code)
 
 
@@ -274,3 +274,17 @@ def _yaml(data: Any) -> str:
     from pnpgen.referee import dump_data
 
     return dump_data(data)
+
+
+COLOURS = {"green": 32, "red": 31, "yellow": 33}
+
+
+def _verdict(word: str, colour: str, rest: str) -> None:
+    """A verdict's first line, its word in colour on a terminal (NO_COLOR and TERM=dumb respected),
+    printed without rich: the referee starts without importing it."""
+    import os
+    import sys
+
+    if sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb":
+        word = f"\x1b[{COLOURS[colour]}m{word}\x1b[0m"
+    print(f"{word} {rest}")

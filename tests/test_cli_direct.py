@@ -57,3 +57,41 @@ def test_the_shortcut_answers_as_typer_does(call: list[str], run_pnpgen: CliRun,
 ])
 def test_anything_else_goes_through_typer(args: list[str]) -> None:
     assert cli._direct_call(args) is None
+
+
+def test_a_plain_call_starts_without_typer_rich_or_pyyaml(tmp_path: Path) -> None:
+    """What start-up leaves out: Typer (and pydantic) for plain calls; rich for the referee;
+    PyYAML once the game's files are parsed (pnpgen's cache)."""
+    import subprocess
+    import sys
+
+    state = _state(tmp_path)
+    code = ("import sys; from pnpgen.cli import main\n"
+            "try: main()\nexcept SystemExit: pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'pydantic', 'rich', 'yaml'}),"
+            " file=sys.stderr)")
+    env = {"PNPGEN_CACHE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    calls = {("referee", "burning-desire", "--state", state, "--legal"): "[]",
+             ("referee", "burning-desire", "--state", state, "--move", "nonsense"): "[]",
+             ("list",): "['rich']"}
+    for args, loaded in calls.items():
+        for _ in range(2):  # the first run parses the files, the second reads them back
+            done = subprocess.run([sys.executable, "-c", code, *args, "--content", CONTENT], capture_output=True,
+                                  text=True, env=env, check=False)
+        assert done.stderr.splitlines()[-1] == loaded, (args, done.stderr)
+
+
+def test_the_verdict_word_is_coloured_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from pnpgen import commands
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    commands._verdict("LEGAL", "green", "score 1")
+    assert capsys.readouterr().out == "LEGAL score 1\n"  # captured: not a terminal
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    commands._verdict("ILLEGAL", "red", "keep 7")
+    assert capsys.readouterr().out == "\x1b[31mILLEGAL\x1b[0m keep 7\n"
+    monkeypatch.setenv("NO_COLOR", "1")
+    commands._verdict("ILLEGAL", "red", "keep 7")
+    assert capsys.readouterr().out == "ILLEGAL keep 7\n"

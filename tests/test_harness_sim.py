@@ -131,3 +131,14 @@ def test_simulate_in_a_terminal_prints_its_summary(run_pnpgen: CliRun) -> None:
     code, out, err = run_pnpgen("simulate", "burning-desire", "-n", "5", "--seed", "1")
     assert code == 0, err
     assert "5 games, seed 1" in out and "win rate" in out.lower()
+
+
+def test_blocks_cover_every_game_once_in_order_and_end_finer() -> None:
+    from pnpgen.engine.simulate import blocks
+
+    for start, stop, size in [(0, 626, 19), (5, 100, 7), (0, 3, 256), (0, 0, 5), (10, 11, 1), (0, 10_000, 256)]:
+        found = blocks(start, stop, size)
+        assert [i for a, b in found for i in range(a, b)] == list(range(start, stop))
+        assert all(b - a <= max(1, size) for a, b in found)
+        if stop - start > 8 * size:  # a long run ends in quarter-size blocks
+            assert {b - a for a, b in found[-4:]} == {max(1, size // 4)}

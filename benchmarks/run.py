@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -33,30 +34,34 @@ from pnpgen.games import rules_for_content  # noqa: E402
 SEED = 20240601
 
 
-def measure(play: Callable[[int], tuple[int, int]], seconds: float) -> tuple[float, float, float]:
-    """(games/s, steps/s, player moves/s) over `seconds` of this process's CPU time, from game 0
-    on: one core's figures, which other load on a shared machine moves much less than wall time."""
+def measure(play: Callable[[int], tuple[int, int]], seconds: float, first: int = 0
+            ) -> tuple[float, float, float, int]:
+    """(games/s, steps/s, player moves/s, next game) over `seconds` of this process's CPU time,
+    from game `first` on: one core's figures, which other load on a shared machine moves much
+    less than wall time."""
     games = steps = moves = 0
     start = time.process_time()
     while (elapsed := time.process_time() - start) < seconds:
-        s, m = play(games)
+        s, m = play(first + games)
         games, steps, moves = games + 1, steps + s, moves + m
-    return games / elapsed, steps / elapsed, moves / elapsed
+    return games / elapsed, steps / elapsed, moves / elapsed, first + games
 
 
 def compare(plays: dict[str, Callable[[int], tuple[int, int]]], seconds: float,
-            rounds: int = 3) -> dict[str, tuple[float, float, float]]:
-    """Each play warmed up, then measured in interleaved rounds; the best round counts,
-    so a burst of load on the shared machine does not skew the ratios."""
+            rounds: int = 9) -> dict[str, tuple[float, float, float]]:
+    """Each play warmed up, then measured in short interleaved rounds, each round on new
+    games; the median round counts. The machine's speed drifts (a shared host): rounds this
+    short see the same drift on both sides of a ratio."""
     for play in plays.values():
         measure(play, seconds / 10)
-    best: dict[str, tuple[float, float, float]] = {}
+    rates: dict[str, list[tuple[float, float, float]]] = {name: [] for name in plays}
+    next_game = dict.fromkeys(plays, 0)
     for _ in range(rounds):
         for name, play in plays.items():
-            rate = measure(play, seconds / rounds)
-            if name not in best or rate[0] > best[name][0]:
-                best[name] = rate
-    return best
+            *rate, next_game[name] = measure(play, seconds / rounds, next_game[name])
+            rates[name].append((rate[0], rate[1], rate[2]))
+    return {name: tuple(statistics.median(r[k] for r in found) for k in range(3))  # type: ignore[misc]
+            for name, found in rates.items()}
 
 
 def engine_play(rules: Rules[Any, Any], players: int) -> Callable[[int], tuple[int, int]]:
@@ -159,7 +164,7 @@ def main() -> None:
     header = (f"{'game':38} {'players':>7} {'engine games/s':>15} {'moves/s':>10} {'steps/s':>10} "
               f"{'direct/engine':>13} {'hand games/s':>13} {'hand/engine':>11} {'2 workers':>10}")
     print(f"random playouts, one core, seed {SEED}, {args.seconds:g} CPU s per figure after warm-up, "
-          f"best of 3 interleaved rounds; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+          f"median of 9 interleaved rounds; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if not args.no_workers:
         print(f"machine: 2 busy processes run {machine_scaling():.2f}× as fast as 1 (the ceiling for '2 workers')")
     print(header)
@@ -172,15 +177,16 @@ def main() -> None:
             plays["hand"] = lambda i, loop=loop: loop(random.Random(derive_seed(SEED, i)))
         rates = compare(plays, args.seconds)
         games_s, steps_s, moves_s = rates["engine"]
-        direct = f"{rates['direct'][0] / games_s:.2f}×"
+        direct = f"{rates['direct'][1] / steps_s:.2f}×"
         hand, ratio = "—", "—"
-        if "hand" in rates:
-            hand, ratio = f"{rates['hand'][0]:,.0f}", f"{rates['hand'][0] / games_s:.2f}×"
+        if "hand" in rates:  # by steps: a game's length varies, a step's work does not
+            hand, ratio = f"{rates['hand'][0]:,.0f}", f"{rates['hand'][1] / steps_s:.2f}×"
         speedup = "—" if args.no_workers else f"{worker_speedup(rules, players, games_s, args.seconds):.2f}×"
         print(f"{rules.id:38} {players:>7} {games_s:>15,.1f} {moves_s:>10,.0f} {steps_s:>10,.0f} "
               f"{direct:>13} {hand:>13} {ratio:>11} {speedup:>10}", flush=True)
     print("moves = player decisions; steps = moves plus chance outcomes; direct = the game's methods called "
           "in a bare loop (harness cost); hand = benchmarks/loops, no engine (engine + game-module cost); "
+          "ratios of steps per CPU second; "
           "2 workers = simulate --workers 2 speed-up over 1")
     if not args.no_scripts:
         for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):

@@ -8,8 +8,9 @@ or `--workers N`, whatever the cluster's size and the order tasks finish in. A t
 pure function of its arguments: when a worker is lost, Dask runs its tasks again elsewhere
 and they return the same tallies.
 
-Every task carries the pickled Rules (tens of kB), so workers need pnpgen and the game's
-engine installed, not the content folder. Workers whose pnpgen code differs from this
+The pickled Rules (tens of kB, MBs once its caches are warm) is sent to every worker once
+(scattered) and each task names it, so workers need pnpgen and the game's engine installed,
+not the content folder. Workers whose pnpgen code differs from this
 process's are refused, since they could play different games. Pickles are code: use a
 cluster only you (and people you trust) can reach, as Dask's own docs say.
 """
@@ -125,8 +126,11 @@ class DaskRunner(Runner):
         payload = pickle.dumps((rules, bot_names, seed, check_invariants))
         digest = hashlib.sha256(payload).hexdigest()[:20]
         todo = blocks(start, stop, block_size(stop - start, self.workers))
+        # the payload (the Rules with whatever its caches hold: MBs after a run) goes to every
+        # worker once, not with each task
+        shared = self.client.scatter(payload, broadcast=True, hash=False)
         futures = {
-            self.client.submit(play_block, payload, digest, a, b, key=f"pnpgen-{digest}-{a}-{b}"): (a, b)
+            self.client.submit(play_block, shared, digest, a, b, key=f"pnpgen-{digest}-{a}-{b}"): (a, b)
             for a, b in todo
         }
         total = Tally(len(bot_names))
@@ -146,6 +150,7 @@ class DaskRunner(Runner):
             unfinished = [future for future in futures if not future.done()]
             if unfinished:
                 self.client.cancel(unfinished)
+            shared.release()
         return total
 
     def close(self) -> None:

@@ -13,7 +13,6 @@ import pytest
 from pnpgen.content.game import load_games
 from pnpgen.engine.protocol import CHANCE, TERMINAL
 from pnpgen.games import rules_for_content
-from pnpgen.games.routou_dice import draws
 from tests.conftest import ROOT
 
 
@@ -47,17 +46,3 @@ def test_sampled_moves_are_legal_and_seeded(rules) -> None:  # type: ignore[no-u
             steps += 1
     assert {"large", "small", "move", "place"} <= set(kinds)
 
-
-def test_draws_are_the_random_methods_draws() -> None:
-    """draws.shuffle, choice and below take the very draws of Random.shuffle, choice and
-    randrange (seeded games play the same with them)."""
-    for seed in range(40):
-        mine, theirs = random.Random(seed), random.Random(seed)
-        for n in range(1, 40):
-            items, expected = list(range(n)), list(range(n))
-            draws.shuffle(items, mine)
-            theirs.shuffle(expected)
-            assert items == expected
-            assert draws.choice(items, mine) == theirs.choice(expected)
-            assert draws.below(n, mine) == theirs.randrange(n)
-        assert mine.random() == theirs.random()

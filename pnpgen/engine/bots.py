@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from typing import Any, TypeVar
 
+from pnpgen.engine import draws
 from pnpgen.engine.capabilities import evaluation, hidden_information, move_sampler, own_bots
 from pnpgen.engine.hidden import on_view
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
@@ -22,15 +23,9 @@ def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
 
     def choose(state: Any, rng: random.Random) -> Any:
         moves = legal_moves(state)
-        n = len(moves)
-        if not n:
+        if not moves:
             raise IndexError("no legal move to choose from")
-        # rng.choice's own draw (CPython's _randbelow, as draw_below), without its calls
-        bits, k = rng.getrandbits, n.bit_length()
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return moves[r]
+        return draws.choice(moves, rng)  # rng.choice's own draw
 
     return choose
 

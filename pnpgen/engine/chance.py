@@ -34,21 +34,6 @@ def chance_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any
     return sample
 
 
-def draw_below(rng: random.Random, n: int, count: int) -> list[int]:
-    """`count` draws of 0..n-1: the very draws of `[rng.randrange(n) for _ in range(count)]`
-    (CPython's Random._randbelow: getrandbits of n's bit length, redrawn while ≥ n),
-    with one Python call for all of them instead of three per die."""
-    bits = rng.getrandbits
-    k = n.bit_length()
-    drawn = []
-    for _ in range(count):
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        drawn.append(r)
-    return drawn
-
-
 @lru_cache(maxsize=64)
 def dice_rolls(dice: int, faces: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every roll of `dice` fair dice showing `faces`, as a multiset in the order of `faces`

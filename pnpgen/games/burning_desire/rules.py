@@ -15,7 +15,8 @@ from functools import lru_cache
 from itertools import product
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.chance import dice_rolls, draw_below
+from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.draws import below, below_each
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.burning_desire.config import Config, load_config
@@ -142,13 +143,13 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         return result
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
-        """The same draws as rolling each die with rng.randint (draw_below); a drawn
+        """The same draws as rolling each die with rng.randint (pnpgen.engine.draws); a drawn
         outcome's Move is made once and reused."""
         cache = self._outcome_cache
         if state.phase == ROLL:
-            drawn = draw_below(rng, self._face_count, self._dice_count - len(state.dice))
+            drawn = below_each(self._face_count, self._dice_count - len(state.dice), rng)
             drawn.sort()
-            drawn.append(-1 if state.bonus else draw_below(rng, self._bonus_faces, 1)[0])
+            drawn.append(-1 if state.bonus else below(self._bonus_faces, rng))
             key = tuple(drawn)
             move = cache.get(key)
             if move is None:

@@ -20,7 +20,8 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.chance import dice_rolls, draw_below
+from pnpgen.engine.chance import dice_rolls
+from pnpgen.engine.draws import below_each
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.dice_road_race.config import RaceConfig, load_config
@@ -150,7 +151,7 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         live = state.live
         assert live is not None
-        faces = [r + 1 for r in draw_below(rng, _DIE, live.dice[live.turn])]  # rng.randint(1, 6) per die
+        faces = [r + 1 for r in below_each(_DIE, live.dice[live.turn], rng)]  # rng.randint(1, 6) per die
         faces.sort(reverse=True)
         return ("dice", tuple(faces))
 

@@ -20,9 +20,10 @@ from operator import itemgetter
 from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.chance import dice_rolls, draw_below
+from pnpgen.engine import draws
+from pnpgen.engine.chance import dice_rolls
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
-from pnpgen.games.routou_dice import draws, notation
+from pnpgen.games.routou_dice import notation
 from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
 from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
 from pnpgen.games.routou_dice.state import SEATS, Move, Roll, State, make_move
@@ -84,7 +85,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
 
     def sample_chance(self, state: State, rng: random.Random) -> Move:
         assert state.roll is not None
-        dice = tuple(sorted(draw_below(rng, self.cfg.faces, self.cfg.roll_dice[state.roll.action])))
+        dice = tuple(sorted(draws.below_each(self.cfg.faces, self.cfg.roll_dice[state.roll.action], rng)))
         move = self._rolls.get(dice)
         if move is None:  # one Move per distinct roll: bounded by the dice and faces in content
             move = self._rolls[dice] = Move("roll", dice=dice)

@@ -1,9 +1,9 @@
-"""The lazy move sampler's random draws: the very draws of random.Random's shuffle, choice and
-randrange(n), without a Python call per draw (a short shuffle costs half as much).
+"""Random draws exactly as random.Random makes them (seeded games play the same), without a
+Python call per draw: simulation draws millions of them.
 
-Those methods all draw through CPython's Random._randbelow(n): getrandbits of n's bit length,
-redrawn while >= n (as pnpgen.engine.chance.draw_below, which rolls the dice). The loop is
-written out here; tests/test_routou_sampler.py holds each function to its Random method.
+Random's randrange(n), choice and shuffle all draw through CPython's Random._randbelow(n):
+getrandbits of n's bit length, redrawn while >= n. That loop is written out here, and only
+here; tests/test_draws.py holds each function to its Random method.
 """
 
 from __future__ import annotations
@@ -23,6 +23,19 @@ def below(n: int, rng: random.Random) -> int:
     while r >= n:
         r = bits(k)
     return r
+
+
+def below_each(n: int, count: int, rng: random.Random) -> list[int]:
+    """[rng.randrange(n) for _ in range(count)]: `count` dice of n faces (0-based) in one call."""
+    bits = rng.getrandbits
+    k = n.bit_length()
+    drawn = []
+    for _ in range(count):
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        drawn.append(r)
+    return drawn
 
 
 def choice(items: Sequence[_T], rng: random.Random) -> _T:

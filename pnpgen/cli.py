@@ -31,8 +31,8 @@ def _direct_commands() -> dict[str, tuple[Callable[..., Any], int, dict[str, tup
                                                    "--debug": ("debug", None)}
     return {
         "referee": (commands.referee, 1, {**common, "--state": ("state", Path), "--move": ("move", str),
-                                 "--legal": ("legal", None), "--example-state": ("example_state", None),
-                                 "--svg": ("svg", Path)}),
+                                          "--legal": ("legal", None), "--example-state": ("example_state", None),
+                                          "--svg": ("svg", Path)}),
         "list": (commands.list_games, 0, common),
     }
 

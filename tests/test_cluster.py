@@ -60,6 +60,31 @@ def test_one_process_workers_and_local_cluster_agree(rules, local_cluster) -> No
     assert one["games"] == 60 and sum(one["ends"].values()) == 60
 
 
+def test_the_same_rules_travel_once_and_workers_keep_them(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]
+    client = local_cluster.client
+    scattered: list[int] = []
+    scatter = client.scatter
+
+    def counting_scatter(data, **options):  # type: ignore[no-untyped-def]
+        scattered.append(len(data))
+        return scatter(data, **options)
+
+    client.scatter = counting_scatter
+    try:
+        other = find_rules(CONTENT, "dice-road-race")
+        simulate(other, 10, 5, ["random"], runner=local_cluster)
+        first = simulate(rules, 40, 5, BOTS, runner=local_cluster).to_data()
+        second = simulate(rules, 40, 6, BOTS, runner=local_cluster).to_data()
+        again = simulate(rules, 40, 5, BOTS, runner=local_cluster).to_data()
+    finally:
+        client.scatter = scatter
+    assert first == again == simulate(rules, 40, 5, BOTS).to_data()
+    assert second == simulate(rules, 40, 6, BOTS).to_data() != first
+    assert len(scattered) == 2  # Dice Road Race, then Burning Desire once for its three runs
+    loaded = client.run(lambda: list(__import__("pnpgen.engine.cluster", fromlist=["_loaded"])._loaded))
+    assert all(len(digests) <= 4 for digests in loaded.values())
+
+
 def test_a_lost_worker_changes_nothing(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]
     expected = simulate(rules, 120, 21, BOTS).to_data()
     client = local_cluster.client

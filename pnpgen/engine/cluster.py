@@ -10,7 +10,9 @@ and they return the same tallies.
 
 The pickled Rules (tens of kB, MBs once its caches are warm) is sent to every worker once
 (scattered) and each task names it, so workers need pnpgen and the game's engine installed,
-not the content folder. Workers whose pnpgen code differs from this
+not the content folder. The runner keeps the Rules it sent last: further runs of the same
+Rules (rounds of a report, benchmarks) neither pickle nor send it again, and workers keep
+theirs, caches warm. Workers whose pnpgen code differs from this
 process's are refused, since they could play different games. Pickles are code: use a
 cluster only you (and people you trust) can reach, as Dask's own docs say.
 """
@@ -42,6 +44,16 @@ from pnpgen.errors import PnpgenError
 ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.\-\[\]:]+:\d{1,5}$")
 INSTALL = "pip install 'pnpgen[cluster]'"
 
+# A LocalCluster shares this machine's cores with its scheduler (in this process), so the
+# parts that only feed a dashboard (none is started) are slowed or off: the workers'
+# statistical profiler, the system monitors and the event-loop watchdog. An idle 2-worker
+# cluster costs about a third of the CPU it did.
+QUIET_LOCAL_CLUSTER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.tick.interval": "1s",
+}
+
 
 def check_cluster(cluster: str) -> str:
     """`local` or a scheduler address (tcp://host:port); else a one-line error."""
@@ -64,17 +76,18 @@ def code_digest() -> str:
 
 
 # Rules already unpickled in this worker process, by payload digest (a few, most recent).
-_loaded: OrderedDict[str, tuple[Rules[Any, Any], list[str], int, bool]] = OrderedDict()
+_loaded: OrderedDict[str, Rules[Any, Any]] = OrderedDict()
 
 
-def play_block(payload: bytes, digest: str, start: int, stop: int) -> Tally:
-    """A Dask task: games start..stop-1 of the run the payload describes, tallied."""
+def play_block(payload: bytes, digest: str, bot_names: list[str], seed: int, check: bool,
+               start: int, stop: int) -> Tally:
+    """A Dask task: games start..stop-1 of a run of the pickled Rules, tallied."""
     if digest not in _loaded:
         _loaded[digest] = pickle.loads(payload)
         while len(_loaded) > 4:
             _loaded.popitem(last=False)
-    rules, bot_names, seed, check = _loaded[digest]
-    return tally_games(rules, bot_names, seed, start, stop, check)
+    _loaded.move_to_end(digest)
+    return tally_games(_loaded[digest], bot_names, seed, start, stop, check)
 
 
 class DaskRunner(Runner):
@@ -84,12 +97,16 @@ class DaskRunner(Runner):
         except ImportError as err:
             raise PnpgenError(f"--cluster needs Dask's distributed package: {INSTALL}") from err
         self._cluster: Any = None
+        self._sent: tuple[Rules[Any, Any], Any, str] | None = None  # Rules, its scattered pickle, digest
         if os.environ.get("PNPGEN_DEBUG") is None:
             logging.getLogger("distributed").setLevel(logging.ERROR)
         if address == "local":
+            import dask
+
             count = workers or os.cpu_count() or 1
-            self._cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, silence_logs=logging.ERROR)
+            with dask.config.set(QUIET_LOCAL_CLUSTER):
+                self._cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, silence_logs=logging.ERROR)
             self.client = Client(self._cluster)
             self.description = f"a local Dask cluster of {count} worker process(es)"
         else:
@@ -123,14 +140,12 @@ class DaskRunner(Runner):
         from distributed import as_completed
         from distributed.client import TimeoutError as DaskTimeout
 
-        payload = pickle.dumps((rules, bot_names, seed, check_invariants))
-        digest = hashlib.sha256(payload).hexdigest()[:20]
+        shared, digest = self._send(rules)
         todo = blocks(start, stop, block_size(stop - start, self.workers))
-        # the payload (the Rules with whatever its caches hold: MBs after a run) goes to every
-        # worker once, not with each task
-        shared = self.client.scatter(payload, broadcast=True, hash=False)
+        run = hashlib.sha256(repr((digest, bot_names, seed, check_invariants)).encode()).hexdigest()[:20]
         futures = {
-            self.client.submit(play_block, shared, digest, a, b, key=f"pnpgen-{digest}-{a}-{b}"): (a, b)
+            self.client.submit(play_block, shared, digest, bot_names, seed, check_invariants, a, b,
+                               key=f"pnpgen-{run}-{a}-{b}"): (a, b)
             for a, b in todo
         }
         total = Tally(len(bot_names))
@@ -150,10 +165,25 @@ class DaskRunner(Runner):
             unfinished = [future for future in futures if not future.done()]
             if unfinished:
                 self.client.cancel(unfinished)
-            shared.release()
         return total
 
+    def _send(self, rules: Rules[Any, Any]) -> tuple[Any, str]:
+        """The Rules scattered to every worker (the pickle, MBs once its caches are warm,
+        travels once, not with each task), and its digest; sent again only for other Rules."""
+        if self._sent is None or self._sent[0] is not rules:
+            self._release()
+            payload = pickle.dumps(rules)
+            self._sent = (rules, self.client.scatter(payload, broadcast=True, hash=False),
+                          hashlib.sha256(payload).hexdigest()[:20])
+        return self._sent[1], self._sent[2]
+
+    def _release(self) -> None:
+        if self._sent is not None:
+            self._sent[1].release()
+            self._sent = None
+
     def close(self) -> None:
+        self._release()
         self.client.close()
         if self._cluster is not None:
             self._cluster.close()

@@ -167,7 +167,7 @@ def select_games(root: Path, names: list[str] | None) -> list[GameContent]:
 ClusterOpt = Annotated[
     str | None,
     typer.Option("--cluster", help="Play on Dask: 'local' (a LocalCluster here) or a scheduler address "
-                 "such as tcp://host:8786 (pip install 'pnpgen[cluster]'). Same seed, same results."),
+                 "such as tcp://host:8786 (pip install 'pnpgen\\[cluster]'). Same seed, same results."),
 ]
 
 

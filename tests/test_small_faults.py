@@ -39,6 +39,15 @@ def test_help_paragraphs_are_not_broken_mid_sentence(run_pnpgen: CliRun, monkeyp
     assert not any(line.rstrip().endswith(" with") for line in out.splitlines())
 
 
+@pytest.mark.parametrize("command", ["simulate", "report", "sweep"])
+def test_help_shows_the_cluster_extra(run_pnpgen: CliRun, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    """Square brackets in help text are rich markup unless escaped: the extra's name vanished."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run_pnpgen(command, "--help")
+    assert code == 0
+    assert "pip install 'pnpgen[cluster]'" in " ".join(out.replace("│", " ").split())
+
+
 def test_list_shows_broken_components(run_pnpgen: CliRun, tmp_path: Path) -> None:
     """list names components from the YAML without the kit (start-up time): a component with
     no id is shown as an error there; a wrong key inside one is for validate to find."""

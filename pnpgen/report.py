@@ -67,6 +67,7 @@ DEFAULT_BUDGET = 45.0  # seconds of simulation: with start-up and drawing, a rep
 TARGET_WIDTH = 0.02  # a part whose widest 95% interval is this narrow gets no more games
 MAX_BUDGET_GAMES = 1_000_000
 BATCH_SHARE = 0.4  # of the time left, what one batch may be planned to take
+LAST_BATCH_SHARE = 0.8  # ... and a last batch of one game per worker
 
 
 @dataclass
@@ -138,15 +139,22 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
             # at most doubling, and within BATCH_SHARE of the time left: game lengths vary, and a
             # batch the clock stops is lost, so the last batches shrink instead of one large gamble
             # (a batch smaller than the workers takes as long as one game on each)
-            batch = min(max(part.games, slots), int(left * BATCH_SHARE / part.seconds_per_game),
-                        part.largest_batch, MAX_BUDGET_GAMES - part.games)
+            horizon = left * BATCH_SHARE
+            if part is parts[0] and len(open_parts) > 1 and used < main_first:
+                horizon = min(horizon, main_first - used)  # the other parts start on time
+            fit = int(horizon / part.seconds_per_game)
+            if fit < slots and part.seconds_per_game * slots <= left * LAST_BATCH_SHARE:
+                fit = slots  # one more game per worker still fits: the time is not left unused
+            batch = min(max(part.games, slots), fit, part.largest_batch, MAX_BUDGET_GAMES - part.games)
             if batch < 1 or part.seconds_per_game * max(batch, slots) > left:
                 part.done = True
                 continue
         began = clock()
         try:  # a batch the budget stops is not counted (every run of it or none): the counts stay exact
-            # a part's first games may be very long: they get half of what is left, the rest stays for the others
-            share = left if part.seconds_per_game is not None or part is parts[0] else left / 2
+            # a part's first games may be very long: they get half of what is left while another
+            # part could use the rest
+            alone = open_parts == [part]
+            share = left if part.seconds_per_game is not None or part is parts[0] or alone else left / 2
             fresh = [runner.tally(rules, run, options.seed, part.games, part.games + batch, on_games=on_games,
                                   timeout=max(0.5, share - (clock() - began)))
                      for run in part.runs]
@@ -207,12 +215,20 @@ def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
 
 def analyse(rules: Rules[Any, Any], options: ReportOptions,
             on_games: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
-    bots = options.bots or simulation_bots(rules)
     runner = options.runner or local_runner(options.workers)
+    if options.budget is not None and type(runner) is Runner:
+        runner = ProcessRunner(1)  # a budget stops games that outlast it: they need a process of their own
+    if runner is options.runner:
+        return _analyse(rules, options, runner, on_games)
+    with runner:
+        return _analyse(rules, options, runner, on_games)
+
+
+def _analyse(rules: Rules[Any, Any], options: ReportOptions, runner: Runner,
+             on_games: Any) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+    bots = options.bots or simulation_bots(rules)
     budget = None
     if options.budget is not None:
-        if type(runner) is Runner:  # a budget stops games that outlast it: they need a process of their own
-            runner = ProcessRunner(1)
         summary, check, budget = budgeted_runs(rules, options, bots, runner, on_games)
         options = replace(options, games=summary.games, skill_games=check.games if check else 0)
     else:

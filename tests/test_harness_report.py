@@ -172,3 +172,52 @@ def test_a_batch_the_clock_stops_is_retried_smaller(tmp_path: Path) -> None:
     summary, _, budget = budgeted_runs(nim(), options, ["random", "random"], SlowAfterSixteen(),
                                        clock=lambda: float(next(ticks)))
     assert budget["games"] == summary.games > 16  # 1, 1, 2, 4, 8: then batches of 4 or fewer, not a stop
+
+
+def test_time_for_one_more_slow_game_is_used(tmp_path: Path) -> None:
+    """Skill games that take 5 s each (a fake clock the runner moves): while the skill
+    interval is open, the report plays on as long as one more game fits, instead of stopping
+    when a batch would exceed its share of the time left (Burning Desire's report stopped at
+    32 of 45 s with 2 skill games)."""
+    from pnpgen.engine.simulate import Runner
+    from pnpgen.report import budgeted_runs
+
+    now = [0.0]
+
+    class CostlyRunner(Runner):
+        def tally(self, rules, bot_names, seed, start, stop, check_invariants=False,  # type: ignore[no-untyped-def]
+                  on_games=None, timeout=None):
+            now[0] += (5.0 if bot_names[0].startswith("mcts") else 0.001) * (stop - start)
+            return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games, timeout)
+
+    options = ReportOptions(seed=5, skill_bot="mcts:4", out=tmp_path, budget=45.0)
+    _, check, budget = budgeted_runs(nim(), options, ["random", "random"], CostlyRunner(), clock=lambda: now[0])
+    assert check is not None and check.games >= 1
+    assert 45.0 - 5.0 / 0.8 < budget["used_seconds"] <= 45.0  # what is left could not hold one more game
+
+
+def test_a_part_left_alone_may_use_all_the_time_left(tmp_path: Path) -> None:
+    """Once the main simulation's intervals are narrow, the skill check's first games get all
+    the time left instead of half (Burning Desire's report stopped at 30 of 45 s with no skill
+    games). The fake runner honours its timeout as a real one does."""
+    from pnpgen.engine.simulate import OutOfTime, Runner
+    from pnpgen.report import TARGET_WIDTH, budgeted_runs
+
+    now = [0.0]
+
+    class SlowSkillRunner(Runner):
+        def tally(self, rules, bot_names, seed, start, stop, check_invariants=False,  # type: ignore[no-untyped-def]
+                  on_games=None, timeout=None):
+            cost = (30.0 if bot_names[0].startswith("mcts") else 0.0001) * (stop - start)
+            if timeout is not None and cost > timeout:
+                now[0] += timeout
+                raise OutOfTime
+            now[0] += cost
+            return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games, timeout)
+
+    options = ReportOptions(seed=5, skill_bot="mcts:4", out=tmp_path, budget=45.0)
+    summary, check, budget = budgeted_runs(nim(), options, ["random", "random"], SlowSkillRunner(),
+                                           clock=lambda: now[0])
+    widest = max(high - low for low, high in summary.seat_intervals)
+    assert widest <= TARGET_WIDTH  # the main simulation was done first
+    assert check is not None and check.games == 1 and budget["skill_games"] == 1

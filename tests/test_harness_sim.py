@@ -142,3 +142,34 @@ def test_blocks_cover_every_game_once_in_order_and_end_finer() -> None:
         assert all(b - a <= max(1, size) for a, b in found)
         if stop - start > 8 * size:  # a long run ends in quarter-size blocks
             assert {b - a for a, b in found[-4:]} == {max(1, size // 4)}
+
+
+def test_local_workers_are_kept_for_the_same_rules_and_stopped_by_close() -> None:
+    """A ProcessRunner keeps its forked workers between runs of the same Rules (their caches
+    stay warm); other Rules, a run stopped by its timeout, and close() each stop them. The
+    games never change."""
+    import os
+
+    from pnpgen.engine.simulate import OutOfTime, ProcessRunner
+
+    def worker_pids(runner: ProcessRunner) -> set[int]:
+        return {process.pid for process in runner._pool._pool}  # multiprocessing.Pool's processes
+
+    rules, other, bots = pig(), nim(), ["random", "random"]
+    expected = simulate(rules, 40, 3, bots).to_data()
+    with ProcessRunner(2) as runner:
+        assert simulate(rules, 40, 3, bots, runner=runner).to_data() == expected
+        first = worker_pids(runner)
+        assert simulate(rules, 40, 4, bots, runner=runner).to_data() == simulate(rules, 40, 4, bots).to_data()
+        assert worker_pids(runner) == first  # kept
+        assert simulate(other, 40, 3, bots, runner=runner).to_data() == simulate(other, 40, 3, bots).to_data()
+        assert not worker_pids(runner) & first  # other Rules: other workers
+        with pytest.raises(OutOfTime):
+            runner.tally(rules, ["mcts:1000000", "random"], 1, 0, 8, timeout=0.3)
+        assert runner._pool is None  # the workers still searching were stopped
+        assert simulate(rules, 40, 3, bots, runner=runner).to_data() == expected
+        last = worker_pids(runner)
+    assert runner._pool is None
+    for pid in last:  # close() stopped and reaped them
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

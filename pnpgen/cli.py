@@ -14,6 +14,7 @@ that starts with '-') goes through the Typer app (pnpgen.app).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -88,6 +89,9 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except BrokenPipeError:  # the reader stopped early (`| head`): quiet, as other tools are
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a tool the pipe stopped
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback, never exit 1
         if debug:
             raise

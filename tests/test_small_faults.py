@@ -92,3 +92,18 @@ def test_a_problem_in_both_languages_is_said_once() -> None:
     merged = _name_languages({"ja": [same, "deck.yaml:9:1: too long"], "en": [same]})
     assert merged == [same, "deck.yaml:9:1: too long (ja)"]
     assert _name_languages({None: [same]}) == [same]
+
+
+def test_a_reader_that_stops_early_gets_no_error_line() -> None:
+    """`pnpgen … | head -1`: the pipe closes before pnpgen has written; like other tools it
+    stops quietly (exit 141, 128 + SIGPIPE) instead of printing "error: Broken pipe"."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", "referee", "routou-dice", "--example-state"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # no reader any more: the first write fails
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == b""

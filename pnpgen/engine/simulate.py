@@ -374,16 +374,16 @@ class Runner:
         self.close()
 
 
-_pool_rules: list[Rules[Any, Any]] = []  # in a ProcessRunner's worker: the Rules it was forked with
+_forked_rules: list[Rules[Any, Any]] = []  # in a ProcessRunner's worker: the Rules it was forked with
 
 
 def _init_pool_worker(rules: Rules[Any, Any]) -> None:
-    _pool_rules[:] = [rules]
+    _forked_rules[:] = [rules]
 
 
 def _tally_block(task: tuple[list[str], int, bool, int, int]) -> tuple[tuple[int, int], Tally]:
     bot_names, seed, check, a, b = task
-    return (a, b), tally_games(_pool_rules[0], bot_names, seed, a, b, check)
+    return (a, b), tally_games(_forked_rules[0], bot_names, seed, a, b, check)
 
 
 class ProcessRunner(Runner):

@@ -83,9 +83,11 @@ def main() -> None:
     if not args:
         sys.argv.append("--help")
     try:
-        code = _run(args)
-    except CommandExit as done:
-        code = done.code
+        try:
+            code = _run(args)
+        except CommandExit as done:
+            code = done.code
+        sys.stdout.flush()  # here, not at exit: a closed pipe is then caught below
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
@@ -108,7 +110,12 @@ def _run(args: list[str]) -> Any:
         return 0
     from pnpgen.app import app
 
-    return app(standalone_mode=False)
+    try:
+        return app(standalone_mode=False)
+    except SystemExit as done:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to a closed pipe: exit 1
+            raise BrokenPipeError from done
+        raise
 
 
 def _report(error: Exception, as_json: bool) -> int:

@@ -44,7 +44,11 @@ class _LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(stderr=self._stderr)
+            class PipeConsole(Console):
+                def on_broken_pipe(self) -> None:  # rich would exit 1; cli.main exits 141 quietly
+                    raise BrokenPipeError
+
+            self._console = PipeConsole(stderr=self._stderr)
         return self._console
 
     def __getattr__(self, name: str) -> Any:

@@ -94,13 +94,18 @@ def test_a_problem_in_both_languages_is_said_once() -> None:
     assert _name_languages({None: [same]}) == [same]
 
 
-def test_a_reader_that_stops_early_gets_no_error_line() -> None:
+@pytest.mark.parametrize("args", [
+    ["referee", "routou-dice", "--example-state"],  # the direct path, print()
+    ["simulate", "burning-desire", "-n", "20"],  # Typer, a rich table
+    ["simulate", "burning-desire", "-n", "20", "--json"],  # Typer, print(): click turns EPIPE into exit 1
+])
+def test_a_reader_that_stops_early_gets_no_error_line(args: list[str]) -> None:
     """`pnpgen … | head -1`: the pipe closes before pnpgen has written; like other tools it
     stops quietly (exit 141, 128 + SIGPIPE) instead of printing "error: Broken pipe"."""
     import subprocess
     import sys
 
-    process = subprocess.Popen([sys.executable, "-m", "pnpgen", "referee", "routou-dice", "--example-state"],
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # no reader any more: the first write fails

@@ -436,6 +436,9 @@ def _ends_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary, l
         c.drawString(x + label_w + bar_w + 2 * mm, ry + 1.5 * mm, f"{count} ({share:.1%})")
 
 
+ROW_MIN = 4.2 * mm  # the closest the figures' rows are set (8.5 pt text) to keep them on one page
+
+
 def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None) -> None:
     _title(c, x, y, "Figures")
     rows: list[tuple[str, str]] = []
@@ -483,11 +486,16 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
         verdict = "skill matters" if check.matters else "no clear effect"
         rows.append((f"skill: {check.strong} vs {check.weak}",
                      f"{check.rate:.1%} (95%: {lo:.1%} – {hi:.1%}) vs {check.fair_share:.1%}: {verdict}"))
-    ry = y - 6 * mm
+    ry, bottom = y - 6 * mm, 15 * mm
+    step, gaps = 5 * mm, max(1, len(rows) - 1)
+    if gaps * step > ry - bottom >= gaps * ROW_MIN:  # a few rows over: closer rows, one page
+        step = (ry - bottom) / gaps
     for label, value in rows:
-        if ry < 15 * mm:
+        if ry < bottom - 0.01:
             c.showPage()
             ry = c._pagesize[1] - 20 * mm
+            _title(c, x, ry, "Figures (continued)")
+            ry -= 6 * mm
         c.setFont(SANS, 8.5)
         c.setFillColorRGB(*INK)
         c.drawString(x, ry, label)
@@ -495,7 +503,7 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
         c.setStrokeColorRGB(*GRID)
         c.setLineWidth(0.3)
         c.line(x, ry - 1.6 * mm, x + 174 * mm, ry - 1.6 * mm)
-        ry -= 5 * mm
+        ry -= step
 
 
 def _nice(value: float) -> float:

@@ -221,3 +221,33 @@ def test_a_part_left_alone_may_use_all_the_time_left(tmp_path: Path) -> None:
     widest = max(high - low for low, high in summary.seat_intervals)
     assert widest <= TARGET_WIDTH  # the main simulation was done first
     assert check is not None and check.games == 1 and budget["skill_games"] == 1
+
+
+@pytest.mark.parametrize(("game", "pages"), [("burning-desire", 1), ("dungeon-war", 2)])
+def test_figures_close_up_to_stay_on_one_page_or_continue_under_a_heading(
+        tmp_path: Path, game: str, pages: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Burning Desire's figures with its skill check ran two rows onto a second, otherwise
+    empty page; now the rows close up a little. Dungeon War's many tallies still need a second
+    page, which is headed "Figures (continued)"."""
+    from pnpgen.games import find_rules
+
+    rules = find_rules(Path(__file__).resolve().parents[1] / "content", game)
+    import pnpgen.report
+
+    def with_budget_lines(*args, **kwargs):  # type: ignore[no-untyped-def]
+        """A budgeted report's two header lines (a budget's timing would make the test flaky)."""
+        summary, check, data = analyse(*args, **kwargs)
+        data["budget"] = {"seconds": 45.0, "used_seconds": 44.1, "runner": "2 local worker process(es)",
+                          "replay": "--games 20 --skill-games 2", "skill_check": None}
+        return summary, check, data
+
+    monkeypatch.setattr(pnpgen.report, "analyse", with_budget_lines)
+    skill = "mcts:1" if game == "burning-desire" else None
+    pdf, _ = write_report(rules, ReportOptions(games=20, seed=1, skill_bot=skill, skill_games=2, out=tmp_path))
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == pages
+    text = [page.extract_text() for page in reader.pages]
+    if pages == 1:
+        assert "skill: mcts:4 vs mcts:1" in text[0] and "Figures (continued)" not in text[0]
+    else:
+        assert text[1].startswith("Figures (continued)") and "least used" in text[1]

@@ -701,10 +701,9 @@ def _print_summary(summary: Any, rules: Any) -> None:
 
 def _print_skill(check: Any) -> None:
     low, high = check.interval
-    verdict = "skill matters" if check.matters else "no significant effect of skill"
     out.print(
         f"skill check: {check.strong} vs {check.weak}, {check.games} games: {check.strong} wins "
-        f"{check.rate:.1%} ({low:.1%} – {high:.1%}) against a fair share of {check.fair_share:.1%}: {verdict}"
+        f"{check.rate:.1%} ({low:.1%} – {high:.1%}) against a fair share of {check.fair_share:.1%}: {check.verdict}"
     )
 
 

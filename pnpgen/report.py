@@ -449,6 +449,10 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
     if len(set(s.bots)) > 1:
         for bot, wins in sorted(s.bot_wins.items()):
             rows.append((f"win share of {bot}", f"{wins / s.games:.1%}"))
+    if check:  # a headline figure: beside the win rates, not after the tallies
+        lo, hi = check.interval
+        rows.append((f"skill: {check.strong} vs {check.weak}, {check.games} games",
+                     f"{check.rate:.1%} (95%: {lo:.1%} – {hi:.1%}) vs {check.fair_share:.1%}: {check.verdict}"))
     metrics = s.metrics()
     if metrics:
         rows += [
@@ -481,11 +485,6 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
         else:
             rows.append((f"{group}: most used (share)", ", ".join(shares[:3])))
             rows.append((f"{group}: least used (share)", ", ".join(shares[-3:])))
-    if check:
-        lo, hi = check.interval
-        verdict = "skill matters" if check.matters else "no clear effect"
-        rows.append((f"skill: {check.strong} vs {check.weak}",
-                     f"{check.rate:.1%} (95%: {lo:.1%} – {hi:.1%}) vs {check.fair_share:.1%}: {verdict}"))
     ry, bottom = y - 6 * mm, 15 * mm
     step, gaps = 5 * mm, max(1, len(rows) - 1)
     if gaps * step > ry - bottom >= gaps * ROW_MIN:  # a few rows over: closer rows, one page

@@ -173,3 +173,15 @@ def test_local_workers_are_kept_for_the_same_rules_and_stopped_by_close() -> Non
     for pid in last:  # close() stopped and reaped them
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_skill_verdict_says_when_the_games_are_too_few() -> None:
+    """A budgeted report may fit only a few skill games: 2 wins in 4 is not "no effect"."""
+    from pnpgen.engine.simulate import SkillCheck
+
+    def check(wins: int, games: int) -> SkillCheck:
+        return SkillCheck("mcts:10", "mcts:40", games, 1, wins, wilson_interval(wins, games), 1 / 3)
+
+    assert check(2, 4).verdict == "too few games to tell"
+    assert check(14, 40).verdict == "no clear effect of skill"
+    assert check(30, 40).verdict == "skill matters" and check(30, 40).matters

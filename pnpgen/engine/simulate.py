@@ -559,6 +559,9 @@ def summarise(game: str, seed: int, bot_names: list[str], records: list[GameReco
     return tally.summary(game, seed, bot_names)
 
 
+TOO_WIDE_TO_TELL = 0.35  # a skill check's interval this wide: 40 games give about 0.3, 4 games 0.6
+
+
 @dataclass
 class SkillCheck:
     """The same bot with `factor` times the search against itself, seats rotated."""
@@ -579,6 +582,14 @@ class SkillCheck:
     def matters(self) -> bool:
         """Skill matters when the interval lies wholly above the fair share."""
         return self.interval[0] > self.fair_share
+
+    @property
+    def verdict(self) -> str:
+        """In words; an interval wider than TOO_WIDE_TO_TELL says little either way."""
+        low, high = self.interval
+        if self.matters:
+            return "skill matters"
+        return "too few games to tell" if high - low > TOO_WIDE_TO_TELL else "no clear effect of skill"
 
     def to_data(self) -> dict[str, Any]:
         return {"weak": self.weak, "strong": self.strong, "games": self.games, "seed": self.seed,

@@ -185,3 +185,25 @@ def test_skill_verdict_says_when_the_games_are_too_few() -> None:
     assert check(2, 4).verdict == "too few games to tell"
     assert check(14, 40).verdict == "no clear effect of skill"
     assert check(30, 40).verdict == "skill matters" and check(30, 40).matters
+
+
+def _cores_in_worker(_: int) -> int:
+    from pnpgen.engine.simulate import cores_here
+
+    return cores_here()
+
+
+def test_cores_here_is_one_inside_a_pool_worker() -> None:
+    """Figures that fork their own workers (Fast Alone's difficulty tables) fall back to this
+    process inside a pool's worker, which may not have children."""
+    import multiprocessing
+    import os
+
+    from pnpgen.engine.simulate import cores_here, play_many
+
+    assert cores_here() == (os.cpu_count() or 1)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.map(_cores_in_worker, [0]) == [1]
+    rules = pig()
+    serial = [r.outcome for r in play_many(rules, 12, 3, ["random"])]
+    assert [r.outcome for r in play_many(rules, 12, 3, ["random"], workers=2)] == serial

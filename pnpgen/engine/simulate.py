@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import random
 import time
 from collections import Counter
@@ -169,6 +170,12 @@ def _pack(r: GameRecord) -> tuple[Any, ...]:
 def _unpack(data: tuple[Any, ...], bots: list[str]) -> GameRecord:
     seed, winners, scores, end, steps, moves, events, stats, problems = data
     return GameRecord(seed, bots, Outcome(winners, scores, end), steps, moves, events, stats, problems)
+
+
+def cores_here() -> int:
+    """Worker processes a caller may fork: one per core, or 1 inside a pool's worker (a
+    daemonic process may not have children)."""
+    return 1 if multiprocessing.current_process().daemon else (os.cpu_count() or 1)
 
 
 def play_many(

@@ -2,8 +2,8 @@
 
 For each board side and each bot (a random player and the solver): the win rate with
 its 95% Wilson interval, the mean turns used and the mean score of the games won.
-Figures are computed when the table is first asked for and kept for the process (the
-Japanese and English rulebooks share them).
+Figures are computed when the table is first asked for, on one process per core, and kept
+for the process (the Japanese and English rulebooks share them) and in the disk cache.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pnpgen.engine.capabilities import rulebook_context
 from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import play_many
+from pnpgen.engine.simulate import cores_here, play_many
 from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone.catalogue import WORDS, header
@@ -43,7 +43,7 @@ def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficul
     key = (rules.id, bot, games, seed)
     if key not in _measured:
         def simulate() -> dict[str, Any]:
-            records = list(play_many(rules, games, seed, [bot]))
+            records = list(play_many(rules, games, seed, [bot], workers=cores_here()))  # same records on any count
             won = [r for r in records if r.outcome.winners]
             return {"games": len(records), "wins": len(won),
                     "turns": sum(r.stats.get("turns", 0.0) for r in records) / max(1, len(records)),

@@ -157,11 +157,7 @@ def _component_names(game: GameContent) -> list[str]:
     from pnpgen.content.yamlpos import where
     from pnpgen.errors import ContentError
 
-    items = game.part("components", None)
-    if items is None:
-        return []
-    if not isinstance(items, list):
-        raise ContentError("components: expected a list of components", **where(game.data, "components"))
+    items = game.component_items()
     for index, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("id"), str) or "type" not in item:
             place = where(item, None) if isinstance(item, dict) else where(items, index, value=True)

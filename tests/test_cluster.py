@@ -141,3 +141,22 @@ def test_bad_cluster_option_is_one_line(run_pnpgen) -> None:  # type: ignore[no-
     assert code == 2
     assert err.strip() == ("error: --cluster 'nowhere': give 'local' or a scheduler address such as "
                            "tcp://host:8786")
+
+
+def test_rules_are_sent_again_when_every_worker_that_held_them_died(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]
+    """The runner keeps the Rules it scattered; if all its holders die, the next run sends it
+    again instead of waiting on data Dask no longer has."""
+    import time
+
+    expected = simulate(rules, 30, 8, BOTS).to_data()
+    client = local_cluster.client
+    assert simulate(rules, 30, 8, BOTS, runner=local_cluster).to_data() == expected
+    old = set(client.nthreads())  # worker addresses: restarted workers get new ones
+    for pid in client.run(os.getpid).values():
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while not (len(client.nthreads()) == 2 and not old & set(client.nthreads())):
+        assert time.monotonic() < deadline, "the nannies did not restart the workers"
+        time.sleep(0.2)
+    again = local_cluster.tally(rules, BOTS, 8, 0, 30, timeout=60)  # a hang would be OutOfTime
+    assert again.summary(rules.id, 8, BOTS).to_data() == expected

@@ -99,6 +99,15 @@ class GameContent:
             return merged
         return value
 
+    def component_items(self) -> list[Any]:
+        """The `components` part as a list (empty when there is none), its items unchecked."""
+        items = self.part("components", None)
+        if items is None:
+            return []
+        if not isinstance(items, list):
+            raise ContentError("components: expected a list of components", **where(self.data, "components"))
+        return items
+
     def labels(self, key: str) -> YMap:
         """`rule_ids` or `end_conditions`: inline, or in one or more files whose mappings
         are merged (a collection keeps each game's ids beside its rules)."""

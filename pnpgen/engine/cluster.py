@@ -170,7 +170,8 @@ class DaskRunner(Runner):
     def _send(self, rules: Rules[Any, Any]) -> tuple[Any, str]:
         """The Rules scattered to every worker (the pickle, MBs once its caches are warm,
         travels once, not with each task), and its digest; sent again only for other Rules."""
-        if self._sent is None or self._sent[0] is not rules:
+        # again too when Dask lost every copy (all the workers that held it died)
+        if self._sent is None or self._sent[0] is not rules or self._sent[1].status != "finished":
             self._release()
             payload = pickle.dumps(rules)
             self._sent = (rules, self.client.scatter(payload, broadcast=True, hash=False),

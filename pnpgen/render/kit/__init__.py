@@ -71,11 +71,7 @@ def type_module(kind: str) -> ComponentType | None:
 
 def components(content: GameContent) -> list[YMap]:
     """The game's components, schema-checked (ContentError at the first problem)."""
-    items = content.part("components", None)
-    if items is None:
-        return []
-    if not isinstance(items, list):
-        raise ContentError("components: expected a list of components", **where(content.data, "components"))
+    items = content.component_items()
     seen: set[str] = set()
     for index, item in enumerate(items):
         path = f"components[{index}]"

@@ -82,7 +82,8 @@ def test_the_same_rules_travel_once_and_workers_keep_them(rules, local_cluster) 
     assert second == simulate(rules, 40, 6, BOTS).to_data() != first
     assert len(scattered) == 2  # Dice Road Race, then Burning Desire once for its three runs
     loaded = client.run(lambda: list(__import__("pnpgen.engine.cluster", fromlist=["_loaded"])._loaded))
-    assert all(len(digests) <= 4 for digests in loaded.values())
+    assert all(len(digests) <= 4 for digests in loaded.values())  # a few Rules per worker at most
+    assert any(local_cluster._sent[2] in digests for digests in loaded.values())  # Burning Desire's, kept
 
 
 def test_a_lost_worker_changes_nothing(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]

@@ -170,13 +170,19 @@ class DaskRunner(Runner):
     def _send(self, rules: Rules[Any, Any]) -> tuple[Any, str]:
         """The Rules scattered to every worker (the pickle, MBs once its caches are warm,
         travels once, not with each task), and its digest; sent again only for other Rules."""
-        # again too when Dask lost every copy (all the workers that held it died)
-        if self._sent is None or self._sent[0] is not rules or self._sent[1].status != "finished":
+        if self._sent is None or self._sent[0] is not rules or not self._still_held():
             self._release()
             payload = pickle.dumps(rules)
             self._sent = (rules, self.client.scatter(payload, broadcast=True, hash=False),
                           hashlib.sha256(payload).hexdigest()[:20])
         return self._sent[1], self._sent[2]
+
+    def _still_held(self) -> bool:
+        """Whether a worker still holds the scattered Rules: when every worker that held it
+        died, it is sent again (the scheduler is asked; the client may not have heard yet)."""
+        assert self._sent is not None
+        future = self._sent[1]
+        return future.status == "finished" and bool(self.client.who_has([future]).get(future.key))
 
     def _release(self) -> None:
         if self._sent is not None:

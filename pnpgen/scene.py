@@ -46,6 +46,7 @@ class Rect:
     width: float = 0.6
     radius: float = 0.0
     role: str = ""
+    note: str = ""  # what the shape shows, for a description (a die's value)
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ def die(x: float, y: float, size: float, value: int, fill: str = PAPER, ink: str
     the value written on it. Counted as "die" when drawn in the role's ink (a chart's
     dice, not positions, pass `edge`)."""
     out: list[Shape] = [Rect(x, y, size, size, fill, edge or ROLE_INK["die"], max(0.5, size / 22),
-                             radius=size * 0.18, role="die")]
+                             radius=size * 0.18, role="die", note=str(value))]
     if number or value not in PIPS:
         out.append(Label(x + size / 2, y + size / 2, str(value), size * 0.62, ink))
         return out
@@ -322,19 +323,21 @@ def table(x: float, y: float, rows: Sequence[Sequence[str]], widths: Sequence[fl
 
 
 # --- SVG ----------------------------------------------------------------------------------
-def to_svg(scene: Scene, scale: float = 1.5, title: str = "") -> str:
-    """The scene as an SVG document (svgwrite), `scale` pixels per point, 4 pt of margin."""
-    import svgwrite  # imported here: only the referee's --svg needs it
+def to_svg(scene: Scene, scale: float = 1.5, title: str = "", pad: float = 4.0, font: str = "sans-serif",
+           background: bool = True) -> str:
+    """The scene as an SVG document (svgwrite), `scale` pixels per point, `pad` pt of margin,
+    its labels in the font families `font` (a CSS list), on white unless not `background`."""
+    import svgwrite  # imported here: only the referee's --svg and the rulebooks need it
 
-    pad = 4.0
     w, h = (scene.width + 2 * pad) * scale, (scene.height + 2 * pad) * scale
     dwg = svgwrite.Drawing(size=(f"{w:.1f}", f"{h:.1f}"), profile="full", debug=False)
     dwg.viewbox(-pad, -pad, scene.width + 2 * pad, scene.height + 2 * pad)
     if title:
         dwg.set_desc(title=title)
-    dwg.add(dwg.rect((-pad, -pad), (scene.width + 2 * pad, scene.height + 2 * pad), fill=PAPER))
+    if background:
+        dwg.add(dwg.rect((-pad, -pad), (scene.width + 2 * pad, scene.height + 2 * pad), fill=PAPER))
     for s in scene.shapes:
-        dwg.add(_svg_shape(dwg, s))
+        dwg.add(_svg_shape(dwg, s, font))
     return str(dwg.tostring())
 
 
@@ -342,7 +345,7 @@ def _paint(fill: str | None, stroke: str | None, width: float) -> dict[str, obje
     return {"fill": fill or "none", "stroke": stroke or "none", "stroke_width": width if stroke else 0}
 
 
-def _svg_shape(dwg: object, s: Shape) -> object:
+def _svg_shape(dwg: object, s: Shape, font: str = "sans-serif") -> object:
     d = dwg  # svgwrite.Drawing
     extra: dict[str, object] = {}
     if isinstance(s, Rect):
@@ -367,7 +370,7 @@ def _svg_shape(dwg: object, s: Shape) -> object:
         return group
     anchor = {"start": "start", "middle": "middle", "end": "end"}[s.anchor]
     return d.text(s.text, insert=(s.x, s.y + s.size * 0.35), font_size=s.size, fill=s.colour,  # type: ignore[attr-defined]
-                  text_anchor=anchor, font_family="sans-serif")
+                  text_anchor=anchor, font_family=font)
 
 
 def arrow_head(s: Line) -> tuple[tuple[float, float], ...]:

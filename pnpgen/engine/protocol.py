@@ -224,6 +224,12 @@ class Presentation(Generic[S]):
         `lang` is for the few words a picture may carry (table headers)."""
         return None
 
+    def alt_text(self, state: S, moves: Sequence[Any] = (), lang: str = "en") -> str | None:
+        """What `draw(state, moves, lang)` shows, in words in `lang`, written from the state
+        (the rulebook's alternative text for the picture: "six dice show 1 4 4 5 6 6 and the
+        bonus die 4"); None: the rulebook describes the picture from its labels."""
+        return None
+
     def mockup(self, lang: str = "en") -> Scene | None:
         """The whole table at the start of a game, laid out as players set it up (a preview
         picture `pnpgen build` writes to build/<game>/preview/); None when the game has none."""

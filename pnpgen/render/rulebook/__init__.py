@@ -1,24 +1,29 @@
-"""Rulebooks: one PDF per language from the game's rulebook YAML (docs/rulebook.md)."""
+"""Rulebooks: per language, the players' book and the companion (designer notes, referees),
+set by Typst from the game's rulebook YAML (docs/rulebook.md)."""
 
 from __future__ import annotations
 
-import re
+import json
+from pathlib import Path
 from typing import Any
-
-from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import LANGS
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import BuildError, ContentError
+from pnpgen.errors import ContentError
 from pnpgen.output import BuildOptions, BuiltFile
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import atomic_output
-from pnpgen.render.rulebook.layout import Writer, write_pdf
+from pnpgen.render.rulebook.layout import Document, Writer
 from pnpgen.render.rulebook.model import Book, Resolver, load_book
 from pnpgen.render.sandbox import TemplateRefused
+from pnpgen.render.typeset import TypesetError, compile_pdf
 
-__all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book"]
+__all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book", "PARTS", "typeset_document"]
+
+TEMPLATE = Path(__file__).with_name("book.typ")
+PARTS = ("rulebook", "companion")  # the players' book, and the designers' and referees' companion
+KINDS = {"rulebook": "rulebook (players)", "companion": "companion (designer notes, referee's guide)"}
 
 
 def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> list[str]:
@@ -34,7 +39,7 @@ def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> l
     for lang in LANGS:
         res = Resolver(content, rules_list, lang, collect=True)
         try:
-            Writer(book, res, 500.0, 700.0).story()
+            Writer(book, res, part="companion").document()  # lays out the players' book too
         except TemplateRefused:
             raise
         except ContentError as err:  # pragma: no cover - collect mode reports, not raises
@@ -43,32 +48,43 @@ def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> l
     return problems
 
 
+def typeset_document(document: Document) -> bytes:
+    """The PDF of one document: our template and its data, compiled sealed (typeset.py)."""
+    files = {"main.typ": TEMPLATE.read_bytes(),
+             "book.json": json.dumps(document.tree, ensure_ascii=False, sort_keys=True).encode()}
+    files.update(document.figures)
+    return compile_pdf(files)
+
+
+def page_count(pdf: bytes) -> int:
+    import pikepdf
+
+    with pikepdf.open(__import__("io").BytesIO(pdf)) as doc:
+        return len(doc.pages)
+
+
 def render_rulebooks(
     content: GameContent, rules_list: list[Rules[Any, Any]], options: BuildOptions
 ) -> list[BuiltFile]:
-    """rulebook-<lang>.pdf for each language in the options, on the options' paper."""
+    """rulebook-<lang>.pdf and companion-<lang>.pdf for each language in the options, on the
+    options' paper. Every document is laid out (and its text checked) before any is written."""
     book = load_book(content)
     if book is None:
         return []
-    for lang in options.langs:  # every language checked before any file is written
-        Writer(book, Resolver(content, rules_list, lang, collect=False), 500.0, 700.0).story()
-    built = []
+    paper = paper_points(options.paper)
+    documents = []
     for lang in options.langs:
-        path = options.game_dir(content) / f"rulebook-{lang}.pdf"
-        res = Resolver(content, rules_list, lang, collect=False)
+        for part in PARTS:
+            res = Resolver(content, rules_list, lang, collect=False)
+            documents.append((lang, part, Writer(book, res, paper, part).document()))
+    built = []
+    for lang, part, document in documents:
+        path = options.game_dir(content) / f"{part}-{lang}.pdf"
+        try:
+            pdf = typeset_document(document)
+        except TypesetError as err:
+            raise TypesetError(f"{part}-{lang}.pdf: {err}", content.main_file) from None
         with atomic_output(path) as tmp:
-            try:
-                pages = write_pdf(tmp, content, book, res, paper_points(options.paper))
-            except LayoutError as err:
-                raise BuildError(f"rulebook layout failed: {_layout_problem(err)}",
-                                 content.main_file) from None
-        built.append(BuiltFile(content.id, path, pages, "rulebook"))
+            tmp.write_bytes(pdf)
+        built.append(BuiltFile(content.id, path, page_count(pdf), KINDS[part]))
     return built
-
-
-def _layout_problem(err: LayoutError) -> str:
-    """ReportLab's message without object addresses: which flowable, on which page."""
-    found = re.search(r"<(\w+)@.*? too large on page (\d+)", str(err), re.S)
-    if found is None:
-        return str(err)
-    return f"a {found[1].lower()} on page {found[2]} is taller than the page; shorten its text"

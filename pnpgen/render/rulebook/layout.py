@@ -1,77 +1,66 @@
-"""Rulebook layout with ReportLab platypus: title page, contents, sections, footer."""
+"""A rulebook as data for Typst: the players' book or the companion of one language, as a
+JSON tree (headings, paragraphs as runs of text, lists, tables, figures, boxes) and the
+diagrams as SVG files. book.typ sets it; pnpgen.render.typeset compiles it sealed.
+
+Content never becomes Typst markup: every text is a string in the JSON, and our own
+markup (`**bold**`, `[red]…[/]`, line breaks) is read here by the one markup reader
+(render/markup.py) into runs the template turns into Typst elements.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from itertools import groupby
-from pathlib import Path
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (
-    BaseDocTemplate,
-    CondPageBreak,
-    Flowable,
-    Frame,
-    NextPageTemplate,
-    PageBreak,
-    PageTemplate,
-    Spacer,
-    Table,
-    TableStyle,
-)
 
-from pnpgen.content.game import GameContent
-from pnpgen.content.yamlpos import YMap
+from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.capabilities import picture, rulebook_figure
-from pnpgen.engine.protocol import Rules
+from pnpgen.engine.protocol import Presentation, Rules
+from pnpgen.errors import ContentError
 from pnpgen.examples import positions
-from pnpgen.render.diagram import drawing
-from pnpgen.render.fonts import faces, setup_fonts
-from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
+from pnpgen.render.colour import make_colour
+from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
 from pnpgen.render.markup import curly_quotes, scan
+from pnpgen.render.rulebook.alt import scene_alt
 from pnpgen.render.rulebook.model import Book, Resolver, Section
-from pnpgen.render.rulebook.pagefill import FittedContents, keep_with_start
-from pnpgen.render.rulebook.tables import FitTable, text_table
 from pnpgen.render.words import WORDS
-from pnpgen.scene import beside
+from pnpgen.scene import Label, Scene, beside, to_svg
 
-MARGIN = 18 * mm
-FOOTER = 10 * mm
-ACCENT = colors.HexColor("#8a2b0e")
-RULE_GREY = colors.HexColor("#555555")
-SHADE = colors.HexColor("#f1ece6")
-HEADER_SHADE = colors.HexColor("#e2d8cc")
-EMPHASIS = "#8a2b0e"  # **bold** in content text: the accent colour, same face as the line
-
-
-
-# The longest text one Paragraph holds. ReportLab re-breaks the whole rest of a paragraph on
-# every page it continues onto, which is quadratic in its length (200 KB of credits took 22 s,
-# 5 MB over an hour), so longer text is cut into Paragraphs of about a page each. Real texts
-# are under 500 characters and 5 lines, and stay one Paragraph.
+ACCENT = "#8a2b0e"  # chapter heads, example titles, emphasis
+MARGIN_X = 18 * 72 / 25.4  # the page's side margins, pt (book.typ: margin x 18mm)
+BOX_INSET = 8.0  # an example box's side padding, pt (book.typ)
+TOC_CHARS = 300  # a longer heading is cut short in the contents and the PDF outline
+# The longest text one paragraph holds; a longer one (20,000 characters of credits) is cut
+# into paragraphs of about a page at a line break, a space or 。.
 CHUNK_CHARS = 2_000
 CHUNK_LINES = 30
-TOC_CHARS = 300  # a longer heading is cut short in the contents and the PDF outline
+WJ = "\u2060"  # word joiner: no line break on either side
+NBSP = "\u00a0"
 
 
 @dataclass(frozen=True)
 class Typesetting:
     """How text in one language is set."""
 
-    wrap: str | None  # ReportLab's wordWrap: "CJK" breaks between any two characters
     size: float  # body text, pt
+    leading: float  # line spacing, em
     unfold: bool  # drop the spaces YAML folding puts between lines (Japanese has none)
+    serif: tuple[str, ...]  # Typst font families, first choice first
+    sans: tuple[str, ...]
+    bold: str | None  # a face for **bold**; None: the text face's own bold weight
+    tail: int  # characters (ja) or words (en) the last line of a paragraph keeps together
 
 
-TYPESETTING = {"ja": Typesetting("CJK", 9.5, True), "en": Typesetting(None, 10, False)}
+TYPESETTING = {
+    # IPAex has no bold face: emphasis is set in Gothic, in the accent colour (docs/rulebook.md)
+    "ja": Typesetting(9.5, 0.85, True, ("IPAexMincho",), ("IPAexGothic",), "IPAexGothic", 5),
+    "en": Typesetting(10.0, 0.65, False, ("Liberation Serif", "IPAexMincho"),
+                      ("Liberation Sans", "IPAexGothic"), None, 2),
+}
 
 
 def label(name: str, lang: str, **values: Any) -> str:
@@ -79,44 +68,84 @@ def label(name: str, lang: str, **values: Any) -> str:
     return WORDS(name, lang, **values)
 
 
-NBSP = "\u00a0"
 # a space inside an equation (between a number or bracket and an operator) or between a
 # number and its unit: a line must not break there ("10 − 2 = 8 s" stays whole)
 _OPERATOR = r"[−+×÷=<>≤≥≈]"
 _EQUATION = re.compile(rf"(?<=[\d)]) (?={_OPERATOR} )|(?<={_OPERATOR}) (?=[\d(−])")
 _UNIT = re.compile(r"(?<=\d) (?=(?:s|min|mm|pt|%|×|points?|pips?|dice|die|rolls?|秒|分|点|個|回|人)(?![A-Za-z]))")
+# a short bracketed formula with an operator, and what multiplies it: 「（クリスタル−疲労）×2」
+_FORMULA = re.compile(r"[（(][^（）()\s]{1,24}[−+×÷=][^（）()\s]{0,24}[）)](?:[×÷][\d.]+)?")
+_TIGHT_OPERATOR = re.compile(r"(?<=[^\s\u2060])([−+×÷=])(?=[^\s\u2060])")
 
 
 def typeset(text: str, lang: str) -> str:
-    """No-break spaces in equations and numbers with units; curly quotes in English (set in
-    Liberation, whose quotes are proportional: IPAex draws them full-width)."""
+    """No-break spaces in equations and numbers with units, word joiners inside a formula
+    written without spaces; curly quotes in English (set in Liberation, whose quotes are
+    proportional: IPAex draws them full-width)."""
     text = _EQUATION.sub(NBSP, text)
     text = _UNIT.sub(NBSP, text)
+    text = _FORMULA.sub(lambda m: WJ.join(m.group(0)), text)
+    text = _TIGHT_OPERATOR.sub(lambda m: WJ + m.group(1) + WJ, text)
     return curly_quotes(text) if lang == "en" else text
 
 
-def markup(text: str, lang: str) -> str:
-    """Content text to Paragraph markup, read by the kit's one markup reader (richtext.scan):
-    escaped, `**x**` in the accent colour (same face), `[red]x[/]` coloured, line breaks kept."""
+@lru_cache(maxsize=64)
+def _hex(colour: str) -> str:
+    value = make_colour(colour)
+    return "#" + colors.Color.hexval(value)[2:] if isinstance(value, colors.Color) else colour
+
+
+Runs = list[dict[str, Any]]
+
+
+def markup(text: str, lang: str) -> Runs:
+    """Content text as runs for the template, read by the kit's one markup reader
+    (markup.scan): {s: text, b: bold, c: colour} and {br: true} for a line break."""
     out = text.strip()
     if TYPESETTING[lang].unfold:  # YAML folding puts spaces between Japanese lines; drop them
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
     out = typeset(out, lang)
-    parts: list[str] = []
-    runs = [run for run in scan(out, {}) if run.kind != "icon"]
-    for style, group in groupby(runs, key=lambda run: run.style if run.kind == "text" else None):
-        if style is None:  # line breaks
-            parts += ["<br/>" for _ in group]
-            continue
-        piece = escape("".join(run.text for run in group))
-        if style.colour:
-            piece = f'<font color="{style.colour}">{piece}</font>'
-        if style.bold:  # no bold face is bundled: emphasis keeps the line's face, in the accent
-            piece = f'<font color="{EMPHASIS}">{piece}</font>'
-        parts.append(piece)
-    return "".join(parts)
+    runs: Runs = []
+    for run in scan(out, {}):
+        if run.kind == "break":
+            runs.append({"br": True})
+        elif run.kind == "text" and run.text:
+            piece: dict[str, Any] = {"s": run.text}
+            if run.style.bold:
+                piece["b"] = True
+            if run.style.colour:
+                piece["c"] = _hex(run.style.colour)
+            if runs and "s" in runs[-1] and {k: v for k, v in runs[-1].items() if k != "s"} == \
+                    {k: v for k, v in piece.items() if k != "s"}:
+                runs[-1]["s"] += piece["s"]
+            else:
+                runs.append(piece)
+    return runs
+
+
+def keep_tail(runs: Runs, lang: str) -> Runs:
+    """The paragraph's last characters (Japanese) or last two words (English) joined, so
+    no paragraph ends on a line holding one syllable, a lone 。 or one short word."""
+    keep = TYPESETTING[lang].tail
+    for run in reversed(runs):
+        if "br" in run:
+            return runs
+        text = run["s"]
+        if lang == "ja":
+            chars = [i for i, ch in enumerate(text) if not ch.isspace() and ch != WJ]
+            if len(chars) < keep * 3:
+                return runs
+            cut = chars[-keep]
+            run["s"] = text[:cut] + WJ.join(text[cut:])
+            return runs
+        stripped = text.rstrip()
+        space = stripped.rfind(" ")
+        if space > 0 and len(stripped) - space <= 12:
+            run["s"] = text[:space] + NBSP + text[space + 1:]
+        return runs
+    return runs
 
 
 def decision_label(ident: str, lang: str) -> str:
@@ -148,404 +177,260 @@ def pieces(text: str) -> list[str]:
         start += cut
 
 
-def paragraphs(text: str, lang: str, style: ParagraphStyle, bullet: str | None = None,
-               prefix: str = "") -> list[Paragraph]:
-    """Content text (plain) as Paragraphs: one, unless it is longer than CHUNK_CHARS or
-    CHUNK_LINES. `prefix` (markup) starts the first; `bullet` is its bullet."""
-    parts = pieces(text)
-    if len(parts) == 1:
-        return [Paragraph(prefix + markup(text, lang), style, bulletText=bullet)]
-    out = []
-    for index, part in enumerate(parts):
-        first, last = index == 0, index == len(parts) - 1
-        piece_style = ParagraphStyle(f"{style.name}-{index}", parent=style,
-                                     spaceBefore=style.spaceBefore if first else 0,
-                                     spaceAfter=style.spaceAfter if last else 0)
-        out.append(Paragraph((prefix if first else "") + markup(part, lang), piece_style,
-                             bulletText=bullet if first else None))
-    return out
+def missing_glyphs(text: str) -> list[str]:
+    """The characters of `text` that no bundled font draws (format characters such as the
+    word joiner take no glyph)."""
+    setup_fonts()
+    missing = []
+    for ch in dict.fromkeys(text):
+        if ch in "\n\t" or unicodedata.category(ch) in ("Cf", "Zl", "Zp"):
+            continue
+        if not any(covers(font, ch) for font in FONT_FILES) and ch not in missing:
+            missing.append(ch)
+    return missing
 
 
-class Styles:
-    """Paragraph styles for one language (CJK wrapping for Japanese)."""
+@dataclass
+class Document:
+    """One PDF's data: the JSON tree and its figures (file name -> SVG)."""
 
-    def __init__(self, lang: str) -> None:
-        wrap, size = TYPESETTING[lang].wrap, TYPESETTING[lang].size
-        SERIF, SANS = faces(lang)  # noqa: N806
-        self.sans = SANS
-
-        def style(name: str, **kw: Any) -> ParagraphStyle:
-            if "parent" in kw:
-                return ParagraphStyle(name, **kw)
-            base: dict[str, Any] = {"fontName": SERIF, "fontSize": size, "leading": size * 1.6,
-                                    "wordWrap": wrap, "bulletFontName": SANS}
-            base.update(kw)
-            return ParagraphStyle(name, **base)
-
-        self.body = style("body", spaceAfter=4)
-        self.bullet = style("bullet", leftIndent=14, bulletIndent=3, spaceAfter=2)
-        self.cell = style("cell", fontName=SANS, fontSize=size - 1, leading=(size - 1) * 1.35)
-        self.cell_head = style("cell_head", parent=self.cell, textColor=colors.black)
-        self.caption = style("caption", fontName=SANS, fontSize=size - 1, textColor=RULE_GREY,
-                             spaceBefore=4, spaceAfter=2, keepWithNext=1)
-        self.example_title = style("example_title", fontName=SANS, textColor=ACCENT,
-                                   spaceAfter=2)
-        self.small = style("small", fontName=SANS, fontSize=size - 1.5,
-                           leading=(size - 1.5) * 1.4, textColor=RULE_GREY)
-        self.h = [
-            style("h0", fontName=SANS, fontSize=20, leading=26, spaceBefore=0, spaceAfter=12,
-                  textColor=ACCENT, keepWithNext=1),
-            style("h1", fontName=SANS, fontSize=14, leading=19, spaceBefore=12, spaceAfter=5,
-                  textColor=colors.black, keepWithNext=1),
-            style("h2", fontName=SANS, fontSize=11.5, leading=16, spaceBefore=8, spaceAfter=3,
-                  textColor=colors.black, keepWithNext=1),
-        ]
-        self.title = style("title", fontName=SANS, fontSize=32, leading=42, alignment=TA_CENTER,
-                           textColor=ACCENT)
-        for heading in (*self.h, self.title, self.example_title):  # lines of even length (Japanese)
-            heading.balance = True
-        self.subtitle = style("subtitle", fontName=SANS, fontSize=14, leading=20,
-                              alignment=TA_CENTER)
-        self.centered = style("centered", alignment=TA_CENTER)
-        self.toc_head = style("toc_head", parent=self.h[1], spaceBefore=0)
-        self.toc = [
-            style("toc0", fontName=SANS, fontSize=11, leading=16, leftIndent=0, spaceBefore=5),
-            style("toc1", fontName=SANS, fontSize=10, leading=14, leftIndent=14),
-            style("toc2", fontName=SANS, fontSize=9, leading=12.5, leftIndent=28,
-                  textColor=RULE_GREY),
-        ]
-
-
-def grid_style(commands: list[tuple[Any, ...]], lang: str) -> TableStyle:
-    """A TableStyle whose cells use the bundled font (ReportLab's default is Helvetica)."""
-    return TableStyle([("FONTNAME", (0, 0), (-1, -1), faces(lang)[1]), *commands])
-
-
-class Heading(Paragraph):
-    """A heading that becomes a contents line and a PDF bookmark."""
-
-    def __init__(self, text: str | None, style: ParagraphStyle,
-                 toc: tuple[int, str, str] | None = None, **kw: Any) -> None:
-        super().__init__(text, style, **kw)  # (ReportLab's split passes more keywords)
-        self.toc_entry = toc  # (outline level, plain text, bookmark key)
-
-    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803
-        """A heading too long for the page: the entry stays with its first part."""
-        parts: list[Flowable] = super().split(availWidth, availHeight)
-        for index, part in enumerate(parts):
-            part.toc_entry = self.toc_entry if index == 0 else None
-        return parts
-
-
-class FitPage(Flowable):
-    """Flowables scaled as one block to fill the space left on the page (shrinking when
-    too long, enlarging up to `max_scale` when short): the one-page quick reference. The
-    content is laid out at the width divided by the scale (tables are built for it,
-    tables.FitTable, and it is enlarged no further than their longest words fit);
-    something of a fixed width (a drawing) caps the scale, so that nothing is enlarged
-    past the margin."""
-
-    def __init__(self, content: list[Flowable], max_scale: float = 1.35) -> None:
-        super().__init__()
-        self.content, self.max_scale, self.scale = content, max_scale, 1.0
-
-    def _measure(self, width: float) -> list[tuple[Flowable, float, float, float]]:
-        """(flowable, space above, height, width) for each flowable wrapped at `width`."""
-        out = []
-        previous_after = 0.0
-        for index, flowable in enumerate(self.content):
-            wide, height = flowable.wrap(width, 1e6)
-            before = flowable.getSpaceBefore() if index else 0.0
-            out.append((flowable, max(before, previous_after), height, wide))
-            previous_after = flowable.getSpaceAfter()
-        return out
-
-    def _height(self, width: float, scale: float) -> float:
-        return scale * sum(gap + h for _, gap, h, _ in self._measure(width / scale))
-
-    def _fits(self, width: float, height: float, scale: float) -> bool:
-        """Does the content, laid out at `width / scale` and scaled, fit `width` × `height`?"""
-        measured = self._measure(width / scale)
-        widest = max((wide for *_, wide in measured), default=0.0)
-        return widest * scale <= width + 0.01 and scale * sum(gap + h for _, gap, h, _ in measured) <= height
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        # enlarged no further than a table keeps its longest words whole (tables.FitTable)
-        least = max((getattr(f, "least_width", 0.0) for f in self.content), default=0.0)
-        low, high = 0.2, min(self.max_scale, max(1.0, availWidth / least)) if least > 0 else self.max_scale
-        if self._fits(availWidth, availHeight, high):
-            low = high
-        else:
-            for _ in range(12):  # bisection on the scale factor
-                mid = (low + high) / 2
-                if self._fits(availWidth, availHeight, mid):
-                    low = mid
-                else:
-                    high = mid
-        self.scale, self.width = low, availWidth
-        self.height = self._height(availWidth, low)
-        return availWidth, self.height
-
-    def draw(self) -> None:
-        canvas, scale = self.canv, self.scale
-        canvas.saveState()
-        canvas.scale(scale, scale)
-        y = self.height / scale
-        for flowable, gap, height, _ in self._measure(self.width / scale):
-            y -= gap + height
-            flowable.drawOn(canvas, 0, y)
-        canvas.restoreState()
-
-
-class RulebookDoc(BaseDocTemplate):
-    def __init__(self, filename: str, pagesize: tuple[float, float], title: str, lang: str,
-                 footer: str) -> None:
-        super().__init__(filename, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
-                         topMargin=MARGIN, bottomMargin=MARGIN + FOOTER, title=title,
-                         author="pnpgen", creator="pnpgen", lang=lang, invariant=1)
-        self.footer, self.lang = footer, lang
-        # no frame padding: the measure is exactly the page between the margins, the width the
-        # Writer sizes tables to (ReportLab's default 6 pt padding put tables 6 pt past it)
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
-                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        self.addPageTemplates([
-            PageTemplate("title", [frame]),
-            PageTemplate("body", [frame], onPage=self._footer),
-        ])
-
-    def beforePage(self) -> None:  # noqa: N802 (ReportLab's hook)
-        """Every page's /TrimBox and /BleedBox: the whole page (no bleed; a print shop's
-        preflight asks for a TrimBox on every page)."""
-        w, h = self.pagesize
-        self.canv.setTrimBox((0, 0, w, h))
-        self.canv.setBleedBox((0, 0, w, h))
-
-    def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
-        canvas.saveState()
-        canvas.setFont(faces(self.lang)[1], 8)
-        canvas.setFillColor(RULE_GREY)
-        y = MARGIN
-        width = self.pagesize[0]
-        canvas.setStrokeColor(colors.lightgrey)
-        canvas.setLineWidth(0.4)
-        canvas.line(MARGIN, y + 10, width - MARGIN, y + 10)
-        canvas.drawString(MARGIN, y, self.footer)
-        canvas.drawRightString(width - MARGIN, y, str(doc.page))
-        canvas.restoreState()
-
-    def afterFlowable(self, flowable: Flowable) -> None:
-        entry = getattr(flowable, "toc_entry", None)
-        if entry is None:
-            return
-        level, text, key = entry
-        self.canv.bookmarkPage(key)
-        self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
-        self.notify("TOCEntry", (level, escape(text), self.page, key))
+    tree: dict[str, Any]
+    figures: dict[str, bytes] = field(default_factory=dict)
 
 
 class Writer:
-    """Builds the story (list of flowables) of one language's rulebook."""
+    """Builds the players' book (`part="rulebook"`) or the companion (`part="companion"`)
+    of one language."""
 
-    def __init__(self, book: Book, res: Resolver, width: float, height: float) -> None:
-        setup_fonts()
-        self.book, self.res, self.lang = book, res, res.lang
-        self.st = Styles(res.lang)
-        self.width, self.height = width, height
-        self.keys = 0
-        self.last_level = -1
+    def __init__(self, book: Book, res: Resolver, paper: tuple[float, float] = (595.28, 841.89),
+                 part: str = "rulebook") -> None:
+        self.book, self.res, self.lang, self.part = book, res, res.lang, part
+        self.paper = paper
+        self.width = paper[0] - 2 * MARGIN_X
         self.shift = min((s.level for s in book.sections), default=0)
-
-    # --- top level -------------------------------------------------------------------
-    def story(self) -> list[Flowable]:
-        story = self.title_page()
-        story += [NextPageTemplate("body"), PageBreak()]
-        toc = FittedContents(levelStyles=self.st.toc, dotsMinLevel=0, tableStyle=grid_style([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ], self.lang))
-        story += [Paragraph(label("contents", self.lang), self.st.toc_head), toc, PageBreak()]
+        self.last_level = 0
+        self.figures: dict[str, bytes] = {}
         self.rule_refs: list[tuple[str, str]] = []  # (rule id, title) in order of appearance
         self.move_refs: list[tuple[str, str, str]] = []  # (example title, rule id, moves)
         self.cited: list[tuple[str, Any]] = []  # (rule id, where) an example cites or refuses under
+        self.moved: list[tuple[Section, list[YMap]]] = []  # companion blocks of players' sections
+
+    # --- text ------------------------------------------------------------------------
+    def runs(self, text: str, parent: Any, key: Any, tail: bool = False) -> Runs:
+        """`text` as runs, after checking every character has a glyph in a bundled font."""
+        missing = missing_glyphs(text)
+        if missing:
+            shown = " ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing[:5])
+            self.res.problem(f"no bundled font has a glyph for {shown}", parent, key, value=True)
+        out = markup(text, self.lang)
+        return keep_tail(out, self.lang) if tail else out
+
+    def text(self, value: Any, parent: Any, key: Any, rules: Rules[Any, Any] | None) -> str:
+        return self.res.text(value, parent, key, rules)
+
+    def paragraphs(self, text: str, parent: Any, key: Any) -> list[dict[str, Any]]:
+        return [{"t": "p", "c": self.runs(part, parent, key, tail=True)} for part in pieces(text)]
+
+    # --- the document ----------------------------------------------------------------
+    def document(self) -> Document:
         sections = self.book.sections
-        body = [s for s in sections if not s.node.get("notes") and not s.node.get("quick_reference")]
+        body: list[dict[str, Any]] = []
+        if self.part == "rulebook":
+            players = [s for s in sections if not self.for_companion(s) and not s.node.get("quick_reference")]
+            for index, section in enumerate(players):
+                body += self.section(section, first=index == 0)
+            for section in sections:
+                if section.node.get("quick_reference") and not self.for_companion(section):
+                    body.append({"t": "quick", "c": self.section(section, first=True, floor=0)})
+        else:
+            body = self.companion()
+        return Document(self.tree(body), self.figures)
+
+    def for_companion(self, section: Section) -> bool:
+        node = section.node
+        return bool(node.get("notes") or node.get("companion"))
+
+    def tree(self, body: list[dict[str, Any]]) -> dict[str, Any]:
+        lang, res, content = self.lang, self.res, self.res.content
+        data = content.data
+        title = typeset(content.title(lang), lang)
+        setting = TYPESETTING[lang]
+        lo, hi = data["players"]["min"], data["players"]["max"]
+        info = [[label("players", lang), label("players_one" if lo == hi else "players_value", lang, a=lo, b=hi)],
+                [label("time", lang), label("time_value", lang, m=data["time_minutes"])]]
+        if "ages" in data:
+            info.append([label("ages", lang), label("ages_value", lang, a=str(data["ages"]).rstrip("+"))])
+        info.append([label("version", lang), label("version_value", lang, v=str(data["version"]))])
+        intro: list[dict[str, Any]] = []
+        if self.book.intro is not None and self.part == "rulebook":
+            text = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
+            intro = self.paragraphs(text, self.book.intro_parent, "intro")
+        subtitle = res.plain(data["subtitle"]) if "subtitle" in data else None
+        if self.part == "companion":
+            subtitle = label("companion_subtitle", lang)
+        credits = res.plain(data["credits"]) if "credits" in data else None
+        kind = label("companion", lang) if self.part == "companion" else label("rulebook", lang)
+        return {
+            "title": f"{title} — {kind}" if self.part == "companion" else title,
+            "author": "pnpgen",
+            "lang": lang,
+            "kind": self.part,
+            "kind-label": kind,
+            "running": title,
+            "paper": [round(self.paper[0], 3), round(self.paper[1], 3)],
+            "size": setting.size,
+            "leading": setting.leading,
+            "fonts": {"serif": list(setting.serif), "sans": list(setting.sans)},
+            "bold-font": setting.bold,
+            "labels": {"contents": label("contents", lang)},
+            "cover": {
+                "title": title,
+                "subtitle": self.runs(subtitle, data, "subtitle") if subtitle else None,
+                "info": info,
+                "intro": intro,
+                "credits": self.runs(credits, data, "credits") if credits and self.part == "rulebook" else None,
+            },
+            "body": body,
+        }
+
+    def companion(self) -> list[dict[str, Any]]:
+        """Designer notes, the sections and blocks marked for the companion, and the
+        referees' chapter (how to use the referee, rule numbers, the examples' moves)."""
+        sections = self.book.sections
+        body: list[dict[str, Any]] = []
+        # the players' book's rule ids and examples' moves are gathered by laying it out
+        players = Writer(self.book, self.res, self.paper, "rulebook")
+        players.document()
         notes = [s for s in sections if s.node.get("notes")]
-        for index, section in enumerate(body):
-            story += self.section(section, first=index == 0)
-        # back matter: designer notes, the referees' appendix, then the quick reference last
+        extra = [s for s in sections if s.node.get("companion") and not s.node.get("notes")]
         if notes:
-            story += [PageBreak(), self.chapter(label("designer_notes", self.lang))]
+            body += [{"t": "pagebreak"}, self.chapter(label("designer_notes", self.lang))]
             for section in notes:
-                story += self.section(section, first=True, floor=1)
-        story += self.referees()
-        for section in sections:
-            if section.node.get("quick_reference") and not section.node.get("notes"):
-                story += self.section(section, first=False)
-        return keep_with_start(story, self.width)  # headings kept with the start of long tables
+                body += self.section(section, first=True, floor=1)
+        if extra or players.moved:
+            body += [{"t": "pagebreak"}, self.chapter(label("rules_in_detail", self.lang))]
+            for section in extra:
+                body += self.section(section, first=True, floor=1)
+            for section, blocks in players.moved:
+                body.append(self.heading(section, floor=1))
+                rules = self.section_rules(section)
+                for block in blocks:
+                    body += self.block(block, rules, companion=True)
+        body += self.referees(players)
+        return body
 
-    def chapter(self, text: str) -> Heading:
-        """A back-matter chapter heading the renderer supplies (no section behind it)."""
-        self.keys += 1
-        self.last_level = 0
-        return Heading(escape(text), self.st.h[0], (0, text, f"s{self.keys}"))
+    def chapter(self, text: str) -> dict[str, Any]:
+        """A chapter heading the renderer supplies (no section behind it)."""
+        self.last_level = 1
+        return {"t": "h", "level": 1, "text": markup(text, self.lang), "toc": True}
 
-    def referees(self) -> list[Flowable]:
-        """The "For referees" appendix: rule numbers and the examples' moves in notation,
-        kept out of the players' text."""
-        if not self.rule_refs and not self.move_refs:
-            return []
-        st, lang = self.st, self.lang
-        out: list[Flowable] = [PageBreak(), self.chapter(label("for_referees", lang)),
-                               Paragraph(markup(label("referee_intro", lang), lang), st.body)]
+    def sub_heading(self, text: str) -> dict[str, Any]:
+        self.last_level = 2
+        return {"t": "h", "level": 2, "text": markup(text, self.lang), "toc": True}
+
+    def referees(self, players: Writer) -> list[dict[str, Any]]:
+        """The referees' chapter: how to run the referee, rule numbers and the examples'
+        moves in notation, kept out of the players' book."""
+        lang = self.lang
+        out: list[dict[str, Any]] = [{"t": "pagebreak"}, self.chapter(label("for_referees", lang))]
+        game = self.res.content.id
+        out.append(self.sub_heading(label("referee_howto", lang)))
+        for line in label("referee_steps", lang, game=game).strip().splitlines():
+            out.append({"t": "p", "c": markup(line, lang)})
+        out.append({"t": "p", "c": markup(label("referee_intro", lang), lang)})
         seen: set[str] = set()
-        rows = [[label("rule_id", lang), label("rule_name", lang)]]
-        for rule, title in self.rule_refs:
+        rows = []
+        for rule, title in players.rule_refs:
             if rule not in seen:
                 seen.add(rule)
                 rows.append([rule, title])
-        # every id an example cites is listed too (a sub-rule such as NG-3.1 has no section)
-        for rule, where in self.cited:
+        for rule, where_ in players.cited:  # every id an example cites, sub-rules (NG-3.1) too
             if rule not in seen:
                 seen.add(rule)
-                rows.append([rule, self.res.rule_title(rule, where) or ""])
-        if len(rows) > 1:
-            out += [*self.sub_heading(label("rule_ids", lang)), self.grid(rows, [0.22, 0.78])]
-        if self.move_refs:
-            rows = [[label("example", lang), label("rule_id", lang), label("notation", lang)]]
-            rows += [list(r) for r in self.move_refs]
-            out += [*self.sub_heading(label("example_moves", lang)),
-                    self.grid(rows, [0.42, 0.13, 0.45])]
+                rows.append([rule, self.res.rule_title(rule, where_) or ""])
+        if rows:
+            out += [self.sub_heading(label("rule_ids", lang)),
+                    self.grid([label("rule_id", lang), label("rule_name", lang)], rows, [0.22, 0.78])]
+        if players.move_refs:
+            out += [self.sub_heading(label("example_moves", lang)),
+                    self.grid([label("example", lang), label("rule_id", lang), label("notation", lang)],
+                              [list(r) for r in players.move_refs], [0.42, 0.13, 0.45])]
         return out
 
-    def sub_heading(self, text: str) -> list[Flowable]:
-        """A heading over a long table: kept with the table's first rows by a conditional page
-        break, not keepWithNext (which would push a heading and a page-long table to the next
-        page together, leaving this one empty)."""
-        self.keys += 1
-        self.last_level = 1
-        style = ParagraphStyle("h1-table", parent=self.st.h[1], keepWithNext=0)
-        return [CondPageBreak(60 * mm), Heading(escape(text), style, (1, text, f"s{self.keys}"))]
-
-    def grid(self, rows: list[list[str]], weights: list[float]) -> FitTable:
-        data = [[markup(cell, self.lang) for cell in row] for row in rows]
-        style = grid_style([
-            ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
-            ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ], self.lang)
-        return text_table(data, [self.st.cell] * len(weights), style, weights, repeatRows=1,
-                          space_before=2, space_after=8)
-
-    def title_page(self) -> list[Flowable]:
-        content, res, st = self.res.content, self.res, self.st
-        data = content.data
-        title = content.title(self.lang)
-        out: list[Flowable] = [Spacer(1, self.height * 0.22),
-                               *paragraphs(title, self.lang, self.title_style(title))]
-        if "subtitle" in data:
-            out += [Spacer(1, 10), *paragraphs(res.plain(data["subtitle"]), self.lang,
-                                               st.subtitle)]
-        lo, hi = data["players"]["min"], data["players"]["max"]
-        players = label("players_one" if lo == hi else "players_value", self.lang, a=lo, b=hi)
-        rows = [[label("players", self.lang), players],
-                [label("time", self.lang), label("time_value", self.lang,
-                                                 m=data["time_minutes"])]]
-        if "ages" in data:
-            rows.append([label("ages", self.lang), str(data["ages"])])
-        rows.append([label("version", self.lang), str(data["version"])])
-        cells = [[Paragraph(markup(a, self.lang), st.cell), Paragraph(markup(b, self.lang),
-                                                                     st.cell)]
-                 for a, b in rows]
-        info = Table(cells, colWidths=[40 * mm, 60 * mm])
-        info.setStyle(grid_style([
-            ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
-            ("TEXTCOLOR", (0, 0), (0, -1), RULE_GREY),
-        ], self.lang))
-        out += [Spacer(1, 30), info]
-        if self.book.intro is not None:
-            intro = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
-            style = ParagraphStyle("intro", parent=st.centered, leftIndent=20 * mm,
-                                   rightIndent=20 * mm)
-            out += [Spacer(1, 24), *paragraphs(intro, self.lang, style)]
-        if "credits" in data:
-            style = ParagraphStyle("credits", parent=st.small, alignment=TA_CENTER)
-            out += [Spacer(1, 40), *paragraphs(res.plain(data["credits"]), self.lang, style)]
-        return out
-
-    def title_style(self, title: str) -> ParagraphStyle:
-        """The cover title on one line when it fits at 20 pt or more (a title must not break
-        inside a word, as 「ステージレー／ス」 did); a longer one wraps at the smallest size."""
-        st = self.st.title
-        natural = stringWidth(title, st.fontName, st.fontSize)
-        if natural <= self.width:
-            return st
-        size = max(20.0, st.fontSize * self.width / natural * 0.98)
-        return ParagraphStyle("title-fit", parent=st, fontSize=size, leading=size * 1.3)
+    def grid(self, head: list[str], rows: list[list[str]], weights: list[float]) -> dict[str, Any]:
+        return {"t": "table", "head": [markup(c, self.lang) for c in head],
+                "rows": [[markup(c, self.lang) for c in row] for row in rows],
+                "align": ["left"] * len(head), "widths": weights, "caption": None}
 
     # --- sections --------------------------------------------------------------------
-    def heading(self, section: Section, floor: int = 0) -> Heading:
+    def section_rules(self, section: Section) -> Rules[Any, Any] | None:
+        node = section.node
+        return self.res.game(section.game, node) if section.game else self.res.game(None, node)
+
+    def heading(self, section: Section, floor: int = 0) -> dict[str, Any]:
         node, res = section.node, self.res
         rule = node.get("rule")
-        rules = res.game(section.game, node) if section.game else res.game(None, node)
+        rules = self.section_rules(section)
         if "title" in node:
             title = res.text(node["title"], node, "title", rules)
         else:
             title = res.rule_title(str(rule), node) or ""
         if rule is not None and "title" in node:
             res.rule_title(str(rule), node)  # report unknown ids
-        if rule:  # the id goes to the referees' appendix, not into the players' heading
+        if rule:  # the id goes to the companion's referees' chapter, not into the heading
             self.rule_refs.append((str(rule), title))
-        plain = typeset(title, self.lang)  # the contents line and bookmark: quotes as in the text
-        if len(plain) > TOC_CHARS:  # a contents line must fit on a page
-            plain = plain[:TOC_CHARS - 1] + "…"
-        text = markup(title, self.lang)
-        level = max(section.level, floor)
-        entry = None
-        if node.get("toc", True):
-            outline = max(0, level - self.shift)
-            outline = min(outline, self.last_level + 1)
-            if node.get("quick_reference"):  # printed last, after the back matter
-                outline = 0
-            self.last_level = outline
-            self.keys += 1
-            entry = (outline, plain, f"s{self.keys}")
-        return Heading(text, self.st.h[level], entry)
-
-    def section(self, section: Section, first: bool, floor: int = 0) -> list[Flowable]:
-        node = section.node
-        heading = self.heading(section, floor)
-        entry = heading.toc_entry
-        # "Designer notes" under the back-matter chapter of that name: the chapter says it
-        repeat = bool(floor) and entry is not None and entry[1] == label("designer_notes",
-                                                                          self.lang)
-        rules = self.res.game(section.game, node) if section.game else self.res.game(None, node)
-        body: list[Flowable] = []
-        for block in section.blocks:
-            body += self.block(block, rules)
-        out: list[Flowable] = []
-        new_page = max(section.level, floor) == 0 or node.get("page_break") or node.get("quick_reference")
-        if new_page and not first:
-            out.append(PageBreak())
+        if len(title) > TOC_CHARS:  # a contents line must fit on a page
+            title = title[:TOC_CHARS - 1] + "…"
+        level = max(section.level, floor) - self.shift + 1
         if node.get("quick_reference"):
-            heading.style = ParagraphStyle("hq", parent=heading.style, keepWithNext=0)
-            out += [heading, FitPage(body), PageBreak()]
-            return out
-        return out + ([] if repeat else [heading]) + body
+            level = 1
+        level = max(1, min(level, self.last_level + 1))  # headings never skip a level (PDF/UA)
+        self.last_level = level
+        return {"t": "h", "level": level, "text": self.runs(title, *self.title_where(node)),
+                "toc": bool(node.get("toc", True))}
+
+    @staticmethod
+    def title_where(node: YMap) -> tuple[Any, Any]:
+        title = node.get("title")
+        if isinstance(title, dict):
+            return title, next(iter(title))
+        return node, "title" if "title" in node else "rule"
+
+    def section(self, section: Section, first: bool, floor: int = 0) -> list[dict[str, Any]]:
+        node = section.node
+        out: list[dict[str, Any]] = []
+        new_page = max(section.level, floor) == 0 or node.get("page_break")
+        if new_page and not first:
+            out.append({"t": "pagebreak"})
+        heading = self.heading(section, floor)
+        # "Designer notes" under the companion's chapter of that name: the chapter says it
+        plain = "".join(r.get("s", "") for r in heading["text"])
+        if not (floor and plain == label("designer_notes", self.lang)):
+            out.append(heading)
+        rules = self.section_rules(section)
+        moved = []
+        for block in section.blocks:
+            if self.part == "rulebook" and not self.for_companion(section) and \
+                    (block.get("companion") or "decisions" in block):
+                moved.append(block)
+                continue
+            out += self.block(block, rules)
+        if moved:
+            self.moved.append((section, moved))
+        return out
 
     # --- blocks ----------------------------------------------------------------------
-    def block(self, block: YMap, default: Rules[Any, Any] | None) -> list[Flowable]:
-        res, st, lang = self.res, self.st, self.lang
+    def block(self, block: YMap, default: Rules[Any, Any] | None, companion: bool = False) -> list[dict[str, Any]]:
+        res = self.res
         rules = res.game(block["game"], block) if "game" in block else default
         if "text" in block:
-            return paragraphs(res.text(block["text"], block, "text", rules), lang, st.body)
+            return self.paragraphs(res.text(block["text"], block, "text", rules), block, "text")
         if "list" in block or "steps" in block:
             key = "list" if "list" in block else "steps"
             items = block[key]
-            out: list[Flowable] = []
-            for i, item in enumerate(items):
-                bullet = "•" if key == "list" else f"{i + 1}."
-                out += paragraphs(res.text(item, items, i, rules), lang, st.bullet, bullet)
-            return out + [Spacer(1, 3)]
+            return [{"t": "list" if key == "list" else "enum",
+                     "items": [self.runs(res.text(item, items, i, rules), items, i, tail=True)
+                               for i, item in enumerate(items)]}]
         if "table" in block:
             return self.table(block, rules)
         if "examples" in block:
@@ -560,38 +445,18 @@ class Writer:
             return self.components(block["components"], rules)
         if "callout" in block:
             text = res.text(block["callout"], block, "callout", rules)
-            parts = paragraphs(text, lang, st.body)
-            return [self.boxed(parts, border=True, split=len(parts) > 1)]
+            return [{"t": "box", "accent": True, "title": None, "breakable": len(text) > 600,
+                     "c": self.paragraphs(text, block, "callout")}]
         if block.get("page_break"):
-            return [PageBreak()]
+            return [{"t": "pagebreak"}]
         return []
 
-    def boxed(self, flowables: list[Flowable], border: bool = False,
-              split: bool = False) -> FitTable:
-        """A shaded box. With `split` (long text cut into pieces) each flowable is a row of its
-        own, so the box can continue onto the next page."""
-        rows = [[f] for f in flowables] if split else [[flowables]]
-        commands: list[tuple[Any, ...]] = [
-            ("BACKGROUND", (0, 0), (-1, -1), SHADE),
-            ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
-            ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
-        ]
-        if split:  # no padding between the rows: one box
-            commands += [("TOPPADDING", (0, 1), (-1, -1), 0),
-                         ("BOTTOMPADDING", (0, 0), (-1, -2), 0)]
-        if border:
-            commands.append(("LINEBEFORE", (0, 0), (0, -1), 2.5, ACCENT))
-        style = grid_style(commands, self.lang)
+    def caption(self, block: YMap, rules: Rules[Any, Any] | None) -> Runs | None:
+        if "caption" not in block:
+            return None
+        return self.runs(self.res.text(block["caption"], block, "caption", rules), block, "caption")
 
-        def box(width: float) -> Table:  # as wide as the frame it is laid out in
-            table = Table(rows, colWidths=[width])
-            table.setStyle(style)
-            return table
-
-        return FitTable(box, space_before=4, space_after=6)
-
-    def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
-        st = self.st
+    def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
         model = self.res.table(str(block["table"]), rules, block)
         if model is None or not model.lines:
             return []
@@ -600,54 +465,58 @@ class Writer:
         if weights is not None and len(weights) != model.columns:
             self.res.problem(f"widths: {len(weights)} given for {model.columns} columns", block, "widths")
             weights = None
-        centred = ParagraphStyle("cc", parent=st.cell, alignment=TA_CENTER)
-        styles = {"left": st.cell, "center": centred}
-        data = [[markup(cell, self.lang) for cell in row] for row in rows]
-        style = grid_style([
-            ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
-            ("BACKGROUND", (0, 0), (-1, 0), HEADER_SHADE),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-        ], self.lang)
-        table = text_table(data, [styles[align] for align in model.align], style,
-                           [float(w) for w in weights] if weights else None, repeatRows=1,
-                           space_before=2, space_after=8)
-        out: list[Flowable] = []
-        if "caption" in block:
-            text = self.res.text(block["caption"], block, "caption", rules)
-            out += paragraphs(text, self.lang, st.caption)
-        return out + [table]
+        cells = [[self.runs(cell, block, "table") for cell in row] for row in rows]
+        return [{"t": "table", "head": cells[0], "rows": cells[1:], "align": list(model.align),
+                 "widths": [float(w) for w in weights] if weights else None,
+                 "caption": self.caption(block, rules)}]
 
-    def example(self, example: dict[str, Any]) -> Flowable:
-        res, st, lang = self.res, self.st, self.lang
+    def example(self, example: dict[str, Any]) -> dict[str, Any]:
+        res, lang = self.res, self.lang
         rules = res.example_rules(example)
         plain_title = res.plain(example["title"])
-        title = markup(plain_title, lang)
         rule = ""
         if "rule" in example:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
             rule = str(example["rule"])
             self.cited.append((rule, example))
-        parts: list[Flowable] = [Paragraph(title, st.example_title)]
-        split = False
+        parts: list[dict[str, Any]] = []
+        length = 0
         if "text" in example:
-            text = paragraphs(res.text(example["text"], example, "text", rules), lang, st.body)
-            parts += text
-            split = len(text) > 1
+            text = res.text(example["text"], example, "text", rules)
+            parts += self.paragraphs(text, example, "text")
+            length = len(text)
         diagram = self.diagram(rules, example)
         if diagram is not None:
-            parts += [Spacer(1, 4), diagram]
+            parts.append(diagram)
         moves = example.get("moves") or []
-        if moves:  # the notation goes to the referees' appendix
+        if moves:  # the notation goes to the companion
             line = " · ".join(str(m) for m in moves)
             refused = example.get("expect", {}).get("illegal")
             if refused:
                 line += label("refused", lang, rule=refused)
                 self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
-        return self.boxed(parts, split=split)
+        title = self.runs(plain_title, *self.title_where(example))
+        # an example is kept whole, beside its rule, unless it is longer than a page could hold
+        return {"t": "box", "accent": False, "title": title, "breakable": length > 1500, "c": parts}
 
-    def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> Flowable | None:
+    def add_figure(self, scene: Scene, width: float, alt: str, caption: Runs | None,
+                   where_: tuple[Any, Any]) -> dict[str, Any]:
+        """The scene as an SVG file of the document, `width` pt wide at most."""
+        labels = " ".join(s.text for s in scene.shapes if isinstance(s, Label))
+        missing = missing_glyphs(labels)
+        if missing:
+            shown = " ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing[:5])
+            self.res.problem(f"no bundled font has a glyph for {shown} (in a diagram)", *where_)
+        name = f"fig{len(self.figures) + 1}.svg"
+        sans = ", ".join(f"'{f}'" for f in TYPESETTING[self.lang].sans)
+        self.figures[name] = to_svg(scene, scale=1.0, pad=0.0, font=sans, background=False).encode()
+        if not alt.strip():
+            raise ContentError("a diagram has no description", **where(*where_))
+        return {"t": "fig", "file": name, "width": round(min(width, scene.width), 3), "alt": alt,
+                "caption": caption}
+
+    def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> dict[str, Any] | None:
         """The example's position drawn by the game: before and after when its moves change it,
         the move marked; the position alone when the move is refused or there is none."""
         replayed = positions(rules, example) if rules is not None else None
@@ -656,16 +525,36 @@ class Writer:
         before, moves, after = replayed
         refused = after is None and bool(moves)
         captions = (label("before", self.lang), label("after", self.lang))
-        scene = picture(rules, before, moves, after, captions, self.lang, max_width=self.width - 16)
+        width = self.width - 2 * BOX_INSET
+        scene = picture(rules, before, moves, after, captions, self.lang, max_width=width)
         if scene is None:
             return None
+        alt = self.alt(rules, before, moves, after, refused)
         if refused:
             scene = beside([scene], captions=[label("attempted", self.lang)])
-        return drawing(scene, self.width - 16, font=self.st.sans)
+        return self.add_figure(scene, width, alt, None, (example, "state"))
 
-    def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
-        """A picture the game draws for the book, row by row (a page may break between rows),
-        under its caption."""
+    def alt(self, rules: Rules[Any, Any], before: Any, moves: list[Any], after: Any, refused: bool) -> str:
+        """The diagram in words, in the book's language: the game's own description of each
+        state drawn (Presentation.alt_text), else one built from the picture's labels."""
+        lang = self.lang
+
+        def words(state: Any, marked: list[Any]) -> str:
+            own = rules.alt_text(state, marked, lang) if isinstance(rules, Presentation) else None
+            if own:
+                return own
+            drawn = rules.draw(state, marked, lang) if isinstance(rules, Presentation) else None
+            return scene_alt(drawn, lang) if drawn is not None else ""
+
+        first = words(before, moves)
+        if refused:
+            return label("alt_refused", lang, state=first)
+        if after is None or not moves:
+            return first
+        return label("alt_before_after", lang, before=first, after=words(after, []))
+
+    def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+        """A picture the game draws for the book, row by row, under its caption."""
         if rules is None:
             return []
         try:
@@ -674,68 +563,46 @@ class Writer:
             self.res.problem(f"unknown figure '{block['figure']}' for game '{rules.id}'", block, "figure",
                              value=True)
             return []
-        out: list[Flowable] = []
-        if "caption" in block:
-            out += paragraphs(self.res.text(block["caption"], block, "caption", rules), self.lang, self.st.caption)
-        for row in rows:
-            art = drawing(row, self.width, font=self.st.sans)
-            art.hAlign = "LEFT"
-            out.append(art)
-        return out + [Spacer(1, 8)]
+        caption = self.caption(block, rules)
+        out = []
+        for index, row in enumerate(rows):
+            out.append(self.add_figure(row, self.width, scene_alt(row, self.lang),
+                                       caption if index == 0 else None, (block, "figure")))
+        return out
 
-    def position(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
+    def position(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
         """A position the game draws (components, setup): `position:` holds a state in the
         examples' state format, drawn with no move, under its caption."""
         replayed = positions(rules, {"state": block["position"]}) if rules is not None else None
         scene = picture(rules, replayed[0], lang=self.lang) if rules is not None and replayed else None
-        if scene is None:
+        if scene is None or rules is None or replayed is None:
             self.res.problem("this position does not load (or the game draws none)", block, "position",
                              value=True)
             return []
-        out: list[Flowable] = []
-        if "caption" in block:
-            out += paragraphs(self.res.text(block["caption"], block, "caption", rules), self.lang, self.st.caption)
-        art = drawing(scene, self.width, font=self.st.sans)
-        art.hAlign = "LEFT"
-        return out + [art, Spacer(1, 8)]
+        alt = self.alt(rules, replayed[0], [], None, False)
+        return [self.add_figure(scene, self.width, alt, self.caption(block, rules), (block, "position"))]
 
-    def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
-        res, st, lang = self.res, self.st, self.lang
-        out: list[Flowable] = []
+    def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+        res, lang = self.res, self.lang
+        out: list[dict[str, Any]] = []
         for item in items:
             text = res.text(item["text"], item, "text", rules)
-            out += paragraphs(text, lang, st.body, prefix=f'<font name="{st.sans}" color="#8a2b0e">'
-                              f'{escape(decision_label(str(item["id"]), lang))}</font>&nbsp;&nbsp;')
+            source = None
             if "source" in item:
-                src = res.text(item["source"], item, "source", rules)
-                out += paragraphs(src, lang, ParagraphStyle("src", parent=st.small, leftIndent=14,
-                                                            spaceAfter=4),
-                                  prefix=label("source", lang))
+                source = self.runs(res.text(item["source"], item, "source", rules), item, "source")
+            out.append({"t": "decision", "label": decision_label(str(item["id"]), lang),
+                        "c": self.runs(text, item, "text", tail=True), "source": source,
+                        "source-label": label("source", lang)})
         return out
 
-    def components(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Flowable]:
-        res, st, lang = self.res, self.st, self.lang
+    def components(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+        res, lang = self.res, self.lang
         rows = []
         for item in items:
-            name = markup(res.text(item["name"], item, "name", rules), lang)
-            note = markup(res.text(item["note"], item, "note", rules), lang) if "note" in item \
-                else ""
+            name = self.runs(res.text(item["name"], item, "name", rules), item, "name")
+            note = self.runs(res.text(item["note"], item, "note", rules), item, "note") if "note" in item else []
             count = res.text(item["count"], item, "count", rules)
-            rows.append([f"{escape(count)} ×", name, note])
-        style = grid_style([
-            ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.lightgrey),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ], self.lang)
-        rest = self.width - 16 * mm  # the count 16 mm wide on the page, the rest 38:62
-        return [text_table(rows, [st.cell] * 3, style, [16 * mm, 0.38 * rest, 0.62 * rest], space_after=8)]
-
-
-def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,
-              pagesize: tuple[float, float]) -> int:
-    """Write the PDF; returns its page count."""
-    setup_fonts()
-    title = typeset(content.title(res.lang), res.lang)
-    doc = RulebookDoc(str(path), pagesize, title, res.lang, title)
-    story = Writer(book, res, doc.width, doc.height).story()
-    doc.multiBuild(story)
-    return int(doc.page)
+            rows.append([markup(label("count_value", lang, n=count), lang), name, note])
+        head = [markup(label(word, lang), lang) for word in ("count", "component", "note")]
+        return [{"t": "table", "head": head, "rows": rows, "align": ["center", "left", "left"],
+                 "widths": [0.14, 0.34, 0.52], "caption": None}]

@@ -1,0 +1,42 @@
+"""Rulebook build time: every shipped game's books (both languages), rules loaded once,
+the Fast Alone difficulty figures read from a warm cache. Prints seconds per game and the
+total; run it before and after a renderer change (issue 26: ReportLab -> Typst).
+
+    PNPGEN_CACHE=/tmp/cache python benchmarks/bench_rulebooks.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pnpgen.content.game import load_game
+from pnpgen.games import rules_for_content
+from pnpgen.output import BuildOptions
+from pnpgen.render.rulebook import render_rulebooks
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]
+
+
+def main() -> None:
+    total = 0.0
+    with tempfile.TemporaryDirectory() as out:
+        for game in GAMES:
+            content = load_game(ROOT / "content" / game)
+            rules = rules_for_content(content)
+            render_rulebooks(content, rules, BuildOptions(out=Path(out)))  # warm: caches, imports
+            start = time.perf_counter()
+            built = render_rulebooks(content, rules, BuildOptions(out=Path(out)))
+            took = time.perf_counter() - start
+            total += took
+            pages = sum(f.pages for f in built)
+            print(f"{game:16} {took:6.2f} s  {len(built)} files, {pages} pages")
+    print(f"{'all books':16} {total:6.2f} s")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -28,7 +28,8 @@ RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone
 
 @pytest.fixture(scope="session")
 def rulebook_pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
-    """The shipped games' rulebooks, built once per run: {game: {lang: path}}."""
+    """The shipped games' books, built once per run: {game: {lang: players' rulebook,
+    "companion-<lang>": companion}}."""
     from pnpgen.content.game import load_game
     from pnpgen.games import rules_for_content
     from pnpgen.output import BuildOptions
@@ -38,7 +39,8 @@ def rulebook_pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[st
     for game in RULEBOOK_GAMES:
         content = load_game(ROOT / "content" / game)
         built = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path_factory.mktemp(game)))
-        out[game] = {f.path.stem.split("-")[-1]: f.path for f in built}
+        out[game] = {(f.path.stem.split("-")[-1] if f.path.stem.startswith("rulebook-") else f.path.stem): f.path
+                     for f in built}
     return out
 
 

@@ -84,7 +84,9 @@ def toy(folder: Path = FIXTURE) -> tuple[GameContent, list[Rules[Any, Any]]]:
 
 
 def pdf_text(path: Path) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    """The PDF's text, no-break spaces as spaces and word joiners (kept lines) dropped."""
+    text = "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    return text.replace("\u00a0", " ").replace("\u2060", "")
 
 
 def outline_titles(reader: PdfReader) -> list[str]:
@@ -126,7 +128,7 @@ def toy_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     content, rules = toy()
     out = tmp_path_factory.mktemp("toy")
     built = render_rulebooks(content, rules, BuildOptions(out=out, paper="A4"))
-    return {f.path.stem.split("-")[1]: f.path for f in built}
+    return {f.path.stem.removeprefix("rulebook-"): f.path for f in built}
 
 
 # --- the generic renderer on the fixture ------------------------------------------------
@@ -137,7 +139,7 @@ def test_fixture_rulebook_is_clean() -> None:
 
 
 def test_one_pdf_per_language_on_a4(toy_build: dict[str, Path]) -> None:
-    assert sorted(toy_build) == ["en", "ja"]
+    assert sorted(toy_build) == ["companion-en", "companion-ja", "en", "ja"]
     width, height = paper_points("A4")
     for path in toy_build.values():
         box = PdfReader(path).pages[0].mediabox
@@ -147,7 +149,7 @@ def test_one_pdf_per_language_on_a4(toy_build: dict[str, Path]) -> None:
 def test_letter_paper(tmp_path: Path) -> None:
     content, rules = toy()
     built = render_rulebooks(content, rules, BuildOptions(out=tmp_path, paper="Letter", langs=("en",)))
-    assert [f.path.name for f in built] == ["rulebook-en.pdf"]
+    assert [f.path.name for f in built] == ["rulebook-en.pdf", "companion-en.pdf"]
     box = PdfReader(built[0].path).pages[-1].mediabox
     assert (float(box.width), float(box.height)) == pytest.approx(paper_points("Letter"), abs=0.01)
     assert built[0].pages == len(PdfReader(built[0].path).pages)
@@ -156,20 +158,22 @@ def test_letter_paper(tmp_path: Path) -> None:
 def test_outline_has_chapters_and_sections(toy_build: dict[str, Path]) -> None:
     reader = PdfReader(toy_build["en"])
     titles = outline_titles(reader)
-    assert titles == ["Basic rules", "Components", "The turn", "Scoring", "Appendix",
-                      "Designer notes", "For referees", "Rule numbers", "Moves of the examples",
-                      "Quick reference"]
+    # the players' book: the "Appendix" chapter held only designer notes, so it is left out
+    assert titles == ["Basic rules", "Components", "The turn", "Scoring", "Quick reference"]
     # chapters at the top level, sections nested under them; rule ids stay out of headings
-    assert [str(o.title) for o in reader.outline if not isinstance(o, list)] == [
-        "Basic rules", "Appendix", "Designer notes", "For referees", "Quick reference"]
+    assert [str(o.title) for o in reader.outline if not isinstance(o, list)] == ["Basic rules", "Quick reference"]
+    companion = PdfReader(toy_build["companion-en"])
+    assert outline_titles(companion) == ["Designer notes", "For referees", "Using the referee", "Rule numbers",
+                                         "Moves of the examples"]
 
 
 def test_contents_page_lists_sections_with_pages(toy_build: dict[str, Path]) -> None:
     contents = PdfReader(toy_build["en"]).pages[1].extract_text()
     assert "Contents" in contents
     assert "The turn" in contents and "T-1" not in contents
-    assert "For referees" in contents
-    assert "Designer notes" in contents
+    assert "For referees" not in contents and "Designer notes" not in contents  # the companion's
+    contents = PdfReader(toy_build["companion-en"]).pages[1].extract_text()
+    assert "For referees" in contents and "Designer notes" in contents
 
 
 def test_text_comes_from_the_rules_context(toy_build: dict[str, Path]) -> None:
@@ -178,7 +182,9 @@ def test_text_comes_from_the_rules_context(toy_build: dict[str, Path]) -> None:
     assert "Expected points per turn: 3.50." in text
     assert "60" in text and "Faces and points" in text  # the table rows
     assert "Example 1: a plain turn" in text and "Three points short of 20." in text
-    assert "Decision 1" in text and "The source sets no limit." in text  # D-T-1
+    companion = pdf_text(toy_build["companion-en"])
+    assert "Decision 1" in companion and "The source sets no limit." in companion  # D-T-1
+    assert "Decision 1" not in text
     assert "score pad" in text
 
 
@@ -212,7 +218,7 @@ def test_rebuild_is_byte_identical(tmp_path: Path, toy_build: dict[str, Path]) -
     content, rules = toy()
     again = render_rulebooks(content, rules, BuildOptions(out=tmp_path))
     for built in again:
-        assert built.path.read_bytes() == toy_build[built.path.stem.split("-")[1]].read_bytes()
+        assert built.path.read_bytes() == toy_build[built.path.stem.removeprefix("rulebook-")].read_bytes()
 
 
 def test_collection_table_draws_from_the_named_game(tmp_path: Path) -> None:
@@ -303,7 +309,7 @@ def burning_desire(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, list[
     content = load_game(Path(__file__).resolve().parents[1] / "content" / "burning-desire")
     rules = rules_for_content(content)
     built = render_rulebooks(content, rules, BuildOptions(out=tmp_path_factory.mktemp("bd")))
-    return content, rules, {f.path.stem.split("-")[1]: f.path for f in built}
+    return content, rules, {f.path.stem.removeprefix("rulebook-"): f.path for f in built}
 
 
 def test_burning_desire_rulebook_is_clean(burning_desire: Any) -> None:
@@ -313,8 +319,8 @@ def test_burning_desire_rulebook_is_clean(burning_desire: Any) -> None:
 
 def test_burning_desire_scoring_table_from_yaml(burning_desire: Any) -> None:
     content, _, pdfs = burning_desire
-    for lang, path in pdfs.items():
-        text = pdf_text(path)
+    for lang in ("ja", "en"):
+        text = pdf_text(pdfs[lang])
         for combination in content.data["rules"]["combinations"]:
             points = [str(p) for p in combination["points"]]
             # the row's numbers, in order, somewhere in the extracted text
@@ -326,11 +332,15 @@ def test_burning_desire_text_and_figures(burning_desire: Any) -> None:
     ctx = rules[0].rulebook_context("en")
     en = " ".join(pdf_text(pdfs["en"]).split())
     ja = pdf_text(pdfs["ja"]).replace("\n", "")
-    assert f"{ctx['optimal_turn_ev_text']} points" in en
-    assert f"probability {ctx['multiplier_survive_text']}" in en
+    # the designer notes, with the figures the game computes, are in the companion
+    notes_en = " ".join(pdf_text(pdfs["companion-en"]).split())
+    notes_ja = pdf_text(pdfs["companion-ja"]).replace("\n", "").replace(" ", "")
+    assert f"{ctx['optimal_turn_ev_text']} points" in notes_en
+    assert f"probability {ctx['multiplier_survive_text']}" in en + notes_en
     assert f"reaches {content.data['rules']['threshold']} or more" in en
     for number in range(1, 7):  # D-BD-1..6, printed as "Decision n" (the id would read as rule BD-n)
-        assert f"Decision {number}" in en and f"決定{number}" in ja
+        assert f"Decision {number}" in notes_en and f"決定{number}" in notes_ja
+        assert f"Decision {number}" not in en
     assert "最終ラウンド" in ja and "バーニング・ディザイア" in ja
     titles = outline_titles(PdfReader(pdfs["ja"]))
     assert "ボーナスダイスのボーナス" in titles and titles[-1] == "クイックリファレンス"

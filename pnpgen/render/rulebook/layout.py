@@ -237,6 +237,9 @@ class Writer:
         body: list[dict[str, Any]] = []
         if self.part == "rulebook":
             players = [s for s in sections if not self.for_companion(s) and not s.node.get("quick_reference")]
+            # a heading whose every section went to the companion is left out
+            players = [s for i, s in enumerate(players)
+                       if s.blocks or (i + 1 < len(players) and players[i + 1].level > s.level)]
             for index, section in enumerate(players):
                 body += self.section(section, first=index == 0)
             for section in sections:

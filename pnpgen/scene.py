@@ -2,8 +2,9 @@
 
 A game draws its states with the primitives here (grid with coordinates, die face with
 pips or a number, token, arrow, highlighted cell, polyomino tile, small table) and
-returns a Scene from `Presentation.draw`; render/diagram.py turns a Scene into a
-ReportLab Drawing for the rulebook, `to_svg` below into SVG for `pnpgen referee --svg`.
+returns a Scene from `Presentation.draw`; `to_svg` below turns it into SVG for the
+rulebooks (set by Typst) and `pnpgen referee --svg`; render/diagram.py draws it on a
+ReportLab canvas for the print kit's previews.
 Nothing here knows a game. Shapes carry a `role` ("cell", "die", ...): the renderers
 draw every role-bearing shape with its role's own edge ink (ROLE_INK), so a test can
 count what a page shows.

@@ -39,7 +39,7 @@ def test_print_shop_files_are_added_beside_unchanged_home_files(tmp_path: Path) 
     home = _build(tmp_path / "home")
     both = _build(tmp_path / "shop", print_shop=True)
     for name, data in home.items():
-        if name.startswith("rulebook"):
+        if name.startswith(("rulebook", "companion")):  # books: no print-shop edition
             continue
         assert both[name] == data, f"{name} changed by --print-shop"
         shop = [n for n in both if "-print-shop" in n and n.startswith(name.split("-")[0])]
@@ -58,7 +58,7 @@ def test_print_shop_files_are_added_beside_unchanged_home_files(tmp_path: Path) 
 def test_guides_proofs_have_their_own_names_and_say_so(tmp_path: Path) -> None:
     home = _build(tmp_path / "home")
     proofs = _build(tmp_path / "proof", guides=True)
-    assert all("-proof" in n for n in proofs if not n.startswith("rulebook"))
+    assert all("-proof" in n for n in proofs if not n.startswith(("rulebook", "companion")))
     assert {n.replace("-proof", "") for n in proofs} == set(home)
     notes = (tmp_path / "proof" / "kit-demo" / "README.txt").read_text(encoding="utf-8")
     for name in proofs:

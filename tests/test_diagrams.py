@@ -77,7 +77,7 @@ def ink_counts(reader: PdfReader, index: int) -> Counter[str]:
             stack.append(stroke)
         elif op == b"Q":
             stroke = stack.pop() if stack else ()
-        elif op == b"RG":
+        elif op in (b"RG", b"SC", b"SCN") and len(operands) == 3:  # RGB, device or ICC-based
             stroke = tuple(round(float(v), 3) for v in operands)
         elif op in (b"S", b"s", b"B", b"b", b"B*", b"b*") and stroke in inks:
             counts[inks[stroke]] += 1
@@ -131,12 +131,12 @@ def _squash(text: str) -> str:
 def accent_text(reader: PdfReader, index: int) -> str:
     """The text a page sets in the accent colour at text size (example titles; not the
     contents or the referees' appendix, which set titles in black), spaces removed."""
-    accent = tuple(round(int(ACCENT_COLOUR.hexval()[2:][i - 1:i + 1], 16) / 255, 3) for i in (1, 3, 5))
+    accent = tuple(round(int(ACCENT_COLOUR[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
     fill: list[tuple[float, ...]] = [()]
     parts: list[str] = []
 
     def before(op: bytes, args: list[Any], cm: Any, tm: Any) -> None:
-        if op == b"rg":
+        if op in (b"rg", b"sc", b"scn") and len(args) == 3:
             fill[0] = tuple(round(float(v), 3) for v in args)
 
     def text(t: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
@@ -211,7 +211,9 @@ def test_referee_draws_a_refused_move_on_the_position_alone(tmp_path: Path) -> N
 def test_a_rulebook_with_diagrams_rebuilds_byte_identical(books: Any, tmp_path: Path) -> None:
     content = load_game(CONTENT / "routou-dice")
     again = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path, langs=("en",)))
+    assert again[0].path.name == "rulebook-en.pdf"
     assert again[0].path.read_bytes() == books["routou-dice"]["en"].read_bytes()
+    assert again[1].path.read_bytes() == books["routou-dice"]["companion-en"].read_bytes()
 
 
 def test_an_unknown_figure_is_reported_at_its_line(tmp_path: Path) -> None:

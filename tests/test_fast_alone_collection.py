@@ -39,10 +39,11 @@ def collection() -> tuple[GameContent, list[Rules[Any, Any]]]:
 
 @pytest.fixture(scope="module")
 def rulebooks(collection: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Both rulebooks, built once for the module (the difficulty simulations dominate)."""
+    """Both rulebooks ({lang: players' book, "companion-<lang>": companion}), built once for the
+    module (the difficulty simulations dominate)."""
     content, sides = collection
     built = render_rulebooks(content, sides, BuildOptions(out=tmp_path_factory.mktemp("fast-alone"), langs=LANGS))
-    return {f.path.stem.rsplit("-", 1)[1]: f.path for f in built}
+    return {f.path.stem.removeprefix("rulebook-"): f.path for f in built}
 
 
 def puzzle_of(side_id: str, puzzles: list[str]) -> str:
@@ -129,9 +130,9 @@ def test_rulebook_opens_with_the_intro_chapter(rulebooks: dict[str, Path], lang:
     assert first_title == intro_title(lang)
     text = flatten(intro_text(rulebooks[lang], intro_title(lang)), lang)
     ids = yaml.safe_load((FOLDER / "intro" / "ids.yaml").read_text(encoding="utf-8"))
-    referees = flatten(intro_text(rulebooks[lang], WORDS("for_referees", lang)), lang)
+    referees = flatten(intro_text(rulebooks[f"companion-{lang}"], WORDS("for_referees", lang)), lang)
     for rule, title in ids.items():  # every intro rule heads a section of the chapter, by name;
-        assert re.search(printed(title[lang]), text), rule  # its id is in the referees' appendix
+        assert re.search(printed(title[lang]), text), rule  # its id is in the companion's referees' chapter
         assert not re.search(printed(rule), text), rule
         assert re.search(printed(f"{rule} {title[lang]}"), referees), rule
 
@@ -142,7 +143,7 @@ def test_collection_table_has_one_row_per_side(collection: Any, rulebooks: dict[
     rows = sides[0].rulebook_table(COLLECTION_TABLE, lang)  # the figures the build just computed
     assert len(rows) == 1 + len(sides)
     # the measured figures are designer notes, not players' text (issue 14)
-    flat = flatten(intro_text(rulebooks[lang], WORDS("designer_notes", lang)), lang)
+    flat = flatten(intro_text(rulebooks[f"companion-{lang}"], WORDS("designer_notes", lang)), lang)
     labels = [row[0] for row in rows[1:]]
     assert len(set(labels)) == len(sides)
     for rules, row in zip(sides, rows[1:], strict=True):
@@ -153,7 +154,7 @@ def test_collection_table_has_one_row_per_side(collection: Any, rulebooks: dict[
 
 
 def test_rulebook_fonts_are_embedded(rulebooks: dict[str, Path]) -> None:
-    assert set(rulebooks) == set(LANGS)
+    assert set(rulebooks) == {*LANGS, *(f"companion-{lang}" for lang in LANGS)}
     for path in rulebooks.values():
         assert unembedded_fonts(path) == [], path
 

@@ -112,7 +112,7 @@ def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(tmp_path: Pa
     folder = GAMES[0]
     build_game(load_game(folder), BuildOptions(out=tmp_path, langs=("en",), content_root=folder.parent))
     for path in sorted((tmp_path / "kit-demo").glob("*.pdf")):
-        if path.name.startswith("rulebook"):
+        if path.name.startswith(("rulebook", "companion")):
             continue
         prefs = PdfReader(path).trailer["/Root"]["/ViewerPreferences"]
         assert prefs["/PrintScaling"] == "/None", path.name

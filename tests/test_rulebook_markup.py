@@ -4,25 +4,37 @@ from __future__ import annotations
 
 from pnpgen.render.kit.richtext import tokenize
 from pnpgen.render.markup import Style, scan
-from pnpgen.render.rulebook.layout import EMPHASIS, NBSP, markup
-
-# **bold**: the accent colour in the line's own face (no Mincho→Gothic switch mid-line)
-BOLD = f'<font color="{EMPHASIS}">'
+from pnpgen.render.rulebook.layout import NBSP, WJ, keep_tail, markup
 
 
 def test_rulebook_markup_is_read_by_the_kits_reader() -> None:
-    assert markup("a **b & c** d\ne", "en") == f"a {BOLD}b &amp; c</font> d<br/>e"
-    assert markup("[red]hot[/] and [nocolour] :icon:", "en") == '<font color="red">hot</font> and [nocolour] :icon:'
-    assert markup("**[#c03020]x[/]**", "en") == f'{BOLD}<font color="#c03020">x</font></font>'
+    """Content text becomes runs of plain strings for the Typst template (never markup):
+    bold and colour are flags, line breaks are their own runs."""
+    assert markup("a **b & c** d\ne", "en") == [{"s": "a "}, {"s": "b & c", "b": True}, {"s": " d"}, {"br": True},
+                                                {"s": "e"}]
+    assert markup("[red]hot[/] and [nocolour] :icon:", "en") == [{"s": "hot", "c": "#ff0000"},
+                                                                  {"s": " and [nocolour] :icon:"}]
+    assert markup("**[#c03020]x[/]**", "en") == [{"s": "x", "b": True, "c": "#c03020"}]
+    assert markup("#let x $ *a* _b_ <c> @d", "en") == [{"s": "#let x $ *a* _b_ <c> @d"}]
 
 
 def test_japanese_folding_spaces_are_dropped_before_reading() -> None:
-    assert markup("ダイスを 振る。 **残す** 。", "ja") == f"ダイスを振る。{BOLD}残す</font>。"
+    assert markup("ダイスを 振る。 **残す** 。", "ja") == [{"s": "ダイスを振る。"}, {"s": "残す", "b": True},
+                                                        {"s": "。"}]
 
 
 def test_equations_and_units_do_not_break() -> None:
-    assert markup("total 10 − 2 = 8 s, then 5 × 10 − (7 − 4)", "en") == (
-        f"total 10{NBSP}−{NBSP}2{NBSP}={NBSP}8{NBSP}s, then 5{NBSP}×{NBSP}10{NBSP}−{NBSP}(7{NBSP}−{NBSP}4)")
+    assert markup("total 10 − 2 = 8 s, then 5 × 10 − (7 − 4)", "en") == [{"s": (
+        f"total 10{NBSP}−{NBSP}2{NBSP}={NBSP}8{NBSP}s, then 5{NBSP}×{NBSP}10{NBSP}−{NBSP}(7{NBSP}−{NBSP}4)")}]
+    # a bracketed formula written without spaces is held together, with what multiplies it
+    assert markup("BP（クリスタル−疲労）×2。", "ja") == [{"s": "BP" + WJ.join("（クリスタル−疲労）×2") + "。"}]
+
+
+def test_a_paragraph_keeps_its_last_characters_together() -> None:
+    ja = keep_tail(markup("ダイスを振って出た目を得点に加えます。", "ja"), "ja")
+    assert ja[-1]["s"].endswith(WJ.join("加えます。"))
+    en = keep_tail(markup("Roll the die and add the points to your total.", "en"), "en")
+    assert en[-1]["s"].endswith(f"your{NBSP}total.")
 
 
 def test_cards_and_rulebooks_see_the_same_runs() -> None:

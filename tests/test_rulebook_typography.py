@@ -1,12 +1,15 @@
-"""Typography and fidelity of every real rulebook (issue 14), measured on the PDFs with
-pdfplumber (character positions) and pypdf (outline, fonts):
+"""Typography and fidelity of every real rulebook (issues 14 and 26), measured on the PDFs
+Typst sets, with pdfplumber (character positions) and pypdf (outline, fonts):
 
 - kinsoku on every Japanese line: none starts with a closing bracket, small kana or 。、,
-  none ends with an opening bracket 「（『【;
+  none ends with an opening bracket 「（『【; Japanese justified;
 - no line of either language past the right margin;
+- no paragraph ends on a line holding a lone syllable, a lone 。 or one short word;
+- no formula broken across lines; no text under 6 pt (diagram labels included);
 - English: curly quotes only, set in the bundled Latin face; every font embedded, subset;
+  bold in a real bold face;
 - page fill: no page more than half empty but the cover, chapter ends and the back;
-- every rule id an example cites is listed in the book; decisions do not print as rule ids.
+- every rule id an example cites is listed in the companion; decisions do not print as rule ids.
 """
 
 from __future__ import annotations
@@ -22,18 +25,20 @@ from pypdf import PdfReader
 
 from pnpgen.content.game import load_game
 from pnpgen.examples import load_examples
-from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
+from pnpgen.render.fonts import covers, setup_fonts
 from pnpgen.render.linebreak import NO_END, NO_START
 from pnpgen.render.linebreak import segments as segments_of
-from pnpgen.render.rulebook.layout import FOOTER, MARGIN, Styles
+from pnpgen.render.rulebook.layout import HEADING_SIZES, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, TYPESETTING
 
-GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
+GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]
+MARGIN = MARGIN_X
 CONTENT = Path(__file__).resolve().parents[1] / "content"
-# Glyph edges come from the fonts' advance widths and ReportLab writes positions rounded to
-# 0.01 pt; nothing hangs past the margin (linebreak.fill), so 0.5 pt covers rounding only.
+# Glyph edges come from the fonts' advance widths, positions are rounded; 0.5 pt covers
+# rounding only.
 TOLERANCE = 0.5
 CELL_GAP = 8.0  # pt: a wider gap on one baseline is a new table cell, not a space in a line
-CHAPTER_SIZE = Styles("en").h[0].fontSize  # a page whose first line is this big starts a chapter
+CHAPTER_SIZE = HEADING_SIZES[0]  # a page whose first line is this big starts a chapter
+BODY_FACE = {"ja": "IPAexMincho", "en": "LiberationSerif"}
 
 
 def segments(page: Any) -> Iterator[list[dict[str, Any]]]:
@@ -110,15 +115,16 @@ def test_fonts_embedded_subset_and_the_right_face(rulebook_pdfs: Any, game: str,
             descriptor = (font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font
                           else font)["/FontDescriptor"].get_object()
             assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), name
-    assert names <= set(FONT_FILES)
     if lang == "ja":
         assert names == {"IPAexGothic", "IPAexMincho"}
-    else:  # Latin text in Liberation; IPAex only for what Liberation lacks
-        assert {"LiberationSerif", "LiberationSans"} <= names
+    else:  # Latin text in Liberation (bold in its bold faces); IPAex only for what Liberation lacks
+        assert {"LiberationSerif", "LiberationSans"} <= names <= {
+            "LiberationSerif", "LiberationSans", "LiberationSerif-Bold", "LiberationSans-Bold", "IPAexGothic",
+            "IPAexMincho"}, names
         setup_fonts()
         with pdfplumber.open(path) as pdf:
             fallback = [c["text"] for p in pdf.pages for c in p.chars if "IPAex" in c["fontname"]]
-        assert not [ch for ch in fallback if covers("LiberationSerif", ch)]
+        assert not [ch for ch in fallback if covers("LiberationSerif", ch) and ch.strip()]
 
 
 def chapter_starts(path: Path) -> set[int]:
@@ -134,10 +140,11 @@ def chapter_starts(path: Path) -> set[int]:
 
 
 def filled(page: Any) -> float:
-    """How much of the text frame (margin to footer) is used: the lowest text or box on the
-    page, as a fraction of the frame's height."""
-    top, bottom = MARGIN, page.height - MARGIN - FOOTER
-    marks = [o["bottom"] for o in (*page.chars, *page.rects) if o["bottom"] <= bottom + 1]
+    """How much of the text frame (between the running head and the page number) is used: the
+    lowest text, box or picture on the page, as a fraction of the frame's height."""
+    top, bottom = MARGIN_TOP, page.height - MARGIN_BOTTOM
+    marks = [o["bottom"] for o in (*page.chars, *page.rects, *page.curves, *page.lines)
+             if top < o["bottom"] <= bottom + 1]
     return (max(marks, default=top) - top) / (bottom - top)
 
 
@@ -183,7 +190,7 @@ def cited_ids(game: str) -> set[str]:
 
 
 def rule_table(path: Path, lang: str) -> str:
-    """The text of the referees' "Rule numbers" table (up to the examples' moves)."""
+    """The text of the companion's "Rule numbers" table (up to the examples' moves)."""
     from pnpgen.render.words import WORDS
 
     with pdfplumber.open(path) as pdf:
@@ -194,20 +201,20 @@ def rule_table(path: Path, lang: str) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_cited_rule_id_is_a_rule_listed_in_the_book(rulebook_pdfs: Any, game: str) -> None:
+def test_every_cited_rule_id_is_a_rule_listed_in_the_companion(rulebook_pdfs: Any, game: str) -> None:
     cited = cited_ids(game)
     assert cited, game
     assert cited <= rule_ids(game), sorted(cited - rule_ids(game))
     for lang in ("ja", "en"):
-        table = rule_table(rulebook_pdfs[game][lang], lang)
+        table = rule_table(rulebook_pdfs[game][f"companion-{lang}"], lang)
         listed = set(re.findall(r"(?m)^([A-Z][A-Z0-9]{0,2}-[A-Z0-9.]+)\b", table))
         assert cited <= listed, (lang, sorted(cited - listed))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_decisions_do_not_print_as_rule_ids(rulebook_pdfs: Any, game: str) -> None:
-    """"D-RR-4" read as rule RR-4: decisions print as "Decision 4"."""
-    with pdfplumber.open(rulebook_pdfs[game]["en"]) as pdf:
+    """"D-RR-4" read as rule RR-4: decisions print as "Decision 4", in the companion."""
+    with pdfplumber.open(rulebook_pdfs[game]["companion-en"]) as pdf:
         text = "\n".join(page.extract_text() for page in pdf.pages)
     assert not re.search(r"\bD-[A-Z0-9]+-\w+", text)
     assert re.search(r"Decision \d+", text)
@@ -216,40 +223,116 @@ def test_decisions_do_not_print_as_rule_ids(rulebook_pdfs: Any, game: str) -> No
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_heading_at_a_page_foot(rulebook_pdfs: Any, game: str, lang: str) -> None:
-    """The last line in a page's text frame is never a heading (h1/h2 size, sans face). The
+    """The last line in a page's text frame is never a heading (heading size, sans face). The
     quick reference (last page) is scaled as a whole and skipped."""
-    sizes = {h.fontSize for h in Styles(lang).h}
     faults = []
     with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
         for number, page in enumerate(pdf.pages[1:-1], 2):
             lines = [line for line in page.extract_text_lines(return_chars=True)
-                     if line["bottom"] <= page.height - MARGIN - FOOTER]
-            if lines and any(abs(lines[-1]["chars"][0]["size"] - s) < 0.05 for s in sizes):
+                     if MARGIN_TOP < line["bottom"] <= page.height - MARGIN_BOTTOM]
+            if lines and any(abs(lines[-1]["chars"][0]["size"] - s) < 0.05 for s in HEADING_SIZES):
                 faults.append(f"p{number}: {lines[-1]['text']}")
     assert faults == []
 
 
+def body_lines(page: Any, lang: str) -> list[list[dict[str, Any]]]:
+    """The page's lines of running text: the body face at the body size (not headings,
+    tables, captions, diagrams, running heads)."""
+    size = TYPESETTING[lang].size
+    return [run for run in segments(page)
+            if run[0]["fontname"].endswith(BODY_FACE[lang]) and abs(run[0]["size"] - size) < 0.05]
+
+
+MARKER = re.compile(r"^(?:•|\d+\.)")  # a list item's bullet or number
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_paragraph_ends_on_a_lone_syllable(rulebook_pdfs: Any, game: str, lang: str) -> None:
+    """No line of running text holds only one or two characters (Japanese: 「す。」) or one
+    short word (English)."""
+    faults = []
+    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            for run in body_lines(page, lang):
+                text = MARKER.sub("", "".join(c["text"] for c in run)).strip()
+                if not text:
+                    continue
+                lone = len(text) <= 2 if lang == "ja" else (len(text) <= 4 and " " not in text)
+                if lone:
+                    faults.append(f"p{number}: {text!r}")
+    assert faults == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_japanese_is_justified(rulebook_pdfs: Any, game: str) -> None:
+    """Every line of a Japanese paragraph but its last reaches the right edge of its column
+    (the page's margin, or an example box's padding inside it)."""
+    size = TYPESETTING["ja"].size
+    step = size * (1 + TYPESETTING["ja"].leading)  # baseline to baseline inside a paragraph
+    ragged, lines_checked = [], 0
+    with pdfplumber.open(rulebook_pdfs[game]["ja"]) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            right = page.width - MARGIN
+            lines = body_lines(page, "ja")
+            for line, below in zip(lines, lines[1:], strict=False):
+                if abs(below[0]["bottom"] - line[0]["bottom"] - step) > 0.6 or abs(below[0]["x0"] - line[0]["x0"]) > 20:
+                    continue  # the line is a paragraph's last
+                lines_checked += 1
+                end = line[-1]["x1"]
+                if min(abs(end - right), abs(end - (right - 8))) > 1.5:
+                    text = "".join(c["text"] for c in line)[-20:]
+                    ragged.append(f"p{number} ends {right - end:.1f} pt short: {text}")
+    assert lines_checked > 20
+    assert ragged == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_formula_or_number_and_unit_broken(rulebook_pdfs: Any, game: str, lang: str) -> None:
+    """No line of running text ends or starts on an operator, and none starts with a unit
+    whose number ended the line before."""
+    unit = re.compile(r"^(?:点|個|回|人|秒|分|mm|pt|points?|pips?|dice|rolls?)\b")
+    faults = []
+    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            lines = ["".join(c["text"] for c in run).strip() for run in body_lines(page, lang)]
+            for line, after in zip(lines, [*lines[1:], ""], strict=False):
+                if line[-1:] in "−+×÷=" or line[:1] in "−×÷=":
+                    faults.append(f"p{number}: {line[-30:]!r} / {after[:20]!r}")
+                if line[-1:].isdigit() and unit.match(after):
+                    faults.append(f"p{number}: {line[-30:]!r} / {after[:20]!r}")
+    assert faults == []
+
+
+def test_dungeon_war_formula_stays_on_one_line(rulebook_pdfs: Any) -> None:
+    """Issue 26's example: 「（クリスタル−疲労）×2」 was broken after −."""
+    with pdfplumber.open(rulebook_pdfs["dungeon-war"]["ja"]) as pdf:
+        lines = [line["text"] for page in pdf.pages for line in page.extract_text_lines()]
+    assert any("（クリスタル−疲労）×" in line.replace("\u2060", "") for line in lines)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("doc", ["ja", "en", "companion-ja", "companion-en"])
+def test_no_text_under_6_pt(rulebook_pdfs: Any, game: str, doc: str) -> None:
+    """Diagram labels included (their text is set in the book's fonts, at print size)."""
+    with pdfplumber.open(rulebook_pdfs[game][doc]) as pdf:
+        small = {(n, c["text"], round(c["size"], 2)) for n, page in enumerate(pdf.pages, 1)
+                 for c in page.chars if c["text"].strip() and c["size"] < 5.99}
+    assert sorted(small)[:10] == []
+
+
+def test_bold_is_a_real_bold_face(rulebook_pdfs: Any) -> None:
+    """**bold** in English is set in Liberation's bold cut; in Japanese (IPAex has no bold) in
+    Gothic, in the accent colour, beside Mincho text."""
+    with pdfplumber.open(rulebook_pdfs["burning-desire"]["en"]) as pdf:
+        faces = {c["fontname"].split("+")[-1] for page in pdf.pages for c in page.chars}
+    assert "LiberationSerif-Bold" in faces
+
+
 def test_line_breaker_keeps_kinsoku_and_no_break_spaces() -> None:
+    """The print kit's line breaker (cards, sheets)."""
     parts = segments_of("「ダイス」を振る。10\u00a0点 and more")
     assert "「ダ" in parts and "す。" not in parts and "る。" in parts  # 「 glued after, 。 before
     assert "10\u00a0点" in parts  # a no-break space never breaks
     assert "and" in parts and " " in parts
-
-
-def test_balanced_heading_has_no_short_last_line() -> None:
-    from reportlab.lib.styles import ParagraphStyle
-
-    from pnpgen.render.linebreak import KinsokuParagraph
-
-    setup_fonts()
-    text = "最終ラウンドで同点になったときの決着のつけ方と倍率ダイスの扱いです"
-    widths = {}
-    for balance in (False, True):
-        style = ParagraphStyle("h", fontName="IPAexGothic", fontSize=14, leading=19, wordWrap="CJK")
-        style.balance = balance
-        para = KinsokuParagraph(text, style)
-        para.wrap(300, 1000)
-        widths[balance] = [line.currentWidth for line in para.blPara.lines]
-    assert len(widths[True]) == len(widths[False]) == 2
-    assert widths[False][1] < 0.6 * widths[False][0]  # unbalanced: a short last line
-    assert widths[True][1] > 0.8 * widths[True][0]  # balanced: two lines of near equal length

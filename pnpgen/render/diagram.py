@@ -1,6 +1,6 @@
-"""A Scene (pnpgen.scene) drawn straight onto the page: a flowable for the rulebook, at
-print size. (Drawn with canvas calls rather than reportlab.graphics shapes, whose checked
-attributes made the diagrams a third of a rulebook's build time.)"""
+"""A Scene (pnpgen.scene) drawn straight onto a ReportLab canvas at print size, for the
+print kit's previews (rulebooks embed scenes as SVG, rulebook/layout.py). Drawn with canvas
+calls rather than reportlab.graphics shapes, whose checked attributes were slow."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from functools import lru_cache
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
 
 from pnpgen import scene as sc
 from pnpgen.render.fonts import FALLBACK, SANS, covers
@@ -18,43 +17,6 @@ from pnpgen.render.fonts import FALLBACK, SANS, covers
 @lru_cache(maxsize=256)
 def _colour(value: str) -> colors.Color:
     return colors.HexColor(value)
-
-
-class SceneFlowable(Flowable):
-    """A scene scaled to fit `max_width` (never enlarged past `max_scale`), and smaller
-    still where it is laid out narrower (a box on the quick reference, laid out for the
-    page's enlargement)."""
-
-    def __init__(self, scene: sc.Scene, max_width: float, max_scale: float = 1.0, align: str = "CENTER",
-                 font: str = SANS) -> None:
-        super().__init__()
-        self.scene = scene
-        self.font = font
-        self.most = min(max_scale, max_width / scene.width) if scene.width else 1.0
-        self.scale = self.most
-        self.width, self.height = scene.width * self.scale, scene.height * self.scale
-        self.hAlign = align
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        if self.scene.width and availWidth > 0:
-            self.scale = min(self.most, availWidth / self.scene.width)
-            self.width, self.height = self.scene.width * self.scale, self.scene.height * self.scale
-        return self.width, self.height
-
-    def draw(self) -> None:
-        canvas, h = self.canv, self.scene.height
-        canvas.saveState()
-        canvas.scale(self.scale, self.scale)
-        canvas.setLineCap(1)
-        for s in self.scene.shapes:
-            _draw(canvas, s, h, self.font)
-        canvas.restoreState()
-
-
-def drawing(scene: sc.Scene, max_width: float, max_scale: float = 1.0, font: str = SANS) -> SceneFlowable:
-    """The scene as a flowable, scaled to fit `max_width`, its labels in `font` (the book's
-    sans face; a label with a character the face lacks is set in its IPAex fallback)."""
-    return SceneFlowable(scene, max_width, max_scale, font=font)
 
 
 def draw_scene(canvas: Canvas, scene: sc.Scene, font: str = SANS) -> None:

@@ -1,17 +1,17 @@
 """Bundled fonts, embedded as subsets: IPAex Gothic and Mincho (IPA Font License 1.0) for
-Japanese, Liberation Sans and Serif (SIL Open Font License 1.1) for the Latin text of
-English rulebooks.
+Japanese, Liberation Sans and Serif, regular and bold (SIL Open Font License 1.1), for the
+Latin text of English rulebooks.
 
 IPAex covers Latin too, but draws “ ” ‘ ’ full-width (“stage’ s”), so English books are set
 in Liberation; a character Liberation lacks (a Japanese name in the credits, ≦) falls back
-to the IPAex face of the same kind (`with_fallback`). No unembedded base-14 font is ever
-referenced.
+to the IPAex face of the same kind (Typst's font list for the books; FALLBACK for the kit's
+diagrams). ReportLab (the print kit) registers the regular faces here; Typst (the
+rulebooks) reads every face in FONT_DIR. No unembedded base-14 font is ever referenced.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.fonts import addMapping
@@ -54,24 +54,3 @@ def setup_fonts() -> None:
 def covers(font: str, ch: str) -> bool:
     """Does the registered `font` have a glyph for `ch`?"""
     return ord(ch) in pdfmetrics.getFont(font).face.charToGlyph
-
-
-def with_fallback(frags: list[Any]) -> list[Any]:
-    """ReportLab paragraph fragments with the characters a Latin face lacks moved to its
-    IPAex fallback (a fragment split into runs where coverage changes)."""
-    out: list[Any] = []
-    for frag in frags:
-        fallback = FALLBACK.get(getattr(frag, "fontName", ""))
-        text = getattr(frag, "text", "")
-        if fallback is None or not text or all(covers(frag.fontName, ch) for ch in text):
-            out.append(frag)
-            continue
-        start = 0
-        for i in range(1, len(text) + 1):
-            if i == len(text) or covers(frag.fontName, text[i]) != covers(frag.fontName, text[start]):
-                part = frag.clone(text=text[start:i])
-                if not covers(frag.fontName, text[start]):
-                    part.fontName = fallback
-                out.append(part)
-                start = i
-    return out

@@ -51,19 +51,7 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
         or a keep keeps are outlined. Without dice showing: the totals, the seat on turn
         shaded with its points at stake, and the multiplier dice `moves` roll."""
         size, gap = 20.0, 7.0
-        marked: list[int] = []
-        for m in moves:
-            if m.kind == "score":
-                combo = self.cfg.combination(m.combination)
-                marked = [i for i, d in enumerate(state.dice) if combo is not None and d in combo.faces]
-            elif m.kind == "keep":
-                left = list(m.dice)
-                for i, d in enumerate(state.dice):
-                    if d in left:
-                        left.remove(d)
-                        marked.append(i)
-            if marked:
-                break
+        marked = self._marked(state, moves)
         shapes: list[sc.Shape] = []
         if state.dice:
             for i, face in enumerate(state.dice):
@@ -95,6 +83,47 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
             shapes += sc.die(x + i * (size + gap), (height - size) / 2, size, face, fill=MULT_FILL, number=True)
         width = x + len(faces) * (size + gap) if faces else sum(widths) + 1
         return sc.Scene(width, max(height, size + 2), tuple(shapes))
+
+    def _marked(self, state: State, moves: Sequence[Move]) -> list[int]:
+        """The main dice (indices) the first score or keep of `moves` counts or keeps."""
+        marked: list[int] = []
+        for m in moves:
+            if m.kind == "score":
+                combo = self.cfg.combination(m.combination)
+                marked = [i for i, d in enumerate(state.dice) if combo is not None and d in combo.faces]
+            elif m.kind == "keep":
+                left = list(m.dice)
+                for i, d in enumerate(state.dice):
+                    if d in left:
+                        left.remove(d)
+                        marked.append(i)
+            if marked:
+                break
+        return marked
+
+    def alt_text(self, state: State, moves: Sequence[Move] = (), lang: str = "en") -> str | None:
+        """What `draw` shows, in words: the dice and the bonus die with the dice the move
+        counts or keeps; or the totals, the seat on turn with its stake, and the multiplier
+        dice the moves roll."""
+        if state.dice:
+            text = WORDS("alt_dice", lang, n=len(state.dice), faces=" ".join(map(str, state.dice)))
+            if state.bonus:
+                text += WORDS("alt_bonus", lang, b=state.bonus)
+            marked = self._marked(state, moves)
+            if marked:
+                text += WORDS("alt_marked", lang, faces=" ".join(str(state.dice[i]) for i in marked))
+            if any(m.kind == "keep" and m.bonus for m in moves):
+                text += WORDS("alt_bonus_kept", lang)
+            return text
+        totals = WORDS("alt_separator", lang).join(
+            WORDS("alt_total", lang, n=seat + 1, total=total) for seat, total in enumerate(state.scores))
+        text = WORDS("alt_totals", lang, totals=totals, n=state.turn + 1)
+        if state.phase in (GAMBLE, MULTIPLY):
+            text += WORDS("alt_stake", lang, points=state.points)
+        faces = [f for m in moves if m.kind == "mult" for f in m.dice]
+        if faces:
+            text += WORDS("alt_mult", lang, faces=" ".join(map(str, faces)))
+        return text
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg

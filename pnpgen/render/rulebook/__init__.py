@@ -3,6 +3,7 @@ set by Typst from the game's rulebook YAML (docs/rulebook.md)."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ __all__ = ["check_rulebook", "render_rulebooks", "load_book", "Book", "PARTS", "
 
 TEMPLATE = Path(__file__).with_name("book.typ")
 PARTS = ("rulebook", "companion")  # the players' book, and the designers' and referees' companion
-KINDS = {"rulebook": "rulebook (players)", "companion": "companion (designer notes, referee's guide)"}
+KINDS = {"rulebook": "rulebook (players)", "companion": "rulebook companion (designer notes, referee's guide)"}
 
 
 def check_rulebook(content: GameContent, rules_list: list[Rules[Any, Any]]) -> list[str]:
@@ -56,11 +57,18 @@ def typeset_document(document: Document) -> bytes:
     return compile_pdf(files)
 
 
-def page_count(pdf: bytes) -> int:
+def with_boxes(pdf: bytes) -> tuple[bytes, int]:
+    """The PDF with a /TrimBox and /BleedBox on every page (the whole page: no bleed; a print
+    shop's preflight asks for a TrimBox), and its page count. The file ID is derived from the
+    content, so rebuilds stay byte-identical."""
     import pikepdf
 
-    with pikepdf.open(__import__("io").BytesIO(pdf)) as doc:
-        return len(doc.pages)
+    out = io.BytesIO()
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            page.obj.TrimBox = page.obj.BleedBox = page.obj.MediaBox
+        doc.save(out, deterministic_id=True)
+        return out.getvalue(), len(doc.pages)
 
 
 def render_rulebooks(
@@ -84,7 +92,8 @@ def render_rulebooks(
             pdf = typeset_document(document)
         except TypesetError as err:
             raise TypesetError(f"{part}-{lang}.pdf: {err}", content.main_file) from None
+        pdf, pages = with_boxes(pdf)
         with atomic_output(path) as tmp:
             tmp.write_bytes(pdf)
-        built.append(BuiltFile(content.id, path, page_count(pdf), KINDS[part]))
+        built.append(BuiltFile(content.id, path, pages, KINDS[part]))
     return built

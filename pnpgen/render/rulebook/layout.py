@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -31,8 +31,13 @@ from pnpgen.render.words import WORDS
 from pnpgen.scene import Label, Scene, beside, to_svg
 
 ACCENT = "#8a2b0e"  # chapter heads, example titles, emphasis
-MARGIN_X = 18 * 72 / 25.4  # the page's side margins, pt (book.typ: margin x 18mm)
+MM = 72 / 25.4
+MARGIN_X = 18 * MM  # the page's side margins, pt
+MARGIN_TOP = 22 * MM  # the running head sits in the top margin
+MARGIN_BOTTOM = 26 * MM  # the page number sits in the bottom margin
+HEADING_SIZES = (20.0, 14.0, 11.5)  # heading levels 1, 2, 3 (pt)
 BOX_INSET = 8.0  # an example box's side padding, pt (book.typ)
+MIN_LABEL_PT = 6.0  # no word in a diagram is printed smaller
 TOC_CHARS = 300  # a longer heading is cut short in the contents and the PDF outline
 # The longest text one paragraph holds; a longer one (20,000 characters of credits) is cut
 # into paragraphs of about a page at a line break, a space or 。.
@@ -47,7 +52,8 @@ class Typesetting:
     """How text in one language is set."""
 
     size: float  # body text, pt
-    leading: float  # line spacing, em
+    leading: float  # space between the lines of a paragraph, em
+    spacing: float  # space between paragraphs, em
     unfold: bool  # drop the spaces YAML folding puts between lines (Japanese has none)
     serif: tuple[str, ...]  # Typst font families, first choice first
     sans: tuple[str, ...]
@@ -57,8 +63,8 @@ class Typesetting:
 
 TYPESETTING = {
     # IPAex has no bold face: emphasis is set in Gothic, in the accent colour (docs/rulebook.md)
-    "ja": Typesetting(9.5, 0.85, True, ("IPAexMincho",), ("IPAexGothic",), "IPAexGothic", 5),
-    "en": Typesetting(10.0, 0.65, False, ("Liberation Serif", "IPAexMincho"),
+    "ja": Typesetting(9.5, 0.85, 1.3, True, ("IPAexMincho",), ("IPAexGothic",), "IPAexGothic", 5),
+    "en": Typesetting(10.0, 0.65, 1.0, False, ("Liberation Serif", "IPAexMincho"),
                       ("Liberation Sans", "IPAexGothic"), None, 2),
 }
 
@@ -281,8 +287,11 @@ class Writer:
             "kind-label": kind,
             "running": title,
             "paper": [round(self.paper[0], 3), round(self.paper[1], 3)],
+            "margin": {"x": MARGIN_X, "top": MARGIN_TOP, "bottom": MARGIN_BOTTOM},
+            "heading-sizes": list(HEADING_SIZES),
             "size": setting.size,
             "leading": setting.leading,
+            "spacing": setting.spacing,
             "fonts": {"serif": list(setting.serif), "sans": list(setting.sans)},
             "bold-font": setting.bold,
             "labels": {"contents": label("contents", lang)},
@@ -393,7 +402,7 @@ class Writer:
                 "toc": bool(node.get("toc", True))}
 
     @staticmethod
-    def title_where(node: YMap) -> tuple[Any, Any]:
+    def title_where(node: Any) -> tuple[Any, Any]:
         title = node.get("title")
         if isinstance(title, dict):
             return title, next(iter(title))
@@ -509,8 +518,13 @@ class Writer:
         labels = " ".join(s.text for s in scene.shapes if isinstance(s, Label))
         missing = missing_glyphs(labels)
         if missing:
-            shown = " ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing[:5])
-            self.res.problem(f"no bundled font has a glyph for {shown} (in a diagram)", *where_)
+            chars = " ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing[:5])
+            self.res.problem(f"no bundled font has a glyph for {chars} (in a diagram)", *where_)
+        shown = min(width, scene.width)
+        least = MIN_LABEL_PT * scene.width / shown if shown > 0 else MIN_LABEL_PT
+        if any(isinstance(s, Label) and s.size < least for s in scene.shapes):  # readable printed
+            scene = Scene(scene.width, scene.height, tuple(
+                replace(s, size=least) if isinstance(s, Label) and s.size < least else s for s in scene.shapes))
         name = f"fig{len(self.figures) + 1}.svg"
         sans = ", ".join(f"'{f}'" for f in TYPESETTING[self.lang].sans)
         self.figures[name] = to_svg(scene, scale=1.0, pad=0.0, font=sans, background=False).encode()

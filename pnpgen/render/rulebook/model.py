@@ -36,6 +36,8 @@ BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "callout": {"callout": Text},
     "page_break": {"page_break": bool},
 }
+for _spec in BLOCK_SPECS.values():  # any block may be moved to the companion (docs/rulebook.md)
+    _spec["companion?"] = bool
 
 SECTION_SPEC: dict[str, Any] = {
     "title?": Text,
@@ -45,6 +47,7 @@ SECTION_SPEC: dict[str, Any] = {
     "page_break?": bool,
     "quick_reference?": bool,
     "notes?": bool,
+    "companion?": bool,
     "toc?": bool,
     "blocks?": Each(dict),
 }

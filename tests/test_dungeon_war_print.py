@@ -140,7 +140,7 @@ def test_fonts_embedded_and_page_boxes(built: Path) -> None:
         page = PdfReader(str(pdf)).pages[0]
         trim, bleed = box_mm(page.trimbox), box_mm(page.bleedbox)
         assert bleed[0] <= trim[0] and bleed[2] >= trim[2], pdf.name
-        if not pdf.name.startswith(("rulebook", "companion")):  # a rulebook is trimmed to its paper; components have marks
+        if not pdf.name.startswith(("rulebook", "companion")):  # books: trimmed to the paper
             assert trim != box_mm(page.mediabox), pdf.name
 
 

@@ -79,6 +79,8 @@ def ink_counts(reader: PdfReader, index: int) -> Counter[str]:
             stroke = stack.pop() if stack else ()
         elif op in (b"RG", b"SC", b"SCN") and len(operands) == 3:  # RGB, device or ICC-based
             stroke = tuple(round(float(v), 3) for v in operands)
+        elif op in (b"G", b"SC", b"SCN") and len(operands) == 1:  # a grey (Typst writes r = g = b as grey)
+            stroke = (round(float(operands[0]), 3),) * 3
         elif op in (b"S", b"s", b"B", b"b", b"B*", b"b*") and stroke in inks:
             counts[inks[stroke]] += 1
     return counts

@@ -27,12 +27,15 @@ def test_equations_and_units_do_not_break() -> None:
     assert markup("total 10 − 2 = 8 s, then 5 × 10 − (7 − 4)", "en") == [{"s": (
         f"total 10{NBSP}−{NBSP}2{NBSP}={NBSP}8{NBSP}s, then 5{NBSP}×{NBSP}10{NBSP}−{NBSP}(7{NBSP}−{NBSP}4)")}]
     # a bracketed formula written without spaces is held together, with what multiplies it
-    assert markup("BP（クリスタル−疲労）×2。", "ja") == [{"s": "BP" + WJ.join("（クリスタル−疲労）×2") + "。"}]
+    assert markup("BP（クリスタル−疲労）×2。", "ja") == [{"s": "BP"}, {"s": "（クリスタル−疲労）×2", "nb": True},
+                                                    {"s": "。"}]
+    assert markup("P2は8−10＝−2秒", "ja") == [{"s": "P2は"}, {"s": "8−10＝−2秒", "nb": True}]
+    assert not any(WJ in run.get("s", "") for run in markup("（　）の属性、+20秒", "ja"))  # no joiner in the PDF
 
 
 def test_a_paragraph_keeps_its_last_characters_together() -> None:
     ja = keep_tail(markup("ダイスを振って出た目を得点に加えます。", "ja"), "ja")
-    assert ja[-1]["s"].endswith(WJ.join("加えます。"))
+    assert ja[-1] == {"s": "加えます。", "nb": True} and ja[0]["s"] == "ダイスを振って出た目を得点に"
     en = keep_tail(markup("Roll the die and add the points to your total.", "en"), "en")
     assert en[-1]["s"].endswith(f"your{NBSP}total.")
 

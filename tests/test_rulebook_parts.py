@@ -1,6 +1,7 @@
-"""Every shipped rulebook has every part a player needs (issue #14): a cover with players,
-time, ages and credits; components with a picture; setup; the turn; end of game; a quick
-reference; designer notes with numbered decisions; credits with the source's licence terms.
+"""Every shipped rulebook has every part a player needs (issues 14, 27): a cover with players,
+time, ages and credits; components with a picture; setup; the turn; end of game; credits
+with the source's licence terms; a quick reference on the last page, in that order. The
+companion has the designer notes with numbered decisions and the referees' chapter.
 Found in the built PDFs (outline titles, page text, the components page's drawn ink)."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pypdf import PdfReader
 
 from tests.test_diagrams import ink_counts
 
-GAMES = ["burning-desire", "dice-road-race", "routou-dice", "fast-alone"]
+GAMES = ["burning-desire", "dice-road-race", "routou-dice", "fast-alone"]  # Dungeon War names its parts otherwise
 
 # The outline title of each part, per book and language (the turn and the end of the game
 # are named for what they are in each game).
@@ -43,10 +44,8 @@ PARTS: dict[str, dict[str, dict[str, str]]] = {
                "routou-dice": "終了条件と終了時の勝者", "fast-alone": "ゲームの終わり"},
     },
 }
-SAME_TITLES = {  # parts every book names alike
-    "en": ["Credits", "Designer notes", "For referees"],
-    "ja": ["クレジット", "デザイナーノート", "審判用資料"],
-}
+SAME_TITLES = {"en": ["Credits"], "ja": ["クレジット"]}  # parts every players' book names alike
+COMPANION_TITLES = {"en": ["Designer notes", "For referees"], "ja": ["デザイナーノート", "審判用資料"]}
 QUICK = {"en": "Quick reference", "ja": ("クイックリファレンス", "早見表")}
 COVER = {"en": ["Players", "Playing time", "Ages", "Original:", "This edition"],
          "ja": ["プレイ人数", "プレイ時間", "対象年齢", "原作", "この版"]}
@@ -103,11 +102,19 @@ def test_every_book_has_every_part(rulebook_pdfs: dict[str, dict[str, Path]], ga
     drawn = ink_counts(reader, components)
     assert sum(drawn.values()) >= 4, f"{game} {lang}: no picture on the components page ({drawn})"
 
-    notes = next(p for t, p in titles if t == SAME_TITLES[lang][1])
-    referees = next(p for t, p in titles if t == SAME_TITLES[lang][2])
-    notes_text = "".join(reader.pages[i].extract_text() for i in range(notes, referees + 1))
+    order = [names.index(by_lang[lang][game]) for by_lang in PARTS.values()]
+    order += [names.index(SAME_TITLES[lang][0]), len(names) - 1]  # credits, then the quick reference
+    assert order == sorted(order), f"{game} {lang}: parts out of order"
+
+    companion = PdfReader(rulebook_pdfs[game][f"companion-{lang}"])
+    chapters = outline(companion)
+    for title in COMPANION_TITLES[lang]:
+        assert title in [t for t, _ in chapters], f"{game} {lang}: the companion has no '{title}'"
+    notes = next(p for t, p in chapters if t == COMPANION_TITLES[lang][0])
+    referees = next(p for t, p in chapters if t == COMPANION_TITLES[lang][1])
+    notes_text = "".join(companion.pages[i].extract_text() for i in range(notes, referees + 1))
     assert ("Decision 1" if lang == "en" else "決定1") in notes_text.replace("決定 1", "決定1"), \
         f"{game} {lang}: no numbered decisions in the designer notes"
     if lang == "en":
         credits = next(p for t, p in titles if t == "Credits")
-        assert LICENCE[game] in reader.pages[credits].extract_text().replace("\n", " ")
+        assert LICENCE[game] in reader.pages[credits].extract_text().replace("\n", " ").replace("\u00a0", " ")

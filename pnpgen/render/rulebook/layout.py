@@ -81,7 +81,11 @@ _EQUATION = re.compile(rf"(?<=[\d)]) (?={_OPERATOR} )|(?<={_OPERATOR}) (?=[\d(�
 _UNIT = re.compile(r"(?<=\d) (?=(?:s|min|mm|pt|%|×|points?|pips?|dice|die|rolls?|秒|分|点|個|回|人)(?![A-Za-z]))")
 # a short bracketed formula with an operator, and what multiplies it: 「（クリスタル−疲労）×2」
 _FORMULA = re.compile(r"[（(][^（）()\s]{1,24}[−+×÷=][^（）()\s]{0,24}[）)](?:[×÷][\d.]+)?")
-_TIGHT_OPERATOR = re.compile(r"(?<=[^\s\u2060])([−+×÷=])(?=[^\s\u2060])")
+_OPERAND = r"[−+]?[\dA-Za-z.]+"
+# a formula written without spaces, and its unit: 「8−10＝−2秒」
+_TIGHT_FORMULA = re.compile(rf"{_OPERAND}(?:[−+×÷=＝]{_OPERAND})+[秒分点個回人枚目]?")
+_CJK_UNIT = re.compile(r"(?<=\d)(?=[秒分点個回人枚目])")  # 「2秒」: the number stays with its unit
+_EMPTY_BRACKETS = re.compile(r"[（(「『【][\s\u3000]{0,2}[）)」』】]")  # 「（　）」 is one mark
 
 
 def typeset(text: str, lang: str) -> str:
@@ -91,7 +95,9 @@ def typeset(text: str, lang: str) -> str:
     text = _EQUATION.sub(NBSP, text)
     text = _UNIT.sub(NBSP, text)
     text = _FORMULA.sub(lambda m: WJ.join(m.group(0)), text)
-    text = _TIGHT_OPERATOR.sub(lambda m: WJ + m.group(1) + WJ, text)
+    text = _TIGHT_FORMULA.sub(lambda m: WJ.join(m.group(0)), text)
+    text = _CJK_UNIT.sub(WJ, text)
+    text = _EMPTY_BRACKETS.sub(lambda m: WJ.join(m.group(0)), text)
     return curly_quotes(text) if lang == "en" else text
 
 
@@ -102,6 +108,22 @@ def _hex(colour: str) -> str:
 
 
 Runs = list[dict[str, Any]]
+_GLUED = re.compile(r"[^\u2060](?:\u2060[^\u2060])+")  # characters typeset() joined with word joiners
+
+
+def _unglue(piece: dict[str, Any]) -> Runs:
+    """A run cut where typeset() glued characters together: each glued group becomes a run
+    of its own marked `nb` (the template sets it in an unbreakable box), without the joiners,
+    so the PDF's text holds no invisible characters."""
+    text, out, start = piece["s"], [], 0
+    for found in _GLUED.finditer(text):
+        if found.start() > start:
+            out.append({**piece, "s": text[start:found.start()].replace(WJ, "")})
+        out.append({**piece, "s": found.group(0).replace(WJ, ""), "nb": True})
+        start = found.end()
+    if start < len(text):
+        out.append({**piece, "s": text[start:].replace(WJ, "")})
+    return [run for run in out if run["s"]]
 
 
 def markup(text: str, lang: str) -> Runs:
@@ -113,6 +135,7 @@ def markup(text: str, lang: str) -> Runs:
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
     out = typeset(out, lang)
+    out = out.replace(WJ + WJ, WJ)
     runs: Runs = []
     for run in scan(out, {}):
         if run.kind == "break":
@@ -128,29 +151,26 @@ def markup(text: str, lang: str) -> Runs:
                 runs[-1]["s"] += piece["s"]
             else:
                 runs.append(piece)
-    return runs
+    return [glued for run in runs for glued in (_unglue(run) if "s" in run else [run])]
 
 
 def keep_tail(runs: Runs, lang: str) -> Runs:
-    """The paragraph's last characters (Japanese) or last two words (English) joined, so
-    no paragraph ends on a line holding one syllable, a lone 。 or one short word."""
-    keep = TYPESETTING[lang].tail
-    for run in reversed(runs):
-        if "br" in run:
-            return runs
-        text = run["s"]
-        if lang == "ja":
-            chars = [i for i, ch in enumerate(text) if not ch.isspace() and ch != WJ]
-            if len(chars) < keep * 3:
-                return runs
-            cut = chars[-keep]
-            run["s"] = text[:cut] + WJ.join(text[cut:])
-            return runs
-        stripped = text.rstrip()
-        space = stripped.rfind(" ")
-        if space > 0 and len(stripped) - space <= 12:
-            run["s"] = text[:space] + NBSP + text[space + 1:]
+    """The paragraph's last characters (Japanese) or last two words (English) kept on one
+    line, so no paragraph ends on a line holding one syllable, a lone 。 or one short word."""
+    if not runs or "s" not in runs[-1]:
         return runs
+    last = runs[-1]
+    text = last["s"]
+    if lang == "ja":
+        keep = TYPESETTING[lang].tail
+        if last.get("nb") or len(text.rstrip()) <= keep:
+            return runs
+        cut = len(text.rstrip()) - keep
+        return [*runs[:-1], {**last, "s": text[:cut]}, {**last, "s": text[cut:], "nb": True}]
+    stripped = text.rstrip()
+    space = stripped.rfind(" ")
+    if space > 0 and len(stripped) - space <= 12:
+        last["s"] = text[:space] + NBSP + text[space + 1:]
     return runs
 
 
@@ -235,7 +255,11 @@ class Writer:
         return self.res.text(value, parent, key, rules)
 
     def paragraphs(self, text: str, parent: Any, key: Any) -> list[dict[str, Any]]:
-        return [{"t": "p", "c": self.runs(part, parent, key, tail=True)} for part in pieces(text)]
+        """A text as paragraphs: each of its lines (a literal block's line breaks) is one,
+        and a very long one is cut into pieces."""
+        lines = [line for line in text.split("\n") if line.strip()] if len(text) <= CHUNK_CHARS else [text]
+        return [{"t": "p", "c": self.runs(part, parent, key, tail=True)}
+                for line in lines for part in pieces(line)]
 
     # --- the document ----------------------------------------------------------------
     def document(self) -> Document:
@@ -492,11 +516,9 @@ class Writer:
             rule = str(example["rule"])
             self.cited.append((rule, example))
         parts: list[dict[str, Any]] = []
-        length = 0
         if "text" in example:
             text = res.text(example["text"], example, "text", rules)
             parts += self.paragraphs(text, example, "text")
-            length = len(text)
         diagram = self.diagram(rules, example)
         if diagram is not None:
             parts.append(diagram)
@@ -509,8 +531,9 @@ class Writer:
                 self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
         title = self.runs(plain_title, *self.title_where(example))
-        # an example is kept whole, beside its rule, unless it is longer than a page could hold
-        return {"t": "box", "accent": False, "title": title, "breakable": length > 1500, "c": parts}
+        # the example follows its rule; its title stays with its text, its diagram is never
+        # split, and the box may run on to the next page rather than leave this one half empty
+        return {"t": "box", "accent": False, "title": title, "breakable": True, "c": parts}
 
     def add_figure(self, scene: Scene, width: float, alt: str, caption: Runs | None,
                    where_: tuple[Any, Any]) -> dict[str, Any]:

@@ -84,7 +84,7 @@ _FORMULA = re.compile(r"[（(][^（）()\s]{1,24}[−+×÷=][^（）()\s]{0,24}[
 _OPERAND = r"[−+]?[\dA-Za-z.]+"
 # a formula written without spaces, and its unit: 「8−10＝−2秒」
 _TIGHT_FORMULA = re.compile(rf"{_OPERAND}(?:[−+×÷=＝]{_OPERAND})+[秒分点個回人枚目]?")
-_CJK_UNIT = re.compile(r"(?<=\d)(?=[秒分点個回人枚目])")  # 「2秒」: the number stays with its unit
+_CJK_UNIT = re.compile(r"(?<![\d.,\u2060])[−+±]?\d[\d.,]*[秒分点個回人枚目]")  # 「2秒」: the number stays with its unit
 _EMPTY_BRACKETS = re.compile(r"[（(「『【][\s\u3000]{0,2}[）)」』】]")  # 「（　）」 is one mark
 
 
@@ -96,7 +96,7 @@ def typeset(text: str, lang: str) -> str:
     text = _UNIT.sub(NBSP, text)
     text = _FORMULA.sub(lambda m: WJ.join(m.group(0)), text)
     text = _TIGHT_FORMULA.sub(lambda m: WJ.join(m.group(0)), text)
-    text = _CJK_UNIT.sub(WJ, text)
+    text = _CJK_UNIT.sub(lambda m: WJ.join(m.group(0)), text)
     text = _EMPTY_BRACKETS.sub(lambda m: WJ.join(m.group(0)), text)
     return curly_quotes(text) if lang == "en" else text
 
@@ -111,16 +111,27 @@ Runs = list[dict[str, Any]]
 _GLUED = re.compile(r"[^\u2060](?:\u2060[^\u2060])+")  # characters typeset() joined with word joiners
 
 
+def _is_cjk(ch: str) -> bool:
+    return ord(ch) >= 0x2E80 and not ch.isspace()
+
+
 def _unglue(piece: dict[str, Any]) -> Runs:
     """A run cut where typeset() glued characters together: each glued group becomes a run
     of its own marked `nb` (the template sets it in an unbreakable box), without the joiners,
     so the PDF's text holds no invisible characters."""
     text, out, start = piece["s"], [], 0
     for found in _GLUED.finditer(text):
-        if found.start() > start:
-            out.append({**piece, "s": text[start:found.start()].replace(WJ, "")})
-        out.append({**piece, "s": found.group(0).replace(WJ, ""), "nb": True})
-        start = found.end()
+        first, last = found.start(), found.end()
+        # a Japanese character either side goes in the box too: Typst spaces Japanese from
+        # Latin and digits inside a box, not across its edge (「全員 0 点」, not 「全員0 点」)
+        if first > start and _is_cjk(text[first - 1]):
+            first -= 1
+        if last < len(text) and _is_cjk(text[last]) and not _GLUED.match(text, last):
+            last += 1
+        if first > start:
+            out.append({**piece, "s": text[start:first].replace(WJ, "")})
+        out.append({**piece, "s": text[first:last].replace(WJ, ""), "nb": True})
+        start = last
     if start < len(text):
         out.append({**piece, "s": text[start:].replace(WJ, "")})
     return [run for run in out if run["s"]]
@@ -166,6 +177,8 @@ def keep_tail(runs: Runs, lang: str) -> Runs:
         if last.get("nb") or len(text.rstrip()) <= keep:
             return runs
         cut = len(text.rstrip()) - keep
+        while cut > 0 and not _is_cjk(text[cut]) and not text[cut - 1].isspace():
+            cut -= 1  # the box starts at a Japanese character (Typst spaces 「の 3」 inside it)
         return [*runs[:-1], {**last, "s": text[:cut]}, {**last, "s": text[cut:], "nb": True}]
     stripped = text.rstrip()
     space = stripped.rfind(" ")

@@ -60,7 +60,7 @@ def test_the_compile_root_holds_only_generated_files(tmp_path: Path, monkeypatch
     real_run = subprocess.run
 
     def spy(command: list[str], **kw: Any) -> Any:
-        root = Path(command[3])
+        root = Path(command[2])  # [python, typst_child.py, root, ...]
         seen.append([(p.name, p.is_symlink() or not p.is_file()) for p in sorted(root.iterdir())])
         return real_run(command, **kw)
 

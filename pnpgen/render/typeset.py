@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.errors import BuildError
@@ -31,6 +30,7 @@ from pnpgen.render.fonts import FONT_DIR
 FIXED_DATE = 946684800  # 2000-01-01T00:00:00Z, the date of every pnpgen PDF without SOURCE_DATE_EPOCH
 TYPESET_SECONDS = 120.0  # one book; the largest (Fast Alone, 40 pages) takes about a second
 _PACKAGE = re.compile(r"""["']@[A-Za-z0-9_-]+/""")  # a package spec: "@preview/name:1.0.0"
+CHILD = Path(__file__).with_name("typst_child.py")
 
 
 class TypesetError(BuildError):
@@ -57,7 +57,9 @@ def compile_pdf(files: dict[str, bytes], main: str = "main.typ", timeout: float 
                 raise TypesetError(f"not a plain file name: {name!r}")
             (root / name).write_bytes(data)
         out = Path(tmp) / "out.pdf"
-        command = [sys.executable, "-m", "pnpgen.render.typeset", str(root), main, str(out), str(timestamp())]
+        # the child runs typst_child.py as a plain script: it imports the typst binding alone,
+        # not pnpgen (a tenth of a second per document)
+        command = [sys.executable, str(CHILD), str(root), main, str(out), str(timestamp()), str(FONT_DIR)]
         env = {k: v for k, v in os.environ.items() if not k.startswith("TYPST")}
         env["TYPST_PACKAGE_PATH"] = env["TYPST_PACKAGE_CACHE_PATH"] = str(root / "packages")
         limit = TYPESET_SECONDS if timeout is None else timeout
@@ -69,34 +71,3 @@ def compile_pdf(files: dict[str, bytes], main: str = "main.typ", timeout: float 
             lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise TypesetError(f"Typst: {lines[-1] if lines else f'exit code {done.returncode}'}")
         return out.read_bytes()
-
-
-@lru_cache(maxsize=1)
-def _fonts() -> object:
-    import typst
-
-    return typst.Fonts(include_system_fonts=False, include_embedded_fonts=False,
-                       font_paths=[str(FONT_DIR)])
-
-
-def _child(root: str, main: str, out: str, stamp: str) -> int:
-    """The child process: compile, write `out`, or print one line and exit 3."""
-    import typst
-
-    packages = str(Path(root) / "packages")
-    try:
-        pdf = typst.compile(str(Path(root) / main), root=root, font_paths=_fonts(),  # type: ignore[call-overload]
-                            pdf_standards=["ua-1"], timestamp=int(stamp), package_path=packages,
-                            package_cache_path=packages)
-    except typst.TypstError as err:
-        # the error's first location: "┌─ main.typ:12:3" in Typst's diagnostic
-        found = re.search(r"error:.*?┌─ (\S+)", str(err.diagnostic or ""), re.S)
-        where = f" (at {found[1].rsplit('/', 1)[-1]})" if found else ""
-        print(f"{err.message}{where}".replace("\n", " "), file=sys.stderr)
-        return 3
-    Path(out).write_bytes(pdf)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_child(*sys.argv[1:5]))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -82,16 +84,23 @@ def render_rulebooks(
     paper = paper_points(options.paper)
     documents = []
     for lang in options.langs:
-        for part in PARTS:
-            res = Resolver(content, rules_list, lang, collect=False)
-            documents.append((lang, part, Writer(book, res, paper, part).document()))
-    built = []
-    for lang, part, document in documents:
-        path = options.game_dir(content) / f"{part}-{lang}.pdf"
+        res = Resolver(content, rules_list, lang, collect=False)
+        players = Writer(book, res, paper, "rulebook")
+        documents.append((lang, "rulebook", players.document()))
+        documents.append((lang, "companion", Writer(book, res, paper, "companion", players).document()))
+
+    def typeset(item: tuple[str, str, Document]) -> bytes:
+        lang, part, document = item
         try:
-            pdf = typeset_document(document)
+            return typeset_document(document)
         except TypesetError as err:
             raise TypesetError(f"{part}-{lang}.pdf: {err}", content.main_file) from None
+
+    with ThreadPoolExecutor(max_workers=min(len(documents), os.cpu_count() or 1)) as pool:
+        pdfs = list(pool.map(typeset, documents))  # each compile is a child process of its own
+    built = []
+    for (lang, part, _), pdf in zip(documents, pdfs, strict=True):
+        path = options.game_dir(content) / f"{part}-{lang}.pdf"
         pdf, pages = with_boxes(pdf)
         with atomic_output(path) as tmp:
             tmp.write_bytes(pdf)

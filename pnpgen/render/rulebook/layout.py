@@ -242,8 +242,11 @@ class Writer:
     of one language."""
 
     def __init__(self, book: Book, res: Resolver, paper: tuple[float, float] = (595.28, 841.89),
-                 part: str = "rulebook") -> None:
+                 part: str = "rulebook", players: Writer | None = None) -> None:
+        """`players`: for the companion, the writer that laid out the players' book (else it
+        is laid out again, for its rule ids and the examples' moves)."""
         self.book, self.res, self.lang, self.part = book, res, res.lang, part
+        self.players = players
         self.paper = paper
         self.width = paper[0] - 2 * MARGIN_X
         self.shift = min((s.level for s in book.sections), default=0)
@@ -348,8 +351,10 @@ class Writer:
         sections = self.book.sections
         body: list[dict[str, Any]] = []
         # the players' book's rule ids and examples' moves are gathered by laying it out
-        players = Writer(self.book, self.res, self.paper, "rulebook")
-        players.document()
+        players = self.players
+        if players is None:
+            players = Writer(self.book, self.res, self.paper, "rulebook")
+            players.document()
         notes = [s for s in sections if s.node.get("notes")]
         extra = [s for s in sections if s.node.get("companion") and not s.node.get("notes")]
         if notes:

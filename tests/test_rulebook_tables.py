@@ -24,6 +24,8 @@ from tests.test_rulebook import ToyRules, copy_toy
 TOLERANCE = 0.5  # pt: positions are written rounded
 MARGIN = MARGIN_X
 HEAD_PT = 8.01  # the running head, in the top margin, is set this size
+# (a heading's ascenders rise above the frame's top, where Typst sets its cap height: a third
+# of its size is allowed)
 
 WIDE = {
     "en": [["Piece", "Movement allowance", "Battle points", "Special abilities and notes", "Cost", "Example"],
@@ -83,7 +85,7 @@ def test_no_character_outside_the_frame(wide_books: dict[str, Path], lang: str) 
             faults += [f"p{number} {c['text']!r} x {c['x0']:.1f}–{c['x1']:.1f} (frame {MARGIN:.1f}–"
                        f"{page.width - MARGIN:.1f}), top {c['top']:.1f}"
                        for c in page.chars if c["text"].strip() and (c["x0"] < left or c["x1"] > right
-                                                                     or (c["top"] < top and c["size"] > HEAD_PT))]
+                                                                     or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))]
     assert tables == 3  # the wide table in the body, and twice on the quick reference
     assert faults == [], "\n".join(faults[:20])
 
@@ -112,7 +114,7 @@ def test_dungeon_war_keeps_every_character_inside_the_frame(rulebook_pdfs: Any) 
             for number, page in enumerate(pdf.pages, 1):
                 left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
                 outside = [c["text"] for c in page.chars if c["text"].strip() and (
-                    c["x0"] < left or c["x1"] > right or (c["top"] < top and c["size"] > HEAD_PT))]
+                    c["x0"] < left or c["x1"] > right or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))]
                 assert outside == [], f"{lang} p{number}: {''.join(outside)[:40]}"
 
 

@@ -304,7 +304,8 @@ def test_a_20000_character_text_builds_in_seconds(tmp_path: Path, where: str) ->
     built = render_rulebooks(content, rules_for_content(content),
                              BuildOptions(out=tmp_path / "out", langs=("en",)))
     assert time.perf_counter() - start < 15
-    assert built and built[0].pages > 5
+    # the credits run over many pages; a heading is cut short at 300 characters (layout.TOC_CHARS)
+    assert built and built[0].pages > (5 if where == "credits" else 2)
 
 
 # --- random templates ----------------------------------------------------------------------

@@ -68,6 +68,11 @@ def wide_books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {f.path.stem.split("-")[-1]: f.path for f in built if f.path.stem.startswith("rulebook-")}
 
 
+def outside(c: dict[str, Any], left: float, right: float, top: float) -> bool:
+    """Is a character left or right of the frame, or above it (not the running head)?"""
+    return bool(c["x0"] < left or c["x1"] > right or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))
+
+
 def pages_with(path: Path, text: str) -> list[Any]:
     with pdfplumber.open(path) as pdf:
         return [page for page in pdf.pages if text in (page.extract_text() or "").replace(" ", "")]
@@ -84,8 +89,7 @@ def test_no_character_outside_the_frame(wide_books: dict[str, Path], lang: str) 
             left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
             faults += [f"p{number} {c['text']!r} x {c['x0']:.1f}–{c['x1']:.1f} (frame {MARGIN:.1f}–"
                        f"{page.width - MARGIN:.1f}), top {c['top']:.1f}"
-                       for c in page.chars if c["text"].strip() and (c["x0"] < left or c["x1"] > right
-                                                                     or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))]
+                       for c in page.chars if c["text"].strip() and outside(c, left, right, top)]
     assert tables == 3  # the wide table in the body, and twice on the quick reference
     assert faults == [], "\n".join(faults[:20])
 
@@ -113,9 +117,8 @@ def test_dungeon_war_keeps_every_character_inside_the_frame(rulebook_pdfs: Any) 
         with pdfplumber.open(path) as pdf:
             for number, page in enumerate(pdf.pages, 1):
                 left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
-                outside = [c["text"] for c in page.chars if c["text"].strip() and (
-                    c["x0"] < left or c["x1"] > right or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))]
-                assert outside == [], f"{lang} p{number}: {''.join(outside)[:40]}"
+                out = [c["text"] for c in page.chars if c["text"].strip() and outside(c, left, right, top)]
+                assert out == [], f"{lang} p{number}: {''.join(out)[:40]}"
 
 
 def test_japanese_cells_wrap_with_kinsoku(wide_books: dict[str, Path]) -> None:

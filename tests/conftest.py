@@ -91,6 +91,22 @@ def _build_rulebooks(folder: Path) -> dict[str, dict[str, str]]:
     return out
 
 
+@pytest.fixture(scope="session")
+def kit_demo_print_shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/kit-demo built once per test session with print-shop files (read only)."""
+    return Path(shared_once(tmp_path_factory, "kit-demo-print-shop", _build_kit_demo_print_shop))
+
+
+def _build_kit_demo_print_shop(folder: Path) -> str:
+    from pnpgen.build import build_game
+    from pnpgen.content.game import load_game
+    from pnpgen.output import BuildOptions
+
+    demo = ROOT / "tests" / "fixtures" / "kit-demo"
+    build_game(load_game(demo), BuildOptions(out=folder, print_shop=True, content_root=demo.parent))
+    return str(folder / "kit-demo")
+
+
 @pytest.fixture
 def run_pnpgen(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> CliRun:
     """Run `pnpgen ARGS…` through its real entry point; returns (exit code, stdout, stderr)."""

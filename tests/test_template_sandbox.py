@@ -316,7 +316,7 @@ TOKENS = ["{{ ", " }}", "{% ", " %}", "for ", " in ", "if ", "else", "endfor", "
           " is ", "defined", "{{ dice }}", "text "]
 
 
-@settings(max_examples=300, deadline=20000, suppress_health_check=[HealthCheck.too_slow])  # a hang guard, not a speed test
+@settings(max_examples=300, deadline=20000, suppress_health_check=[HealthCheck.too_slow])  # a hang guard
 @given(st.lists(st.sampled_from(TOKENS), max_size=30).map("".join))
 def test_random_templates_end_in_an_outcome_never_a_crash(source: str) -> None:
     """Whatever the text, the resolver's outcomes only: rendered, undefined, a problem or a

@@ -130,6 +130,12 @@ def complete_preset(incomplete: str) -> list[str]:
     return [x for x in ("standard", "us-eighth-inch", "large-format") if x.startswith(incomplete)]
 
 
+def complete_vendor(incomplete: str) -> list[str]:
+    from pnpgen.render.vendors import vendor_names
+
+    return [x for x in vendor_names() if x.startswith(incomplete)]
+
+
 ContentOpt = Annotated[
     Path | None,
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
@@ -217,6 +223,12 @@ def build(
                      "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
                      autocompletion=complete_preset),
     ] = None,
+    vendor: Annotated[
+        str | None,
+        typer.Option("--vendor", help="Also write the files a print-on-demand shop takes, into <vendor>/: "
+                     "thegamecrafter, makeplayingcards, drivethrucards (docs/vendors.md).",
+                     autocompletion=complete_vendor),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -240,6 +252,7 @@ def build(
         tts=tts or tts_base_url is not None,
         tts_base_url=tts_base_url,
         preset=preset,
+        vendor=vendor,
         content_root=root,
     )
     check_options(options)

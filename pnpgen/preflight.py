@@ -463,13 +463,14 @@ def _check_ink(path: Path, report: FileReport, limits: Limits) -> None:
 
     import numpy as np
 
-    from pnpgen.render.vendors.raster import rasterise_cmyk, total_ink
+    from pnpgen.render.vendors.raster import distinct_pages, rasterise_cmyk, total_ink
 
     if shutil.which("gs") is None:
         report.add("ink", "warn", "not measured: Ghostscript (gs) is not installed")
         return
     worst = (0.0, 0, 0.0, 0.0)
-    for number, image in enumerate(rasterise_cmyk(path, INK_DPI, report.pages), start=1):
+    pages = sorted(set(distinct_pages(path)))  # a page drawing what an earlier one drew is measured once
+    for number, image in zip(pages, rasterise_cmyk(path, INK_DPI, pages), strict=True):
         ink = total_ink(image)
         row, col = np.unravel_index(int(np.argmax(ink)), ink.shape)
         peak = float(ink[row, col])

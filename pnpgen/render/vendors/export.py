@@ -1,8 +1,8 @@
 """`pnpgen build --vendor NAME`: a game's decks as a print-on-demand shop takes them, under
 build/<game>/<vendor>/, following the shop's profile (vendors/<name>.yaml).
 
-Each deck is first drawn by the kit as its print-shop PDF (one face per page, the card
-plus the profile preset's bleed, CMYK), in a temporary folder; each page is rasterised
+Each deck is first drawn by the kit one face per page (the card plus the profile
+preset's bleed; sRGB for an RGB shop, press CMYK for a CMYK one), in a temporary folder; each page is rasterised
 (RGB by PDFium, CMYK by Ghostscript, at twice the resolution and averaged down), scaled so
 the card's cut meets the product's cut (a 63 × 88 mm card on a 63.5 × 88.9 mm product:
 0.8 % and 1.0 %), and cut to the product's exact pixel size around it. A landscape card on
@@ -33,7 +33,7 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
 from pnpgen.output import BuildOptions, BuiltFile, atomic_output
 from pnpgen.render.vendors import Product, Profile, load_profile
-from pnpgen.render.vendors.raster import limit_ink, rasterise_cmyk, rasterise_rgb
+from pnpgen.render.vendors.raster import distinct_pages, limit_ink, rasterise_cmyk, rasterise_rgb
 
 SUPERSAMPLE = 2
 MM_PER_INCH = 25.4
@@ -119,6 +119,7 @@ def write_pdf_x1a(path: Path, pages: list[Any], profile: Profile, product: Produ
 
     pdf = pikepdf.new()
     digest = hashlib.sha256()
+    made: dict[str, Any] = {}
     for image in pages:
         width_px, height_px = image.size
         w, h = width_px / profile.ppi * 72, height_px / profile.ppi * 72
@@ -126,10 +127,14 @@ def write_pdf_x1a(path: Path, pages: list[Any], profile: Profile, product: Produ
         trim_h_px = product.trim_mm[1 if width_px <= height_px else 0] / MM_PER_INCH * profile.ppi
         bx, by = (width_px - trim_w_px) / 2 / profile.ppi * 72, (height_px - trim_h_px) / 2 / profile.ppi * 72
         raw = image.tobytes()
-        digest.update(raw)
-        picture = pdf.make_stream(zlib.compress(raw, 6), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
-                                  Width=width_px, Height=height_px, ColorSpace=pikepdf.Name.DeviceCMYK,
-                                  BitsPerComponent=8, Filter=pikepdf.Name.FlateDecode)
+        key = hashlib.sha256(raw).hexdigest()
+        digest.update(key.encode())
+        if key not in made:  # a picture drawn on several pages (shared backs, copies) is stored once
+            made[key] = pdf.make_stream(zlib.compress(raw, 6), Type=pikepdf.Name.XObject,
+                                        Subtype=pikepdf.Name.Image, Width=width_px, Height=height_px,
+                                        ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8,
+                                        Filter=pikepdf.Name.FlateDecode)
+        picture = made[key]
         content = pdf.make_stream(f"q {w:.4f} 0 0 {h:.4f} 0 0 cm /Card Do Q".encode("ascii"))
         box = [0, 0, round(w, 4), round(h, 4)]
         page = pikepdf.Dictionary(
@@ -184,7 +189,7 @@ def export_vendor(content: GameContent, rules: list[Rules[Any, Any]], options: B
     built: list[BuiltFile] = []
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="pnpgen-vendor-") as tmp:
-        shop = replace(options, out=Path(tmp), print_shop=True, guides=False, tts=False, preset=profile.preset)
+        shop = replace(options, out=Path(tmp), print_shop=False, guides=False, tts=False, preset=profile.preset)
         for item in components(content):
             if item["type"] != "deck":
                 skipped.append(f"{item['id']} ({item['type']})")
@@ -198,9 +203,9 @@ def export_vendor(content: GameContent, rules: list[Rules[Any, Any]], options: B
                 product, upright = match
                 how, warning = fit(product, upright, profile, s.card, s.bleed, item)
                 cards = deck.expand_cards(item, job)
-                source = deck.render(item, job)[0]
+                source = face_pages(item, job, s, cards, cmyk=profile.colour == "cmyk")
                 source.notes.extend([warning] if warning else [])
-                stem = job.home().out_path(str(item["id"])).stem
+                stem = job.out_path(str(item["id"])).stem
                 page_mm = (s.card[0] + 2 * s.bleed, s.card[1] + 2 * s.bleed)
                 built += _write_deck(profile, product, how, source, cards, stem, page_mm, out, content.id)
     built.append(write_upload_notes(profile, out, built, skipped, content.id))
@@ -227,10 +232,38 @@ def write_upload_notes(profile: Profile, out: Path, built: list[BuiltFile], skip
     return BuiltFile(game, path, 0, kind_of(profile, "how to upload, what was made"), notes)
 
 
+def face_pages(component: YMap, job: Any, s: Any, cards: list[Any], cmyk: bool) -> BuiltFile:
+    """The deck drawn one face per page (the card plus its bleed; front, then back, per
+    card) by the kit, into the job's (temporary) folder: in sRGB for a shop that takes RGB,
+    so no colour goes through a press profile and back; in press CMYK for one that takes
+    CMYK. No cut path or guide is drawn: the pictures hold the art alone."""
+    from reportlab.lib.units import mm
+
+    from pnpgen.render.kit import deck
+    from pnpgen.render.kit.page import Rect, set_page_boxes, write_pdf
+
+    bleed = s.bleed * mm
+    trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
+    page = trim.outset(bleed)
+
+    def draw(canvas: Any) -> int:
+        pages = 0
+        for card in cards:
+            ctx = deck.element_context(component, job, card, bleed, cmyk=cmyk)
+            for layout in (card.front, card.back) if card.back else (card.front,):
+                deck.draw_face(canvas, layout, trim, page, ctx)
+                set_page_boxes(canvas, trim, page)
+                canvas.showPage()
+                pages += 1
+        return pages
+
+    return write_pdf(job, component, (page.w, page.h), draw, "deck faces", [])
+
+
 def _pages(cards: list[Any]) -> list[tuple[int, str, int]]:
     """(card number, side, page index in the print-shop PDF): front then back, per card."""
     pages: list[tuple[int, str, int]] = []
-    index = 0
+    index = 0  # 0-based page index
     for number, card in enumerate(cards, start=1):
         pages.append((number, "front", index))
         index += 1
@@ -248,36 +281,37 @@ def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile,
     wanted.sort(key=lambda page: (page[0], rank[page[1]]))  # per card, the profile's side order
     size = f"{product.name}, {how.size[0] if not how.turn else how.size[1]}×" \
            f"{how.size[1] if not how.turn else how.size[0]} px"
+    same = distinct_pages(source.path)
+    needed = sorted({same[index] for _, _, index in wanted})  # 1-based, each distinct page once
     if profile.format == "pdf-x1a":
-        rendered = list(rasterise_cmyk(source.path, how.dpi, len(layout)))
-        pictures = []
-        for _, _, index in wanted:
-            picture = to_product(rendered[index], page_mm, how)
-            pictures.append(limit_ink(picture, profile.ink_limit) if profile.ink_limit else picture)
-        rendered.clear()
+        pictures: dict[int, Any] = {}
+        for number, page in zip(needed, rasterise_cmyk(source.path, how.dpi, needed), strict=True):
+            picture = to_product(page, page_mm, how)
+            pictures[number] = limit_ink(picture, profile.ink_limit) if profile.ink_limit else picture
         import pikepdf
 
         with pikepdf.open(source.path) as pdf:
             title, author = str(pdf.docinfo.get("/Title", stem)), str(pdf.docinfo.get("/Author", ""))
             date = str(pdf.docinfo.get("/CreationDate", "D:20000101000000+00'00'"))
-        path = write_pdf_x1a(out / profile.naming["deck"].format(deck=stem), pictures, profile, product, title,
-                             author, date)
+        path = write_pdf_x1a(out / profile.naming["deck"].format(deck=stem),
+                             [pictures[same[index]] for _, _, index in wanted], profile, product, title, author, date)
         order = ", ".join(profile.sides)
-        return [BuiltFile(game, path, len(pictures),
+        return [BuiltFile(game, path, len(wanted),
                           kind_of(profile, f"deck, {len(cards)} cards, {size}, pages {order} …, PDF/X-1a CMYK"),
                           list(source.notes))]
-    images = dict(enumerate(rasterise_rgb(source.path, how.dpi)))
-    backs = [to_product(images[i], page_mm, how) for _, side, i in wanted if side == "back"]
-    shared = len(backs) > 0 and len({b.tobytes() for b in backs}) == 1 and len(backs) == len(cards)
+    images = {number: to_product(page, page_mm, how)
+              for number, page in zip(needed, rasterise_rgb(source.path, how.dpi, needed), strict=True)}
+    backs = [same[i] for _, side, i in wanted if side == "back"]
+    shared = len(backs) == len(cards) and len({images[b].tobytes() for b in backs}) == 1
     files: list[BuiltFile] = []
     for number, side, index in wanted:
         if side == "back" and shared:
             continue
         name = profile.naming[side].format(deck=stem, number=number)
-        path = write_png(out / name, to_product(images[index], page_mm, how), profile.ppi)
+        path = write_png(out / name, images[same[index]], profile.ppi)
         files.append(BuiltFile(game, path, 0, kind_of(profile, f"card {side}, {size}, RGB PNG")))
     if shared:
-        path = write_png(out / profile.naming["shared_back"].format(deck=stem), backs[0], profile.ppi)
+        path = write_png(out / profile.naming["shared_back"].format(deck=stem), images[backs[0]], profile.ppi)
         files.append(BuiltFile(game, path, 0, kind_of(profile, f"back of every card, {size}, RGB PNG")))
     if files:
         files[-1].notes.extend(source.notes)

@@ -18,19 +18,42 @@ from pnpgen.errors import PnpgenError
 GS_CHUNK = 8  # pages per Ghostscript run: a deck's pages are never all on disk at once
 
 
-def rasterise_rgb(pdf: Path, dpi: float) -> Iterator[Any]:
-    """Each page of `pdf` as a Pillow RGB image at `dpi` (the whole MediaBox, white behind)."""
+def rasterise_rgb(pdf: Path, dpi: float, pages: list[int] | None = None) -> Iterator[Any]:
+    """Pages of `pdf` (1-based numbers; all by default) as Pillow RGB images at `dpi`
+    (the whole MediaBox, white behind)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
     try:
-        for index in range(len(document)):
-            page = document[index]
+        for number in pages if pages is not None else range(1, len(document) + 1):
+            page = document[number - 1]
             bitmap = page.render(scale=dpi / 72, may_draw_forms=False)
             yield bitmap.to_pil().convert("RGB")
             page.close()
     finally:
         document.close()
+
+
+def distinct_pages(pdf: Path) -> list[int]:
+    """For each page (in order), the number of the first page that draws the same: the
+    same content stream, resources and boxes (a deck's copies and shared backs), so each
+    picture is rasterised once."""
+    import hashlib
+
+    import pikepdf
+
+    first: dict[str, int] = {}
+    same: list[int] = []
+    with pikepdf.open(pdf) as document:
+        for number, page in enumerate(document.pages, start=1):
+            digest = hashlib.sha256()
+            contents = page.obj.get("/Contents")
+            for stream in contents if isinstance(contents, pikepdf.Array) else [contents] if contents else []:
+                digest.update(stream.read_bytes())
+            for key in ("/Resources", "/MediaBox", "/TrimBox", "/BleedBox"):
+                digest.update(repr(page.obj.get(key)).encode())
+            same.append(first.setdefault(digest.hexdigest(), number))
+    return same
 
 
 def ghostscript() -> str:
@@ -49,25 +72,25 @@ def page_count(pdf: Path) -> int:
         return len(document.pages)
 
 
-def rasterise_cmyk(pdf: Path, dpi: float, pages: int | None = None) -> Iterator[Any]:
-    """Each page of `pdf` as a Pillow CMYK image at `dpi`, through Ghostscript (tiff32nc:
-    8 bits per ink, the file's own CMYK values unchanged, RGB converted by Ghostscript's
-    default profiles), GS_CHUNK pages per run."""
+def rasterise_cmyk(pdf: Path, dpi: float, pages: list[int] | None = None) -> Iterator[Any]:
+    """Pages of `pdf` (1-based numbers; all by default) as Pillow CMYK images at `dpi`,
+    through Ghostscript (tiff32nc: 8 bits per ink, the file's own CMYK values unchanged,
+    RGB converted by Ghostscript's default profiles), GS_CHUNK pages per run."""
     gs = ghostscript()
     from PIL import Image
 
-    total = page_count(pdf) if pages is None else pages
+    wanted = pages if pages is not None else list(range(1, page_count(pdf) + 1))
     with tempfile.TemporaryDirectory(prefix="pnpgen-cmyk-") as tmp:
-        for first in range(1, total + 1, GS_CHUNK):
-            last = min(total, first + GS_CHUNK - 1)
+        for start in range(0, len(wanted), GS_CHUNK):
+            chunk = wanted[start:start + GS_CHUNK]
             pattern = Path(tmp) / "page-%04d.tif"
             command = [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", f"-r{dpi:.3f}",
-                       f"-dFirstPage={first}", f"-dLastPage={last}", f"-sOutputFile={pattern}", str(pdf)]
+                       f"-sPageList={','.join(map(str, chunk))}", f"-sOutputFile={pattern}", str(pdf)]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             if done.returncode != 0:
-                raise PnpgenError(f"{pdf}: Ghostscript could not rasterise pages {first}–{last}: "
-                                  f"{(done.stderr or done.stdout).strip().splitlines()[-1:] or '?'}")
-            for number in range(1, last - first + 2):
+                last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["?"]
+                raise PnpgenError(f"{pdf}: Ghostscript could not rasterise pages {chunk[0]}–{chunk[-1]}: {last[0]}")
+            for number in range(1, len(chunk) + 1):
                 path = Path(tmp) / f"page-{number:04d}.tif"
                 with Image.open(path) as image:
                     yield image.convert("CMYK").copy()

@@ -145,7 +145,10 @@ def test_card_pixels_fit_a_full_sheet_under_4096() -> None:
         assert abs(w / h - card[0] / card[1]) < 0.01
     assert card_pixels((63, 88), (4, 1)) == (744, 1039)  # a small deck: 300 ppi
     assert card_pixels((88, 63), (6, 1)) == (682, 488)  # ... unless 6 across would pass 4096
-    assert grid_for(69) == (10, 7) and grid_for(6) == (7, 1) and grid_for(12) == (10, 2)
+    assert grid_for(69) == (10, 7) and grid_for(6) == (4, 2) and grid_for(12) == (5, 3)
+    # the grid giving the most pixels a card: a 16-card deck is 5 × 4, not 10 × 2 (409 × 571 px)
+    assert grid_for(16) == (5, 4) and card_pixels((63, 88), (5, 4)) == (733, 1024)
+    assert grid_for(3, (88, 63)) == (2, 2) and card_pixels((88, 63), (2, 2)) == (1039, 744)
 
 
 def test_75_cards_split_over_two_sheets_in_card_order(built: Path) -> None:
@@ -154,19 +157,21 @@ def test_75_cards_split_over_two_sheets_in_card_order(built: Path) -> None:
     assert list(entries) == ["1", "2"]  # deck ids, one per sheet
     assert deck["DeckIDs"] == [100 + i for i in range(69)] + [200 + i for i in range(6)]
     assert (entries["1"]["NumWidth"], entries["1"]["NumHeight"]) == (10, 7)
-    assert (entries["2"]["NumWidth"], entries["2"]["NumHeight"]) == (7, 1)  # 6 cards + the hidden slot
+    assert (entries["2"]["NumWidth"], entries["2"]["NumHeight"]) == (4, 2)  # 6 cards + the hidden slot
     size = card_pixels((63, 88))
+    sizes = {"1": size, "2": card_pixels((63, 88), (4, 2))}  # each sheet at its own grid's best
     sheets = {key: Image.open(local(entry["FaceURL"])) for key, entry in entries.items()}
     back = Image.open(local(entries["1"]["BackURL"]))
     assert back.size == size and back.mode == "RGB" and back.getpixel((size[0] // 2, size[1] // 2)) == (16, 32, 48)
     for key, sheet in sheets.items():
         entry = entries[key]
         assert sheet.mode == "RGB"
-        assert sheet.size == (entry["NumWidth"] * size[0], entry["NumHeight"] * size[1])
+        assert sheet.size == (entry["NumWidth"] * sizes[key][0], entry["NumHeight"] * sizes[key][1])
         hidden = entry["NumWidth"] * entry["NumHeight"] - 1
-        assert cell_centre(sheet, hidden, entry["NumWidth"], size) == (16, 32, 48)  # the back
+        assert cell_centre(sheet, hidden, entry["NumWidth"], sizes[key]) == (16, 32, 48)  # the back
     for index, card_id in enumerate(deck["DeckIDs"]):
         ident, slot = divmod(card_id, 100)
+        size = sizes[str(ident)]
         assert cell_centre(sheets[str(ident)], slot, entries[str(ident)]["NumWidth"], size) == colour(index)
         # the whole cell is the card, cut at the trim: its corners carry its colour too
         x0, y0 = (slot % entries[str(ident)]["NumWidth"]) * size[0], (slot // entries[str(ident)]["NumWidth"]) * size[1]
@@ -181,12 +186,13 @@ def test_copies_share_a_slot_and_deck_ids_run_on(built: Path) -> None:
     assert [c["Nickname"] for c in deck["ContainedObjects"][::18]] == ["Ship", "Lighthouse", "Storm"]
     assert deck["SidewaysCard"] is True  # an 88×63 card lies sideways
     entry = deck["CustomDeck"]["3"]
-    assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"]) == (4, 1, False)
-    size = card_pixels((88, 63), (10, 6))  # room for 54 different cards
+    assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"]) == (2, 2, False)
+    size = card_pixels((88, 63), (2, 2))  # 3 different cards (copies drawn alike) and the hidden slot
     sheet = Image.open(local(entry["FaceURL"]))
-    assert sheet.size == (4 * size[0], size[1])
+    assert sheet.size == (2 * size[0], 2 * size[1]) and size == (1039, 744)
     # sample below the name, where only the kind's colour is
-    assert [sheet.getpixel((k * size[0] + size[0] // 2, size[1] * 3 // 4)) for k in range(3)] == [
+    assert [sheet.getpixel((k % 2 * size[0] + size[0] // 2, k // 2 * size[1] + size[1] * 3 // 4))
+            for k in range(3)] == [
         (170, 0, 0), (0, 170, 0), (0, 0, 170)]
 
 
@@ -214,7 +220,7 @@ def test_files_listed_in_readme_and_nothing_else_written(built: Path) -> None:
     names = sorted(p.name for p in built.iterdir())
     assert names == sorted(["colours-back.png", "colours-faces-1.png", "colours-faces-2.png", "colours.json",
                             "kinds-back.png", "kinds-faces-1.png", "kinds.json", "numbered-faces-1.png",
-                            "numbered-backs-1.png", "numbered.json", "track.png", "track.json"])
+                            "numbered-backs-1.png", "numbered.json", "track.png", "track.json", "table.json"])
     for name in names:
         assert f"tts/{name}" in readme
     assert "Tabletop Simulator" in readme and "--tts-base-url" in readme

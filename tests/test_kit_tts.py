@@ -269,3 +269,85 @@ def test_per_type_layouts_are_exported_card_by_card(tmp_path: Path) -> None:
     assert len(cells) == 18  # 18 kinds of card (3 copies each) in the CSV
     kinds = {cell.getpixel((2, 2)) for cell in cells}  # the card's edge: each layout's own colour
     assert len(kinds) == 3, kinds
+
+
+PIECES_GAME = """\
+id: figures
+title: {ja: 駒, en: Figures}
+players: {min: 2, max: 2}
+time_minutes: 5
+version: 1
+components: [parts.yaml]
+"""
+PARTS = """\
+- type: deck                # fold-over standees: the face above the fold is drawn upside down
+  id: pieces
+  title: Pieces
+  size: {width: 20, height: 44}
+  cards:
+    - {team: Red, piece: Knight, colour: "#cc0000", quantity: 2}
+    - {team: Blue, piece: Knight, colour: "#0000cc"}
+  front:
+    - {shape: rect, x: 0, y: 0, w: 20, h: 22, fill: "#00cc00", upside_down: true}
+    - {shape: rect, x: 0, y: 22, w: 20, h: 22, fill: "{{ colour }}"}
+    - {text: "{{ piece }} {{ team }}", x: 0, y: 30, w: 20, h: 5, size: 6, align: center}
+- type: deck                # round markers
+  id: markers
+  title: Markers
+  size: {width: 12, height: 12}
+  cards: [{track: Gold, colour: "#ddaa00"}]
+  front:
+    - {shape: circle, x: 0.5, y: 0.5, w: 11, h: 11, fill: "{{ colour }}"}
+    - {text: "{{ track }}", x: 1, y: 4, w: 10, h: 4, size: 5, align: center}
+- type: sheet
+  id: aid
+  title: "[#aa0000]Player[/] aid"
+  size: {width: 100, height: 70}
+  blocks: [{text: "Hello"}]
+"""
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("figures")
+    folder = root / "content" / "figures"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(PIECES_GAME, encoding="utf-8")
+    (folder / "parts.yaml").write_text(textwrap.dedent(PARTS), encoding="utf-8")
+    build_game(load_game(folder), BuildOptions(out=root / "build", content_root=root / "content", tts=True,
+                                               langs=("en",)))
+    return root / "build" / "figures" / "tts"
+
+
+def test_standees_are_figurines_with_both_faces_named_from_content(figures: Path) -> None:
+    bag = saved(figures, "pieces")["ObjectStates"][0]
+    assert bag["Name"] == "Bag" and bag["Nickname"] == "Pieces"
+    objects = bag["ContainedObjects"]
+    assert [o["Name"] for o in objects] == ["Figurine_Custom"] * 3  # one per copy
+    assert [o["Nickname"] for o in objects] == ["Red Knight", "Red Knight", "Blue Knight"]
+    first, copy, blue = (o["CustomImage"] for o in objects)
+    assert first == copy and first["ImageURL"] != blue["ImageURL"]  # copies share their pictures
+    front, back = Image.open(local(first["ImageURL"])), Image.open(local(first["ImageSecondaryURL"]))
+    assert front.mode == back.mode == "RGBA" and front.size == back.size == (400, 440)  # the 20 × 22 mm face
+    assert front.getpixel((200, 400))[:3] == (204, 0, 0) and back.getpixel((200, 220))[:3] == (0, 204, 0)
+
+
+def test_markers_are_round_tokens_cut_out(figures: Path) -> None:
+    bag = saved(figures, "markers")["ObjectStates"][0]
+    (token,) = bag["ContainedObjects"]
+    assert token["Name"] == "Custom_Token" and token["Nickname"] == "Gold"
+    assert token["CustomImage"]["CustomToken"]["Stackable"] is True
+    image = Image.open(local(token["CustomImage"]["ImageURL"]))
+    assert image.mode == "RGBA" and image.size == (220, 220)
+    assert image.getpixel((1, 1))[3] == 0  # the corner: transparent
+    assert image.getpixel((110, 30)) == (221, 170, 0, 255)  # inside the circle: the colour, opaque
+
+
+def test_sheets_are_tiles_and_the_table_holds_everything(figures: Path) -> None:
+    tile = saved(figures, "aid")["ObjectStates"][0]
+    assert tile["Name"] == "Custom_Tile" and tile["Nickname"] == "Player aid"
+    assert Image.open(local(tile["CustomImage"]["ImageURL"])).size == (1000, 700)  # 10 px/mm
+    table = saved(figures, "table")["ObjectStates"]
+    assert [(o["Name"], o["Nickname"]) for o in table] == [("Bag", "Pieces"), ("Bag", "Markers"),
+                                                           ("Custom_Tile", "Player aid")]
+    assert len({(o["Transform"]["posX"], o["Transform"]["posZ"]) for o in table}) == 3  # laid apart

@@ -1,18 +1,21 @@
-"""Tabletop Simulator export (`pnpgen build --tts`): card sheets, board images and saved
-objects, under build/<game>/tts/. Format and hosting: docs/tts.md.
+"""Tabletop Simulator export (`pnpgen build --tts`): card sheets, standees, tokens, board
+and sheet images and saved objects, under build/<game>/tts/. Format and hosting: docs/tts.md.
 
-A deck becomes face sheets in TTS's grid format (up to 10 columns × 7 rows; the last slot
-of every sheet holds the "hidden" image TTS shows for a card nobody may see, here the
-back), a back image (one shared back) or back sheets (backs that differ per card), and a
-saved object: {"SaveName", "ObjectStates": [{"Name": "Deck", "DeckIDs", "CustomDeck",
+A deck of cards becomes face sheets in TTS's grid format (up to 10 columns × 7 rows, the
+grid giving each card the most pixels within 4096 px; the last slot of every sheet holds
+the "hidden" image TTS shows for a card nobody may see, here the back), a back image (one
+shared back) or back sheets (backs that differ per card), and a saved object:
+{"SaveName", "ObjectStates": [{"Name": "Deck", "DeckIDs", "CustomDeck",
 "ContainedObjects": [Card, ...]}]}. Each sheet is one CustomDeck entry, keyed by its deck
-id; a card's CardID is deck id × 100 + its slot. Copies that print the same pixels share
-one slot, so a deck of 54 cards in three kinds takes one small sheet. A board becomes one
-image and a Custom_Board saved object.
+id; a card's CardID is deck id × 100 + its slot. Copies that draw the same share one slot,
+so a deck of 54 cards in three kinds takes one small sheet. A deck of fold-over pieces
+becomes Figurine_Custom standees, one of round markers Custom_Token tokens, cut out on
+transparency, in a Bag (piece_kind). A board becomes a Custom_Board, a sheet a
+Custom_Tile; table.json holds them all. Objects are named from content (card_name).
 
 Faces are drawn by the preview recorder (preview.py) and rasterised with Pillow, cut at
-the trim (no bleed), in RGB; PNGs are written without dates, so a rebuild is
-byte-identical.
+the trim (no bleed), in RGB (RGBA for cut-outs); PNGs are written without dates, so a
+rebuild is byte-identical.
 """
 
 from __future__ import annotations

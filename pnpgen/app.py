@@ -393,7 +393,7 @@ def preflight(
             table.add_row(report.file, "", "summary", "[green]ok[/]" if report.ok else "[red]FAIL[/]", summary)
             for finding in report.findings:
                 mark = "[red]FAIL[/]" if finding.severity == "fail" else "[yellow]warn[/]"
-                table.add_row("", str(finding.page or ""), finding.check, mark, finding.message)
+                table.add_row("", finding.page, finding.check, mark, finding.message)
         out.print(table)
         out.print(f"[red]{failed} of {len(reports)} file(s) failed[/]" if failed
                   else f"[green]all {len(reports)} file(s) passed[/]")

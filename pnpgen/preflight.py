@@ -69,7 +69,18 @@ class Finding:
     check: str
     severity: str  # fail | warn
     message: str
-    page: int | None = None
+    pages: list[int] = field(default_factory=list)  # where, when it is on pages (the same finding once)
+
+    @property
+    def page(self) -> str:
+        """The pages as a short text: '3', '1–72', '1, 3, 5–9'."""
+        runs: list[list[int]] = []
+        for number in self.pages:
+            if runs and number == runs[-1][-1] + 1:
+                runs[-1].append(number)
+            else:
+                runs.append([number])
+        return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 @dataclass
@@ -84,7 +95,12 @@ class FileReport:
         return not any(f.severity == "fail" for f in self.findings)
 
     def add(self, check: str, severity: str, message: str, page: int | None = None) -> None:
-        self.findings.append(Finding(check, severity, message, page))
+        """A finding; the same one on another page is one finding with both pages."""
+        for found in self.findings:
+            if (found.check, found.severity, found.message) == (check, severity, message):
+                found.pages += [page] if page is not None else []
+                return
+        self.findings.append(Finding(check, severity, message, [page] if page is not None else []))
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "ok": self.ok, "pages": self.pages, "facts": self.facts,
@@ -431,13 +447,14 @@ def _check_safe_zone(path: Path, report: FileReport, limits: Limits,
 
     safe = limits.safe_mm * PT_PER_MM
     document = pdfium.PdfDocument(str(path))
+    outside: list[tuple[float, str, float, float, int]] = []  # distance from the cut, glyph, where, page
+    pages: set[int] = set()
     try:
         for index, trim in enumerate(trims):
             if trim is None:
                 continue
             page = document[index]
             text = page.get_textpage()
-            outside = []
             for char in range(text.count_chars()):
                 glyph = text.get_text_range(char, 1)
                 if not glyph.strip():
@@ -445,16 +462,17 @@ def _check_safe_zone(path: Path, report: FileReport, limits: Limits,
                 left, bottom, right, top = text.get_charbox(char)
                 if left < trim[0] + safe or right > trim[2] - safe or bottom < trim[1] + safe or top > trim[3] - safe:
                     edge = min(left - trim[0], bottom - trim[1], trim[2] - right, trim[3] - top)
-                    outside.append((edge, glyph, left, bottom))
+                    outside.append((edge, glyph, left - trim[0], bottom - trim[1], index + 1))
+                    pages.add(index + 1)
             text.close()
             page.close()
-            if outside:
-                edge, glyph, x, y = min(outside)
-                report.add("safe zone", "warn", f"{len(outside)} character(s) inside the {limits.safe_mm:g} mm "
-                           f"safe zone, the nearest '{glyph}' {mm(edge):g} mm from the cut at {mm(x - trim[0]):g}, "
-                           f"{mm(y - trim[1]):g} mm", index + 1)
     finally:
         document.close()
+    if outside:
+        edge, glyph, x, y, number = min(outside)
+        report.add("safe zone", "warn", f"{len(outside)} character(s) on {len(pages)} page(s) inside the "
+                   f"{limits.safe_mm:g} mm safe zone; the nearest, '{glyph}' on page {number}, {mm(edge):g} mm "
+                   f"from the cut (at {mm(x):g}, {mm(y):g} mm from the trim's lower left)")
 
 
 def _check_ink(path: Path, report: FileReport, limits: Limits) -> None:

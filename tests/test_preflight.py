@@ -122,7 +122,7 @@ def test_each_fault_is_reported(fixtures: dict[str, FileReport]) -> None:
     (thin,) = found(fixtures["hairline"], "hairlines", "warn")
     assert "the thinnest 0.100 pt" in thin
     (edge,) = found(fixtures["near-edge"], "safe zone", "warn")
-    assert re.search(r"inside the 3 mm safe zone, the nearest 'E' [01]\.\d+ mm from the cut", edge), edge
+    assert re.search(r"inside the 3 mm safe zone; the nearest, 'E' on page 1, [01]\.\d+ mm from the cut", edge), edge
     for name in ("rgb-image", "low-ppi", "unembedded", "no-bleed", "no-trim"):
         assert not fixtures[name].ok, name
     for name in ("tiny-text", "hairline", "near-edge"):  # warnings only

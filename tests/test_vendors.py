@@ -127,6 +127,9 @@ def test_makeplayingcards_pngs_are_822_by_1122(game_root: Path) -> None:
     for path in sorted((folder / "spells").iterdir()):
         with Image.open(path) as image:
             assert (image.size, image.mode) == ((822, 1122), "RGB")
+    build_game(load_game(game_root / "content" / "shop"),  # a later build without --vendor: the shop's files go
+               BuildOptions(out=game_root / "mpc", content_root=game_root / "content", langs=("en",)))
+    assert not folder.exists()
 
 
 @pytest.fixture(scope="module")

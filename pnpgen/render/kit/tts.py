@@ -440,7 +440,7 @@ def export_pieces(component: YMap, job: KitJob, ids: DeckIds, kind: str, shape: 
                 back = url(job, rear)
             made[key] = (url(job, front), back)
         front_url, back_url = made[key]
-        scale = round(boxes[0][2] / POKER_WIDTH * 2, 4)
+        scale = round(boxes[0][2] / POKER_WIDTH, 4)  # as cards: the width over 63 mm
         image = {"ImageURL": front_url, "ImageSecondaryURL": back_url, "WidthScale": 0.0}
         if kind == "token":
             image["CustomToken"] = dict(TOKEN)

@@ -142,6 +142,7 @@ class Marks:
     strokes: list[tuple[float, tuple[float, float]]] = field(default_factory=list)  # width pt, where (pt)
     texts: list[dict[str, Any]] = field(default_factory=list)  # size pt, inks, where, font
     transparency: list[str] = field(default_factory=list)
+    fonts: set[str] = field(default_factory=set)  # font resource names text is shown in
 
 
 def space_kind(space: Any, resources: Any) -> str:
@@ -246,6 +247,8 @@ def follow(stream: Any, resources: Any, state: State, marks: Marks, depth: int =
         elif op in ("T*", "'", '"'):
             tlm = mul((1, 0, 0, 1, 0, -state.leading), tlm)
             tm = tlm
+        if op in ("Tj", "TJ", "'", '"'):
+            marks.fonts.add(state.font)  # set in, even invisibly (its glyphs are still in the file)
         if op in ("Tj", "TJ", "'", '"') and state.render_mode != 3:
             place = mul(tm, state.ctm)
             marks.texts.append({"size": state.size * scale_of(place), "inks": inks(state.fill),
@@ -297,8 +300,10 @@ def _draw_xobject(resources: Any, name: Any, state: State, marks: Marks, depth: 
 # --- fonts, boxes ---------------------------------------------------------------------------
 
 
-def font_problems(pdf: Any) -> tuple[list[str], list[str]]:
-    """(every font's base name, the names of those not embedded), over all pages and forms."""
+def font_problems(pdf: Any, used: list[set[str]]) -> tuple[list[str], list[str]]:
+    """(every font's base name, the names of those not embedded), over all pages and forms;
+    a font only listed in the resources, never set (`used`: the names each page sets text
+    in), does not count."""
     seen: dict[str, bool] = {}
 
     def embedded(font: Any) -> bool:
@@ -310,18 +315,20 @@ def font_problems(pdf: Any) -> tuple[list[str], list[str]]:
         descriptor = font.get("/FontDescriptor")
         return descriptor is not None and any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
 
-    def walk(resources: Any, depth: int) -> None:
+    def walk(resources: Any, depth: int, names: set[str]) -> None:
         if resources is None or depth > 12:
             return
-        for font in resources.get("/Font", {}).values():
+        for key, font in resources.get("/Font", {}).items():
+            if key not in names:
+                continue
             name = str(font.get("/BaseFont", font.get("/Name", "?"))).lstrip("/")
             seen[name] = seen.get(name, True) and embedded(font)
         for xobject in resources.get("/XObject", {}).values():
             if str(xobject.get("/Subtype", "")) == "/Form":
-                walk(xobject.get("/Resources"), depth + 1)
+                walk(xobject.get("/Resources"), depth + 1, names)
 
-    for page in pdf.pages:
-        walk(page.get("/Resources"), 0)
+    for page, names in zip(pdf.pages, used, strict=True):
+        walk(page.get("/Resources"), 0, names)
     return sorted(seen), sorted(name for name, ok in seen.items() if not ok)
 
 
@@ -351,8 +358,8 @@ def preflight_pdf(path: Path, limits: Limits = DEFAULTS, name: str | None = None
         raise PnpgenError(f"{path}: not a PDF that can be read ({error})") from None
     with pdf:
         report.pages = len(pdf.pages)
-        trims = _check_pages(pdf, report, limits)
-        names, missing = font_problems(pdf)
+        trims, used = _check_pages(pdf, report, limits)
+        names, missing = font_problems(pdf, used)
         report.facts["fonts"] = names
         for font in missing:
             report.add("fonts", "fail", f"font {font} is not embedded: the shop's RIP would substitute it")
@@ -366,13 +373,16 @@ def preflight_pdf(path: Path, limits: Limits = DEFAULTS, name: str | None = None
     return report
 
 
-def _check_pages(pdf: Any, report: FileReport, limits: Limits) -> list[tuple[float, float, float, float] | None]:
-    """Boxes and bleed of every page, and what each page paints (colours, pictures, lines, text)."""
+def _check_pages(pdf: Any, report: FileReport,
+                 limits: Limits) -> tuple[list[tuple[float, float, float, float] | None], list[set[str]]]:
+    """Boxes and bleed of every page, and what each page paints (colours, pictures, lines,
+    text); returns the trims and the fonts each page sets text in."""
     sizes: set[str] = set()
     bleeds: list[float] = []
     spaces: set[str] = set()
     small: list[str] = []
     trims: list[tuple[float, float, float, float] | None] = []
+    used: list[set[str]] = []
     for number, page in enumerate(pdf.pages, start=1):
         media = box(page, "/MediaBox")
         assert media is not None
@@ -391,6 +401,7 @@ def _check_pages(pdf: Any, report: FileReport, limits: Limits) -> list[tuple[flo
                 report.add("bleed", "fail", f"bleed {mm(bleed):g} mm, under the {limits.bleed_mm:g} mm asked", number)
         marks = Marks()
         follow(page.obj, page.get("/Resources"), State(), marks)
+        used.append(marks.fonts)
         spaces |= marks.spaces
         for image in marks.images:
             ppi = image["ppi"]
@@ -423,7 +434,7 @@ def _check_pages(pdf: Any, report: FileReport, limits: Limits) -> list[tuple[flo
         report.add("small text", "warn", f"{len(small)} text run(s) under {limits.small_text_pt:g} pt "
                    f"(or in several inks under {limits.small_rich_text_pt:g} pt), first: {small[0]}")
     report.facts.update(sizes=sorted(sizes), bleed_mm=min(bleeds) if bleeds else 0.0, colour_spaces=sorted(spaces))
-    return trims
+    return trims, used
 
 
 def _vendor_name(limits: Limits) -> str:

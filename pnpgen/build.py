@@ -99,7 +99,7 @@ def remove_stale_outputs(folder: Path, written: list[Path]) -> list[Path]:
             stale.unlink()
             removed.append(stale)
     for sub in ("preview", "tts", *vendor_names()):
-        for inner in [*sorted((folder / sub).glob("*/"), reverse=True), folder / sub]:  # a vendor's deck folders
+        for inner in [*sorted((folder / sub).rglob("*/"), reverse=True), folder / sub]:  # deck folders, tts/Mods/Images
             with contextlib.suppress(OSError):
                 inner.rmdir()  # only when empty
     if now or before:

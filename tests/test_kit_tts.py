@@ -231,13 +231,20 @@ def test_rebuild_is_byte_identical_and_base_url_is_used(built: Path, tmp_path: P
     write_game(root)
     first = build(root, root / "a", tts_base_url="https://example.org/tiny")
     second = build(root, root / "b", tts_base_url="https://example.org/tiny")
-    for path in sorted(first.iterdir()):
-        assert (second / path.name).read_bytes() == path.read_bytes(), path.name
+    for path in sorted(p for p in first.rglob("*") if p.is_file()):
+        assert (second / path.relative_to(first)).read_bytes() == path.read_bytes(), path.name
     for path in sorted(built.glob("*.png")):  # the default build's pictures: the same bytes
         assert (first / path.name).read_bytes() == path.read_bytes(), path.name
     entry = saved(first, "colours")["ObjectStates"][0]["CustomDeck"]["1"]
     assert entry["FaceURL"] == "https://example.org/tiny/colours-faces-1.png"
     assert b"tEXt" not in (first / "colours-faces-1.png").read_bytes()  # no date or text chunks
+    # packed for TTS's local mod folder: each picture under the name TTS's cache gives its URL
+    cached = first / "Mods" / "Images" / "httpsexampleorgtinycoloursfaces1png.png"
+    assert cached.read_bytes() == (first / "colours-faces-1.png").read_bytes()
+    pictures = sorted(p.name for p in first.glob("*.png"))
+    assert len(list((first / "Mods" / "Images").iterdir())) == len(pictures)
+    readme = (first.parent / "README.txt").read_text(encoding="utf-8")
+    assert "tts/Mods/Images/httpsexampleorgtinycoloursfaces1png.png" in readme
 
 
 def test_cli_flags_and_bad_base_url_is_one_line_exit_2(run_pnpgen: CliRun, tmp_path: Path) -> None:

@@ -528,9 +528,11 @@ SPACING = 6.0  # TTS units between objects laid out on the table
 PER_ROW = 6
 
 
-def write_table(game_dir: Path, title: str, game_id: str, ids: DeckIds) -> list[BuiltFile]:
+def write_table(game_dir: Path, title: str, game_id: str, ids: DeckIds,
+                base_url: str | None = None) -> list[BuiltFile]:
     """tts/table.json: every object of the game in one saved object, laid out in rows of
-    PER_ROW, SPACING apart, to spawn at once (docs/tts.md)."""
+    PER_ROW, SPACING apart, to spawn at once (docs/tts.md); with a base URL, the pictures
+    packed for TTS's local mod folder too (pack_for_mods)."""
     if not ids.objects:
         return []
     placed = []
@@ -540,4 +542,50 @@ def write_table(game_dir: Path, title: str, game_id: str, ids: DeckIds) -> list[
         moved["Transform"]["posZ"] = round(-(index // PER_ROW) * SPACING, 3)
         placed.append(moved)
     path = write_json(game_dir / FOLDER / "table.json", saved_object(title, placed))
-    return [BuiltFile(game_id, path, 0, f"the whole game, {len(placed)} objects (Tabletop Simulator)")]
+    built = [BuiltFile(game_id, path, 0, f"the whole game, {len(placed)} objects (Tabletop Simulator)")]
+    if base_url is not None:
+        built += pack_for_mods(game_dir / FOLDER, check_base_url(base_url), placed, game_id)
+    return built
+
+
+URL_KEYS = ("FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL")
+
+
+def cache_name(address: str) -> str:
+    """The name TTS gives a downloaded file in its cache (Mods/Images): the URL with every
+    character that is not a letter or digit left out, then the extension."""
+    return re.sub(r"[\W_]", "", address, flags=re.ASCII) + ".png"
+
+
+def pack_for_mods(out: Path, base_url: str, objects: list[dict[str, Any]], game_id: str) -> list[BuiltFile]:
+    """tts/Mods/Images/<cache name>.png: each picture under the name TTS's cache gives its
+    URL. Copied into the TTS data folder, the game loads from it without downloading
+    (before the pictures are hosted, or offline); once they are hosted at the base URL,
+    every other player's TTS downloads them as usual."""
+    from urllib.parse import unquote
+
+    addresses: list[str] = []
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in URL_KEYS and isinstance(value, str) and value.startswith(base_url) and value not in addresses:
+                    addresses.append(value)
+                else:
+                    collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(objects)
+    built = []
+    for address in addresses:
+        source = out / unquote(address[len(base_url):])
+        if not source.is_file():
+            continue
+        target = out / "Mods" / "Images" / cache_name(address)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_output(target) as tmp:
+            tmp.write_bytes(source.read_bytes())
+        built.append(BuiltFile(game_id, target, 0, f"{source.name} under its TTS cache name (Tabletop Simulator)"))
+    return built

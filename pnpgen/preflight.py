@@ -22,6 +22,7 @@ import math
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -221,9 +222,8 @@ def follow(stream: Any, resources: Any, state: State, marks: Marks, depth: int =
             marks.spaces.add(kind)
             if op == "cs":
                 state.fill = (kind, ())
-        elif op in ("sc", "scn"):
-            state.fill = (state.fill[0], tuple(float(a) for a in args if isinstance(a, int | float | pikepdf.Object)
-                                               and not isinstance(a, pikepdf.Name)))
+        elif op in ("sc", "scn"):  # numbers come as int or Decimal; a pattern's name is left out
+            state.fill = (state.fill[0], tuple(float(a) for a in args if isinstance(a, int | float | Decimal)))
         elif op in ("S", "s", "B", "B*", "b", "b*"):
             width = state.line_width * scale_of(state.ctm)
             marks.strokes.append((width, (state.ctm[4], state.ctm[5])))

@@ -389,7 +389,8 @@ def preflight(
                 "colour " + "/".join(facts.get("colour_spaces", [])) if facts.get("colour_spaces") else "",
                 f"max ink {facts['max_ink_percent']:g} % ({facts['max_ink_at']})" if "max_ink_percent" in facts else "",
                 f"{len(facts.get('fonts', []))} font(s)" if "fonts" in facts else "",
-                f"{facts['size_px'][0]}×{facts['size_px'][1]} px {facts['mode']}" if "size_px" in facts else ""]))
+                f"{facts['size_px'][0]}×{facts['size_px'][1]} px {facts['mode']}" if "size_px" in facts else "",
+                facts.get("colour_vision", "")]))
             table.add_row(report.file, "", "summary", "[green]ok[/]" if report.ok else "[red]FAIL[/]", summary)
             for finding in report.findings:
                 mark = "[red]FAIL[/]" if finding.severity == "fail" else "[yellow]warn[/]"

@@ -604,7 +604,9 @@ def preflight_game(content: GameContent, vendor: str | None, content_root: Path)
     colours = FileReport(f"{content.id} (content colours)")
     from pnpgen.games import rules_for_content
 
-    for problem in check_game(content, rules_for_content(content)):
+    verdict = check_game(content, rules_for_content(content))
+    colours.facts["colour_vision"] = verdict.detail
+    for problem in verdict.problems:
         colours.add("colour vision", "fail", problem)
     reports.append(colours)
     return reports

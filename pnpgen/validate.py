@@ -139,10 +139,10 @@ def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden
 def colour_vision_check(content: GameContent, all_rules: list[Rules[Any, Any]]) -> Check:
     """Colours that tell elements apart, simulated for protanopia, deuteranopia and
     tritanopia (render/colourvision.py): a pair alike with no other cue fails."""
-    from pnpgen.render.colourvision import THRESHOLD, check_game
+    from pnpgen.render.colourvision import check_game
 
-    return Check("colour vision", check_game(content, all_rules),
-                 f"protanopia, deuteranopia, tritanopia; alike under ΔE {THRESHOLD:g} (CAM02-UCS)")
+    verdict = check_game(content, all_rules)
+    return Check("colour vision", verdict.problems, verdict.detail)
 
 
 def validate_game(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -75,12 +75,15 @@ def difference(first: str, second: str, deficiency: str) -> float:
     return sum((x - y) ** 2 for x, y in zip(p, q, strict=True)) ** 0.5
 
 
-def confusions(swatches: Sequence[Swatch]) -> Iterator[tuple[Swatch, Swatch, str, float]]:
-    """Pairs alike for some deficiency (the worst one) and with no other cue."""
+def confusions(swatches: Sequence[Swatch], with_cues: bool = False) -> Iterator[tuple[Swatch, Swatch, str, float]]:
+    """Pairs alike for some deficiency (the worst one) and with no other cue (`with_cues`:
+    those told apart by another cue too)."""
     for i, first in enumerate(swatches):
         for second in swatches[i + 1:]:
-            if first.colour.lower() == second.colour.lower() or set(first.cues) != set(second.cues):
-                continue  # the same colour is not meant to tell them apart; a differing cue does
+            if first.colour.lower() == second.colour.lower():
+                continue  # the same colour is not meant to tell them apart
+            if set(first.cues) != set(second.cues) and not with_cues:
+                continue  # a differing cue does
             worst = min((difference(first.colour, second.colour, d), d) for d in DEFICIENCIES)
             if worst[0] < THRESHOLD:
                 yield first, second, worst[1], worst[0]
@@ -160,10 +163,29 @@ def _swatch(name: str, entry: dict[str, Any], parent: Any, key: Any) -> Swatch:
 # --- the check ------------------------------------------------------------------------------
 
 
-def check_game(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
+@dataclass
+class Verdict:
+    problems: list[str]  # 'file:line:col: component ...', one per pair alike with no other cue
+    sets: int = 0  # colour sets read (a deck's colour field, a legend)
+    pairs: int = 0  # pairs of different colours compared
+    alike: dict[tuple[str, str, str], tuple[float, str]] = field(default_factory=dict)
+    """pairs alike but told apart by another cue: (component, colour, colour) -> (ΔE, deficiency)"""
+
+    @property
+    def detail(self) -> str:
+        told = ""
+        if self.alike:
+            closest = sorted(self.alike.items(), key=lambda item: item[1])[:3]
+            told = (f"; {len(self.alike)} pair(s) alike but told apart by a shape, letter or pattern, closest: "
+                    + ", ".join(f"{c} {a}/{b} {d:.1f} ({why})" for (c, a, b), (d, why) in closest))
+        return (f"{self.sets} colour set(s), {self.pairs} pair(s) seen with protanopia, deuteranopia, tritanopia; "
+                f"alike under ΔE {THRESHOLD:g} (CAM02-UCS){told}")
+
+
+def check_game(content: GameContent, rules: list[Rules[Any, Any]]) -> Verdict:
     """Problems as 'file:line: component '<id>': ...', one per pair of colours a
-    colour-blind player cannot tell apart and nothing else tells apart. `rules` are the
-    folder's games (a deck's quantities may name their values)."""
+    colour-blind player cannot tell apart and nothing else tells apart, and what was
+    checked. `rules` are the folder's games (a deck's quantities may name their values)."""
     from pnpgen.output import BuildOptions
     from pnpgen.render.kit import components, deck
     from pnpgen.render.kit.page import KitJob
@@ -171,8 +193,8 @@ def check_game(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
     try:
         items = components(content)
     except PnpgenError:
-        return []  # the components check reports it
-    problems: list[str] = []
+        return Verdict([])  # the components check reports it
+    verdict = Verdict([])
     for item in items:
         found: list[tuple[str, list[Swatch]]] = list(legend_swatches(item))
         if item["type"] == "deck":
@@ -182,8 +204,15 @@ def check_game(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
                 cards = []
             found += list(deck_swatches(item, cards))
         for what, swatches in found:
-            for first, second, deficiency, delta in confusions(swatches):
+            verdict.sets += 1
+            colours = sorted({sw.colour.lower() for sw in swatches})
+            verdict.pairs += len(colours) * (len(colours) - 1) // 2
+            for first, second, deficiency, delta in confusions(swatches, with_cues=True):
+                if set(first.cues) != set(second.cues):  # another cue tells them apart
+                    a, b = sorted((first.colour.lower(), second.colour.lower()))
+                    verdict.alike[(str(item["id"]), a, b)] = (delta, deficiency)
+                    continue
                 message = (f"component '{item['id']}', {what}: {first.name} and {second.name} look alike with "
                            f"{deficiency} (ΔE {delta:.1f} < {THRESHOLD:g}) and differ by no shape, letter or pattern")
-                problems.append(str(ContentError(message, **(first.where or where(item)))))
-    return problems
+                verdict.problems.append(str(ContentError(message, **(first.where or where(item)))))
+    return verdict

@@ -130,6 +130,12 @@ def complete_preset(incomplete: str) -> list[str]:
     return [x for x in ("standard", "us-eighth-inch", "large-format") if x.startswith(incomplete)]
 
 
+def complete_vendor(incomplete: str) -> list[str]:
+    from pnpgen.render.vendors import vendor_names
+
+    return [x for x in vendor_names() if x.startswith(incomplete)]
+
+
 ContentOpt = Annotated[
     Path | None,
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
@@ -217,6 +223,12 @@ def build(
                      "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
                      autocompletion=complete_preset),
     ] = None,
+    vendor: Annotated[
+        str | None,
+        typer.Option("--vendor", help="Also write the files a print-on-demand shop takes, into <vendor>/: "
+                     "thegamecrafter, makeplayingcards, drivethrucards (docs/vendors.md).",
+                     autocompletion=complete_vendor),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -240,6 +252,7 @@ def build(
         tts=tts or tts_base_url is not None,
         tts_base_url=tts_base_url,
         preset=preset,
+        vendor=vendor,
         content_root=root,
     )
     check_options(options)
@@ -324,6 +337,68 @@ def validate(
     else:
         out.print("[green]all checks passed[/]")
     if failures:
+        raise typer.Exit(1)
+
+
+@command()
+def preflight(
+    target: Annotated[str, typer.Argument(help="A game id (its print files are built and checked) or a PDF file.",
+                                          autocompletion=complete_game)],
+    vendor: Annotated[
+        str | None,
+        typer.Option("--vendor", help="Check against a print-on-demand shop's profile: thegamecrafter, "
+                     "makeplayingcards, drivethrucards (docs/vendors.md).", autocompletion=complete_vendor),
+    ] = None,
+    content: ContentOpt = None,
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """A print shop's preflight of a PDF, ours or anyone's, or of a game's print files
+    (print-shop PDFs, or the vendor's files with --vendor): page boxes and bleed, colour
+    spaces and pictures (ppi), total ink (maximum and where), fonts embedded, hairlines,
+    small text, text in the safe zone, the vendor's own rules; for a game also the
+    colour-vision check. Exits 1 when a check fails, 0 (warnings listed) otherwise
+    (docs/preflight.md)."""
+    from rich.table import Table
+
+    from pnpgen.preflight import limits_for, preflight_game, preflight_pdf
+
+    limits = limits_for(vendor)
+    path = Path(target)
+    if target.lower().endswith(".pdf") or path.is_file():
+        if not path.is_file():
+            raise PnpgenError(f"{target}: no such file")
+        reports = [preflight_pdf(path, limits)]
+    else:
+        root = content_root(content)
+        game = select_games(root, [target])[0]
+        if not as_json:
+            err.print(f"building the print files of {game.id} to check them …")
+        reports = preflight_game(game, vendor, root)
+    failed = sum(not r.ok for r in reports)
+    if as_json:
+        emit(not failed, {"vendor": vendor, "files": [r.to_json() for r in reports], "failed_files": failed})
+    else:
+        table = Table(title=f"Preflight{' for ' + limits.vendor.name if limits.vendor else ''}")
+        for column in ("file", "page", "check", "result", "detail"):
+            table.add_column(column, overflow="fold")
+        for report in reports:
+            facts = report.facts
+            summary = "; ".join(filter(None, [
+                ", ".join(facts.get("sizes", [])), f"bleed {facts['bleed_mm']:g} mm" if "bleed_mm" in facts else "",
+                "colour " + "/".join(facts.get("colour_spaces", [])) if facts.get("colour_spaces") else "",
+                f"max ink {facts['max_ink_percent']:g} % ({facts['max_ink_at']})" if "max_ink_percent" in facts else "",
+                f"{len(facts.get('fonts', []))} font(s)" if "fonts" in facts else "",
+                f"{facts['size_px'][0]}×{facts['size_px'][1]} px {facts['mode']}" if "size_px" in facts else "",
+                facts.get("colour_vision", "")]))
+            table.add_row(report.file, "", "summary", "[green]ok[/]" if report.ok else "[red]FAIL[/]", summary)
+            for finding in report.findings:
+                mark = "[red]FAIL[/]" if finding.severity == "fail" else "[yellow]warn[/]"
+                table.add_row("", finding.page, finding.check, mark, finding.message)
+        out.print(table)
+        out.print(f"[red]{failed} of {len(reports)} file(s) failed[/]" if failed
+                  else f"[green]all {len(reports)} file(s) passed[/]")
+    if failed:
         raise typer.Exit(1)
 
 

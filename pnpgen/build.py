@@ -27,6 +27,7 @@ from pnpgen.render.kit.presets import check_preset
 from pnpgen.render.paper import paper_mm
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.templates import render_template
+from pnpgen.render.vendors import vendor_names
 
 Renderer = Callable[[GameContent, list[Rules[Any, Any]], BuildOptions], list[BuiltFile]]
 
@@ -51,6 +52,10 @@ def check_options(options: BuildOptions) -> None:
         from pnpgen.render.kit.tts import check_base_url
 
         check_base_url(options.tts_base_url)
+    if options.vendor is not None:
+        from pnpgen.render.vendors import load_profile
+
+        load_profile(options.vendor)
 
 
 MANIFEST = ".pnpgen-build"
@@ -67,6 +72,10 @@ def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     with recording_writes() as written:
         for render in renderers():
             files += render(content, rules, options)
+        if options.vendor is not None:  # a print-on-demand shop's files (render/vendors/)
+            from pnpgen.render.vendors.export import export_vendor
+
+            files += export_vendor(content, rules, options)
         if files:
             previews = [p for p in written if p.parent == folder / "preview"]
             files.append(write_release_notes(content, options, files, previews))
@@ -89,9 +98,10 @@ def remove_stale_outputs(folder: Path, written: list[Path]) -> list[Path]:
         with contextlib.suppress(OSError):
             stale.unlink()
             removed.append(stale)
-    for sub in ("preview", "tts"):
-        with contextlib.suppress(OSError):
-            (folder / sub).rmdir()  # only when empty
+    for sub in ("preview", "tts", *vendor_names()):
+        for inner in [*sorted((folder / sub).rglob("*/"), reverse=True), folder / sub]:  # deck folders, tts/Mods/Images
+            with contextlib.suppress(OSError):
+                inner.rmdir()  # only when empty
     if now or before:
         with atomic_output(manifest) as tmp:
             tmp.write_text("".join(f"{name}\n" for name in now), encoding="utf-8")
@@ -103,6 +113,8 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
     """README.txt beside the PDFs: what each file is and how to print it, and the previews
     (templates/release-notes.txt.j2). It lists exactly what the build wrote: earlier
     outputs no longer made are removed (remove_stale_outputs)."""
+    from pnpgen.render.vendors.export import vendor_notes
+
     folder = options.game_dir(content)
     listed = [{"name": f.path.relative_to(folder).as_posix(), "pages": f.pages, "kind": f.kind}
               for f in files]
@@ -118,6 +130,7 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
         shop=any(f.kind.endswith("(print shop)") for f in files),
         proof=any("(PROOF" in f.kind for f in files),
         tts=any("(Tabletop Simulator)" in f.kind for f in files),
+        vendors=vendor_notes(files),
     )
     path = folder / "README.txt"
     with atomic_output(path) as tmp:

@@ -146,6 +146,15 @@ def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden
     return checks
 
 
+def colour_vision_check(content: GameContent, all_rules: list[Rules[Any, Any]]) -> Check:
+    """Colours that tell elements apart, simulated for protanopia, deuteranopia and
+    tritanopia (render/colourvision.py): a pair alike with no other cue fails."""
+    from pnpgen.render.colourvision import check_game
+
+    verdict = check_game(content, all_rules)
+    return Check("colour vision", verdict.problems, verdict.detail)
+
+
 def validate_game(
     content: GameContent,
     smoke_games: int | None = None,
@@ -157,6 +166,7 @@ def validate_game(
     all_rules = rules_for_content(content)
     checks = [Check("schema and rules section", detail=f"{len(all_rules)} game(s)")]
     checks.append(Check("components", check_components(content, all_rules)))
+    checks.append(colour_vision_check(content, all_rules))
     checks.append(Check("rulebook text and references", check_rulebook(content, all_rules)))
     for result in check_examples(content, all_rules):
         checks.append(Check(f"example {result.example}", result.problems))

@@ -189,9 +189,11 @@ def create_app(play: Play) -> Starlette:
         return {"version": table.version}
 
     async def load(request: Request) -> Any:
-        audience = play.audience(request)
-        if audience is not None and request.query_params.get("hotseat") is None:
-            raise PlayError("load a state on the table page (a seat's page cannot set the cards)")
+        # the table, hotseat or referee page (whoever holds a full state file knows its cards)
+        if request.query_params.get("seat") is not None:
+            play.audience(request)
+            if request.query_params.get("hotseat") is None:
+                raise PlayError("load a state on the table page (a seat's page cannot set the cards)")
         body = await read_json(request)
         position = read_position(table.rules, str(body.get("text", "")), str(body.get("name", "")))
         if position.seat is not None:

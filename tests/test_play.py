@@ -26,7 +26,7 @@ from pnpgen.engine.protocol import Rules  # noqa: E402
 from pnpgen.errors import PnpgenError  # noqa: E402
 from pnpgen.games import find_rules  # noqa: E402
 from pnpgen.play.server import MAX_BODY, Play, create_app  # noqa: E402
-from pnpgen.play.table import HUMAN, Table, move_kind, seat_list  # noqa: E402
+from pnpgen.play.table import HUMAN, Table, grouped, move_kind, seat_list  # noqa: E402
 from pnpgen.referee import dump_data, dump_state  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 
@@ -83,6 +83,11 @@ class Client:
         return self.http.post(f"/api/{what}", params=self.query, json=body or {})
 
 
+def flat(groups: list[dict[str, Any]]) -> list[str]:
+    """The moves of the buttons, groups within groups included."""
+    return [m for group in groups for m in group["moves"] + flat(group["groups"])]
+
+
 @pytest.fixture
 def played(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Client]:
     rules = rules_of(request.param, tmp_path)
@@ -105,7 +110,7 @@ def test_every_game_plays_undoes_and_redoes(played: Client) -> None:
         data = played.state()
         if data["outcome"] is not None:
             break
-        buttons = [m for group in data["moves"] for m in group["moves"]]
+        buttons = flat(data["moves"])
         assert sorted(buttons) == sorted(table.write(m) for m in rules.legal_moves(table.state))
         answer = played.post("move", {"move": buttons[-1]}).json()
         assert answer["legal"] is True and answer["move"] == buttons[-1]
@@ -232,6 +237,11 @@ def test_seats_and_kinds() -> None:
         seat_list(rules, "human,grredy")
     with pytest.raises(PnpgenError, match="burning-desire takes 2 to 5 players"):
         seat_list(rules, "human")
+    texts = [f"write {d} at {a}-{b} x {c}" for d in (1, 6) for a in range(2, 7) for b in range(2, 7) for c in range(9)]
+    groups = grouped([*texts, "pass"])
+    assert [(g["kind"], g["count"]) for g in groups] == [("write", 450), ("pass", 1)]
+    assert [g["kind"] for g in groups[0]["groups"]] == ["write 1", "write 6"]
+    assert groups[0]["groups"][0]["groups"][0]["kind"] == "write 1 at 2-2" and flat(groups) == [*texts, "pass"]
     assert [move_kind(t) for t in ("k5-j4", "summon S@k3", "K@k5", "j3*j6", "keep 1 5 b", "end")] == \
         ["k5", "summon", "K", "j3", "keep", "end"]
 

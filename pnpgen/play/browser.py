@@ -10,9 +10,13 @@ is downloaded), a fresh profile per run, no network of its own beyond the pages 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import os
 import shutil
+import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -39,11 +43,12 @@ class Browser:
         if binary is None:
             raise BrowserError("no chromium on PATH")
         self.folder = folder
-        profile = folder / "profile"
-        profile.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen([binary, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        folder.mkdir(parents=True, exist_ok=True)
+        profile = Path(tempfile.mkdtemp(prefix="profile-", dir=folder))  # a new profile every time
         port_file = profile / "DevToolsActivePort"
+        self.process = subprocess.Popen([binary, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)  # its own group: close() ends all of it
         deadline = time.monotonic() + timeout
         while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
             if time.monotonic() > deadline or self.process.poll() is not None:
@@ -71,11 +76,14 @@ class Browser:
         connection = getattr(self, "connection", None)
         if connection is not None:
             connection.__exit__(None, None, None)
-        self.process.terminate()
+        with contextlib.suppress(ProcessLookupError):  # Debian's chromium is a script: end what it started
+            os.killpg(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
 
     # --- the protocol ----------------------------------------------------------------------
     def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
@@ -147,7 +155,13 @@ class Browser:
         return str(self.evaluate("document.documentElement.outerHTML"))
 
     def screenshot(self, path: Path) -> None:
-        data = self.page("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
+        height = min(4000, int(self.evaluate("document.documentElement.scrollHeight")))
+        width = int(self.evaluate("window.innerWidth"))
+        self.page("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        try:
+            data = self.page("Page.captureScreenshot", format="png")["data"]
+        finally:
+            self.page("Emulation.clearDeviceMetricsOverride")
         path.write_bytes(base64.b64decode(data))
 
     def response_bodies(self) -> list[tuple[str, str]]:

@@ -282,6 +282,8 @@ class Table:
             "log": self._log(audience),
         }
         data.update(drawing(rules, shown, self.lang))
+        if data["svg"] is not None and self.info is None and isinstance(rules, Presentation):
+            data["text"] = rules.describe(shown)  # beside the picture: the position in words
         if self.info is not None and audience is not None:
             view = self.info.view(self.state, audience)
             data["text"] = dump_data(self.info.view_to_data(view))  # its own hand and face-down cards
@@ -309,13 +311,28 @@ class Table:
 
 
 def grouped(texts: list[str]) -> list[dict[str, Any]]:
-    """Moves as buttons: one group of all, or by kind (move_kind) when there are many."""
+    """Moves as buttons: one group of all, or by kind (move_kind) when there are many. A kind
+    with very many holds groups split again by the next word that tells them apart ("write 6"
+    holds "write 6 at 2-2", ...), so no group is a wall of buttons (the text box takes any move)."""
     if len(texts) <= MANY_MOVES:
-        return [{"kind": "", "moves": texts}]
-    groups: dict[str, list[str]] = {}
-    for text in texts:
-        groups.setdefault(move_kind(text), []).append(text)
-    return [{"kind": kind, "moves": moves} for kind, moves in groups.items()]
+        return [{"kind": "", "moves": texts, "count": len(texts), "groups": []}]
+
+    def split(items: list[str], words: int) -> dict[str, list[str]]:
+        groups: dict[str, list[str]] = {}
+        for text in items:
+            key = move_kind(text) if words == 1 else " ".join(text.split()[:words])
+            groups.setdefault(key, []).append(text)
+        return groups
+
+    def node(kind: str, items: list[str], words: int) -> dict[str, Any]:
+        for more in range(words + 1, 9) if len(items) > 2 * MANY_MOVES else ():
+            finer = split(items, more)
+            if len(finer) > 1:
+                return {"kind": kind, "moves": [], "count": len(items),
+                        "groups": [node(key, part, more) for key, part in finer.items()]}
+        return {"kind": kind, "moves": items, "count": len(items), "groups": []}
+
+    return [node(kind, items, 1) for kind, items in split(texts, 1).items()]
 
 
 def drawing(rules: Rules[Any, Any], state: Any, lang: str = "en") -> dict[str, Any]:

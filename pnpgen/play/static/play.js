@@ -70,23 +70,34 @@ function draw(d) {
   if (d.version < shown) return;  // an answer overtaken by a later one
   const board = $("board");
   clear(board);
-  if (d.svg) board.innerHTML = d.svg;
+  if (d.svg) {
+    board.innerHTML = d.svg;
+    const svg = board.querySelector("svg");  // at most twice its own size: a small picture stays small
+    if (svg) svg.style.maxWidth = `${2 * parseFloat(svg.getAttribute("width"))}px`;
+  }
   else { const pre = document.createElement("pre"); pre.textContent = d.text; board.append(pre); }
   $("text-panel").hidden = !(d.svg && d.text);
   $("text").textContent = d.svg && d.text ? d.text : "";
-  $("text-title").textContent = d.audience ? `What seat ${d.audience} sees (its view file)` : "The state";
+  $("text-title").textContent = d.hidden ? `What seat ${d.audience} sees (its view file)` : "In words";
   $("seats").textContent = d.seats.map((s) => `seat ${s.seat}: ${s.who}` + (d.audience === s.seat ? " (you)" : "")).join(" · ");
   const st = $("status");
   st.textContent = statusText(d);
   st.className = d.to_move.kind === "chance" || (d.to_move.who && d.to_move.who !== "human") ? "waiting" : "";
   const moves = $("moves");
   clear(moves);
-  for (const group of d.moves) {
-    const box = group.kind ? document.createElement("fieldset") : document.createElement("div");
-    if (group.kind) { const l = document.createElement("legend"); l.textContent = group.kind; box.append(l); }
+  const fold = d.moves.length > 8 || d.moves.some((g) => g.groups.length);  // many: folded by kind
+  const place = (group, into) => {
+    const box = document.createElement(fold ? "details" : group.kind ? "fieldset" : "div");
+    if (group.kind) {
+      const l = document.createElement(fold ? "summary" : "legend");
+      l.textContent = fold ? `${group.kind} (${group.count})` : group.kind;
+      box.append(l);
+    }
     for (const m of group.moves) box.append(button(m, () => play(m)));
-    moves.append(box);
-  }
+    for (const inner of group.groups) place(inner, box);
+    into.append(box);
+  };
+  for (const group of d.moves) place(group, moves);
   $("move-panel").hidden = d.moves.length === 0;
   const chance = d.to_move.kind === "chance" && d.dice === "hand" && (d.audience === null || !d.hidden);
   $("chance").hidden = !chance;

@@ -118,9 +118,8 @@ class Play:
                 await asyncio.sleep(self.bot_delay)
                 if table.version != version:
                     continue
-                move = await asyncio.to_thread(table.choose)
-                if table.version == version:
-                    table.apply_auto(move)
+                chosen, move = await asyncio.to_thread(table.choose)
+                if await asyncio.to_thread(table.apply_auto, chosen, move):
                     self.notify()
                     self.wake.clear()
 
@@ -158,7 +157,7 @@ def create_app(play: Play) -> Starlette:
         return run
 
     async def state(request: Request) -> Any:
-        return table.payload(play.audience(request))
+        return await asyncio.to_thread(table.payload, play.audience(request))
 
     async def turn(request: Request) -> Any:
         """Whose turn it is, and nothing else (the hotseat page asks before it shows a seat's view)."""
@@ -169,7 +168,7 @@ def create_app(play: Play) -> Starlette:
     async def move(request: Request) -> Any:
         audience = play.audience(request)
         body = await read_json(request)
-        verdict = table.play(str(body.get("move", "")), audience)
+        verdict = await asyncio.to_thread(table.play, str(body.get("move", "")), audience)
         if verdict.legal is not False:
             play.notify()
         title = table.rules.rule_title(verdict.rule or "") if verdict.rule else ""
@@ -178,13 +177,13 @@ def create_app(play: Play) -> Starlette:
 
     async def undo(request: Request) -> Any:
         play.audience(request)
-        table.undo()
+        await asyncio.to_thread(table.undo)
         play.notify()
         return {"version": table.version}
 
     async def redo(request: Request) -> Any:
         play.audience(request)
-        table.redo()
+        await asyncio.to_thread(table.redo)
         play.notify()
         return {"version": table.version}
 
@@ -195,17 +194,19 @@ def create_app(play: Play) -> Starlette:
             if request.query_params.get("hotseat") is None:
                 raise PlayError("load a state on the table page (a seat's page cannot set the cards)")
         body = await read_json(request)
-        position = read_position(table.rules, str(body.get("text", "")), str(body.get("name", "")))
+        position = await asyncio.to_thread(read_position, table.rules, str(body.get("text", "")),
+                                           str(body.get("name", "")))
         if position.seat is not None:
             raise PlayError("this is one seat's view (`view:`); the table needs a full state (open it on /referee)")
-        table.load(position.state)
+        await asyncio.to_thread(table.load, position.state)
         play.notify()
         return {"version": table.version}
 
     async def referee(request: Request) -> Any:
         body = await read_json(request)
-        return referee_answer(table.rules, str(body.get("text", "")), str(body.get("name", "")),
-                              body.get("move") if isinstance(body.get("move"), str) else None, table.lang)
+        move = body.get("move") if isinstance(body.get("move"), str) else None
+        return await asyncio.to_thread(referee_answer, table.rules, str(body.get("text", "")),
+                                       str(body.get("name", "")), move, table.lang)
 
     async def events(request: Request) -> Response:
         play.audience(request)

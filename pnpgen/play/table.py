@@ -11,9 +11,12 @@ notation only when the seat could tell it from what it sees (see `Table.public`)
 
 from __future__ import annotations
 
+import functools
 import random
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.engine.bots import make_bot, parse_bot, simulation_bots
 from pnpgen.engine.capabilities import codec, hidden_information, notation, picture
@@ -30,7 +33,7 @@ from pnpgen.referee import (
 )
 
 HUMAN = "human"
-PUBLIC_WORLDS = 8  # states drawn from a seat's view to tell whether it could see a move (Table.public)
+PUBLIC_WORLDS = 6  # states drawn from a seat's view to tell whether it could see a move (Table.public)
 MANY_MOVES = 24  # more legal moves than this are grouped by kind
 
 
@@ -48,6 +51,7 @@ class Step:
     state: Any  # the state after it
     events: list[str] = field(default_factory=list)
     by_hand: bool = False  # a person made it (a seat's move, or dice entered by hand)
+    told: dict[int, str | None] = field(default_factory=dict)  # Table.public, per seat
 
 
 def seat_list(rules: Rules[Any, Any], seats: str | None, players: int | None = None) -> list[str]:
@@ -79,6 +83,20 @@ def move_kind(text: str) -> str:
     return head
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def locked(method: F) -> F:
+    """The method run holding the table's lock (the server calls it from worker threads)."""
+
+    @functools.wraps(method)
+    def run(self: Table, *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
 class Table:
     """A game being played (see the module docstring)."""
 
@@ -94,8 +112,9 @@ class Table:
         self.steps: list[Step] = []
         self.undone: list[Step] = []  # redo: the most recently undone step last
         self.version = 0
+        self.lock = threading.RLock()
         self.bots = {seat: make_bot(rules, name) for seat, name in enumerate(seats) if name != HUMAN}
-        self._public: dict[tuple[int, int], str | None] = {}
+        self._payloads: dict[tuple[int, int | None], dict[str, Any]] = {}
 
     # --- where the game is ----------------------------------------------------------------
     @property
@@ -119,16 +138,24 @@ class Table:
         return random.Random(f"{self.seed}:{len(self.steps)}")
 
     # --- making moves ---------------------------------------------------------------------
-    def choose(self) -> Any:
-        """The automatic step's move (a bot's choice or a roll); may take a while (MCTS)."""
-        state, player = self.state, self.to_move()
+    def choose(self) -> tuple[int, Any]:
+        """The automatic step's move (a bot's choice or a roll), with the version it is for; may
+        take a while (MCTS), so the table is not held meanwhile (apply_auto checks the version)."""
+        with self.lock:
+            version, state, player, rng = self.version, self.state, self.to_move(), self.rng()
         if player == CHANCE:
-            return self.rules.sample_chance(state, self.rng())
-        return self.bots[player](state, self.rng())
+            return version, self.rules.sample_chance(state, rng)
+        return version, self.bots[player](state, rng)
 
-    def apply_auto(self, move: Any) -> None:
+    @locked
+    def apply_auto(self, version: int, move: Any) -> bool:
+        """Make the automatic step chosen at `version`; False when the table moved on meanwhile."""
+        if version != self.version or not self.automatic():
+            return False
         self._push(self.to_move(), move, by_hand=False)
+        return True
 
+    @locked
     def play(self, text: str, audience: int | None) -> Verdict:
         """A person's move (or roll entered by hand) from `audience`'s page, judged as the referee
         judges it; an illegal one changes nothing and returns the verdict with its rule."""
@@ -181,6 +208,7 @@ class Table:
             self.undone.clear()
         self.version += 1
 
+    @locked
     def undo(self) -> None:
         """Back to before the last step a person made (the bots' and dice's steps after it go too)."""
         if not any(step.by_hand for step in self.steps):
@@ -192,6 +220,7 @@ class Table:
                 break
         self.version += 1
 
+    @locked
     def redo(self) -> None:
         """The last undone person's step again, and the table's steps that followed it."""
         if not self.undone:
@@ -201,13 +230,13 @@ class Table:
             self.steps.append(self.undone.pop())
         self.version += 1
 
+    @locked
     def load(self, state: Any) -> None:
         """Start again from `state` (a full state file loaded on the table page)."""
         if self.rules.num_players(state) != len(self.seats):
             raise PlayError(f"the state has {self.rules.num_players(state)} players; the table has "
                             f"{len(self.seats)} seats (restart with --seats)")
         self.start, self.steps, self.undone = state, [], []
-        self._public.clear()
         self.version += 1
 
     # --- what an audience sees -------------------------------------------------------------
@@ -231,10 +260,10 @@ class Table:
         from its own views before and after it, else None ("a hidden move"). Its own moves it
         always knows; another's step is told when every step, in states drawn from the seat's
         view before, that leaves the seat's view after it the same, is written the same."""
-        key = (index, seat)
-        if key not in self._public:
-            self._public[key] = self._tell(index, seat)
-        return self._public[key]
+        told = self.steps[index].told
+        if seat not in told:
+            told[seat] = self._tell(index, seat)
+        return told[seat]
 
     def _tell(self, index: int, seat: int) -> str | None:
         step = self.steps[index]
@@ -242,7 +271,7 @@ class Table:
             return step.text
         info, rules = self.info, self.rules
         before = self.steps[index - 1].state if index else self.start
-        seen_after = info.view_to_data(info.view(step.state, seat))
+        seen_after = info.view(step.state, seat)  # views compare equal exactly when the seat sees the same
         view = info.view(before, seat)
         for k in range(PUBLIC_WORLDS):
             world = info.determinise(view, seat, random.Random(VIEW_SEED + k))
@@ -254,16 +283,26 @@ class Table:
                 if self.write(move) == step.text:
                     continue
                 try:
-                    after = rules.apply(world, move)[0]
+                    after = rules.apply_unchecked(world, move)[0]  # a move the engine listed: the fast path
                 except Exception:  # noqa: BLE001 - a move of that world that does not apply: not a rival
                     continue
-                if info.view_to_data(info.view(after, seat)) == seen_after:
+                if info.view(after, seat) == seen_after:
                     return None
         return step.text
 
+    @locked
     def payload(self, audience: int | None) -> dict[str, Any]:
-        """Everything the page of `audience` shows (module docstring: nothing it may not see)."""
+        """Everything the page of `audience` shows (module docstring: nothing it may not see);
+        made once per version and audience (a page's fetch after its move and after the event)."""
         self.check_audience(audience)
+        key = (self.version, audience)
+        if key not in self._payloads:
+            if self._payloads and next(iter(self._payloads))[0] != self.version:
+                self._payloads.clear()
+            self._payloads[key] = self._payload(audience)
+        return self._payloads[key]
+
+    def _payload(self, audience: int | None) -> dict[str, Any]:
         rules, player = self.rules, self.to_move()
         shown = self.state if audience is None or self.info is None else self._world(audience)
         data: dict[str, Any] = {

@@ -1,5 +1,5 @@
 """The Typer app: every command's options and help (list, build, validate, simulate, sweep,
-report, referee, schema, new, watch). pnpgen.cli.main runs it; plain `list` and `referee`
+report, referee, schema, new, watch, play). pnpgen.cli.main runs it; plain `list` and `referee`
 calls skip it (pnpgen.commands).
 
 `--json` on every command prints one JSON object on stdout, the same envelope for all
@@ -843,6 +843,8 @@ def play(
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves.")] = 0.8,
     lang: Annotated[str, typer.Option("--lang", help="Language of the words in pictures.",
                                       autocompletion=complete_lang)] = "en",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON envelope once serving: {ok, errors, "
+                                          "game, seed, seats, links, token}.")] = False,
     content: ContentOpt = None,
     debug: DebugOpt = False,
 ) -> None:
@@ -873,14 +875,20 @@ def play(
     table = Table(rules, seat_list(rules, seats, players), seed, start, dice, lang)
     running = Running(Play(table, host, bot_delay), port)
     urls = running_links(running)
-    err.print(f"{rules.id}: seats {', '.join(table.seats)}; seed {seed}", highlight=False)
-    for label, url in urls:
-        err.print(f"{label}: {url}", highlight=False, soft_wrap=True)
+    if as_json:
+        print(json.dumps({"ok": True, "errors": [], "game": rules.id, "seed": seed, "seats": table.seats,
+                          "links": running.play.links(running.url), "token": running.play.token},
+                         ensure_ascii=False), flush=True)
+    else:
+        err.print(f"{rules.id}: seats {', '.join(table.seats)}; seed {seed}", highlight=False)
+        for label, url in urls:
+            err.print(f"{label}: {url}", highlight=False, soft_wrap=True)
     if not serve_only:
         import webbrowser
 
         webbrowser.open(urls[0][1])
-    err.print("Ctrl-C stops", highlight=False)
+    if not as_json:
+        err.print("Ctrl-C stops", highlight=False)
     try:
         while running.thread.is_alive():
             time.sleep(0.5)

@@ -265,3 +265,39 @@ def test_the_referee_page_reads_a_view_file_as_the_referee_does() -> None:
         assert answer["text"].startswith("view: 1")  # the view itself, not a state drawn from it
         refused = client.post("/api/load", json={"text": path.read_text(encoding="utf-8")}).json()
         assert refused["error"].startswith("this is one seat's view")
+
+
+def test_the_command_serves_and_says_where(tmp_path: Path) -> None:
+    """`pnpgen play --serve --json`: a real uvicorn on a free loopback port; its links work."""
+    import json
+    import os
+    import subprocess
+    import urllib.request
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", "play", "dungeon-war", "--seats", "human,random",
+                                "--seed", "3", "--serve", "--port", "0", "--json"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        said = json.loads(process.stdout.readline())
+        assert said["ok"] and said["seed"] == 3 and said["seats"] == ["human", "random"] and said["token"] is None
+        links = said["links"]
+        assert links["table"].startswith("http://127.0.0.1:") and len(links["seats"]) == 2
+        seat = urllib.request.urlopen(links["seats"][0], timeout=30).read().decode()
+        assert "<title>dungeon-war — pnpgen play</title>" in seat
+        lobby = urllib.request.urlopen(links["table"], timeout=30).read().decode()
+        assert links["seats"][1].split("/seat/")[1] in lobby
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_the_command_refuses_bad_input_in_one_line(run_pnpgen: Any, tmp_path: Path) -> None:
+    code, out, err = run_pnpgen("play", "burning-desire", "--seats", "human,grredy", "--serve")
+    assert code == 2 and err.startswith("error: unknown bot 'grredy' for burning-desire") and len(err.splitlines()) == 1
+    view = ROOT / "tests" / "referee" / "dungeon-war" / "view-ambush-spring-cannot-tell.yaml"
+    code, _, err = run_pnpgen("play", "dungeon-war", "--state", str(view), "--serve")
+    assert code == 2 and "this is one seat's view" in err
+    code, _, err = run_pnpgen("play", "burning-desire", "--dice", "loaded", "--serve")
+    assert code == 2 and "--dice loaded: seed (rolled from the seed) or hand" in err

@@ -189,6 +189,8 @@ def test_dice_entered_by_hand() -> None:
         assert api.post("move", {"move": "roll 4 6 1 2 3 3"}).json()["legal"] is True
         assert table.steps[-1].text == "roll 1 2 3 3 4 6" and table.steps[-1].by_hand
         assert api.post("undo").status_code == 200 and not table.steps  # a roll typed by mistake is undone
+        assert api.post("roll").status_code == 200 and table.steps[-1].actor == -1  # "roll for me": the seed's
+        assert api.post("roll").json()["error"] == "there is nothing to roll now"
 
 
 def test_a_seat_sees_only_its_view_and_the_log_hides_what_it_cannot_see() -> None:
@@ -203,8 +205,8 @@ def test_a_seat_sees_only_its_view_and_the_log_hides_what_it_cannot_see() -> Non
         one = Client(client, table, {"seat": "1", "key": play.seat_keys[0]})
         two = Client(client, table, {"seat": "2", "key": play.seat_keys[1]})
         assert one.post("move", {"move": "draw"}).json()["legal"] is True  # seat 1 draws a war card
+        seen_by_one = [e["text"] for e in one.state()["log"]]  # once the card is drawn (the table's step)
         drawn = next(s.text for s in table.steps if s.text.startswith("card "))
-        seen_by_one = [e["text"] for e in one.state()["log"]]
         seen_by_two = [e["text"] for e in two.state()["log"]]
         assert drawn in seen_by_one and drawn not in seen_by_two
         assert "(a move you cannot see)" in seen_by_two and "draw" in seen_by_two  # the draw itself is public

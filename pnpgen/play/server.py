@@ -187,6 +187,13 @@ def create_app(play: Play) -> Starlette:
         play.notify()
         return {"version": table.version}
 
+    async def roll(request: Request) -> Any:
+        if play.audience(request) is not None and table.info is not None:
+            raise PlayError("in a game with hidden cards, chance is rolled on the table page only")
+        await asyncio.to_thread(table.roll)
+        play.notify()
+        return {"version": table.version}
+
     async def load(request: Request) -> Any:
         # the table, hotseat or referee page (whoever holds a full state file knows its cards)
         if request.query_params.get("seat") is not None:
@@ -266,6 +273,7 @@ def create_app(play: Play) -> Starlette:
         Route("/api/undo", endpoint(undo), methods=["POST"]),
         Route("/api/redo", endpoint(redo), methods=["POST"]),
         Route("/api/load", endpoint(load), methods=["POST"]),
+        Route("/api/roll", endpoint(roll), methods=["POST"]),
         Route("/api/referee", endpoint(referee), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

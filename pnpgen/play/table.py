@@ -153,7 +153,17 @@ class Table:
         if version != self.version or not self.automatic():
             return False
         self._push(self.to_move(), move, by_hand=False)
+        if self.info is not None:  # what each person's log may say of it, found now, not when a page asks
+            for seat in self.humans():
+                self.public(len(self.steps) - 1, seat)
         return True
+
+    @locked
+    def roll(self) -> None:
+        """With --dice hand, a roll from the seed all the same (a person asked for it)."""
+        if self.to_move() != CHANCE:
+            raise PlayError("there is nothing to roll now")
+        self._push(CHANCE, self.rules.sample_chance(self.state, self.rng()), by_hand=True)
 
     @locked
     def play(self, text: str, audience: int | None) -> Verdict:

@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 let viewer = null;          // hotseat: the seat holding the device
 let shown = -1;             // the version drawn
 let clickedAt = null;       // benchmarks: when a move was clicked
+let clickedFrom = -1;       // and the version then shown
 window.playTimes = [];      // click -> next position drawn, in ms
 
 function query(extra) {
@@ -129,12 +130,16 @@ function draw(d) {
   shown = d.version;
   document.body.dataset.version = d.version;
   document.body.dataset.toMove = d.to_move.kind === "seat" ? d.to_move.seat : d.to_move.kind;
-  if (clickedAt !== null) { window.playTimes.push(performance.now() - clickedAt); clickedAt = null; }
+  if (clickedAt !== null && d.version > clickedFrom) {  // the position after the click, not an older answer
+    window.playTimes.push(performance.now() - clickedAt);
+    clickedAt = null;
+  }
 }
 
 async function play(text) {
   showError("");
   clickedAt = performance.now();
+  clickedFrom = shown;
   try {
     const v = await call("/api/move", { move: text });
     const box = $("verdict");
@@ -153,6 +158,7 @@ async function play(text) {
 
 $("typed").onsubmit = (e) => { e.preventDefault(); play($("typed-move").value); };
 $("rolled").onsubmit = (e) => { e.preventDefault(); play($("rolled-move").value); };
+$("roll").onclick = () => call("/api/roll", {}).then(refresh, (e) => showError(e.message));
 $("undo").onclick = () => call("/api/undo", {}).then(refresh, (e) => showError(e.message));
 $("redo").onclick = () => call("/api/redo", {}).then(refresh, (e) => showError(e.message));
 $("load").onchange = async (e) => {

@@ -303,3 +303,17 @@ def test_the_command_refuses_bad_input_in_one_line(run_pnpgen: Any, tmp_path: Pa
     assert code == 2 and "this is one seat's view" in err
     code, _, err = run_pnpgen("play", "burning-desire", "--dice", "loaded", "--serve")
     assert code == 2 and "--dice loaded: seed (rolled from the seed) or hand" in err
+    code, _, err = run_pnpgen("play", "dungeon-war", "--dice", "hand", "--serve")
+    assert code == 2 and "dungeon-war has hidden cards, so its chance is rolled from the seed" in err
+
+
+def test_every_page_follows_the_event_stream() -> None:
+    """/api/events sends the table's version, to a hotseat page too (it holds no seat)."""
+    rules = find_rules(CONTENT, "dungeon-war")
+    play = Play(Table(rules, ["human", "human"], seed=4), bot_delay=0)
+    with TestClient(create_app(play)) as client, client.stream(
+            "GET", "/api/events", params={"hotseat": play.hotseat_key}) as stream:
+        assert stream.status_code == 200 and stream.headers["content-type"].startswith("text/event-stream")
+        first = next(stream.iter_lines())
+        assert first.startswith("data: ") and first.removeprefix("data: ").isdigit()
+        play.closing = True  # the server stopping ends the stream

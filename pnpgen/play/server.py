@@ -188,8 +188,7 @@ def create_app(play: Play) -> Starlette:
         return {"version": table.version}
 
     async def roll(request: Request) -> Any:
-        if play.audience(request) is not None and table.info is not None:
-            raise PlayError("in a game with hidden cards, chance is rolled on the table page only")
+        play.audience(request)
         await asyncio.to_thread(table.roll)
         play.notify()
         return {"version": table.version}
@@ -216,7 +215,8 @@ def create_app(play: Play) -> Starlette:
                                        str(body.get("name", "")), move, table.lang)
 
     async def events(request: Request) -> Response:
-        play.audience(request)
+        """The table's version whenever it changes (public: every page follows it, the lobby and
+        the hotseat page too, which then ask for what they may show)."""
 
         async def stream() -> AsyncIterator[str]:
             last, quiet = -1, 0
@@ -379,7 +379,8 @@ class Running:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
         self.thread.start()
-        host = f"[{play.host}]" if ":" in play.host else play.host
+        host = socket.gethostname() if play.host in ("0.0.0.0", "::") else play.host  # a name others can reach
+        host = f"[{host}]" if ":" in host else host
         self.url = f"http://{host}:{self.port}"
         import time
 

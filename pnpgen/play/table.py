@@ -108,6 +108,8 @@ class Table:
         self.write = notation(rules, "play").format_move
         codec(rules, "play")
         self.info = hidden_information(rules)
+        if self.info is not None and dice == "hand":  # a roll typed in would show every page the card drawn
+            raise PnpgenError(f"--dice hand: {rules.id} has hidden cards, so its chance is rolled from the seed")
         self.start = rules.initial_state(len(seats)) if start is None else start
         self.steps: list[Step] = []
         self.undone: list[Step] = []  # redo: the most recently undone step last
@@ -198,8 +200,6 @@ class Table:
     def _roll_by_hand(self, text: str, audience: int | None) -> Verdict:
         if self.dice != "hand":
             raise PlayError("the dice are rolled from the seed (start with --dice hand to enter them)")
-        if self.info is not None and audience is not None:
-            raise PlayError("in a game with hidden cards, chance is entered on the table page only")
         outcome = notation(self.rules).parse_move(text, self.state)
         written = self.write(outcome)
         possible = {self.write(m): m for m, _ in self.rules.chance_outcomes(self.state)}

@@ -37,26 +37,31 @@ FAST_ALONE = ["horizontal-vertical-total", "horizontal-vertical-number", "growin
 GAMES = ["burning-desire", "routou-dice", "dice-road-race", "dungeon-war", *[f"fast-alone/{g}" for g in FAST_ALONE]]
 
 
+def packaged_rules(package: Path, module_name: str, folder: Path) -> Rules[Any, Any]:
+    """The game of a rules package outside pnpgen, its module imported from where it lies (as
+    the installed entry point would import it) and given its content folder."""
+    sys.path.insert(0, str(package))
+    try:
+        module = importlib.import_module(module_name)
+    finally:
+        sys.path.remove(str(package))
+    (rules,) = module.create(load_game(folder))
+    return rules  # type: ignore[no-any-return]
+
+
 def new_game_rules(tmp: Path, kind: str) -> Rules[Any, Any]:
-    """A game `pnpgen new --kind KIND` makes, its rules package imported from where it was written."""
+    """A game `pnpgen new --kind KIND` makes."""
     from pnpgen.scaffold import new_game
 
     game = {"dice": "lucky-dice", "grid": "five-line"}[kind]
     new_game(tmp / "content", game, kind)
-    package = tmp / f"{game}-rules"
-    sys.path.insert(0, str(package))
-    try:
-        module = importlib.import_module(f"pnpgen_{game.replace('-', '_')}")
-    finally:
-        sys.path.remove(str(package))
-    (rules,) = module.create(load_game(tmp / "content" / game))
-    return rules  # type: ignore[no-any-return]
+    return packaged_rules(tmp / f"{game}-rules", f"pnpgen_{game.replace('-', '_')}", tmp / "content" / game)
 
 
 def rules_of(name: str, tmp: Path) -> Rules[Any, Any]:
-    if name == "pig":
-        pytest.importorskip("pnpgen_pig")
-        return find_rules(ROOT / "examples" / "pig" / "content", "pig")
+    if name == "pig":  # examples/pig, a game in its own package
+        pig = ROOT / "examples" / "pig"
+        return packaged_rules(pig, "pnpgen_pig", pig / "content" / "pig")
     if name.startswith("new-"):
         return new_game_rules(tmp, name.removeprefix("new-"))
     return find_rules(CONTENT, name)

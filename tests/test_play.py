@@ -322,3 +322,28 @@ def test_every_page_follows_the_event_stream() -> None:
         first = next(stream.iter_lines())
         assert first.startswith("data: ") and first.removeprefix("data: ").isdigit()
         play.closing = True  # the server stopping ends the stream
+
+
+def test_the_same_seed_and_moves_play_the_same_game() -> None:
+    """A seed printed is a game given back: the bots' moves and the dice follow the seed and the
+    step's number, so an undone step made again by the table comes out the same."""
+    rules = find_rules(CONTENT, "burning-desire")
+
+    def game(seed: int, undo_at: int | None = None) -> list[str]:
+        table = Table(rules, ["human", "greedy"], seed=seed)
+        mine = 0
+        while not rules.is_terminal(table.state) and len(table.steps) < 60:
+            if table.automatic():
+                assert table.apply_auto(*table.choose())
+                continue
+            table.play(table.write(rules.legal_moves(table.state)[0]), None)
+            mine += 1
+            if mine == undo_at:
+                steps = len(table.steps)
+                table.undo()
+                assert table.undone[-1].by_hand and len(table.steps) + len(table.undone) == steps
+        return [step.text for step in table.steps]
+
+    first = game(5)
+    assert game(5) == first and game(6) != first
+    assert game(5, undo_at=3) == first  # the undone move is made again; the dice after it are the same

@@ -901,10 +901,15 @@ def running_links(running: Any) -> list[tuple[str, str]]:
     play = running.play
     links = play.links(running.url)
     said = [("table", links["table"])]
+    if play.table.info is not None:  # hidden cards: open the one person's seat, or the hotseat device
+        humans = play.table.humans()
+        said = [(f"seat {humans[0] + 1}", links["seats"][humans[0]])] if len(humans) == 1 else \
+            [("hotseat", links["hotseat"])]
+        said.append(("lobby", links["table"]))
     if play.token is not None:
         said.append(("join token", play.token))
-    said += [(f"seat {k + 1}", url) for k, url in enumerate(links["seats"])]
-    if links["hotseat"]:
+    said += [(f"seat {k + 1}", url) for k, url in enumerate(links["seats"]) if (f"seat {k + 1}", url) not in said]
+    if links["hotseat"] and ("hotseat", links["hotseat"]) not in said:
         said.append(("hotseat", links["hotseat"]))
     said.append(("referee", links["referee"]))
     return said

@@ -217,6 +217,7 @@ def test_a_seat_sees_only_its_view_and_the_log_hides_what_it_cannot_see() -> Non
         assert "(a move you cannot see)" in seen_by_two and "draw" in seen_by_two  # the draw itself is public
         for reply in (client.get("/api/state", params=two.query).text, client.get("/api/turn").text):
             assert "long-sword" not in reply and drawn.split()[1] not in reply.replace("storm-dragon", "")
+        assert two.post("undo").json()["error"] == "the last move was seat 1's: only that seat can take it back"
         assert client.get("/api/state").status_code == 400  # no whole-table view of hidden cards
         assert client.get("/api/state", params={"seat": "2", "key": play.seat_keys[0]}).status_code == 403
         assert client.get(f"/seat/2/{play.seat_keys[0]}").status_code == 403

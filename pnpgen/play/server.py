@@ -176,8 +176,7 @@ def create_app(play: Play) -> Starlette:
                 "rule_title": title, "reason": verdict.reason, "version": table.version}
 
     async def undo(request: Request) -> Any:
-        play.audience(request)
-        await asyncio.to_thread(table.undo)
+        await asyncio.to_thread(table.undo, play.audience(request))
         play.notify()
         return {"version": table.version}
 

@@ -219,10 +219,14 @@ class Table:
         self.version += 1
 
     @locked
-    def undo(self) -> None:
-        """Back to before the last step a person made (the bots' and dice's steps after it go too)."""
-        if not any(step.by_hand for step in self.steps):
+    def undo(self, audience: int | None = None) -> None:
+        """Back to before the last step a person made (the bots' and dice's steps after it go too);
+        from a seat's page, only that seat's own move (or a roll typed in)."""
+        made = [step for step in self.steps if step.by_hand]
+        if not made:
             raise PlayError("nothing to undo: no move was made at this table yet")
+        if audience is not None and made[-1].actor not in (audience, CHANCE):
+            raise PlayError(f"the last move was seat {made[-1].actor + 1}'s: only that seat can take it back")
         while self.steps:
             step = self.steps.pop()
             self.undone.append(step)

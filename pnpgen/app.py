@@ -828,7 +828,10 @@ def play(
     game: GameArg,
     seats: Annotated[str | None, typer.Option("--seats", help="Who sits at each seat, comma-separated: human or a "
                                               "bot (e.g. human,mcts:200,greedy). Default: you, then the "
-                                              "game's simulation bots.")] = None,
+                                              "game's simulation bots.",
+                                              autocompletion=lambda ctx, incomplete: [
+                                                  *(["human"] if "human".startswith(incomplete) else []),
+                                                  *complete_bots(ctx, incomplete)])] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the dice and the bots (printed when "
                                              "omitted).")] = None,
     state: Annotated[Path | None, typer.Option("--state", help="Start from this state file (as pnpgen referee "

@@ -348,3 +348,18 @@ def test_the_same_seed_and_moves_play_the_same_game() -> None:
     first = game(5)
     assert game(5) == first and game(6) != first
     assert game(5, undo_at=3) == first  # the undone move is made again; the dice after it are the same
+
+
+def test_seats_complete_on_tab(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from pnpgen.cli import app
+
+    def complete(words: str) -> list[str]:
+        monkeypatch.setenv("_PNPGEN_COMPLETE", "complete_bash")
+        monkeypatch.setenv("COMP_WORDS", words)
+        monkeypatch.setenv("COMP_CWORD", str(len(words.split()) - 1))
+        with pytest.raises(SystemExit):
+            app(prog_name="pnpgen")
+        return capsys.readouterr().out.split()
+
+    assert complete("pnpgen play burning-desire --seats human,gr") == ["human,greedy"]
+    assert complete("pnpgen play burning-desire --seats h") == ["human"]

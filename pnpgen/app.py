@@ -1,5 +1,5 @@
 """The Typer app: every command's options and help (list, build, validate, simulate, sweep,
-report, referee, schema, new, watch). pnpgen.cli.main runs it; plain `list` and `referee`
+report, referee, schema, new, watch, play). pnpgen.cli.main runs it; plain `list` and `referee`
 calls skip it (pnpgen.commands).
 
 `--json` on every command prints one JSON object on stdout, the same envelope for all
@@ -896,3 +896,98 @@ def referee(
         commands.referee(game, state, move, legal, example_state, odds, svg, as_json, content, debug)
     except commands.CommandExit as done:  # the verdict's exit code, as Typer gives it
         raise typer.Exit(done.code) from None
+
+
+@command()
+def play(
+    game: GameArg,
+    seats: Annotated[str | None, typer.Option("--seats", help="Who sits at each seat, comma-separated: human or a "
+                                              "bot (e.g. human,mcts:200,greedy). Default: you, then the "
+                                              "game's simulation bots.",
+                                              autocompletion=lambda ctx, incomplete: [
+                                                  *(["human"] if "human".startswith(incomplete) else []),
+                                                  *complete_bots(ctx, incomplete)])] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the dice and the bots (printed when "
+                                             "omitted).")] = None,
+    state: Annotated[Path | None, typer.Option("--state", help="Start from this state file (as pnpgen referee "
+                                               "reads it).")] = None,
+    dice: Annotated[str, typer.Option("--dice", help="seed: rolled from the seed; hand: entered at the table "
+                                      "(a physical table's dice).")] = "seed",
+    serve_only: Annotated[bool, typer.Option("--serve", help="Only serve (print the links); do not open a "
+                                             "browser.")] = False,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on; other than loopback, every "
+                                      "request needs the join token printed.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port (0: any free port).")] = 8000,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves.")] = 0.8,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the words in pictures.",
+                                      autocompletion=complete_lang)] = "en",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON envelope once serving: {ok, errors, "
+                                          "game, seed, seats, links, token}.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Play a game in the browser against bots, or at a table: the position drawn, legal moves
+    as buttons, undo and redo, a log, a referee page; in a game with hidden cards, one page per
+    seat (docs/play.md). Ctrl-C stops."""
+    import random
+    import time
+
+    try:
+        from pnpgen.play.server import Play, Running
+    except ImportError:
+        from pnpgen.play import INSTALL_HINT
+
+        raise PnpgenError(INSTALL_HINT) from None
+    from pnpgen.play.table import Table, seat_list
+    from pnpgen.referee import load_state
+
+    if not 0 <= port <= 65535:
+        raise PnpgenError(f"--port {port} is not a port (0 to 65535)")
+    if bot_delay < 0 or bot_delay > 60:
+        raise PnpgenError(f"--bot-delay {bot_delay}: 0 to 60 seconds")
+    rules = find_rules(content_root(content), game)
+    start = load_state(rules, state) if state is not None else None
+    players = rules.num_players(start) if start is not None else None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    table = Table(rules, seat_list(rules, seats, players), seed, start, dice, lang)
+    running = Running(Play(table, host, bot_delay), port)
+    urls = running_links(running)
+    if as_json:
+        print(json.dumps({"ok": True, "errors": [], "game": rules.id, "seed": seed, "seats": table.seats,
+                          "links": running.play.links(running.url), "token": running.play.token},
+                         ensure_ascii=False), flush=True)
+    else:
+        err.print(f"{rules.id}: seats {', '.join(table.seats)}; seed {seed}", highlight=False)
+        for label, url in urls:
+            err.print(f"{label}: {url}", highlight=False, soft_wrap=True)
+    if not serve_only:
+        import webbrowser
+
+        webbrowser.open(urls[0][1])
+    if not as_json:
+        err.print("Ctrl-C stops", highlight=False)
+    try:
+        while running.thread.is_alive():
+            time.sleep(0.5)
+    finally:
+        running.stop()
+
+
+def running_links(running: Any) -> list[tuple[str, str]]:
+    """The pages of a running table, first the one to open: (label, url)."""
+    play = running.play
+    links = play.links(running.url)
+    said = [("table", links["table"])]
+    if play.table.info is not None:  # hidden cards: open the one person's seat, or the hotseat device
+        humans = play.table.humans()
+        said = [(f"seat {humans[0] + 1}", links["seats"][humans[0]])] if len(humans) == 1 else \
+            [("hotseat", links["hotseat"])]
+        said.append(("lobby", links["table"]))
+    if play.token is not None:
+        said.append(("join token", play.token))
+    said += [(f"seat {k + 1}", url) for k, url in enumerate(links["seats"]) if (f"seat {k + 1}", url) not in said]
+    if links["hotseat"] and ("hotseat", links["hotseat"]) not in said:
+        said.append(("hotseat", links["hotseat"]))
+    said.append(("referee", links["referee"]))
+    return said

@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
     ("pnpgen.sweep",),  # balance sweeps: simulations over a grid of values, drawn with report's charts
     ("pnpgen.build", "pnpgen.scaffold", "pnpgen.preflight"),  # preflight: a game's print files built and checked
-    ("pnpgen.watch",),  # rebuilds on save, serves the previews page
+    ("pnpgen.watch", "pnpgen.play"),  # rebuilds on save, serves the previews page; play: the web table
     ("pnpgen.commands",),  # consoles, the JSON envelope; list and referee without Typer
     ("pnpgen.app",),  # the Typer app: every command's options and help
     ("pnpgen.cli",),  # the entry point: exit codes, one-line errors, the plain-call shortcut

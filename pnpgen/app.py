@@ -27,6 +27,7 @@ from pnpgen.games import find_rules
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from pnpgen import ci_report
     from pnpgen.content.game import GameContent
 
 # Start-up time matters for `pnpgen referee` (run once per disputed move) and `pnpgen list`:
@@ -281,6 +282,22 @@ def validate(
     update_golden: Annotated[
         bool, typer.Option("--update-golden", help="Rewrite the golden playthroughs instead of comparing.")
     ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Skip the slow simulated checks (as --games 0 --verify-games 0): "
+                           "for a pre-commit hook; CI runs them all.")
+    ] = False,
+    report_format: Annotated[
+        str, typer.Option("--format", help="text; github: a ::error line per problem, shown beside the "
+                          "changed line; junit or sarif: a report file (--output, else stdout) (docs/ci.md).",
+                          autocompletion=lambda: ["text", "github", "junit", "sarif"])
+    ] = "text",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File for the junit or sarif report.")
+    ] = None,
+    files: Annotated[
+        bool, typer.Option("--files", help="The arguments are changed files: validate the games holding them "
+                           "(what the pre-commit hook runs).")
+    ] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
@@ -290,41 +307,95 @@ def validate(
     condition is reached, and compare the golden playthroughs.
 
     Exits 1 if any check fails (naming the game, the check and what differed),
-    2 if a content file is malformed.
+    2 if a content file is malformed. `--format github|junit|sarif` reports the same
+    results for CI, with paths relative to the repository and the same exit codes.
     """
+    import time
+
+    from pnpgen import ci_report
     from pnpgen.output import refuse_content_folder
     from pnpgen.validate import validate_game  # lazy: ReportLab (see top)
 
+    if report_format not in ci_report.FORMATS:
+        raise PnpgenError(f"--format {report_format}: expected one of {', '.join(ci_report.FORMATS)}")
+    if output is not None and report_format not in ("junit", "sarif"):
+        raise PnpgenError(f"--output is for --format junit or sarif, not {report_format}")
+    to_stdout = report_format in ("junit", "sarif") and output is None
+    if as_json and (report_format == "github" or to_stdout):
+        raise PnpgenError(f"--json and --format {report_format} both write stdout; give --output FILE")
     root = content_root(content)
     golden_dir = golden or _default_golden(root, update_golden)
     if update_golden and golden_dir is not None:
         refuse_content_folder(golden_dir, root, "golden folder")
+    if output is not None:
+        refuse_content_folder(output, root, "report file")
+    if quick:
+        smoke_games = 0 if smoke_games is None else smoke_games
+        verify_games = 0 if verify_games is None else verify_games
+    report = ci_report.Report(root)
+    plain = not as_json and not to_stdout  # the usual lines on stdout
+    if files:
+        changed, games = games or [], ci_report.games_of_files(root, games or [], golden_dir)
+        if not games:
+            if plain:
+                out.print(f"no game folder of {root} holds the {len(changed)} changed file(s)", highlight=False)
+            _finish_report(report, report_format, output, as_json, {"games": [], "failed_checks": 0}, [])
+            return
     failures = 0
     results: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    for game in select_games(root, games):
-        checks = []
-        for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
-                                   update_golden=update_golden, verify_games=verify_games):
-            checks.append({"name": check.name, "ok": check.ok, "detail": check.detail, "problems": check.problems})
-            errors += [error_entry(problem) for problem in check.problems]
-            failures += not check.ok
-            if as_json:
-                continue
-            mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
-            out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
-                      soft_wrap=True)
-            for problem in check.problems:
-                out.print(f"       {problem}", markup=False, highlight=False, soft_wrap=True)
-        results.append({"id": game.id, "checks": checks})
-    if as_json:
-        emit(not failures, {"games": results, "failed_checks": failures}, errors)
-    elif failures:
-        out.print(f"[red]{failures} check(s) failed[/]")
-    else:
-        out.print("[green]all checks passed[/]")
+    started, current = time.perf_counter(), ""
+    try:
+        for game in select_games(root, games):
+            current, checks, game_started = game.id, [], time.perf_counter()
+            for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
+                                       update_golden=update_golden, verify_games=verify_games):
+                checks.append({"name": check.name, "ok": check.ok, "detail": check.detail,
+                               "problems": check.problems})
+                errors += [error_entry(problem) for problem in check.problems]
+                failures += not check.ok
+                found = report.add(game.id, check.name, check.ok, check.detail, check.problems)
+                if not plain:
+                    continue
+                mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
+                out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
+                          soft_wrap=True)
+                for problem, entry in zip(check.problems, found, strict=True):
+                    line = ci_report.github_line(entry) if report_format == "github" else f"       {problem}"
+                    out.print(line, markup=False, highlight=False, soft_wrap=True)
+            report.seconds[game.id] = time.perf_counter() - game_started
+            results.append({"id": game.id, "checks": checks})
+    except PnpgenError as error:  # bad input: exit 2 as ever; the report names it too
+        stop = report.stopped(error, current)
+        if report_format == "github":
+            out.print(ci_report.github_line(stop), markup=False, highlight=False, soft_wrap=True)
+        elif report_format != "text":
+            _finish_report(report, report_format, output, False, {}, [])
+        raise
+    report.exit_code = 1 if failures else 0
+    _finish_report(report, report_format, output, as_json, {"games": results, "failed_checks": failures}, errors)
+    if plain:
+        out.print(f"[red]{failures} check(s) failed[/]" if failures else "[green]all checks passed[/]")
+    if files and plain and not quick:  # pre-commit shows it when the hook fails (or with --verbose)
+        err.print(f"validated in {time.perf_counter() - started:.1f} s; to skip the slow simulated checks locally: "
+                  "args: [--quick] in .pre-commit-config.yaml, or SKIP=pnpgen-validate git commit "
+                  "(CI runs them all)", highlight=False, soft_wrap=True)
     if failures:
         raise typer.Exit(1)
+
+
+def _finish_report(report: ci_report.Report, report_format: str, output: Path | None, as_json: bool,
+                   data: dict[str, Any], errors: list[dict[str, Any]]) -> None:
+    """The junit or sarif report (to --output, else stdout) and the --json envelope."""
+    from pnpgen import ci_report
+
+    if report_format in ("junit", "sarif"):
+        if output is not None:
+            ci_report.write(report, report_format, output)
+        else:
+            print(ci_report.render(report, report_format), end="")
+    if as_json:
+        emit(report.exit_code == 0, data, errors)
 
 
 @command()

@@ -44,6 +44,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.build", "pnpgen.scaffold"),
     ("pnpgen.watch",),  # rebuilds on save, serves the previews page
     ("pnpgen.commands",),  # consoles, the JSON envelope; list and referee without Typer
+    ("pnpgen.ci_report",),  # validate's results for CI: github, junit, sarif; --files for pre-commit
     ("pnpgen.app",),  # the Typer app: every command's options and help
     ("pnpgen.cli",),  # the entry point: exit codes, one-line errors, the plain-call shortcut
     ("pnpgen.__main__",),

@@ -423,19 +423,23 @@ def new(
     kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook) "
                                       "dice or grid (a played game: content plus its rules package).",
                                       autocompletion=lambda: ["print-only", "dice", "grid"])] = "print-only",
+    no_ci: Annotated[bool, typer.Option("--no-ci", help="Write no .pre-commit-config.yaml and "
+                                        ".github/workflows/pnpgen.yml.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Make a new game folder in the content folder that builds and validates at once: a
     ja/en rulebook, a deck from a CSV, a board and a score sheet, each file naming its JSON
-    Schema for the editor (schemas written to schema/ beside the content folder)."""
+    Schema for the editor (schemas written to schema/ beside the content folder). The
+    repository also gets a pre-commit hook and a GitHub workflow that validate the games,
+    unless they exist or --no-ci (docs/ci.md)."""
     import os
 
     from pnpgen.scaffold import new_game  # lazy: ReportLab (see top)
 
     root = content or Path(os.environ.get("PNPGEN_CONTENT", "content"))  # made if missing
-    paths = new_game(root, game, kind)
+    paths = new_game(root, game, kind, ci=not no_ci)
     if as_json:
         emit(True, {"game": game, "files": [str(p) for p in paths]})
         return

@@ -24,6 +24,7 @@ from pnpgen import __version__
 from pnpgen.commands import error_entry
 from pnpgen.content.game import MAIN_FILE, game_folders
 from pnpgen.output import atomic_output
+from pnpgen.scaffold import repository_root
 
 FORMATS = ("text", "github", "junit", "sarif")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -88,13 +89,13 @@ class Report:
     """Validate's results as they arrive, for one of FORMATS."""
 
     content: Path
-    repository: Path = field(default_factory=Path.cwd)
+    repository: Path = field(init=False)
     checks: list[CheckResult] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # per game
     exit_code: int = 0
 
-    def __post_init__(self) -> None:
-        self.repository = repository_root(self.content)
+    def __post_init__(self) -> None:  # the nearest folder with .git, else the working folder
+        self.repository = repository_root(self.content) or Path.cwd().resolve()
 
     def relative(self, file: str | None, game: str) -> str:
         """A problem's file relative to the repository; its game.yaml when it names none."""
@@ -133,15 +134,6 @@ class Report:
 
     def games(self) -> list[str]:
         return list(dict.fromkeys(check.game for check in self.checks))
-
-
-def repository_root(start: Path) -> Path:
-    """The nearest folder at or above `start` that holds `.git`; else the working folder."""
-    here = start.resolve()
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-    return Path.cwd().resolve()
 
 
 # --- github ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,6 @@ def pre_commit(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, st
     return done.returncode, text
 
 
-@pytest.fixture(scope="module")
 def head_has_the_hook() -> None:
     """try-repo and `pnpgen new`'s config use this repository's HEAD commit (try-repo adds
     uncommitted changes of tracked files): its hooks file must be committed."""
@@ -72,47 +72,72 @@ def head_has_the_hook() -> None:
     assert done.stdout.strip() == "blob", "commit .pre-commit-hooks.yaml first"
 
 
-def test_try_repo_fails_on_a_broken_csv_naming_file_and_line_then_passes(tmp_path: Path,
-                                                                       head_has_the_hook: None) -> None:
-    repo = tmp_path / "game"
+def try_repo_runs(base: Path) -> dict[str, tuple[int, str]]:
+    """`pre-commit try-repo` of this repository on a scratch game repository: with cards.csv
+    broken on line 4, then fixed."""
+    head_has_the_hook()
+    repo = base / "game"
     new_game(repo / "content", "my-game", ci=False)
-    env = environment(tmp_path / "home")
+    (repo / "README.md").write_text("My game\n", encoding="utf-8")
+    env = environment(base / "home")
     git_repo(repo, env)
     cards = repo / "content" / "my-game" / "cards.csv"
     text = cards.read_text(encoding="utf-8")
     assert text.splitlines()[3] == BROKEN[0]
     cards.write_text(text.replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
     hook = ["try-repo", str(ROOT), "pnpgen-validate", "--files", "content/my-game/cards.csv", "README.md"]
+    broken = pre_commit(hook, repo, env)
+    cards.write_text(text, encoding="utf-8")
+    return {"broken": broken, "fixed": pre_commit(hook, repo, env)}
 
-    code, out = pre_commit(hook, repo, env)
+
+def own_hook_runs(base: Path) -> dict[str, Any]:
+    """`pnpgen new` in an empty repository, then `pre-commit run` of the config it wrote: on
+    every file, then on cards.csv broken on line 4."""
+    head_has_the_hook()
+    repo = base / "game"
+    repo.mkdir()
+    env = environment(base / "home", [Path(sys.executable).parent])  # a system hook finds this pnpgen
+    done = run([sys.executable, "-m", "pnpgen", "new", "my-game"], repo, env)
+    assert done.returncode == 0, done.stderr
+    config = yaml.safe_load((repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    git_repo(repo, env)
+    env["PRE_COMMIT_HOME"] = str(base / "pre-commit")
+    passed = pre_commit(["run", "--all-files"], repo, env)
+    cards = repo / "content" / "my-game" / "cards.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
+    return {"config": config, "all": passed, "broken": pre_commit(["run", "--files", "content/my-game/cards.csv"],
+                                                                   repo, env)}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[Any]]]:
+    """The three slow scenarios at once (each mostly waits for its own `pip install`)."""
+    with ThreadPoolExecutor(3) as pool:
+        yield {"try-repo": pool.submit(try_repo_runs, tmp_path_factory.mktemp("try-repo")),
+               "own-hook": pool.submit(own_hook_runs, tmp_path_factory.mktemp("own-hook")),
+               "action": pool.submit(action_runs, tmp_path_factory.mktemp("action"))}
+
+
+def test_try_repo_fails_on_a_broken_csv_naming_file_and_line_then_passes(runs: dict[str, Future[Any]]) -> None:
+    result = runs["try-repo"].result()
+    code, out = result["broken"]
     assert code == 1, out
     assert re.search(r"pnpgen validate \(the games whose files changed\)\.+Failed", out), out
     assert "content/my-game/cards.csv:4: quantity: expected a whole number of copies, found 'lots'" in out
     assert "--quick" in out  # how to skip the slow checks locally
-
-    cards.write_text(text, encoding="utf-8")
-    code, out = pre_commit(hook, repo, env)
+    code, out = result["fixed"]
     assert code == 0, out
     assert re.search(r"pnpgen validate \(the games whose files changed\)\.+Passed", out), out
 
 
-def test_the_new_game_passes_its_own_pre_commit_hook(tmp_path: Path, head_has_the_hook: None) -> None:
-    repo = tmp_path / "game"
-    repo.mkdir()
-    env = environment(tmp_path / "home", [Path(sys.executable).parent])  # a system hook finds this pnpgen
-    done = run([sys.executable, "-m", "pnpgen", "new", "my-game"], repo, env)
-    assert done.returncode == 0, done.stderr
-    config = yaml.safe_load((repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
-    assert config["repos"][0]["hooks"][0]["id"] == "pnpgen-validate"
-    git_repo(repo, env)
-    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit")
-    code, out = pre_commit(["run", "--all-files"], repo, env)
+def test_the_new_game_passes_its_own_pre_commit_hook(runs: dict[str, Future[Any]]) -> None:
+    result = runs["own-hook"].result()
+    assert result["config"]["repos"][0]["hooks"][0]["id"] == "pnpgen-validate"
+    code, out = result["all"]
     assert code == 0, out
     assert re.search(r"pnpgen validate \(the games whose files changed\)\.+Passed", out), out
-    # and it is a real check: the same hook fails on a broken CSV
-    cards = repo / "content" / "my-game" / "cards.csv"
-    cards.write_text(cards.read_text(encoding="utf-8").replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
-    code, out = pre_commit(["run", "--files", "content/my-game/cards.csv"], repo, env)
+    code, out = result["broken"]  # and it is a real check: the same hook fails on a broken CSV
     assert code == 1 and "content/my-game/cards.csv:4: quantity" in out, out
 
 
@@ -180,10 +205,10 @@ class Runner:
         return found
 
 
-@pytest.fixture(scope="module")
-def action_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The Action on a scratch game repository, from a fresh virtual environment with no pnpgen."""
-    base = tmp_path_factory.mktemp("action")
+def action_runs(base: Path) -> dict[str, Any]:
+    """The Action on a scratch game repository, from a fresh virtual environment with no
+    pnpgen: every step with `build: "true"`; the cache key step again, on unchanged then on
+    changed content; the steps after the install again with cards.csv broken on line 4."""
     workspace = base / "workspace"
     new_game(workspace / "content", "my-game", ci=False)
     venv = base / "venv"
@@ -192,77 +217,76 @@ def action_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, A
     env = environment(base / "home", [venv / "bin"])
     assert not (venv / "bin" / "pnpgen").exists()
     runner = Runner(workspace, env, {"build": "true"})
-    passed = runner.run()
-    yield {"runner": runner, "passed": passed, "workspace": workspace, "venv": venv, "env": env, "home": base / "home"}
-    shutil.rmtree(base, ignore_errors=True)
+    result: dict[str, Any] = {"runner": runner, "passed": runner.run(), "workspace": workspace, "venv": venv,
+                              "home": base / "home", "pdfs": sorted(p.name for p in (workspace / "build" / "my-game")
+                                                                    .glob("*.pdf"))}
+    if not result["passed"]:
+        return result
+    key_step = Runner(workspace, env, {})
+    key_step.action["runs"]["steps"] = [s for s in key_step.action["runs"]["steps"] if s.get("id") == "key"]
+    key_step.run()
+    result["same key"] = key_step.outputs["key"]["key"]
+    cards = workspace / "content" / "my-game" / "cards.csv"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace("Move 1 space.", "Move one space."), encoding="utf-8")
+    key_step.run()
+    result["changed key"] = key_step.outputs["key"]["key"]
+
+    cards.write_text(text.replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
+    shutil.rmtree(workspace / "build")
+    (workspace / ".git").mkdir()  # the repository: annotation paths are relative to it
+    broken = Runner(workspace, env, {"build": "true"})
+    broken.action["runs"]["steps"] = [s for s in broken.action["runs"]["steps"] if s.get("name") != "Install pnpgen"]
+    result.update({"broken": broken, "broken passed": broken.run(), "built": (workspace / "build").exists()})
+    return result
 
 
-def test_the_action_installs_validates_caches_and_builds_in_order(action_run: dict[str, Any]) -> None:
-    runner: Runner = action_run["runner"]
-    assert action_run["passed"], runner.ran
+def test_the_action_installs_validates_caches_and_builds_in_order(runs: dict[str, Future[Any]]) -> None:
+    result = runs["action"].result()
+    runner: Runner = result["runner"]
+    assert result["passed"], runner.ran
     assert [name for name, _, _ in runner.ran] == ["Install pnpgen", "Cache key from the content", "Validate",
                                                    "Build the PDFs"]
-    assert (action_run["venv"] / "bin" / "pnpgen").exists()  # installed by the Action, into the fresh venv
+    assert (result["venv"] / "bin" / "pnpgen").exists()  # installed by the Action, into the fresh venv
     code, out = runner.step("Validate")
     assert code == 0 and "ok   my-game: components" in out and "all checks passed" in out
     # the cache: ~/.cache/pnpgen keyed by the content's hash, and filled by the run
     uses = dict(runner.used)
     assert set(uses) == {"actions/setup-python@v5", "actions/cache@v4", "actions/upload-artifact@v4"}
+    assert uses["actions/setup-python@v5"] == {"python-version": "3.12"}
     key = uses["actions/cache@v4"]["key"]
     assert re.fullmatch(r"pnpgen-Linux-[0-9a-f]{64}", key) and uses["actions/cache@v4"]["path"] == "~/.cache/pnpgen"
-    assert any((action_run["home"] / ".cache" / "pnpgen").rglob("*.pickle"))
+    assert any((result["home"] / ".cache" / "pnpgen").rglob("*.pickle"))
+    assert result["same key"] == key != result["changed key"]  # keyed by the content
     # the artifact: the built PDFs
     assert uses["actions/upload-artifact@v4"]["path"] == "build"
-    pdfs = sorted(p.name for p in (action_run["workspace"] / "build" / "my-game").glob("*.pdf"))
-    assert "cards.pdf" in pdfs and "rulebook-en.pdf" in pdfs and "rulebook-ja.pdf" in pdfs
+    assert {"cards-en.pdf", "cards-ja.pdf", "rulebook-en.pdf", "rulebook-ja.pdf", "board-en.pdf"} <= set(
+        result["pdfs"])
 
 
-def test_the_action_cache_key_follows_the_content(action_run: dict[str, Any]) -> None:
-    runner: Runner = action_run["runner"]
-    step = next(s for s in runner.action["runs"]["steps"] if s.get("id") == "key")
-    again = Runner(action_run["workspace"], action_run["env"], {})
-    again.action = {**runner.action, "runs": {"steps": [step]}}
-    assert again.run() and again.outputs["key"]["key"] == runner.outputs["key"]["key"]
-    cards = action_run["workspace"] / "content" / "my-game" / "cards.csv"
-    text = cards.read_text(encoding="utf-8")
-    cards.write_text(text.replace("Move 1 space.", "Move one space."), encoding="utf-8")
-    try:
-        assert again.run() and again.outputs["key"]["key"] != runner.outputs["key"]["key"]
-    finally:
-        cards.write_text(text, encoding="utf-8")
+def test_the_action_annotates_a_broken_csv_and_stops(runs: dict[str, Future[Any]]) -> None:
+    result = runs["action"].result()
+    runner: Runner = result["broken"]
+    assert not result["broken passed"]
+    code, out = runner.step("Validate")
+    assert code == 1
+    assert ("::error file=content/my-game/cards.csv,line=4,title=pnpgen components (my-game)::"
+            "content/my-game/cards.csv:4: quantity: expected a whole number of copies, found 'lots'") in out
+    assert [name for name, _, _ in runner.ran][-1] == "Validate" and not result["built"]  # GitHub stops there
 
 
-def test_the_action_annotates_a_broken_csv_and_stops(action_run: dict[str, Any]) -> None:
-    workspace = action_run["workspace"]
-    cards = workspace / "content" / "my-game" / "cards.csv"
-    text = cards.read_text(encoding="utf-8")
-    cards.write_text(text.replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
-    shutil.rmtree(workspace / "build")
-    (workspace / ".git").mkdir(exist_ok=True)  # the repository: annotation paths are relative to it
-    try:
-        runner = Runner(workspace, action_run["env"], {"build": "true"})
-        runner.action = {**runner.action, "runs": {"steps": [s for s in runner.action["runs"]["steps"]
-                                                              if s.get("name") != "Install pnpgen"]}}
-        assert not runner.run()
-        code, out = runner.step("Validate")
-        assert code == 1
-        assert ("::error file=content/my-game/cards.csv,line=4,title=pnpgen components (my-game)::"
-                "content/my-game/cards.csv:4: quantity: expected a whole number of copies, found 'lots'") in out
-        assert [name for name, _, _ in runner.ran][-1] == "Validate" and not (workspace / "build").exists()
-    finally:
-        cards.write_text(text, encoding="utf-8")
-
-
-def test_the_gitlab_template_validates_with_a_junit_report(action_run: dict[str, Any]) -> None:
+def test_the_gitlab_template_validates_with_a_junit_report(runs: dict[str, Future[Any]]) -> None:
+    result = runs["action"].result()
     template = yaml.safe_load((ROOT / "docs" / "gitlab-ci.yml").read_text(encoding="utf-8"))
     job = template["pnpgen-validate"]
     assert job["extends"] == ".pnpgen" and job["artifacts"]["reports"]["junit"] == "pnpgen-junit.xml"
-    workspace = action_run["workspace"]
-    env = {**action_run["env"], **{k: str(v).replace("$CI_PROJECT_DIR", str(workspace))
-                                   for k, v in template["variables"].items()}}
+    workspace = result["workspace"]
+    env = {**result["runner"].env, **{k: str(v).replace("$CI_PROJECT_DIR", str(workspace))
+                                      for k, v in template["variables"].items()}}
     for line in job["script"]:  # pnpgen is installed already (the Action's venv): the job's own lines
         done = run(["bash", "-eo", "pipefail", "-c", line], workspace, env)
-        assert done.returncode == 0, done.stdout + done.stderr
-    report = workspace / "pnpgen-junit.xml"
-    assert "<testsuite name=\"my-game\"" in report.read_text(encoding="utf-8")
+        assert done.returncode == 1, done.stdout + done.stderr  # the CSV is still broken
+    report = (workspace / "pnpgen-junit.xml").read_text(encoding="utf-8")
+    assert '<testsuite name="my-game" tests="3" failures="1"' in report
+    assert "content/my-game/cards.csv:4: quantity" in report
     assert any((workspace / ".cache" / "pnpgen").rglob("*.pickle"))  # PNPGEN_CACHE, the job's cache path

@@ -294,3 +294,55 @@ def test_ci_files_follow_where_pnpgen_came_from(tmp_path: Path) -> None:
     assert f'pip install "{on_github.pip}" ./dice-rules' in text
     config = yaml.safe_load((tmp_path / "c" / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     assert config["repos"][0]["repo"] == "local"
+
+
+def check(tool: str, *args: str) -> int:
+    """check-jsonschema's or pre-commit's command line, run in this process: its exit code."""
+    import os
+
+    cwd = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        if tool == "pre_commit":
+            from pre_commit.main import main as pre_commit
+
+            return pre_commit(list(args))
+        from check_jsonschema.cli.main_command import main as check_jsonschema
+
+        return int(check_jsonschema.main(list(args), standalone_mode=False) or 0)  # click: the exit code
+    finally:
+        os.chdir(cwd)
+
+
+def test_ci_files_pass_the_schemas_of_github_gitlab_and_pre_commit(tmp_path: Path) -> None:
+    """action.yml, docs/gitlab-ci.yml and every variant of what `pnpgen new` writes, against
+    the schemas GitHub's and GitLab's editors use (as check-jsonschema vendors them) and
+    pre-commit's own checks of a hooks file and a config."""
+    rev = "b" * 40
+    sources = {"github": scaffold.Source("https://github.com/someone/pnpgen", rev, "pnpgen @ git+https://x/y",
+                                         f"someone/pnpgen@{rev}"),
+               "wheel": scaffold.Source(None, None, "pnpgen==0.1.0", None),
+               "folder": scaffold.Source(str(ROOT), rev, "pnpgen==0.1.0", None)}
+    for name, source in sources.items():
+        (tmp_path / name / "content").mkdir(parents=True)
+        scaffold.ci_files(tmp_path / name / "content", source=source)
+    (tmp_path / "played" / "content").mkdir(parents=True)
+    scaffold.ci_files(tmp_path / "played" / "content", tmp_path / "played" / "dice-rules", source=sources["github"])
+    workflows = sorted(str(p) for p in tmp_path.glob("*/.github/workflows/pnpgen.yml"))
+    configs = sorted(str(p) for p in tmp_path.glob("*/.pre-commit-config.yaml"))
+    assert len(workflows) == len(configs) == 4
+    for args in (["check_jsonschema", "--builtin-schema", "vendor.github-actions", "action.yml"],
+                 ["check_jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows],
+                 ["check_jsonschema", "--builtin-schema", "vendor.gitlab-ci", "docs/gitlab-ci.yml"],
+                 ["pre_commit", "validate-manifest", ".pre-commit-hooks.yaml"],
+                 ["pre_commit", "validate-config", *configs]):
+        assert check(*args) == 0, args
+    # the checks can fail: a workflow job without runs-on, a hook without entry
+    broken = tmp_path / "broken.yml"
+    broken.write_text(Path(workflows[0]).read_text(encoding="utf-8").replace("runs-on: ubuntu-latest", ""),
+                      encoding="utf-8")
+    assert check("check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(broken)) != 0
+    hooks = tmp_path / "hooks.yaml"
+    hooks.write_text((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8").replace("  entry:", "  x-entry:"),
+                     encoding="utf-8")
+    assert check("pre_commit", "validate-manifest", str(hooks)) != 0

@@ -283,8 +283,8 @@ def validate(
         bool, typer.Option("--update-golden", help="Rewrite the golden playthroughs instead of comparing.")
     ] = False,
     quick: Annotated[
-        bool, typer.Option("--quick", help="Skip the slow simulated checks (as --games 0 --verify-games 0): "
-                           "for a pre-commit hook; CI runs them all.")
+        bool, typer.Option("--quick", help="Skip the checks that play games (playthroughs, determinism, smoke "
+                           "test, end conditions): for a pre-commit hook; CI runs them all.")
     ] = False,
     report_format: Annotated[
         str, typer.Option("--format", help="text; github: a ::error line per problem, shown beside the "
@@ -329,9 +329,6 @@ def validate(
         refuse_content_folder(golden_dir, root, "golden folder")
     if output is not None:
         refuse_content_folder(output, root, "report file")
-    if quick:
-        smoke_games = 0 if smoke_games is None else smoke_games
-        verify_games = 0 if verify_games is None else verify_games
     report = ci_report.Report(root)
     plain = not as_json and not to_stdout  # the usual lines on stdout
     if files:
@@ -349,7 +346,8 @@ def validate(
         for game in select_games(root, games):
             current, checks, game_started = game.id, [], time.perf_counter()
             for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
-                                       update_golden=update_golden, verify_games=verify_games):
+                                       update_golden=update_golden, verify_games=verify_games,
+                                       simulated=not quick):
                 checks.append({"name": check.name, "ok": check.ok, "detail": check.detail,
                                "problems": check.problems})
                 errors += [error_entry(problem) for problem in check.problems]
@@ -450,6 +448,9 @@ def new(
         out.print(f"next: pip install -e {package}", highlight=False, soft_wrap=True)
     out.print(f"next: pnpgen validate {game}" + (f" --content {root}" if content else ""), highlight=False,
               soft_wrap=True)
+    if any(p.name == ".pre-commit-config.yaml" for p in paths):
+        out.print("next: pip install pre-commit && pre-commit install   # validate on each commit (docs/ci.md)",
+                  highlight=False, soft_wrap=True)
 
 
 @command()

@@ -255,7 +255,7 @@ def test_new_writes_the_ci_files_into_the_repository(run_pnpgen: CliRun, tmp_pat
     steps = workflow["jobs"]["validate"]["steps"]
     assert any("--format github" in step.get("run", "") for step in steps) or any(
         "pnpgen" in step.get("uses", "") for step in steps)
-    assert f"wrote {repo / '.pre-commit-config.yaml'}" in out
+    assert f"wrote {repo / '.pre-commit-config.yaml'}" in out and "pre-commit install" in out
     # a second game keeps them; --no-ci writes none
     (repo / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     code, out, _ = run_pnpgen("new", "other-game", "--content", str(repo / "games" / "content"))
@@ -346,3 +346,11 @@ def test_ci_files_pass_the_schemas_of_github_gitlab_and_pre_commit(tmp_path: Pat
     hooks.write_text((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8").replace("  entry:", "  x-entry:"),
                      encoding="utf-8")
     assert check("pre_commit", "validate-manifest", str(hooks)) != 0
+
+
+def test_quick_leaves_out_the_checks_that_play_games(run_pnpgen: CliRun) -> None:
+    code, out, err = run_pnpgen("validate", "routou-dice", "--quick", "--json")
+    assert code == 0, out + err
+    names = [check["name"] for check in json.loads(out)["games"][0]["checks"]]
+    assert "components" in names and "example six-in-a-row" in names and "golden playthrough routou-dice" in names
+    assert not [n for n in names if n.split()[0] in ("verification", "determinism", "smoke", "end")], names

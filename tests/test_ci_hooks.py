@@ -144,13 +144,31 @@ def test_the_new_game_passes_its_own_pre_commit_hook(runs: dict[str, Future[Any]
 # --- the GitHub Action, step by step ----------------------------------------------------------
 
 
+def action_checkout(folder: Path) -> Path:
+    """This repository's tracked files as they are now, in `folder`: what GitHub checks out as
+    the action's path (pip builds there, leaving build/lib behind, not in this repository)."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    for name in listed.decode().split("\0"):
+        source = ROOT / name
+        if not name or not (source.is_file() or source.is_symlink()):
+            continue
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            target.symlink_to(os.readlink(source))
+        else:
+            shutil.copy2(source, target)
+    return folder
+
+
 class Runner:
     """Runs action.yml's steps as GitHub does: in order, `if:` evaluated, `${{ }}` filled in,
     each `run:` in `bash -eo pipefail` with GITHUB_OUTPUT; `uses:` steps are recorded (the
     fresh virtual environment stands for setup-python)."""
 
-    def __init__(self, workspace: Path, env: dict[str, str], inputs: dict[str, str]) -> None:
-        self.action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    def __init__(self, workspace: Path, env: dict[str, str], inputs: dict[str, str], path: Path = ROOT) -> None:
+        self.action = yaml.safe_load((path / "action.yml").read_text(encoding="utf-8"))
+        self.path = path  # the action's checkout
         self.inputs = {k: str(v.get("default", "")) for k, v in self.action["inputs"].items()} | inputs
         self.workspace, self.env = workspace, env
         self.outputs: dict[str, dict[str, str]] = {}
@@ -167,7 +185,7 @@ class Runner:
             return self.inputs[match.group(1)]
         if match := re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression):
             return self.outputs.get(match.group(1), {}).get(match.group(2), "")
-        known = {"github.action_path": str(ROOT), "runner.os": "Linux"}
+        known = {"github.action_path": str(self.path), "runner.os": "Linux"}
         assert expression in known, f"the test's runner does not know the expression {expression!r}"
         return known[expression]
 
@@ -186,7 +204,7 @@ class Runner:
             assert step["shell"] == "bash"
             output = self.workspace.parent / f"github-output-{index}"
             output.write_text("", encoding="utf-8")
-            env = {**self.env, "GITHUB_OUTPUT": str(output), "GITHUB_ACTION_PATH": str(ROOT),
+            env = {**self.env, "GITHUB_OUTPUT": str(output), "GITHUB_ACTION_PATH": str(self.path),
                    "GITHUB_WORKSPACE": str(self.workspace), "RUNNER_OS": "Linux",
                    **{k: self.fill(str(v)) for k, v in step.get("env", {}).items()}}
             script = self.workspace.parent / f"step-{index}.sh"
@@ -216,13 +234,14 @@ def action_runs(base: Path) -> dict[str, Any]:
     assert done.returncode == 0, done.stderr
     env = environment(base / "home", [venv / "bin"])
     assert not (venv / "bin" / "pnpgen").exists()
-    runner = Runner(workspace, env, {"build": "true"})
+    checkout = action_checkout(base / "pnpgen")
+    runner = Runner(workspace, env, {"build": "true"}, checkout)
     result: dict[str, Any] = {"runner": runner, "passed": runner.run(), "workspace": workspace, "venv": venv,
                               "home": base / "home", "pdfs": sorted(p.name for p in (workspace / "build" / "my-game")
                                                                     .glob("*.pdf"))}
     if not result["passed"]:
         return result
-    key_step = Runner(workspace, env, {})
+    key_step = Runner(workspace, env, {}, checkout)
     key_step.action["runs"]["steps"] = [s for s in key_step.action["runs"]["steps"] if s.get("id") == "key"]
     key_step.run()
     result["same key"] = key_step.outputs["key"]["key"]
@@ -235,7 +254,7 @@ def action_runs(base: Path) -> dict[str, Any]:
     cards.write_text(text.replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
     shutil.rmtree(workspace / "build")
     (workspace / ".git").mkdir()  # the repository: annotation paths are relative to it
-    broken = Runner(workspace, env, {"build": "true"})
+    broken = Runner(workspace, env, {"build": "true"}, checkout)
     broken.action["runs"]["steps"] = [s for s in broken.action["runs"]["steps"] if s.get("name") != "Install pnpgen"]
     result.update({"broken": broken, "broken passed": broken.run(), "built": (workspace / "build").exists()})
     return result

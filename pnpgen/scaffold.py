@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -205,7 +206,8 @@ def ci_files(root: Path, package: Path | None = None, source: Source | None = No
     source = source or pnpgen_source()
     repo = repository_root(root) or root.resolve().parent
     content = Path(os.path.relpath(root.resolve(), repo)).as_posix()
-    marks = {"CONTENT": content, "REPO": source.repo or "", "REV": source.rev or "", "ACTION": source.action or "",
+    marks = {"CONTENT": content, "CONTENT_SH": shlex.quote(content), "CONTENT_YAML": json.dumps(content),
+             "REPO": source.repo or "", "REV": source.rev or "", "ACTION": source.action or "",
              "REPO_NOTE": "  # this pnpgen's checkout: on this machine only; to share, its repository's URL"
              if source.repo and "://" not in source.repo else "",
              "INSTALL_NOTE": "  # pnpgen came from a wheel or a folder: say where CI gets it (docs/ci.md)"
@@ -216,7 +218,7 @@ def ci_files(root: Path, package: Path | None = None, source: Source | None = No
         hook = "pre-commit-local"
         marks["WHY"] = ("and the game's rules package installed in your environment (pip install -e "
                         f"{Path(os.path.relpath(package, repo)).as_posix()})." if package is not None
-                        else "installed in your environment (pip install pnpgen).")
+                        else "of your environment (the one that ran pnpgen new).")
     install = [json.dumps(source.pip)]
     if package is not None:
         install.append(f"./{Path(os.path.relpath(package, repo)).as_posix()}")

@@ -288,7 +288,8 @@ def validate(
     ] = False,
     report_format: Annotated[
         str, typer.Option("--format", help="text; github: a ::error line per problem, shown beside the "
-                          "changed line; junit or sarif: a report file (--output, else stdout) (docs/ci.md).",
+                          "changed line; junit or sarif: a report file (--output, else stdout); github,sarif "
+                          "or github,junit: both (docs/ci.md).",
                           autocompletion=lambda: ["text", "github", "junit", "sarif"])
     ] = "text",
     output: Annotated[
@@ -316,12 +317,9 @@ def validate(
     from pnpgen.output import refuse_content_folder
     from pnpgen.validate import validate_game  # lazy: ReportLab (see top)
 
-    if report_format not in ci_report.FORMATS:
-        raise PnpgenError(f"--format {report_format}: expected one of {', '.join(ci_report.FORMATS)}")
-    if output is not None and report_format not in ("junit", "sarif"):
-        raise PnpgenError(f"--output is for --format junit or sarif, not {report_format}")
-    to_stdout = report_format in ("junit", "sarif") and output is None
-    if as_json and (report_format == "github" or to_stdout):
+    github, file_format = ci_report.formats(report_format, output)
+    to_stdout = file_format is not None and output is None
+    if as_json and (github or to_stdout):
         raise PnpgenError(f"--json and --format {report_format} both write stdout; give --output FILE")
     root = content_root(content)
     golden_dir = golden or _default_golden(root, update_golden)
@@ -336,7 +334,7 @@ def validate(
         if not games:
             if plain:
                 out.print(f"no game folder of {root} holds the {len(changed)} changed file(s)", highlight=False)
-            _finish_report(report, report_format, output, as_json, {"games": [], "failed_checks": 0}, [])
+            _finish_report(report, file_format, output, as_json, {"games": [], "failed_checks": 0}, [])
             return
     failures = 0
     results: list[dict[str, Any]] = []
@@ -359,19 +357,18 @@ def validate(
                 out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
                           soft_wrap=True)
                 for problem, entry in zip(check.problems, found, strict=True):
-                    line = ci_report.github_line(entry) if report_format == "github" else f"       {problem}"
+                    line = ci_report.github_line(entry) if github else f"       {problem}"
                     out.print(line, markup=False, highlight=False, soft_wrap=True)
             report.seconds[game.id] = time.perf_counter() - game_started
             results.append({"id": game.id, "checks": checks})
     except PnpgenError as error:  # bad input: exit 2 as ever; the report names it too
         stop = report.stopped(error, current)
-        if report_format == "github":
+        if github:
             out.print(ci_report.github_line(stop), markup=False, highlight=False, soft_wrap=True)
-        elif report_format != "text":
-            _finish_report(report, report_format, output, False, {}, [])
+        _finish_report(report, file_format, output, False, {}, [])
         raise
     report.exit_code = 1 if failures else 0
-    _finish_report(report, report_format, output, as_json, {"games": results, "failed_checks": failures}, errors)
+    _finish_report(report, file_format, output, as_json, {"games": results, "failed_checks": failures}, errors)
     if plain:
         out.print(f"[red]{failures} check(s) failed[/]" if failures else "[green]all checks passed[/]")
     if files and plain and not quick:  # pre-commit shows it when the hook fails (or with --verbose)
@@ -382,16 +379,16 @@ def validate(
         raise typer.Exit(1)
 
 
-def _finish_report(report: ci_report.Report, report_format: str, output: Path | None, as_json: bool,
+def _finish_report(report: ci_report.Report, file_format: str | None, output: Path | None, as_json: bool,
                    data: dict[str, Any], errors: list[dict[str, Any]]) -> None:
     """The junit or sarif report (to --output, else stdout) and the --json envelope."""
     from pnpgen import ci_report
 
-    if report_format in ("junit", "sarif"):
+    if file_format is not None:
         if output is not None:
-            ci_report.write(report, report_format, output)
+            ci_report.write(report, file_format, output)
         else:
-            print(ci_report.render(report, report_format), end="")
+            print(ci_report.render(report, file_format), end="")
     if as_json:
         emit(report.exit_code == 0, data, errors)
 

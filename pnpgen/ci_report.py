@@ -23,6 +23,7 @@ from xml.etree import ElementTree
 from pnpgen import __version__
 from pnpgen.commands import error_entry
 from pnpgen.content.game import MAIN_FILE, game_folders
+from pnpgen.errors import PnpgenError
 from pnpgen.output import atomic_output
 from pnpgen.scaffold import repository_root
 
@@ -42,6 +43,25 @@ RULES: dict[str, tuple[str, str]] = {  # name prefix: (rule id, what the rule ch
     "golden playthrough": ("golden", "The golden playthrough replays unchanged"),
 }
 CONTENT_RULE = ("content", "A content file can be read: YAML, CSV, limits (bad input, exit 2)")
+
+
+def formats(given: str, output: Path | None) -> tuple[bool, str | None]:
+    """`--format` as (GitHub annotations?, the report file's format): one of FORMATS, or
+    github with junit or sarif ('github,sarif'), whose report then needs --output."""
+    names = [name.strip() for name in given.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FORMATS]
+    if unknown or not names:
+        raise PnpgenError(f"--format {given}: expected one of {', '.join(FORMATS)}, or github,junit or github,sarif")
+    files = [name for name in names if name in ("junit", "sarif")]
+    if len(files) > 1:
+        raise PnpgenError(f"--format {given}: one report file at a time (junit or sarif)")
+    github, file_format = "github" in names, (files[0] if files else None)
+    if output is not None and file_format is None:
+        raise PnpgenError(f"--output is for --format junit or sarif, not {given}")
+    if github and file_format is not None and output is None:
+        raise PnpgenError(f"--format {given}: the annotations go to stdout; give --output FILE for the {file_format} "
+                          "report")
+    return github, file_format
 
 
 def rule_for(check: str, game: str) -> tuple[str, str]:

@@ -154,6 +154,19 @@ def test_sarif_report_passes_the_sarif_schema_with_a_rule_per_kind(run_pnpgen: C
         jsonschema.Draft4Validator(sarif_schema()).validate(log)
 
 
+def test_github_annotations_and_a_report_file_in_one_run(run_pnpgen: CliRun, tmp_path: Path) -> None:
+    report = tmp_path / "pnpgen.sarif"
+    code, out, _ = run_pnpgen("validate", "--content", str(CONTENT), "--format", "github,sarif", "-o", str(report))
+    assert code == 1 and len(github_annotations(out)) == 3
+    log = json.loads(report.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(sarif_schema()).validate(log)
+    assert len(log["runs"][0]["results"]) == 3
+    for formats, message in (("github,sarif", "give --output FILE for the sarif report"),
+                             ("junit,sarif", "one report file at a time")):
+        code, out, err = run_pnpgen("validate", "--content", str(CONTENT), "--format", formats)
+        assert code == 2 and message in err and not out, err
+
+
 def test_a_report_to_stdout_is_the_report_alone(run_pnpgen: CliRun) -> None:
     code, out, _ = run_pnpgen("validate", "--content", str(CONTENT), "--format", "sarif")
     assert code == 1 and len(json.loads(out)["runs"][0]["results"]) == 3

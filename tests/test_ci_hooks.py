@@ -8,6 +8,7 @@ dependencies from pip's cache), which takes most of these tests' time."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -235,7 +236,7 @@ def action_runs(base: Path) -> dict[str, Any]:
     env = environment(base / "home", [venv / "bin"])
     assert not (venv / "bin" / "pnpgen").exists()
     checkout = action_checkout(base / "pnpgen")
-    runner = Runner(workspace, env, {"build": "true"}, checkout)
+    runner = Runner(workspace, env, {"build": "true", "sarif": "reports/pnpgen.sarif"}, checkout)
     result: dict[str, Any] = {"runner": runner, "passed": runner.run(), "workspace": workspace, "venv": venv,
                               "home": base / "home", "pdfs": sorted(p.name for p in (workspace / "build" / "my-game")
                                                                     .glob("*.pdf"))}
@@ -254,7 +255,7 @@ def action_runs(base: Path) -> dict[str, Any]:
     cards.write_text(text.replace(BROKEN[0], BROKEN[1]), encoding="utf-8")
     shutil.rmtree(workspace / "build")
     (workspace / ".git").mkdir()  # the repository: annotation paths are relative to it
-    broken = Runner(workspace, env, {"build": "true"}, checkout)
+    broken = Runner(workspace, env, {"build": "true", "sarif": "pnpgen.sarif"}, checkout)
     broken.action["runs"]["steps"] = [s for s in broken.action["runs"]["steps"] if s.get("name") != "Install pnpgen"]
     result.update({"broken": broken, "broken passed": broken.run(), "built": (workspace / "build").exists()})
     return result
@@ -269,6 +270,8 @@ def test_the_action_installs_validates_caches_and_builds_in_order(runs: dict[str
     assert (result["venv"] / "bin" / "pnpgen").exists()  # installed by the Action, into the fresh venv
     code, out = runner.step("Validate")
     assert code == 0 and "ok   my-game: components" in out and "all checks passed" in out
+    sarif = json.loads((result["workspace"] / "reports" / "pnpgen.sarif").read_text(encoding="utf-8"))
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"] == []  # the `sarif:` input's report
     # the cache: ~/.cache/pnpgen keyed by the content's hash, and filled by the run
     uses = dict(runner.used)
     assert set(uses) == {"actions/setup-python@v5", "actions/cache@v4", "actions/upload-artifact@v4"}
@@ -292,6 +295,8 @@ def test_the_action_annotates_a_broken_csv_and_stops(runs: dict[str, Future[Any]
     assert ("::error file=content/my-game/cards.csv,line=4,title=pnpgen components (my-game)::"
             "content/my-game/cards.csv:4: quantity: expected a whole number of copies, found 'lots'") in out
     assert [name for name, _, _ in runner.ran][-1] == "Validate" and not result["built"]  # GitHub stops there
+    (found,) = json.loads((result["workspace"] / "pnpgen.sarif").read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert found["ruleId"] == "components" and found["locations"][0]["physicalLocation"]["region"] == {"startLine": 4}
 
 
 def test_the_gitlab_template_validates_with_a_junit_report(runs: dict[str, Future[Any]]) -> None:

@@ -27,6 +27,7 @@ from pnpgen.games import find_rules
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from pnpgen import ci_report
     from pnpgen.content.game import GameContent
 
 # Start-up time matters for `pnpgen referee` (run once per disputed move) and `pnpgen list`:
@@ -294,6 +295,23 @@ def validate(
     update_golden: Annotated[
         bool, typer.Option("--update-golden", help="Rewrite the golden playthroughs instead of comparing.")
     ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Skip the checks that play games (playthroughs, determinism, smoke "
+                           "test, end conditions): for a pre-commit hook; CI runs them all.")
+    ] = False,
+    report_format: Annotated[
+        str, typer.Option("--format", help="text; github: a ::error line per problem, shown beside the "
+                          "changed line; junit or sarif: a report file (--output, else stdout); github,sarif "
+                          "or github,junit: both (docs/ci.md).",
+                          autocompletion=lambda: ["text", "github", "junit", "sarif"])
+    ] = "text",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File for the junit or sarif report.")
+    ] = None,
+    files: Annotated[
+        bool, typer.Option("--files", help="The arguments are changed files: validate the games holding them "
+                           "(what the pre-commit hook runs).")
+    ] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
@@ -303,41 +321,89 @@ def validate(
     condition is reached, and compare the golden playthroughs.
 
     Exits 1 if any check fails (naming the game, the check and what differed),
-    2 if a content file is malformed.
+    2 if a content file is malformed. `--format github|junit|sarif` reports the same
+    results for CI, with paths relative to the repository and the same exit codes.
     """
+    import time
+
+    from pnpgen import ci_report
     from pnpgen.output import refuse_content_folder
     from pnpgen.validate import validate_game  # lazy: ReportLab (see top)
 
+    github, file_format = ci_report.formats(report_format, output)
+    to_stdout = file_format is not None and output is None
+    if as_json and (github or to_stdout):
+        raise PnpgenError(f"--json and --format {report_format} both write stdout; give --output FILE")
     root = content_root(content)
     golden_dir = golden or _default_golden(root, update_golden)
     if update_golden and golden_dir is not None:
         refuse_content_folder(golden_dir, root, "golden folder")
+    if output is not None:
+        refuse_content_folder(output, root, "report file")
+    report = ci_report.Report(root)
+    plain = not as_json and not to_stdout  # the usual lines on stdout
+    if files:
+        changed, games = games or [], ci_report.games_of_files(root, games or [], golden_dir)
+        if not games:
+            if plain:
+                out.print(f"no game folder of {root} holds the {len(changed)} changed file(s)", highlight=False)
+            _finish_report(report, file_format, output, as_json, {"games": [], "failed_checks": 0}, [])
+            return
     failures = 0
     results: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    for game in select_games(root, games):
-        checks = []
-        for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
-                                   update_golden=update_golden, verify_games=verify_games):
-            checks.append({"name": check.name, "ok": check.ok, "detail": check.detail, "problems": check.problems})
-            errors += [error_entry(problem) for problem in check.problems]
-            failures += not check.ok
-            if as_json:
-                continue
-            mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
-            out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
-                      soft_wrap=True)
-            for problem in check.problems:
-                out.print(f"       {problem}", markup=False, highlight=False, soft_wrap=True)
-        results.append({"id": game.id, "checks": checks})
-    if as_json:
-        emit(not failures, {"games": results, "failed_checks": failures}, errors)
-    elif failures:
-        out.print(f"[red]{failures} check(s) failed[/]")
-    else:
-        out.print("[green]all checks passed[/]")
+    started, current = time.perf_counter(), ""
+    try:
+        for game in select_games(root, games):
+            current, checks, game_started = game.id, [], time.perf_counter()
+            for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
+                                       update_golden=update_golden, verify_games=verify_games,
+                                       simulated=not quick):
+                checks.append({"name": check.name, "ok": check.ok, "detail": check.detail,
+                               "problems": check.problems})
+                errors += [error_entry(problem) for problem in check.problems]
+                failures += not check.ok
+                found = report.add(game.id, check.name, check.ok, check.detail, check.problems)
+                if not plain:
+                    continue
+                mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
+                out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
+                          soft_wrap=True)
+                for problem, entry in zip(check.problems, found, strict=True):
+                    line = ci_report.github_line(entry) if github else f"       {problem}"
+                    out.print(line, markup=False, highlight=False, soft_wrap=True)
+            report.seconds[game.id] = time.perf_counter() - game_started
+            results.append({"id": game.id, "checks": checks})
+    except PnpgenError as error:  # bad input: exit 2 as ever; the report names it too
+        stop = report.stopped(error, current)
+        if github:
+            out.print(ci_report.github_line(stop), markup=False, highlight=False, soft_wrap=True)
+        _finish_report(report, file_format, output, False, {}, [])
+        raise
+    report.exit_code = 1 if failures else 0
+    _finish_report(report, file_format, output, as_json, {"games": results, "failed_checks": failures}, errors)
+    if plain:
+        out.print(f"[red]{failures} check(s) failed[/]" if failures else "[green]all checks passed[/]")
+    if files and plain and not quick:  # pre-commit shows it when the hook fails (or with --verbose)
+        err.print(f"validated in {time.perf_counter() - started:.1f} s; to skip the slow simulated checks locally: "
+                  "args: [--quick] in .pre-commit-config.yaml, or SKIP=pnpgen-validate git commit "
+                  "(CI runs them all)", highlight=False, soft_wrap=True)
     if failures:
         raise typer.Exit(1)
+
+
+def _finish_report(report: ci_report.Report, file_format: str | None, output: Path | None, as_json: bool,
+                   data: dict[str, Any], errors: list[dict[str, Any]]) -> None:
+    """The junit or sarif report (to --output, else stdout) and the --json envelope."""
+    from pnpgen import ci_report
+
+    if file_format is not None:
+        if output is not None:
+            ci_report.write(report, file_format, output)
+        else:
+            print(ci_report.render(report, file_format), end="")
+    if as_json:
+        emit(report.exit_code == 0, data, errors)
 
 
 @command()
@@ -427,19 +493,23 @@ def new(
     kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook) "
                                       "dice or grid (a played game: content plus its rules package).",
                                       autocompletion=lambda: ["print-only", "dice", "grid"])] = "print-only",
+    no_ci: Annotated[bool, typer.Option("--no-ci", help="Write no .pre-commit-config.yaml and "
+                                        ".github/workflows/pnpgen.yml.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Make a new game folder in the content folder that builds and validates at once: a
     ja/en rulebook, a deck from a CSV, a board and a score sheet, each file naming its JSON
-    Schema for the editor (schemas written to schema/ beside the content folder)."""
+    Schema for the editor (schemas written to schema/ beside the content folder). The
+    repository also gets a pre-commit hook and a GitHub workflow that validate the games,
+    unless they exist or --no-ci (docs/ci.md)."""
     import os
 
     from pnpgen.scaffold import new_game  # lazy: ReportLab (see top)
 
     root = content or Path(os.environ.get("PNPGEN_CONTENT", "content"))  # made if missing
-    paths = new_game(root, game, kind)
+    paths = new_game(root, game, kind, ci=not no_ci)
     if as_json:
         emit(True, {"game": game, "files": [str(p) for p in paths]})
         return
@@ -450,6 +520,9 @@ def new(
         out.print(f"next: pip install -e {package}", highlight=False, soft_wrap=True)
     out.print(f"next: pnpgen validate {game}" + (f" --content {root}" if content else ""), highlight=False,
               soft_wrap=True)
+    if any(p.name == ".pre-commit-config.yaml" for p in paths):
+        out.print("next: pip install pre-commit && pre-commit install   # validate on each commit (docs/ci.md)",
+                  highlight=False, soft_wrap=True)
 
 
 @command()

@@ -162,7 +162,10 @@ def validate_game(
     golden_dir: Path | None = None,
     update_golden: bool = False,
     verify_games: int | None = None,
+    simulated: bool = True,
 ) -> list[Check]:
+    """Every check of a game folder; `simulated=False` (validate --quick) leaves out the ones
+    that play games: checked playthroughs, determinism, smoke test, end conditions."""
     all_rules = rules_for_content(content)
     checks = [Check("schema and rules section", detail=f"{len(all_rules)} game(s)")]
     checks.append(Check("components", check_components(content, all_rules)))
@@ -173,7 +176,7 @@ def validate_game(
     sim = settings(content)
     games = smoke_games if smoke_games is not None else int(sim.get("smoke_games", DEFAULT_SMOKE_GAMES))
     start = seed if seed is not None else int(sim.get("seed", DEFAULT_SEED))
-    for rules in all_rules:
+    for rules in all_rules if simulated else []:
         checks += verification_checks(rules, start, games, verify_games)
     checks += golden_checks(content, all_rules, golden_dir, start, update_golden)
     return checks

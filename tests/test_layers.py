@@ -44,6 +44,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.build", "pnpgen.scaffold", "pnpgen.preflight"),  # preflight: a game's print files built and checked
     ("pnpgen.watch", "pnpgen.play"),  # rebuilds on save, serves the previews page; play: the web table
     ("pnpgen.commands",),  # consoles, the JSON envelope; list and referee without Typer
+    ("pnpgen.ci_report",),  # validate's results for CI: github, junit, sarif; --files for pre-commit
     ("pnpgen.app",),  # the Typer app: every command's options and help
     ("pnpgen.cli",),  # the entry point: exit codes, one-line errors, the plain-call shortcut
     ("pnpgen.__main__",),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.booklint import check_players_book
 from pnpgen.content.game import GameContent
 from pnpgen.engine.bots import simulation_bots
 from pnpgen.engine.protocol import Rules
@@ -148,6 +149,7 @@ def validate_game(
     checks = [Check("schema and rules section", detail=f"{len(all_rules)} game(s)")]
     checks.append(Check("components", check_components(content, all_rules)))
     checks.append(Check("rulebook text and references", check_rulebook(content, all_rules)))
+    checks.append(Check("players' book lint", check_players_book(content, all_rules)))
     for result in check_examples(content, all_rules):
         checks.append(Check(f"example {result.example}", result.problems))
     sim = settings(content)

@@ -28,7 +28,7 @@ KINDS = ("command line", "rule code", "move notation", "YAML key", "backtick", "
          "aside", "refused caption")
 
 COMMAND = re.compile(r"\bpnpgen\s+[a-z][\w-]*")
-BACKTICK = re.compile(r"`")
+BACKTICK = re.compile(r"`[^`\n]*`|`")
 FRACTION = re.compile(r"\b(?:\d{5,}\s*/\s*\d+|\d+\s*/\s*\d{5,})\b")
 YAML_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\{\{|\}\}|\{%|^\s*[a-z_]+:\s*$", re.M)
 ASIDE = re.compile(r"\bour (?:own )?decisions?\b|\bthe source(?:'s)?\b(?! of)|\bthe original (?:text|rules|example)"
@@ -205,7 +205,7 @@ def check_players_book(content: GameContent, rules_list: list[Rules[Any, Any]]) 
     ids = rule_ids(content)
     for lang in LANGS:
         for finding in lint_passages(book_passages(content, rules_list, lang, book), ids, rules_list):
-            text = str(finding)
+            text = str(finding).replace("players' book", f"players' book ({lang})", 1)
             if text not in problems:
                 problems.append(text)
     return problems

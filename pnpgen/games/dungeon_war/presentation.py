@@ -87,7 +87,7 @@ class DungeonWarPresentation:
                     spoils.append(f"{'クリスタル' if ja else 'crystals'} {float(kind.spoils_crystals):g}")
                 if kind.spoils_gold:
                     spoils.append(f"{kind.spoils_gold}G")
-                cards = kind.spoils_cards + kind.extra_cards
+                cards = kind.spoils_cards  # what the defeater takes; a knight's extra card is its own ability
                 if cards:
                     spoils.append(f"{'カード' if ja else 'card'} {cards}")
                 cost = "—" if key in ("king", "dragon") else f"{kind.cost}G"

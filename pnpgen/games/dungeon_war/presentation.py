@@ -127,7 +127,7 @@ class DungeonWarPresentation:
             "card_columns": cfg.columns, "first_spots": cfg.first_spots, "max_crystals": cfg.max_crystals,
             "p": pieces, "dash_dice": knight.dash_dice, "dash_bp": abs(knight.dash_bp),
             "warp_cost": cfg.pieces["magician"].warp_cost, "block_range": cfg.block_range[1],
-            "fence_range": f"{cfg.fence_range[0]}–{cfg.fence_range[1]}",
+            "fence_range": f"{cfg.fence_range[0]}{'〜' if lang == 'ja' else '–'}{cfg.fence_range[1]}",
             "chest_cards": cfg.neutral["chest"]["cards"], "coin_gold": cfg.neutral["coin"]["gold"],
             "neutral_total": sum(int(n["count"]) for n in cfg.neutral.values()),
             "army_total": sum(p.count for p in cfg.pieces.values()),

@@ -117,8 +117,9 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg
+        to = "〜" if lang == "ja" else "–"  # a range as each language writes it
         return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,
-                "line_to_win": cfg.line, "columns": f"{cfg.columns[0]}–{cfg.columns[1]}",
-                "rows": f"{cfg.rows[0]}–{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
+                "line_to_win": cfg.line, "columns": f"{cfg.columns[0]}{to}{cfg.columns[1]}",
+                "rows": f"{cfg.rows[0]}{to}{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
                 "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
                 "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}

@@ -35,7 +35,7 @@ ASIDE = re.compile(r"\bour (?:own )?decisions?\b|\bthe source(?:'s)?\b(?! of)|\b
                    r"|\bmade up for this book\b|\bcorrected version\b"
                    r"|原文|原典|原作の(?:例|文|記述)|私たちの判断|本書の判断|この版の判断|本書のために作った"
                    r"|訂正した", re.I)
-REFUSED = re.compile(r"\brefused\b|\bthe move is illegal\b|指せない|不可）", re.I)
+REFUSED = re.compile(r"\brefused\b|\bthe move is illegal\b|この手は指せない|により不可", re.I)
 # a run of ASCII words inside a text: move notation is looked for only there
 ASCII_RUN = re.compile(r"[!-~]+(?: [!-~]+)*")
 MAX_WORDS = 8  # the longest move text looked for, in words
@@ -152,8 +152,9 @@ def _texts(res: Resolver, section: Section, rules: Rules[Any, Any] | None) -> It
                     yield item[key], item, key
         if "examples" in block:
             for example in res.select_examples(block, rules):
-                if "text" in example:
-                    yield example["text"], example, "text"
+                for key in ("text", "caption"):
+                    if key in example:
+                        yield example[key], example, key
 
 
 def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang: str,
@@ -175,6 +176,11 @@ def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang:
         if section.node.get("companion"):
             continue
         rules = res.game(section.game, section.node)
+        for block in section.blocks:  # a refused move's picture needs its own caption saying why
+            for example in res.select_examples(block, rules) if "examples" in block else []:
+                if (example.get("expect") or {}).get("illegal") and "caption" not in example:
+                    out.append(Passage(_where(example, "id"), "a refused move's picture with no caption of its "
+                                       "own (the book would print a generic 'refused' caption)"))
         for value, parent, key in _texts(res, section, rules):
             add(value, parent, key, res.example_rules(parent) if "moves" in parent or "id" in parent else rules)
         for block in section.blocks:

@@ -37,7 +37,7 @@ FORBIDDEN_JA = {
     "backtick": "`slash` と書きます。",
     "long fraction": "確率は 2980926648545/26121388032 です。",
     "aside": "同点は守る側の勝ちとします（本書の判断、原文に記載なし）。",
-    "refused caption": "この手は指せない",
+    "refused caption": "図：この手は指せない",
 }
 
 
@@ -107,3 +107,18 @@ def test_a_companion_section_is_not_the_players_book(tmp_path: Path) -> None:
 def test_every_shipped_players_book_is_clean(game: str) -> None:
     (content,) = load_games(CONTENT, [game])
     assert check_players_book(content, rules_for_content(content)) == []
+
+
+def test_a_refused_example_needs_a_caption_of_its_own(tmp_path: Path) -> None:
+    """A refused move's picture says why in the players' words; without a caption the book
+    would print a generic "refused" line, and the lint names the example."""
+    root = tmp_path / "nocaption"
+    shutil.copytree(CONTENT / "routou-dice", root / "routou-dice")
+    game = root / "routou-dice" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if "caption:" in x and "用心棒を置けない" in x)
+    game.write_text(text.replace(line + "\n", ""), encoding="utf-8")
+    (content,) = load_games(root, ["routou-dice"])
+    problems = check_players_book(content, rules_for_content(content))
+    assert problems and all("refused caption" in p and "game.yaml" in p for p in problems), problems
+    assert len(problems) == 2  # ja and en

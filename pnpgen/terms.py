@@ -177,7 +177,8 @@ def check_terms(content: GameContent) -> list[str]:
             for word, text, lang in [*((w, ja, "ja") for w in term.avoid_ja), *((w, en, "en") for w in term.avoid_en)]:
                 if _has(text, word, lang):
                     name = term.ja if lang == "ja" else term.en
-                    problems.append(f"{pair.where}: '{word}' is another name for '{name}' (glossary: one term per concept)")
+                    problems.append(f"{pair.where}: '{word}' is another name for '{name}' "
+                                    "(glossary: one term per concept)")
         for term in terms:  # a name may carry its own number (2つが5つ, Pairing Five)
             if re.search(r"\d", term.ja + term.en):
                 ja, en = ja.replace(term.ja, " "), re.sub(rf"(?i){re.escape(term.en)}", " ", en)

@@ -64,8 +64,15 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
             shapes.append(sc.Rect(bx, bottom + 2.5, box, box, None, sc.GREY, 0.6))
             if k < state.rerolls:
                 shapes += sc.cross(bx, bottom + 2.5, box, width=0.8, inset=0.15)
+            elif k == state.rerolls and any(m.kind == "reroll" for m in moves):  # the box a reroll ticks
+                shapes.append(sc.Rect(bx - 1.5, bottom + 1, box + 3, box + 3, None, sc.ACCENT, 1.4))
         dice_x = grid.x + self.max_rerolls * (box + 3) + 8
         shapes += sc.dice_row(state.hand, dice_x, bottom, 13)
+        rolled = [f for m in moves if m.kind == "roll" for f in m.dice]
+        if rolled and not state.hand:  # the dice a reroll brings, outlined where the hand will be
+            shapes += sc.dice_row(rolled, dice_x, bottom, 13)
+            shapes += [sc.Rect(dice_x + k * 16 - 1.5, bottom - 1.5, 16, 16, None, sc.ACCENT, 1.2)
+                       for k in range(len(rolled))]
         width = max(grid.x + self.cols * cell, dice_x + len(state.hand) * 16) + 2
         return sc.Scene(width, bottom + 15, tuple(shapes))
 

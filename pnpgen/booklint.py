@@ -172,6 +172,9 @@ def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang:
 
     if book.intro is not None:
         add(book.intro, book.intro_parent, "intro", res.game(None, {}))
+    for key in ("title", "subtitle", "credits"):  # the cover prints these from game.yaml
+        if key in content.data:
+            out.append(Passage(_where(content.data, key), res.plain(content.data[key])))
     for section in book.sections:
         if section.node.get("companion"):
             continue

@@ -137,7 +137,9 @@ def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:
     if name == "course":
         rows = [[WORDS(key, lang) for key in ("stage", "type", "boards", "total_cost", "note")]]
         for s in cfg.course:
-            boards = ", ".join(f"{b} ({text_for(cfg.board_sides[side], lang)})" for b, side in s.boards)
+            boards = ("、" if lang == "ja" else ", ").join(
+                f"{b}（{text_for(cfg.board_sides[side], lang)}）" if lang == "ja"
+                else f"{b} ({text_for(cfg.board_sides[side], lang)})" for b, side in s.boards)
             rows.append([str(s.number), cfg.type_name(s.type, lang), boards, str(s.total_cost),
                          text_for(s.note, lang) if s.note else ""])
         return rows

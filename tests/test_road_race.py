@@ -502,7 +502,7 @@ def test_rulebook_pdf_labels_the_stand_in_model(tmp_path: Path) -> None:
     text = " ".join(text.split())
     assert "stand-in race model" in text
     assert "5 × 10 − (7 − 4) = 47 s" in text
-    assert "+42 s" in text and "Quick reference: time rules" in text
+    assert "+42 s" in text and "Quick reference: times and the course" in text
 
 
 def test_agreed_end_gives_a_final_classification_early(rules: StageRace, tmp_path: Path) -> None:

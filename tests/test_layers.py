@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.referee",),
     ("pnpgen.verify",),
     ("pnpgen.render",),
+    ("pnpgen.booklint", "pnpgen.terms"),  # the players' book lint and the glossary check: validate runs them
     ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
     ("pnpgen.sweep",),  # balance sweeps: simulations over a grid of values, drawn with report's charts
     ("pnpgen.build", "pnpgen.scaffold", "pnpgen.preflight"),  # preflight: a game's print files built and checked

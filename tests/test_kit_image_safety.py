@@ -333,8 +333,8 @@ PATH_CASES = {
     "art/a.gif": "image 'art/a.gif' must be a .png, .jpg or .svg file",
     "art/none.png": "image not found: art/none.png",
     "../../outside.png": "image '../../outside.png' leaves the game folder",
-    "/etc/outside.png": "image '/etc/outside.png' leaves the game folder",
-    "{root}/outside.png": "image '{said}' leaves the game folder",  # it exists
+    "/etc/outside.png": "image '/etc/outside.png' is not relative to the game folder",
+    "{root}/outside.png": "image '{said}' is not relative to the game folder",  # it exists
     "art/out.png": "image 'art/out.png' leaves the game folder",  # a symlink
     '"art/\\0.png"': "image 'art/\\0.png' is not a file name",  # a NUL, written as \0
     "'  '": "image '  ' is not a file name",
@@ -469,9 +469,7 @@ def test_shrink_limits_are_what_the_docs_say() -> None:
 
 
 def test_kit_demo_art_still_renders(run_pnpgen: CliRun, repo_root: Path, tmp_path: Path) -> None:
-    content = tmp_path / "c"
-    content.mkdir()
-    os.symlink(repo_root / "tests" / "fixtures" / "kit-demo", content / "kit-demo")
+    content = repo_root / "tests" / "fixtures"  # a game folder linked in from outside would be refused
     code, _out, err = run_pnpgen("build", "kit-demo", "-q", "--content", str(content), "--out", str(tmp_path / "out"),
                                  "--lang", "en", "--print-shop")
     assert code == 0  # bolt.png is small: a print-shop file reports it, and nothing else

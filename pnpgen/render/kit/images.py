@@ -38,6 +38,7 @@ from typing import IO, Any
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.content.game import refused_file
 from pnpgen.errors import BuildError
 from pnpgen.limits import (
     MAX_IMAGE_BYTES,
@@ -77,6 +78,9 @@ _checked: dict[Path, Image] = {}  # every image that passed its checks, by resol
 def check_image(path: Path, shown: str, root: Path) -> Image:
     """Check the image file `path` (resolved, inside the resolved game folder `root`);
     `shown` names it in errors as the designer wrote it. Cached per file version."""
+    problem = refused_file(path, root)  # a link loop, a pipe or a device: said as such
+    if problem:
+        raise BuildError(f"image {problem}", shown)
     if not path.is_file():
         kind = "a folder" if path.is_dir() else "missing"
         raise BuildError(f"image is {kind}, not a file", shown)
@@ -232,9 +236,10 @@ def _check_link(link: str, svg: Path, shown: str, root: Path, line: int | None, 
         return
     # As svglib resolves it: joined to the SVG's folder, then normalised.
     target = Path(os.path.normpath(os.path.join(os.path.dirname(svg), iri)))
+    problem = refused_file(target, root)  # leaves the folder, a link loop, a pipe or device
+    if problem:
+        raise refuse(problem)
     real = target.resolve()
-    if not real.is_relative_to(root):
-        raise refuse("leaves the game folder")
     if target.suffix.lower() == ".svg":
         raise refuse("points to another SVG file: draw it as its own image element instead")
     if target.suffix.lower() not in RASTER:

@@ -37,7 +37,9 @@ MAX_TEMPLATE_STEPS = 10_000  # loop iterations one template may run
 
 # --- simulation and referee ----------------------------------------------------------------
 MAX_GAMES = 10_000_000  # --games; a million games is a long night
-MAX_WORKERS = 256
+MAX_WORKERS = 256  # --workers is 1 to this (0 is refused, not read as "the default")
+MAX_MCTS_ITERATIONS = 1_000_000  # mcts:N; the default is 200 and a strong bot ~10,000 (a skill check plays 4x)
+MAX_SKILL_GAMES = 100_000  # --skill-games is 1 to this, as game.yaml's skill_games; reports spend ~100
 
 # --- print kit ---
 MAX_PER_PAGE = 1_000  # cards or sheets imposed on one page (10 mm counters on A4 are 20 x 28 = 560)

@@ -630,7 +630,8 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
     names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
     if players is not None and not 1 <= players <= limits.MAX_PLAYERS:
         raise PnpgenError(f"--players must be from 1 to {limits.MAX_PLAYERS}")
-    count = players if players is not None else (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
+    count = players if players is not None else (
+        len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
     if len(names) == 1:
         names = names * count
     if not rules.min_players <= len(names) <= rules.max_players:

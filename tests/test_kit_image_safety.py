@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import io
 import math
-import os
 import random
 import re
 import struct

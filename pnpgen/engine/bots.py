@@ -91,7 +91,7 @@ def parse_bot(rules: Rules[Any, Any], name: str) -> tuple[str, int | None]:
     if base not in SIZED_BOTS or base in own_bots(rules) or not (size.isascii() and size.isdigit()) \
             or not size.strip("0"):
         raise PnpgenError(f"bot '{name}': only {', '.join(sorted(SIZED_BOTS))} take a size, as name:N with N ≥ 1")
-    if len(size.lstrip("0")) > 12 or int(size) > MAX_MCTS_ITERATIONS:  # a search per decision: unbounded, it would never end
+    if len(size.lstrip("0")) > 12 or int(size) > MAX_MCTS_ITERATIONS:  # a search per decision: bounded
         raise PnpgenError(f"bot '{name}': {base} takes 1 to {MAX_MCTS_ITERATIONS:,} iterations ({base}:N)")
     return base, int(size)
 

@@ -17,6 +17,7 @@ from pnpgen.output import (
     BuildOptions,
     BuiltFile,
     atomic_output,
+    build_lock,
     check_source_date_epoch,
     clean_stale_parts,
     recording_writes,
@@ -62,15 +63,16 @@ leaves no -ja file behind), and nothing else (report files, a user's own notes s
 def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     rules = rules_for_content(content)
     folder = options.game_dir(content)
-    clean_stale_parts(folder)
-    files: list[BuiltFile] = []
-    with recording_writes() as written:
-        for render in renderers():
-            files += render(content, rules, options)
-        if files:
-            previews = [p for p in written if p.parent == folder / "preview"]
-            files.append(write_release_notes(content, options, files, previews))
-    remove_stale_outputs(folder, written)
+    with build_lock(folder):  # one build at a time per output folder: a second is refused
+        clean_stale_parts(folder)
+        files: list[BuiltFile] = []
+        with recording_writes() as written:
+            for render in renderers():
+                files += render(content, rules, options)
+            if files:
+                previews = [p for p in written if p.parent == folder / "preview"]
+                files.append(write_release_notes(content, options, files, previews))
+        remove_stale_outputs(folder, written)
     return files
 
 

@@ -160,18 +160,15 @@ def _quiet_on_ctrl_c() -> None:
 
 
 @contextmanager
-def _forking_without_ctrl_c() -> Iterator[None]:
-    """Ctrl-C ignored while worker processes are forked, so that none is born with the
-    parent's handler (the parent's is back once they exist)."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: signals are not ours to set
-        yield
-        return
+def forking_without_ctrl_c() -> Iterator[None]:
+    """SIGINT blocked while worker processes are forked or spawned: a child keeps the mask
+    (across exec too) and never sees Ctrl-C, which is the parent's to handle. A Ctrl-C
+    meanwhile waits, and reaches the parent as soon as the block ends."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _init_worker(rules: Rules[Any, Any], bot_names: list[str], seed: int, check: bool) -> None:
@@ -217,7 +214,7 @@ def play_many(
     seatings = [seating(bot_names, k) for k in range(len(bot_names))]
     gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
     try:
-        with _forking_without_ctrl_c():
+        with forking_without_ctrl_c():
             pool = context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants))
         with pool:
             for block, packed in zip(ranges, pool.imap(_play_block, ranges), strict=True):
@@ -436,7 +433,7 @@ class ProcessRunner(Runner):
             self.close()
             gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
             try:
-                with _forking_without_ctrl_c():
+                with forking_without_ctrl_c():
                     self._pool = multiprocessing.get_context("fork").Pool(self.workers, _init_pool_worker, (rules,))
             finally:
                 gc.unfreeze()

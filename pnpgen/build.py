@@ -61,18 +61,22 @@ leaves no -ja file behind), and nothing else (report files, a user's own notes s
 
 
 def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
+    with build_lock(options.game_dir(content)):  # one build at a time per output folder: a second is refused
+        return _build_game(content, options)
+
+
+def _build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     rules = rules_for_content(content)
     folder = options.game_dir(content)
-    with build_lock(folder):  # one build at a time per output folder: a second is refused
-        clean_stale_parts(folder)
-        files: list[BuiltFile] = []
-        with recording_writes() as written:
-            for render in renderers():
-                files += render(content, rules, options)
-            if files:
-                previews = [p for p in written if p.parent == folder / "preview"]
-                files.append(write_release_notes(content, options, files, previews))
-        remove_stale_outputs(folder, written)
+    clean_stale_parts(folder)
+    files: list[BuiltFile] = []
+    with recording_writes() as written:
+        for render in renderers():
+            files += render(content, rules, options)
+        if files:
+            previews = [p for p in written if p.parent == folder / "preview"]
+            files.append(write_release_notes(content, options, files, previews))
+    remove_stale_outputs(folder, written)
     return files
 
 

@@ -619,7 +619,7 @@ def simulate(
     from pnpgen.engine.simulate import skill_check
 
     rules = _rules_with_settings(content_root(content), game, settings or [])
-    seed = _checked_run(games, workers or 1, seed)
+    seed = _checked_run(games, 1 if workers is None else workers, seed, skill_games if skill else None)
     bot_names = _bot_list(rules, bots, players)
     if skill:
         parse_bot(rules, scaled_bot(skill, 4))
@@ -706,7 +706,7 @@ def sweep(
     keys = [key for key, _ in params]
     if len(set(keys)) != len(keys):
         raise PnpgenError(f"--set {next(k for k in keys if keys.count(k) > 1)} is given twice")
-    seed = _checked_run(games, workers or 1, seed)
+    seed = _checked_run(games, 1 if workers is None else workers, seed)
     bot_names = _bot_list(rules_with(root, game, {}), bots, players)
     points = plan_sweep(root, game, params, bot_names)
     runner = open_runner(cluster, workers)
@@ -737,7 +737,7 @@ def sweep(
     out.print(f"wrote {pdf} and {data}", highlight=False)
 
 
-def _checked_run(games: int, workers: int, seed: int | None) -> int:
+def _checked_run(games: int, workers: int, seed: int | None, skill_games: int | None = None) -> int:
     """Check the run options; the seed, drawn and printed when omitted."""
     import random
 
@@ -745,6 +745,8 @@ def _checked_run(games: int, workers: int, seed: int | None) -> int:
         raise PnpgenError(f"--games must be from 1 to {limits.MAX_GAMES:,}")
     if not 1 <= workers <= limits.MAX_WORKERS:
         raise PnpgenError(f"--workers must be from 1 to {limits.MAX_WORKERS}")
+    if skill_games is not None and not 1 <= skill_games <= limits.MAX_SKILL_GAMES:
+        raise PnpgenError(f"--skill-games must be from 1 to {limits.MAX_SKILL_GAMES:,}")
     if seed is not None and not 0 <= seed <= limits.MAX_INT:
         raise PnpgenError(f"--seed must be from 0 to {limits.MAX_INT}")
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
@@ -774,7 +776,10 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 
     sim = rules.content.data.get("simulation", {}) or {}
     names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
-    count = players or (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
+    if players is not None and not 1 <= players <= limits.MAX_PLAYERS:
+        raise PnpgenError(f"--players must be from 1 to {limits.MAX_PLAYERS}")
+    count = players if players is not None else (
+        len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
     if len(names) == 1:
         names = names * count
     if not rules.min_players <= len(names) <= rules.max_players:
@@ -905,8 +910,8 @@ def report(
     fixed = games is not None or skill_games is not None
     if not fixed and not 0 < budget <= 86_400:
         raise PnpgenError("--budget must be more than 0 and at most 86400 seconds")
-    workers = workers or (os.cpu_count() or 1)
-    _checked_run(1 if games is None else games, workers, seed)
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    _checked_run(1 if games is None else games, workers, seed, skill_games)
     bot_names = _bot_list(rules, bots, players)
     default_bot, default_games = skill_defaults(rules)
     skill_bot = default_bot if skill is None else (None if skill.lower() == "none" else skill)

@@ -17,6 +17,7 @@ from pnpgen.output import (
     BuildOptions,
     BuiltFile,
     atomic_output,
+    build_lock,
     check_source_date_epoch,
     clean_stale_parts,
     recording_writes,
@@ -65,6 +66,11 @@ leaves no -ja file behind), and nothing else (report files, a user's own notes s
 
 
 def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
+    with build_lock(options.game_dir(content)):  # one build at a time per output folder: a second is refused
+        return _build_game(content, options)
+
+
+def _build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
     rules = rules_for_content(content)
     folder = options.game_dir(content)
     clean_stale_parts(folder)

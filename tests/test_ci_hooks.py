@@ -313,6 +313,6 @@ def test_the_gitlab_template_validates_with_a_junit_report(runs: dict[str, Futur
         done = run(["bash", "-eo", "pipefail", "-c", line], workspace, env)
         assert done.returncode == 1, done.stdout + done.stderr  # the CSV is still broken
     report = (workspace / "pnpgen-junit.xml").read_text(encoding="utf-8")
-    assert '<testsuite name="my-game" tests="3" failures="1"' in report
+    assert re.search(r'<testsuite name="my-game" tests="\d+" failures="1"', report)
     assert "content/my-game/cards.csv:4: quantity" in report
     assert any((workspace / ".cache" / "pnpgen").rglob("*.pickle"))  # PNPGEN_CACHE, the job's cache path

@@ -178,8 +178,23 @@ def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = N
 
 
 def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
-    known = ", ".join(ctx.known()) or "none"
-    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}' (fields: {known})", **location)
+    names = ctx.known()
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}'{hint} (fields: {', '.join(names) or 'none'})",
+                      **location)
+
+
+def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default: str | None = None) -> str:
+    """The colour `element[key]` names (or `default`), `{{ field }}` filled in: a BuildError
+    naming the card and the layout line when it is no colour (a CSV cell such as 'grean')."""
+    value = element.get(key)
+    spec = str(default) if value is None else fill_fields(str(value), ctx, element, key)
+    try:
+        make_colour(spec)
+    except ValueError as error:
+        raise BuildError(f"{ctx.label}: {key}: {error}", **where(element, key, value=True)) from None
+    return spec
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -385,9 +400,9 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
     if kind != "line" and fill is None and stroke is None:
         fill = ctx.color
     if fill:
-        canvas.setFillColor(ctx.colour(fill_fields(str(fill), ctx, element, "fill")))
+        canvas.setFillColor(ctx.colour(colour_of(element, "fill", ctx, fill)))
     if stroke or kind == "line":
-        canvas.setStrokeColor(ctx.colour(fill_fields(str(stroke or ctx.color), ctx, element, "stroke")))
+        canvas.setStrokeColor(ctx.colour(colour_of(element, "stroke", ctx, ctx.color)))
         canvas.setLineWidth(_number(element, "stroke_width", ctx, 0.3) * mm)
     dash = element.get("dash")
     if dash:
@@ -452,12 +467,14 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
         raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
     size, natural = fitted
     row_h = size * 1.6
+    stroke_spec = colour_of(element, "stroke", ctx, "#000000")
+    text_colour = colour_of(element, "color", ctx, ctx.color)
+    header_fill = colour_of(element, "header_fill", ctx, "#e6e6e6")
     if canvas is None:
         return
     spare = (area.w - sum(natural)) / cols
     widths = [n + spare for n in natural]
-    stroke = ctx.colour(str(element.get("stroke", "#000000")))
-    text_colour = str(element.get("color", ctx.color))
+    stroke = ctx.colour(stroke_spec)
     header = element.get("header", True)
     canvas.saveState()
     canvas.setLineWidth(0.4)
@@ -465,7 +482,7 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
     total_h = row_h * len(rows)
     top = area.top
     if header:
-        canvas.setFillColor(ctx.colour(str(element.get("header_fill", "#e6e6e6"))))
+        canvas.setFillColor(ctx.colour(header_fill))
         canvas.rect(area.x, top - row_h, area.w, row_h, stroke=0, fill=1)
     canvas.rect(area.x, top - total_h, area.w, total_h, stroke=1, fill=0)
     for i in range(1, len(rows)):
@@ -507,8 +524,8 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                      bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
+    colour = colour_of(element, "color", ctx, ctx.color)
     if canvas is not None:
-        colour = fill_fields(str(element.get("color", ctx.color)), ctx, element, "color")
         draw_layout(canvas, layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")),
                     ctx, colour)
 
@@ -523,6 +540,10 @@ def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect
 def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     if canvas is not None:
         draw_shape(canvas, element, area, ctx)
+        return
+    for key in ("fill", "stroke"):  # a check: the colours this card's fields give
+        if key in element:
+            colour_of(element, key, ctx)
 
 
 # --- squares --------------------------------------------------------------------------------
@@ -621,6 +642,11 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                                 else str(spec["glyph"]), ctx, spec, "glyph")
               for code, spec in codes.items() if "glyph" in spec and any(code in row for row in rows)}
     walls = _walls(element, ctx, rows)
+    fills = {code: colour_of(spec, "fill", ctx) for code, spec in codes.items()
+             if spec.get("fill") and any(code in row for row in rows)}
+    pattern_colours = {code: colour_of(spec, "pattern_color", ctx, "#444444") for code, spec in codes.items()
+                       if any(code in row for row in rows)}
+    stroke = colour_of(element, "stroke", ctx, "#555555")
     if canvas is None:
         return
     side, left, top = square_grid(area, rows)
@@ -628,13 +654,12 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
         for c, code in enumerate(row):
             spec = codes[code]
             x, y = left + c * side, top - (r + 1) * side
-            if spec.get("fill"):
-                canvas.setFillColor(ctx.colour(fill_fields(str(spec["fill"]), ctx, spec, "fill")))
+            if code in fills:
+                canvas.setFillColor(ctx.colour(fills[code]))
                 canvas.rect(x, y, side, side, stroke=0, fill=1)
             kind = str(spec.get("pattern", "none"))
             if kind != "none":
-                colour = ctx.colour(fill_fields(str(spec.get("pattern_color", "#444444")), ctx, spec,
-                                                "pattern_color"))
+                colour = ctx.colour(pattern_colours[code])
                 canvas.setStrokeColor(colour)
                 canvas.setFillColor(colour)
                 canvas.setLineWidth(0.35 * mm)
@@ -660,7 +685,7 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                 canvas.setFillColor(ctx.colour(str(spec.get("label_color", "#000000"))))
                 canvas.setFont(font, size)
                 canvas.drawCentredString(x + side / 2, y + side * 0.1, labels[code])
-    canvas.setStrokeColor(ctx.colour(fill_fields(str(element.get("stroke", "#555555")), ctx, element, "stroke")))
+    canvas.setStrokeColor(ctx.colour(stroke))
     canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * mm)
     for r in range(len(rows) + 1):
         canvas.line(left, top - r * side, left + side * len(rows[0]), top - r * side)

@@ -415,9 +415,9 @@ def check(component: YMap, job: KitJob) -> list[str]:
                 draw_elements(None, layout, trim, ctx)
             except BuildError as error:
                 key = (error.file, error.line, error.column, error.message.removeprefix(ctx.label))
-                first = seen.setdefault(key, (error, set(), []))
-                first[1].add((card.location.get("file"), card.location.get("line"), card.location.get("column")))
-                first[2].append(int(card.fields["index"]))
+                found = seen.setdefault(key, (error, set(), []))
+                found[1].add((card.location.get("file"), card.location.get("line"), card.location.get("column")))
+                found[2].append(int(card.fields["index"]))
                 break
     for first, designs, indexes in seen.values():
         more = len(indexes) - 1

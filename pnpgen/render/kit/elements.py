@@ -342,9 +342,14 @@ def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) ->
 def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
     snippet = text.replace("\n", " ")
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
+    if element.get("shrink"):  # it shrank to min_size and still overflows
+        floor = element.get("min_size", DEFAULT_MIN_SIZE)
+        floor = f"{floor:g}" if isinstance(floor, int | float) else str(floor)
+        fix = f"it does not fit even shrunk to {floor} pt: shorten it, enlarge the box or lower 'min_size'"
+    else:
+        fix = "shorten it, enlarge the box, lower the size or add 'shrink: true'"
     return BuildError(
-        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' "
-        "(shorten it, enlarge the box, lower the size or add 'shrink: true')",
+        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' ({fix})",
         **where(element, key, value=True),
     )
 

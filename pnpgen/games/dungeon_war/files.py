@@ -264,13 +264,23 @@ PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "bu
 VARIABLE = {"ambush", "ambushed", "shot", "revive", "charm"}  # these phases keep more numbers in pairs
 
 
-def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
-    cfg, p = rules.cfg, s.pending
+def pending_problem(s: State) -> str | None:
+    """Whether `pending` has as many numbers as its phase keeps (the shape every other check,
+    and a view's reading, relies on)."""
+    p = s.pending
     extra = len(p) - PENDING[s.phase] if s.phase in VARIABLE else 0
     if s.phase == "shot" and extra == 1:  # a reflected shot: the Mirror Shield's seat
         extra = 0 if 0 <= p[5] < s.players and p[5] != s.seat else -1
     if len(p) != PENDING[s.phase] + extra + (s.phase == "shot" and len(p) == 6) or extra < 0 or extra % 2:
-        return [f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"]
+        return f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"
+    return None
+
+
+def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
+    cfg, p = rules.cfg, s.pending
+    shape = pending_problem(s)
+    if shape:
+        return [shape]
     occ = rules.occupants(s)
     kings = {o for *_, o, k in s.board if k == "king"}
     if s.phase == "deal" and (s.board or not 0 <= p[0] < len(rules.first_spots())):

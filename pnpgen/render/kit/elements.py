@@ -37,6 +37,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
@@ -357,29 +358,41 @@ def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, a
 # --- icons and images -------------------------------------------------------------------------
 
 
-def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
-    """The image file `name` of the game folder, checked (images.py). Problems with the name
-    point at `parent[key]`; problems inside the file name the file."""
-    content = ctx.job.content
-    here = where(parent, key, value=True)
+class ImageNameProblem(BuildError):
+    """What is wrong with an image's name (no place: the caller names where it is written)."""
+
+
+def game_image(content: GameContent, name: str) -> Image:
+    """The image file `name` of the game folder, checked (images.py): ImageNameProblem for
+    the name (outside the folder, missing, a folder, not a picture), BuildError naming the
+    file for what is inside it. Components and rulebooks both read pictures through it."""
     said = name.replace("\0", "\\0")
     said = said if len(said) <= 80 else said[:79] + "…"
     if "\0" in name or not name.strip():
-        raise BuildError(f"{ctx.label}: image '{said}' is not a file name", **here)
+        raise ImageNameProblem(f"image '{said}' is not a file name")
     try:
         path = content.path(name)
         exists, folder = path.exists(), path.is_dir()
     except ContentError:
-        raise BuildError(f"{ctx.label}: image '{said}' leaves the game folder", **here) from None
+        raise ImageNameProblem(f"image '{said}' leaves the game folder") from None
     except (OSError, ValueError):
-        raise BuildError(f"{ctx.label}: image '{said}' is not a usable file name", **here) from None
+        raise ImageNameProblem(f"image '{said}' is not a usable file name") from None
     if not exists:
-        raise BuildError(f"{ctx.label}: image not found: {said}", **here)
+        raise ImageNameProblem(f"image not found: {said}")
     if folder:
-        raise BuildError(f"{ctx.label}: image '{said}' is a folder, not a file", **here)
+        raise ImageNameProblem(f"image '{said}' is a folder, not a file")
     if path.suffix.lower() not in IMAGE_SUFFIXES:
-        raise BuildError(f"{ctx.label}: image '{said}' must be a .png, .jpg or .svg file", **here)
+        raise ImageNameProblem(f"image '{said}' must be a .png, .jpg or .svg file")
     return check_image(path, str(content.folder / name), content.folder)
+
+
+def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
+    """The image file `name` of the game folder, checked (game_image). Problems with the name
+    point at `parent[key]`; problems inside the file name the file."""
+    try:
+        return game_image(ctx.job.content, name)
+    except ImageNameProblem as problem:
+        raise BuildError(f"{ctx.label}: {problem.message}", **where(parent, key, value=True)) from None
 
 
 def draw_icon(canvas: Canvas, name: str, area: Rect, ctx: ElementContext) -> None:

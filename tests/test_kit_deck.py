@@ -339,7 +339,8 @@ def test_validate_reports_overflow_as_a_problem(tmp_path: Path) -> None:
     ("csv_text", "expected"),
     [
         ("name,quantity\nA,two\n", "cards.csv:2: quantity: expected a whole number of copies, found 'two'"),
-        ("name,quantity\nA,1,extra\n", "cards.csv:2: this row has more cells than the header row (2)"),
+        ("name,quantity\nA,1,extra\n",
+         'cards.csv:2: this row has more cells than the header row (2) (quote a cell that holds a comma: "one, two")'),
     ],
 )
 def test_bad_csv_names_file_and_line(tmp_path: Path, run_pnpgen: CliRun, csv_text: str, expected: str) -> None:

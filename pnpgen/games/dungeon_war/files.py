@@ -280,16 +280,29 @@ def _melee_problems(rules: DungeonWarRules, s: State) -> list[str]:
     return _phase_problems(rules, fight._replace(pending=p[:5]))
 
 
+def pending_problem(s: State) -> str | None:
+    """Whether `pending` has as many numbers as its phase keeps (the shape every other check,
+    and a view's reading, relies on)."""
+    p = s.pending
+    if s.phase == "dispose" or (s.phase == "fight" and len(p) > 5):  # a melee and the cards kept
+        head = 7 if s.phase == "dispose" else 5
+        return None if len(p) >= head else f"pending: the {s.phase} phase keeps {head} numbers and the cards kept"
+    extra = len(p) - PENDING[s.phase] if s.phase in VARIABLE else 0
+    if s.phase == "shot" and extra == 1:  # a reflected shot: the Mirror Shield's seat
+        extra = 0 if 0 <= p[5] < s.players and p[5] != s.seat else -1
+    if len(p) != PENDING[s.phase] + extra + (s.phase == "shot" and len(p) == 6) or extra < 0 or extra % 2:
+        return f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"
+    return None
+
+
 def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
     cfg, p = rules.cfg, s.pending
     # a melee's kept disposables (2 x card + side) follow its 5 numbers
     if s.phase == "dispose" or (s.phase == "fight" and len(p) > 5):
         return _melee_problems(rules, s)
-    extra = len(p) - PENDING[s.phase] if s.phase in VARIABLE else 0
-    if s.phase == "shot" and extra == 1:  # a reflected shot: the Mirror Shield's seat
-        extra = 0 if 0 <= p[5] < s.players and p[5] != s.seat else -1
-    if len(p) != PENDING[s.phase] + extra + (s.phase == "shot" and len(p) == 6) or extra < 0 or extra % 2:
-        return [f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"]
+    shape = pending_problem(s)
+    if shape:
+        return [shape]
     occ = rules.occupants(s)
     kings = {o for *_, o, k in s.board if k == "king"}
     if s.phase == "deal" and (s.board or not 0 <= p[0] < len(rules.first_spots())):

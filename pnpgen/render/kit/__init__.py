@@ -29,6 +29,7 @@ from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.protocol import Presentation, Rules
 from pnpgen.errors import ContentError, PnpgenError
 from pnpgen.output import BuildOptions, BuiltFile
+from pnpgen.render.colour import check_colours
 from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
@@ -93,6 +94,7 @@ def components(content: GameContent) -> list[YMap]:
         seen.add(ident)
         check(item, TYPES[kind].SCHEMA, items, index, f"{path} ({ident})")
         check_bounds(item, TYPES[kind].BOUNDS)
+        check_colours(item, f"{path} ({ident})")
     return list(items)
 
 

@@ -405,22 +405,28 @@ def check(component: YMap, job: KitJob) -> list[str]:
     check_work(component, job, s, len(cards), per_page)
     if job.options.print_shop:
         check_work(component, job, s, len(cards), 1, print_shop=True)
-    # one problem per card design (CSV row or YAML card) and element, however many copies
-    seen: dict[tuple[Any, ...], tuple[BuildError, list[int]]] = {}
+    # one problem per layout line: the first card that has it is named, and how many more
+    # cards (or copies of that card) have the same problem there
+    seen: dict[tuple[Any, ...], tuple[BuildError, set[tuple[Any, ...]], list[int]]] = {}
     for card in cards:
         ctx = element_context(component, job, card, s.bleed * mm)
         for layout in (card.front, card.back):
             try:
                 draw_elements(None, layout, trim, ctx)
             except BuildError as error:
-                key = (card.location.get("file"), card.location.get("line"), card.location.get("column"),
-                       error.file, error.line, error.column)
-                seen.setdefault(key, (error, []))[1].append(int(card.fields["index"]))
+                key = (error.file, error.line, error.column, error.message.removeprefix(ctx.label))
+                found = seen.setdefault(key, (error, set(), []))
+                found[1].add((card.location.get("file"), card.location.get("line"), card.location.get("column")))
+                found[2].append(int(card.fields["index"]))
                 break
-    for first, indexes in seen.values():
+    for first, designs, indexes in seen.values():
         more = len(indexes) - 1
-        problems.append(str(first) if not more else
-                        f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
+        if not more:
+            problems.append(str(first))
+        elif len(designs) == 1:
+            problems.append(f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
+        else:
+            problems.append(f"{first} (and {more} more {'card' if more == 1 else 'cards'})")
     return problems
 
 

@@ -37,7 +37,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.game import PathRefused
+from pnpgen.content.game import GameContent, PathRefused
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
@@ -179,8 +179,23 @@ def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = N
 
 
 def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
-    known = ", ".join(ctx.known()) or "none"
-    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}' (fields: {known})", **location)
+    names = ctx.known()
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}'{hint} (fields: {', '.join(names) or 'none'})",
+                      **location)
+
+
+def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default: str | None = None) -> str:
+    """The colour `element[key]` names (or `default`), `{{ field }}` filled in: a BuildError
+    naming the card and the layout line when it is no colour (a CSV cell such as 'grean')."""
+    value = element.get(key)
+    spec = str(default) if value is None else fill_fields(str(value), ctx, element, key)
+    try:
+        make_colour(spec)
+    except ValueError as error:
+        raise BuildError(f"{ctx.label}: {key}: {error}", **where(element, key, value=True)) from None
+    return spec
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -328,9 +343,14 @@ def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) ->
 def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
     snippet = text.replace("\n", " ")
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
+    if element.get("shrink"):  # it shrank to min_size and still overflows
+        floor = element.get("min_size", DEFAULT_MIN_SIZE)
+        floor = f"{floor:g}" if isinstance(floor, int | float) else str(floor)
+        fix = f"it does not fit even shrunk to {floor} pt: shorten it, enlarge the box or lower 'min_size'"
+    else:
+        fix = "shorten it, enlarge the box, lower the size or add 'shrink: true'"
     return BuildError(
-        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' "
-        "(shorten it, enlarge the box, lower the size or add 'shrink: true')",
+        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' ({fix})",
         **where(element, key, value=True),
     )
 
@@ -338,29 +358,41 @@ def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, a
 # --- icons and images -------------------------------------------------------------------------
 
 
-def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
-    """The image file `name` of the game folder, checked (images.py). Problems with the name
-    point at `parent[key]`; problems inside the file name the file."""
-    content = ctx.job.content
-    here = where(parent, key, value=True)
+class ImageNameProblem(BuildError):
+    """What is wrong with an image's name (no place: the caller names where it is written)."""
+
+
+def game_image(content: GameContent, name: str) -> Image:
+    """The image file `name` of the game folder, checked (images.py): ImageNameProblem for
+    the name (outside the folder, missing, a folder, not a picture), BuildError naming the
+    file for what is inside it. Components and rulebooks both read pictures through it."""
     said = name.replace("\0", "\\0")
     said = said if len(said) <= 80 else said[:79] + "…"
     if "\0" in name or not name.strip():
-        raise BuildError(f"{ctx.label}: image '{said}' is not a file name", **here)
+        raise ImageNameProblem(f"image '{said}' is not a file name")
     try:
         path = content.path(name)
         exists, folder = path.exists(), path.is_dir()
     except PathRefused as refused:
-        raise BuildError(f"{ctx.label}: image '{said}' {refused.problem}", **here) from None
+        raise ImageNameProblem(f"image '{said}' {refused.problem}") from None
     except (OSError, ValueError):
-        raise BuildError(f"{ctx.label}: image '{said}' is not a usable file name", **here) from None
+        raise ImageNameProblem(f"image '{said}' is not a usable file name") from None
     if not exists:
-        raise BuildError(f"{ctx.label}: image not found: {said}", **here)
+        raise ImageNameProblem(f"image not found: {said}")
     if folder:
-        raise BuildError(f"{ctx.label}: image '{said}' is a folder, not a file", **here)
+        raise ImageNameProblem(f"image '{said}' is a folder, not a file")
     if path.suffix.lower() not in IMAGE_SUFFIXES:
-        raise BuildError(f"{ctx.label}: image '{said}' must be a .png, .jpg or .svg file", **here)
+        raise ImageNameProblem(f"image '{said}' must be a .png, .jpg or .svg file")
     return check_image(path, str(content.folder / name), content.folder)
+
+
+def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
+    """The image file `name` of the game folder, checked (game_image). Problems with the name
+    point at `parent[key]`; problems inside the file name the file."""
+    try:
+        return game_image(ctx.job.content, name)
+    except ImageNameProblem as problem:
+        raise BuildError(f"{ctx.label}: {problem.message}", **where(parent, key, value=True)) from None
 
 
 def draw_icon(canvas: Canvas, name: str, area: Rect, ctx: ElementContext) -> None:
@@ -386,9 +418,9 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
     if kind != "line" and fill is None and stroke is None:
         fill = ctx.color
     if fill:
-        canvas.setFillColor(ctx.colour(fill_fields(str(fill), ctx, element, "fill")))
+        canvas.setFillColor(ctx.colour(colour_of(element, "fill", ctx, fill)))
     if stroke or kind == "line":
-        canvas.setStrokeColor(ctx.colour(fill_fields(str(stroke or ctx.color), ctx, element, "stroke")))
+        canvas.setStrokeColor(ctx.colour(colour_of(element, "stroke", ctx, ctx.color)))
         canvas.setLineWidth(_number(element, "stroke_width", ctx, 0.3) * mm)
     dash = element.get("dash")
     if dash:
@@ -453,12 +485,14 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
         raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
     size, natural = fitted
     row_h = size * 1.6
+    stroke_spec = colour_of(element, "stroke", ctx, "#000000")
+    text_colour = colour_of(element, "color", ctx, ctx.color)
+    header_fill = colour_of(element, "header_fill", ctx, "#e6e6e6")
     if canvas is None:
         return
     spare = (area.w - sum(natural)) / cols
     widths = [n + spare for n in natural]
-    stroke = ctx.colour(str(element.get("stroke", "#000000")))
-    text_colour = str(element.get("color", ctx.color))
+    stroke = ctx.colour(stroke_spec)
     header = element.get("header", True)
     canvas.saveState()
     canvas.setLineWidth(0.4)
@@ -466,7 +500,7 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
     total_h = row_h * len(rows)
     top = area.top
     if header:
-        canvas.setFillColor(ctx.colour(str(element.get("header_fill", "#e6e6e6"))))
+        canvas.setFillColor(ctx.colour(header_fill))
         canvas.rect(area.x, top - row_h, area.w, row_h, stroke=0, fill=1)
     canvas.rect(area.x, top - total_h, area.w, total_h, stroke=1, fill=0)
     for i in range(1, len(rows)):
@@ -508,8 +542,8 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                      bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
+    colour = colour_of(element, "color", ctx, ctx.color)
     if canvas is not None:
-        colour = fill_fields(str(element.get("color", ctx.color)), ctx, element, "color")
         draw_layout(canvas, layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")),
                     ctx, colour)
 
@@ -524,6 +558,10 @@ def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect
 def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     if canvas is not None:
         draw_shape(canvas, element, area, ctx)
+        return
+    for key in ("fill", "stroke"):  # a check: the colours this card's fields give
+        if key in element:
+            colour_of(element, key, ctx)
 
 
 # --- squares --------------------------------------------------------------------------------
@@ -622,6 +660,11 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                                 else str(spec["glyph"]), ctx, spec, "glyph")
               for code, spec in codes.items() if "glyph" in spec and any(code in row for row in rows)}
     walls = _walls(element, ctx, rows)
+    fills = {code: colour_of(spec, "fill", ctx) for code, spec in codes.items()
+             if spec.get("fill") and any(code in row for row in rows)}
+    pattern_colours = {code: colour_of(spec, "pattern_color", ctx, "#444444") for code, spec in codes.items()
+                       if any(code in row for row in rows)}
+    stroke = colour_of(element, "stroke", ctx, "#555555")
     if canvas is None:
         return
     side, left, top = square_grid(area, rows)
@@ -629,13 +672,12 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
         for c, code in enumerate(row):
             spec = codes[code]
             x, y = left + c * side, top - (r + 1) * side
-            if spec.get("fill"):
-                canvas.setFillColor(ctx.colour(fill_fields(str(spec["fill"]), ctx, spec, "fill")))
+            if code in fills:
+                canvas.setFillColor(ctx.colour(fills[code]))
                 canvas.rect(x, y, side, side, stroke=0, fill=1)
             kind = str(spec.get("pattern", "none"))
             if kind != "none":
-                colour = ctx.colour(fill_fields(str(spec.get("pattern_color", "#444444")), ctx, spec,
-                                                "pattern_color"))
+                colour = ctx.colour(pattern_colours[code])
                 canvas.setStrokeColor(colour)
                 canvas.setFillColor(colour)
                 canvas.setLineWidth(0.35 * mm)
@@ -661,7 +703,7 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                 canvas.setFillColor(ctx.colour(str(spec.get("label_color", "#000000"))))
                 canvas.setFont(font, size)
                 canvas.drawCentredString(x + side / 2, y + side * 0.1, labels[code])
-    canvas.setStrokeColor(ctx.colour(fill_fields(str(element.get("stroke", "#555555")), ctx, element, "stroke")))
+    canvas.setStrokeColor(ctx.colour(stroke))
     canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * mm)
     for r in range(len(rows) + 1):
         canvas.line(left, top - r * side, left + side * len(rows[0]), top - r * side)

@@ -35,6 +35,8 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.examples import positions
 from pnpgen.render.diagram import drawing
 from pnpgen.render.fonts import faces, setup_fonts
+from pnpgen.render.kit.images import Image, draw_image_file
+from pnpgen.render.kit.page import Rect
 from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.model import Book, Resolver, Section
@@ -552,6 +554,13 @@ class Writer:
             return [self.example(e) for e in res.select_examples(block, rules)]
         if "figure" in block:
             return self.figure(block, rules)
+        if "image" in block:
+            image = res.picture(block)
+            caption = res.text(block["caption"], block, "caption", rules) if "caption" in block else None
+            if image is None:
+                return []
+            return picture_block(image, float(block.get("width", 0)) * mm, self.height * 0.8, caption, lang,
+                                 st.caption)
         if "position" in block:
             return self.position(block, rules)
         if "decisions" in block:
@@ -592,7 +601,7 @@ class Writer:
 
     def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Flowable]:
         st = self.st
-        model = self.res.table(str(block["table"]), rules, block)
+        model = self.res.table(block["table"], rules, block)
         if model is None or not model.lines:
             return []
         rows = model.grid()
@@ -739,3 +748,33 @@ def write_pdf(path: Path, content: GameContent, book: Book, res: Resolver,
     story = Writer(book, res, doc.width, doc.height).story()
     doc.multiBuild(story)
     return int(doc.page)
+
+
+# --- pictures from the game folder (an `image:` block) ------------------------------------
+
+
+class Picture(Flowable):
+    """A checked picture of the game folder, `width` points wide (0: the frame's width), never
+    wider than the frame nor taller than `tallest`, its height from its proportions; drawn as
+    the print kit draws it (kit/images.draw_image_file)."""
+
+    def __init__(self, image: Image, width: float, tallest: float) -> None:
+        super().__init__()
+        self.image, self.wanted, self.tallest = image, width, tallest
+        self.hAlign = "CENTER"
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        ratio = self.image.height / self.image.width
+        self.width = min(self.wanted or availWidth, availWidth, self.tallest / ratio)
+        self.height = self.width * ratio
+        return self.width, self.height
+
+    def draw(self) -> None:
+        draw_image_file(self.canv, self.image, Rect(0, 0, self.width, self.height), "contain", False)
+
+
+def picture_block(image: Image, width: float, tallest: float, caption: str | None, lang: str,
+                  style: ParagraphStyle) -> list[Flowable]:
+    """An `image:` block: its caption, then the picture."""
+    out: list[Flowable] = paragraphs(caption, lang, style) if caption else []
+    return out + [Picture(image, width, tallest), Spacer(1, 8)]

@@ -630,6 +630,28 @@ def test_random_svgs_never_crash_a_pdf_or_a_preview(tmp_path: Path, shapes: list
     assert time.process_time() - started < 10
 
 
+@pytest.mark.parametrize("gradient", [
+    '<linearGradient id="g"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/>'
+    '</linearGradient>',
+    '<radialGradient id="g"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/>'
+    '</radialGradient>'])
+def test_a_gradient_previews_as_its_mean_colour(tmp_path: Path, gradient: str) -> None:
+    """svglib 2.3.2 paints gradients straight onto the canvas; the preview's recorder once had
+    no such call (AttributeError, found by the random-SVG fuzzer)."""
+    from reportlab.graphics import renderPDF
+
+    from pnpgen.render.kit import images, preview
+
+    path = tmp_path / "g.svg"
+    path.write_text(SVG_OPEN + f'<defs>{gradient}</defs><rect fill="url(#g)" width="20" height="20"/></svg>',
+                    encoding="utf-8")
+    image = images.check_image(path, path.name, tmp_path)
+    recording = preview.Recorder(100, 100)
+    renderPDF.draw(image.drawing, recording, 0, 0)
+    fills = [op.fill for op in recording.ops if isinstance(op, preview.PathOp) and op.fill is not None]
+    assert (0.5, 0.0, 0.5) in fills
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cuts=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), min_size=1, max_size=6),
        kind=st.sampled_from(["PNG", "JPEG"]), end=st.integers(8, 2000))

@@ -18,6 +18,7 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
@@ -46,7 +47,9 @@ from pnpgen.render.kit.imposition import (
 )
 from pnpgen.render.kit.layouts import BACK_SPEC, FACE_SPEC, LAYOUTS_SPEC, faces
 from pnpgen.render.kit.page import (
+    EDGE,
     GUIDE_BLEED,
+    Bleed,
     KitJob,
     NoteSpot,
     Rect,
@@ -54,6 +57,7 @@ from pnpgen.render.kit.page import (
     draw_note_at,
     draw_page_marks,
     draw_proof_slug,
+    grown,
     has_language_pair,
     margin_note_spot,
     ruler_area,
@@ -148,7 +152,7 @@ def settings(component: YMap, job: KitJob) -> Settings:
 
 
 def grid_of(component: YMap, s: Settings) -> Grid:
-    grid = best_grid(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin)
+    grid = best_grid(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin, s.crop_marks)
     if grid.per_page == 0:
         raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card with {s.bleed:g} mm bleed does not fit on "
                            f"{s.paper} paper", **where(component, "size" if "size" in component else "paper"))
@@ -157,7 +161,7 @@ def grid_of(component: YMap, s: Settings) -> Grid:
 
 
 def fold_of(component: YMap, s: Settings) -> Fold:
-    fold = best_fold(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin)
+    fold = best_fold(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin, s.crop_marks)
     if fold.per_page == 0:
         raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card does not fit twice (front and back) on "
                            f"{s.paper} paper for a fold-over layout", **where(component, "layout", value=True))
@@ -433,7 +437,7 @@ class Sheet:
 
     page: Rect
     trims: list[Rect]
-    bleed: float  # points
+    bleed: Bleed  # points: every side, or (x, y) where the outer bleed gave way to crop marks
     folds: tuple[tuple[str, float], ...] = ()  # ("x" or "y", where) of fold lines: no crop mark there
 
 
@@ -445,7 +449,7 @@ def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str, proof: boo
         draw_proof_slug(canvas, sheet.page, sheet.trims, sheet.bleed, lang,
                         ruler_area(sheet.page, sheet.trims, sheet.bleed))
     block = union(sheet.trims)
-    set_page_boxes(canvas, block, block.outset(sheet.bleed))
+    set_page_boxes(canvas, block, grown(block, sheet.bleed))
     canvas.showPage()
 
 
@@ -475,13 +479,13 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
             if guides:
                 draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
         if guides:
-            _bleed_guide(canvas, union(trims).outset(grid.bleed))
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang, guides)
+            _bleed_guide(canvas, grown(union(trims), grid.outer))
+        finish_page(canvas, Sheet(grid.page, trims, grid.outer), s, job.text_lang, guides)
         pages += 1
         if not back:
             continue
         draw_backs(canvas, component, job, s, chunk, grid, shift, shared)
-        finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.bleed), s,
+        finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.outer), s,
                     job.text_lang, guides)
         pages += 1
     if back and s.calibration:
@@ -567,7 +571,7 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
     template = WORDS("shifted_backs", job.text_lang, x="\x01", y="\x02", page="\x03", count=total)  # filled once
     notes = [template.replace("\x01", f"{rx:+.1f}").replace("\x02", f"{ry:+.1f}").replace("\x03", str(k + 1))
              for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
-    reach = grid.bleed + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
+    reach = max(grid.outer) + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
     forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form
     for rx, ry in shift_readings():
         reading = replace(s, offset=(s.offset[0] + rx, s.offset[1] + ry))
@@ -575,7 +579,7 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
         for number, chunk in enumerate(chunks):
             if number not in forms:
                 trims = _back_trims(grid, s, len(chunk), base)
-                avoid = ruler_area(grid.page, trims, grid.bleed)
+                avoid = ruler_area(grid.page, trims, grid.outer)
                 forms[number] = (f"pnpgenBacks{number}", trims,
                                  margin_note_spot(canvas, max(notes, key=len), grid.page, trims, reach, avoid))
                 canvas.beginForm(forms[number][0], grid.page.x, grid.page.y, grid.page.right, grid.page.top)
@@ -589,12 +593,12 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
             if spot is not None:
                 draw_note_at(canvas, notes[pages], spot)
             # marks where the unmoved backs are (the cut is made from the fronts); boxes where they are
-            draw_page_marks(canvas, grid.page, trims, grid.bleed, job.text_lang, s.crop_marks)
+            draw_page_marks(canvas, grid.page, trims, grid.outer, job.text_lang, s.crop_marks)
             if job.options.guides:
                 draw_proof_slug(canvas, grid.page, trims, reach, job.text_lang,
-                                ruler_area(grid.page, trims, grid.bleed))
+                                ruler_area(grid.page, trims, grid.outer))
             moved = union(_back_trims(grid, s, len(chunk), shift))
-            set_page_boxes(canvas, moved, moved.outset(grid.bleed))
+            set_page_boxes(canvas, moved, grown(moved, grid.outer))
             canvas.showPage()
             pages += 1
     return pages
@@ -622,10 +626,10 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
                 for trim in (front, rear):
                     draw_guides(canvas, trim, 0, s.safe * mm)
             trims += [front, rear]
-        _fold_marks(canvas, fold, union(trims).outset(fold.grid.bleed), job.text_lang)
+        _fold_marks(canvas, fold, grown(union(trims), fold.grid.outer), job.text_lang)
         x1, y1, _x2, _y2 = fold.fold_line
         line = ("x", x1) if fold.vertical_fold else ("y", y1)
-        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang,
+        finish_page(canvas, Sheet(fold.page, trims, fold.grid.outer, (line,)), s, job.text_lang,
                     job.options.guides)
         pages += 1
     return pages
@@ -645,8 +649,9 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
         for a, b in ((y1 + 2 * mm, block.y - 1 * mm), (block.top + 1 * mm, y2 - 2 * mm)):
             if b - a > 2 * mm:
                 canvas.line(x1, a, x1, b)
-        if block.top + 1 * mm < y2 - 6 * mm:
-            canvas.drawCentredString(x1, y2 - 5 * mm, label)
+        baseline = y2 - EDGE - getAscentDescent(SANS, 6)[0]  # its letters EDGE inside the paper (inkjets clip the rim)
+        if block.top + 1 * mm < baseline - 6 * 0.25:
+            canvas.drawCentredString(x1, baseline, label)
     else:
         for a, b in ((x1 + 2 * mm, block.x - 1 * mm), (block.right + 1 * mm, x2 - 2 * mm)):
             if b - a > 2 * mm:
@@ -670,7 +675,7 @@ def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, 
             _calibration_target(canvas, trim, side)
         if side == "front":
             _calibration_text(canvas, grid, s, langs, per_reading, shifted_file)
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1], proof)
+        finish_page(canvas, Sheet(grid.page, trims, grid.outer), s, langs[-1], proof)
     return 2
 
 

@@ -620,7 +620,7 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
     layout, stack = layout_board(component, ctx)
     marks = next((key for key in ("regions", "cells", "decorations") if key in component), None)
     ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component, marks))
-    bleed = bleed_safe(component, job.options.preset)[0] * mm
+    bleed = bleed_safe(component, job.options.preset, job.options.print_shop)[0] * mm
     w, h = layout.width, layout.height
     if job.options.print_shop:  # the page is the board plus its bleed: never tiled
         trim = Rect(bleed, bleed, w * mm, h * mm)

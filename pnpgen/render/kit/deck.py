@@ -34,6 +34,7 @@ from pnpgen.render.kit.elements import (
     ElementContext,
     draw_elements,
     iter_elements,
+    safe_breaches,
 )
 from pnpgen.render.kit.imposition import (
     CARD_SIZES,
@@ -144,7 +145,7 @@ def settings(component: YMap, job: KitJob) -> Settings:
     offset = component.get("back_offset") or {}
     lengths = {key: float(component.get(key, default)) for key, default in
                (("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
-    lengths["bleed"], lengths["safe"] = bleed_safe(component, job.options.preset)
+    lengths["bleed"], lengths["safe"] = bleed_safe(component, job.options.preset, job.options.print_shop)
     return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
                     lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
                     str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
@@ -425,7 +426,25 @@ def check(component: YMap, job: KitJob) -> list[str]:
         more = len(indexes) - 1
         problems.append(str(first) if not more else
                         f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
-    return problems
+    return problems + (safe_problems(component, job, s, cards) if not problems else [])
+
+
+def safe_problems(component: YMap, job: KitJob, s: Settings, cards: Sequence[Card]) -> list[str]:
+    """Text of any card face inside the safe zone (elements.safe_breaches), one line per
+    element: its first card named, how many other card designs share the breach."""
+    trim = Rect.mm(0, 0, *s.card)
+    found: dict[str, tuple[str, int]] = {}
+    for card in cards:
+        if card.fields.get("copy") != 1:
+            continue
+        ctx = element_context(component, job, card, s.bleed * mm)
+        for layout in (card.front, card.back):
+            for breach in safe_breaches(layout, trim, ctx, s.safe * mm):
+                place = breach.split(": ", 1)[0]
+                first, count = found.get(place, (breach, 0))
+                found[place] = (first, count + 1)
+    return [first if count == 1 else f"{first} (and {count - 1} more card{'s' if count > 2 else ''})"
+            for first, count in found.values()]
 
 
 # --- pages --------------------------------------------------------------------------------
@@ -808,7 +827,8 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
         return render_duplex(canvas, component, job, s, cards, grid)
 
     duplex = s.duplex if fold is None and has_back else None
-    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
+    warnings = [f"warning: {breach}" for breach in safe_problems(component, job, s, cards)]
+    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note, *warnings],
                        duplex=duplex)]
     if duplex is not None and s.calibration:
         per_reading = shifted_pages(cards, grid, job)

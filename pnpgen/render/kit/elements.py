@@ -48,9 +48,11 @@ from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.richtext import (
+    TextLayout,
     ascent_descent,
     cached_layout,
     draw_layout,
+    ink_rect,
     shrink_to_fit,
     text_width,
 )
@@ -63,7 +65,7 @@ Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
 Number = OneOf(float, str)  # a number, or a `{field}` giving one
 POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
-                            "upside_down?": bool}
+                            "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
 ELEMENTS: dict[str, dict[str, Any]] = {
     "text": {
@@ -495,7 +497,8 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
 # --- the entry point ------------------------------------------------------------------------
 
 
-def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
+    """A text element's laid-out lines, the area they go in and the text; BuildError on overflow."""
     raw = element["text"]
     text = fill_fields(ctx.job.text(raw), ctx, element, "text")
     pad = _number(element, "padding", ctx, 0) * mm
@@ -507,6 +510,11 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                      bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
+    return layout, inner, text
+
+
+def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    layout, inner, _text = _text_layout(element, area, ctx)
     if canvas is not None:
         colour = fill_fields(str(element.get("color", ctx.color)), ctx, element, "color")
         draw_layout(canvas, layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")),
@@ -722,6 +730,38 @@ DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext
     "image": _image_element,
     "table": draw_table,
 }
+
+
+def safe_breaches(elements: Sequence[Any], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
+    """Text (and tables) of a face nearer the trim `box` than `safe` points, unless the
+    element says `safe: off`: one 'file:line:col: ...' each, naming how near it comes. A
+    text is measured where its letters go (its lines as aligned), a table by its box."""
+    setup_fonts()  # the letters are measured in the bundled faces
+    inside = box.inset(safe)
+    found: list[str] = []
+    for kind, element in iter_elements(elements):
+        if kind not in ("text", "table") or element.get("safe", True) is False:
+            continue
+        here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
+        area = element_rect(element, box, here)
+        if kind == "text":
+            layout, inner, text = _text_layout(element, area, here)
+            if not text.strip():
+                continue
+            ink = ink_rect(layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")))
+            if element.get("upside_down"):  # turned half round about its box's centre
+                ink = Rect(area.x + area.right - ink.right, area.y + area.top - ink.top, ink.w, ink.h)
+            what = text.replace("\n", " ").replace("**", "")
+        else:
+            ink, what = area, "a table"
+        if inside.contains(ink):
+            continue
+        near = min(ink.x - box.x, box.right - ink.right, ink.y - box.y, box.top - ink.top) / mm
+        said = what if len(what) <= 30 else what[:29] + "…"
+        found.append(str(BuildError(
+            f"{ctx.label}: '{said}' comes {near:.1f} mm from the trim, inside the {safe / mm:g} mm safe zone "
+            "(move it inward, or give the element 'safe: off' if it may be cut)", **where(element, kind))))
+    return found
 
 
 def iter_elements(elements: Sequence[Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:

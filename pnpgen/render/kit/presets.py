@@ -50,10 +50,13 @@ def preset_of(component: Any, build_preset: str | None) -> Preset:
     return PRESETS[name]
 
 
-def bleed_safe(component: Any, build_preset: str | None) -> tuple[float, float]:
-    """(bleed, safe) in mm: the component's own keys, else its preset's."""
+def bleed_safe(component: Any, build_preset: str | None, print_shop: bool = False) -> tuple[float, float]:
+    """(bleed, safe) in mm: the component's own keys, else its preset's. A print-shop file
+    never has less bleed than its preset asks for (a shop that asks for 3 mm rejects 2 mm):
+    a smaller `bleed:` (pieces packed tight on a home sheet) applies to home files only."""
     preset = preset_of(component, build_preset)
-    return float(component.get("bleed", preset.bleed)), float(component.get("safe", preset.safe))
+    bleed = float(component.get("bleed", preset.bleed))
+    return (max(bleed, preset.bleed) if print_shop else bleed), float(component.get("safe", preset.safe))
 
 
 def padding(component: Any, build_preset: str | None) -> float:

@@ -123,7 +123,7 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
     """Paper, trims and content of a sheet; BuildError when the content does not fit."""
     check_blocks(component["blocks"], "blocks")
     ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
-    bleed = bleed_safe(component, job.options.preset)[0] * mm
+    bleed = bleed_safe(component, job.options.preset, job.options.print_shop)[0] * mm
     size = sheet_size(component)
     pad = padding(component, job.options.preset)
     paper = component.get("paper")

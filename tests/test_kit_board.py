@@ -146,7 +146,7 @@ def test_print_shop_board_is_one_page_of_board_plus_bleed_in_cmyk(tmp_path: Path
     page = reader.pages[0]
     assert rect_mm(page.mediabox) == (0, 0, 166.0, 196.0)
     assert rect_mm(page.trimbox) == (3.0, 3.0, 160.0, 190.0)
-    assert colour_operators(path) == {"k", "K"}  # colours in CMYK only
+    assert colour_operators(path) == {"k", "K", "spot:CutContour"}  # CMYK, and the cut path's spot colour
     assert "100%" not in text_of(reader)  # no ruler on print-shop files
 
 

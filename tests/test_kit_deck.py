@@ -157,7 +157,7 @@ def test_print_shop_file_one_face_per_page_cmyk(demo: Path) -> None:
         assert close(box_mm(page.mediabox), (0, 0, 69, 94))
         assert close(box_mm(page.bleedbox), (0, 0, 69, 94))
         assert close(box_mm(page.trimbox), (3, 3, 66, 91))
-    assert colour_operators(path) <= {"k", "K"}  # CMYK only
+    assert colour_operators(path) <= {"k", "K", "spot:CutContour"}  # CMYK only, and the dieline
     text = all_text(path)
     assert "print at 100%" not in text  # no annotations
     assert not any(abs(s.width - 0.25) < 1e-6 for s in drawing(reader, 0).segments)  # no crop marks

@@ -173,7 +173,7 @@ def test_print_shop_sheet_is_one_trim_per_page_in_cmyk(tmp_path: Path) -> None:
     page = reader.pages[0]
     assert rect_mm(page.mediabox) == (0, 0, 154.0, 111.0)
     assert rect_mm(page.trimbox) == (3.0, 3.0, 148.0, 105.0)
-    assert colour_operators(path) <= {"k", "K"}
+    assert colour_operators(path) <= {"k", "K", "spot:CutContour"}
 
 
 # --- the generic mechanisms ------------------------------------------------------------

@@ -47,6 +47,7 @@ from pnpgen.render.kit.page import (
     Rect,
     component_title,
     crop_mark_lines,
+    draw_cut_path,
     draw_crop_marks,
     draw_guides,
     draw_page_ruler,
@@ -858,7 +859,10 @@ def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float,
     clipped = Rect(clipped.x, clipped.y, min(bleed_box.right, page.right) - clipped.x,
                    min(bleed_box.top, page.top) - clipped.y)
     set_page_boxes(canvas, trim, clipped)
-    if not job.options.print_shop:
+    if job.options.print_shop:
+        for t in trims:  # the cut path, in the CutContour spot colour
+            draw_cut_path(canvas, t, 0, print_shop=True)
+    else:
         draw_crop_marks(canvas, trims, bleed, page)
         draw_page_ruler(canvas, page, bleed_box, crop_mark_lines(trims, bleed, page), job.text_lang)
         if job.options.guides:

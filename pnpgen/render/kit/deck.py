@@ -54,6 +54,7 @@ from pnpgen.render.kit.page import (
     KitJob,
     NoteSpot,
     Rect,
+    draw_cut_path,
     draw_guides,
     draw_note_at,
     draw_page_marks,
@@ -92,6 +93,7 @@ SCHEMA: dict[str, Any] = {
     "back_offset?": {"x?": float, "y?": float},
     "calibration?": bool,
     "crop_marks?": bool,
+    "corner_radius?": OneOf(float, str),
     "cards?": Each(dict, min=1),
     "csv?": str,
     "cards_from?": Each({"file": str, "at": str, "fields?": dict}, min=1),
@@ -134,6 +136,27 @@ class Settings:
     offset: tuple[float, float]  # mm, the back misalignment read on the calibration sheet
     calibration: bool
     crop_marks: bool
+    corner: float = 0.0  # mm: the cut's corner radius (a dieline's rounded corners)
+
+
+RADIUS = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*mm\s*$")
+
+
+def corner_radius(component: YMap, card: tuple[float, float]) -> float:
+    """`corner_radius:` in mm (a number, or a length such as '3mm'); at most half the
+    card's shorter side."""
+    value = component.get("corner_radius", 0)
+    if isinstance(value, str):
+        match = RADIUS.match(value)
+        if match is None:
+            raise ContentError(f"corner_radius: '{value}' is not a length such as 3 or '3mm'",
+                               **where(component, "corner_radius", value=True))
+        value = float(match[1])
+    radius = float(value)
+    if not 0 <= radius <= min(card) / 2:
+        raise ContentError(f"corner_radius: {radius:g} mm is not from 0 to half the card's shorter side "
+                           f"({min(card) / 2:g} mm)", **where(component, "corner_radius", value=True))
+    return radius
 
 
 def settings(component: YMap, job: KitJob) -> Settings:
@@ -149,7 +172,8 @@ def settings(component: YMap, job: KitJob) -> Settings:
     return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
                     lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
                     str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
-                    bool(component.get("calibration", True)), bool(component.get("crop_marks", True)))
+                    bool(component.get("calibration", True)), bool(component.get("crop_marks", True)),
+                    corner_radius(component, card))
 
 
 def grid_of(component: YMap, s: Settings) -> Grid:
@@ -495,6 +519,8 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
         for slot, card in enumerate(chunk):
             ctx = element_context(component, job, card, grid.bleed)
             draw_face(canvas, card.front, trims[slot], grid.bleed_rect(slot), ctx)
+            if s.corner:
+                draw_cut_path(canvas, trims[slot], s.corner * mm, print_shop=False)
             if guides:
                 draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
         if guides:
@@ -546,6 +572,8 @@ def draw_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, chunk:
             canvas.restoreState()
         else:
             draw_face(canvas, card.back, trim, clip, element_context(component, job, card, grid.bleed))
+        if s.corner:
+            draw_cut_path(canvas, trim, s.corner * mm, print_shop=False)
         if job.options.guides:
             draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
 
@@ -641,6 +669,9 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
             front, rear = fold.front(slot), fold.back(slot)
             draw_face(canvas, card.front, front, fold.front_bleed(slot), ctx)
             draw_face(canvas, card.back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
+            if s.corner:
+                for trim in (front, rear):
+                    draw_cut_path(canvas, trim, s.corner * mm, print_shop=False)
             if job.options.guides:
                 for trim in (front, rear):
                     draw_guides(canvas, trim, 0, s.safe * mm)
@@ -782,7 +813,8 @@ def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
 
 def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card]) -> int:
     """One card face per page: the page is the card plus its bleed (BleedBox = MediaBox),
-    TrimBox the card; fronts and backs alternate; CMYK; no marks, ruler or guides."""
+    TrimBox the card; fronts and backs alternate; CMYK; no marks, ruler or guides; the cut
+    path (`corner_radius` rounding it) in the CutContour spot colour."""
     bleed = s.bleed * mm
     trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
     page = trim.outset(bleed)
@@ -791,6 +823,7 @@ def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings,
         ctx = element_context(component, job, card, bleed, cmyk=True)
         for layout in (card.front, card.back) if card.back else (card.front,):
             draw_face(canvas, layout, trim, page, ctx)
+            draw_cut_path(canvas, trim, s.corner * mm, print_shop=True)  # the dieline, for the shop's cutter
             set_page_boxes(canvas, trim, page)
             canvas.showPage()
             pages += 1

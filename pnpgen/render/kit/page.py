@@ -509,6 +509,33 @@ def draw_note_at(canvas: Canvas, text: str, spot: NoteSpot, colour: Any = colors
     canvas.restoreState()
 
 
+CUT_SPOT = "CutContour"  # the spot colour print shops' cutters read the cut path from
+CUT_WIDTH = 0.25  # points: the cut path's stroke
+GUIDE_CUT = colors.Color(0.72, 0.72, 0.72)  # a home file's faint cut guide (rounded corners)
+
+
+def draw_cut_path(canvas: Canvas, trim: Rect, radius: float, print_shop: bool) -> None:
+    """The cut line of a card or tile (`radius` in points rounds its corners). A print-shop
+    file strokes it in the Separation spot colour CutContour (alternate: 100% magenta),
+    overprinting, so the art beneath is not knocked out and the shop's cutter, not its
+    press, takes it. A home file draws it as a faint grey hairline: a guide for scissors
+    or a corner punch."""
+    canvas.saveState()
+    if print_shop:
+        canvas.setStrokeColor(colors.CMYKColorSep(0, 1, 0, 0, spotName=CUT_SPOT))
+        canvas.setStrokeOverprint(True)
+        canvas.setOverprintMask(True)
+        canvas.setLineWidth(CUT_WIDTH)
+    else:
+        canvas.setStrokeColor(GUIDE_CUT)
+        canvas.setLineWidth(0.2)
+    if radius > 0:
+        canvas.roundRect(trim.x, trim.y, trim.w, trim.h, radius, stroke=1, fill=0)
+    else:
+        canvas.rect(trim.x, trim.y, trim.w, trim.h, stroke=1, fill=0)
+    canvas.restoreState()
+
+
 GUIDE_TRIM = colors.Color(0.85, 0, 0.45)
 GUIDE_BLEED = colors.Color(0, 0.6, 0.85)
 GUIDE_SAFE = colors.Color(0, 0.6, 0.2)

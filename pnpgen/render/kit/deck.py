@@ -18,7 +18,7 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import getAscentDescent
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
@@ -580,7 +580,7 @@ def draw_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, chunk:
 
 # Readings of the calibration sheet (mm, right and up +) that the backs-shifted file has
 # pages for: every pair, so a player picks the backs that suit the printer without rebuilding.
-SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+SHIFTS = tuple(k * 0.25 for k in range(-4, 5))  # −1.0 … +1.0 mm: a 0.25 mm duplex offset is corrected
 SHIFTED = "backs-shifted"  # the file's suffix: <id>-backs-shifted[-<lang>].pdf
 
 
@@ -616,7 +616,7 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
     total = len(shift_readings()) * per_reading
     base = back_shift(grid, s)
     template = WORDS("shifted_backs", job.text_lang, x="\x01", y="\x02", page="\x03", count=total)  # filled once
-    notes = [template.replace("\x01", f"{rx:+.1f}").replace("\x02", f"{ry:+.1f}").replace("\x03", str(k + 1))
+    notes = [template.replace("\x01", f"{rx:+.2f}").replace("\x02", f"{ry:+.2f}").replace("\x03", str(k + 1))
              for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
     reach = max(grid.outer) + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
     forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form
@@ -711,11 +711,16 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
 
 def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, proof: bool = False,
                      per_reading: int = 1, shifted_file: str = "") -> int:
-    """Two pages: on the front a scale (±5 mm) at the centre of every slot, on the back a
-    cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
+    """Two pages: on the front a scale (±5 mm, ticks every 0.25 mm within ±1.5 mm) at the
+    centre of every slot but those the instructions and the table of readings take, on the
+    back a hairline cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
     shift = back_shift(grid, s)
     langs = [lang] if lang else ["ja", "en"]
-    slots = range(grid.per_page)
+    lines = [line for code in langs
+             for line in WORDS("calibration", code, edge=WORDS(f"edge_{s.duplex}", code),
+                               file=shifted_file).split("\n")]
+    text_slots = _calibration_text_slots(grid, lines)
+    slots = [slot for slot in range(grid.per_page) if slot not in text_slots]
     for side in ("front", "back"):
         trims = []
         for slot in slots:
@@ -724,76 +729,125 @@ def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, 
             trims.append(trim)
             _calibration_target(canvas, trim, side)
         if side == "front":
-            _calibration_text(canvas, grid, s, langs, per_reading, shifted_file)
+            area = union([grid.trim(slot) for slot in text_slots])
+            trims.append(area)
+            _calibration_text(canvas, area, lines, per_reading)
         finish_page(canvas, Sheet(grid.page, trims, grid.outer), s, langs[-1], proof)
     return 2
 
 
+CAL_SIZE = 5.0  # pt: the calibration sheet's instructions
+CELL = (9 * mm, 3.4 * mm)  # the largest cell of the table of readings
+MIN_CELL = (5.6 * mm, 2.6 * mm)  # the smallest that still reads at 4 pt
+
+
+def _text_lines(lines: list[str], width: float) -> list[str]:
+    return ["".join(t.text for t, _ in row.items) for line in lines
+            for row in break_lines(tokenize(line, {}), SANS, CAL_SIZE, width)[0]]
+
+
+def _calibration_text_height(lines: list[str], width: float) -> float:
+    """Points the instructions and the table of readings need in a box `width` wide."""
+    rows = len(SHIFTS) + 1
+    return (len(_text_lines(lines, width - 4 * mm)) * CAL_SIZE * 1.3 + 4 * mm
+            + rows * MIN_CELL[1] + 2 * mm)
+
+
+def _calibration_text_slots(grid: Grid, lines: list[str]) -> list[int]:
+    """The top-left block of slots (fewest first) that holds the instructions and the table of
+    readings: slot 0 for a poker card, two slots for a 63 × 42 mm tile."""
+    need_w = (len(SHIFTS) + 1) * MIN_CELL[0] + 4 * mm
+    for count in range(1, grid.per_page + 1):
+        for cols in range(1, min(count, grid.cols) + 1):
+            if count % cols:
+                continue
+            rows = count // cols
+            if rows > grid.rows:
+                continue
+            area = union([grid.trim(r * grid.cols + c) for r in range(rows) for c in range(cols)])
+            if area.w >= need_w and area.h >= _calibration_text_height(lines, area.w):
+                return [r * grid.cols + c for r in range(rows) for c in range(cols)]
+    return list(range(grid.per_page))[:1]  # a card too small for it all: the first slot, as before
+
+
+SCALE_OFFSET = 7 * mm  # the x scale runs this far below the slot's centre, the y scale this far right of it
+
+
 def _calibration_target(canvas: Canvas, trim: Rect, side: str) -> None:
+    """Front: a ring at the slot's centre, an x scale below it and a y scale right of it
+    (±5 mm, ticks every 0.25 mm within ±1.5 mm), apart so that their fine ticks never
+    cross. Back: a hairline cross and ring at the mirrored centre, long enough to reach
+    both scales: its upright line reads x on the lower scale, its level line y on the right."""
     cx, cy = trim.x + trim.w / 2, trim.y + trim.h / 2
     canvas.saveState()
     canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
     canvas.setLineWidth(0.3)
     canvas.rect(trim.x, trim.y, trim.w, trim.h, stroke=1, fill=0)
     canvas.setStrokeColor(colors.black)
+    canvas.setFillColor(colors.black)
     if side == "front":
         canvas.setFont(SANS, 4.5)
-        canvas.setFillColor(colors.black)
-        canvas.line(cx - 6 * mm, cy, cx + 6 * mm, cy)
-        canvas.line(cx, cy - 6 * mm, cx, cy + 6 * mm)
-        for k in range(-5, 6):
-            tick = (1.6 if k % 5 == 0 else 0.9) * mm
-            canvas.line(cx + k * mm, cy - tick, cx + k * mm, cy + tick)
-            canvas.line(cx - tick, cy + k * mm, cx + tick, cy + k * mm)
-        for k in (-5, 5):
-            canvas.drawCentredString(cx + k * mm, cy - 3.6 * mm, f"{k:+d}")
-            canvas.drawString(cx + 2.2 * mm, cy + k * mm - 1.5, f"{k:+d}")
+        canvas.setLineWidth(0.2)
+        axis_y, axis_x = cy - SCALE_OFFSET, cx + SCALE_OFFSET
+        canvas.line(cx - 5.5 * mm, axis_y, cx + 5.5 * mm, axis_y)
+        canvas.line(axis_x, cy - 5.5 * mm, axis_x, cy + 5.5 * mm)
+        canvas.circle(cx, cy, 1 * mm, stroke=1, fill=0)
+        canvas.setLineWidth(0.12)  # ticks 0.25 mm apart stay apart
+        for k in range(-20, 21):  # quarter millimetres
+            if k % 4 == 0:
+                tick = (1.8 if k % 20 == 0 or k == 0 else 1.2) * mm
+            elif k % 2 == 0:
+                tick = 0.8 * mm
+            elif abs(k) <= 6:
+                tick = 0.5 * mm  # quarter ticks within ±1.5 mm: a 0.25 mm offset reads off them
+            else:
+                continue
+            d = k * 0.25 * mm
+            canvas.line(cx + d, axis_y, cx + d, axis_y + tick)
+            canvas.line(axis_x - tick, cy + d, axis_x, cy + d)
+        for k in (-5, 0, 5):
+            canvas.drawCentredString(cx + k * mm, axis_y - 2.2 * mm, f"{k:+d}" if k else "0 x")
+            canvas.drawString(axis_x + 0.8 * mm, cy + k * mm - 1.5, f"{k:+d}" if k else "0 y")
     else:
-        canvas.setLineWidth(0.25)
-        canvas.line(cx - 9 * mm, cy, cx + 9 * mm, cy)
-        canvas.line(cx, cy - 9 * mm, cx, cy + 9 * mm)
+        canvas.setLineWidth(0.12)  # a hairline: it covers no tick
+        reach = SCALE_OFFSET + 2.5 * mm
+        canvas.line(cx - reach, cy, cx + reach, cy)
+        canvas.line(cx, cy - reach, cx, cy + reach)
         canvas.circle(cx, cy, 1 * mm, stroke=1, fill=0)
     canvas.restoreState()
 
 
-def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str], per_reading: int,
-                      shifted_file: str) -> None:
-    """Instructions in the first slot, above its scale; below it, the table of the
-    backs-shifted file's pages by reading."""
-    trim = grid.trim(0)
-    size = 5.0
-    lines = [line for lang in langs
-             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang),
-                               file=shifted_file).split("\n")]
-    _reading_table(canvas, trim, per_reading)
+def _calibration_text(canvas: Canvas, area: Rect, lines: list[str], per_reading: int) -> None:
+    """Instructions at the top of `area` (the slots kept for them), the table of the
+    backs-shifted file's pages by reading below."""
     canvas.saveState()
-    canvas.setFont(SANS, size)
+    canvas.setFont(SANS, CAL_SIZE)
     canvas.setFillColor(colors.black)
-    width = trim.w - 4 * mm
-    y = trim.top - 4 * mm
-    for line in lines:
-        wrapped, _ = break_lines(tokenize(line, {}), SANS, size, width)
-        for row in wrapped:
-            canvas.drawString(trim.x + 2 * mm, y, "".join(t.text for t, _ in row.items))
-            y -= size * 1.3
+    y = area.top - 4 * mm
+    for row in _text_lines(lines, area.w - 4 * mm):
+        canvas.drawString(area.x + 2 * mm, y, row)
+        y -= CAL_SIZE * 1.3
     canvas.restoreState()
+    _reading_table(canvas, Rect(area.x, area.y, area.w, y - area.y), per_reading)
 
 
-def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
-    """Below the scale: rows y +1 … −1, columns x −1 … +1 (mm), each cell the page (or
-    pages) of the backs-shifted file for that reading."""
+def _reading_table(canvas: Canvas, area: Rect, per_reading: int) -> None:
+    """Rows y +1 … −1, columns x −1 … +1 (mm, 0.25 mm apart), each cell the page (or pages)
+    of the backs-shifted file for that reading, as large as `area` allows."""
     cols = len(SHIFTS) + 1
-    cell_w = min(9 * mm, (trim.w - 4 * mm) / cols)
-    cell_h = 3.6 * mm
-    size = 4.2
-    x0 = trim.x + (trim.w - cols * cell_w) / 2
-    top = trim.y + trim.h / 2 - 9 * mm
+    cell_w = max(MIN_CELL[0], min(CELL[0], (area.w - 4 * mm) / cols))
+    cell_h = max(MIN_CELL[1], min(CELL[1], (area.h - 2 * mm) / cols))
+    readings = shift_readings()
+    last = len(readings) * per_reading
+    widest = f"{last - per_reading + 1}–{last}" if per_reading > 1 else "+0.25"
+    size = min(4.2, 4.2 * (cell_w - 0.8 * mm) / max(stringWidth(widest, SANS, 4.2), 1e-6))
+    x0 = area.x + (area.w - cols * cell_w) / 2
+    top = area.top
     canvas.saveState()
     canvas.setFont(SANS, size)
     canvas.setFillColor(colors.black)
     canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
     canvas.setLineWidth(0.2)
-    readings = shift_readings()
 
     def cell(col: int, row: int, text: str) -> None:
         x, y = x0 + col * cell_w, top - (row + 1) * cell_h
@@ -802,9 +856,9 @@ def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
 
     cell(0, 0, "y \\ x")
     for col, x in enumerate(SHIFTS, start=1):
-        cell(col, 0, f"{x:+.1f}")
+        cell(col, 0, f"{x:+.2f}")
     for row, y in enumerate(reversed(SHIFTS), start=1):
-        cell(0, row, f"{y:+.1f}")
+        cell(0, row, f"{y:+.2f}")
         for col, x in enumerate(SHIFTS, start=1):
             first = readings.index((x, y)) * per_reading + 1
             cell(col, row, str(first) if per_reading == 1 else f"{first}–{first + per_reading - 1}")

@@ -218,6 +218,10 @@ def build(
                      "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
                      autocompletion=complete_preset),
     ] = None,
+    ink_saver: Annotated[
+        bool, typer.Option("--ink-saver", help="Home files with backgrounds and full-bleed fills off, art kept "
+                           "(light text on them turns dark); print-shop files are unchanged.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -241,6 +245,7 @@ def build(
         tts=tts or tts_base_url is not None,
         tts_base_url=tts_base_url,
         preset=preset,
+        ink_saver=ink_saver,
         content_root=root,
     )
     check_options(options)

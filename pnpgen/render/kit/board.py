@@ -469,7 +469,8 @@ def draw_board(canvas: Canvas, frame: Frame, component: YMap, layout: BoardLayou
     colour = ctx.colour
     grid = component["grid"]
     whole = Box(0, 0, layout.width, layout.height)
-    if "background" in component:  # into the bleed
+    saver = getattr(ctx.job.options, "ink_saver", False) and not ctx.job.options.print_shop
+    if "background" in component and not saver:  # into the bleed (--ink-saver: left white)
         canvas.setFillColor(colour(component["background"]))
         canvas.rect(*frame.rect(whole.inset(-bleed)), stroke=0, fill=1)
     if "decorations" in component:

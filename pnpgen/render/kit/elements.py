@@ -769,6 +769,48 @@ def iter_elements(elements: Sequence[Any]) -> Iterator[tuple[str, Mapping[str, A
         yield next(k for k in ELEMENTS if k in element), element
 
 
+BACKGROUND = 0.85  # a filled shape covering this much of its face is its background (ink saver)
+LIGHT = 0.6  # relative luminance above which ink-saver text or lines left on white paper are darkened
+SAVER_TEXT = "#222222"
+SAVER_LINE = "#888888"
+
+
+def saves_ink(ctx: ElementContext) -> bool:
+    """True for a home file built with --ink-saver (print-shop files keep every fill)."""
+    return bool(getattr(ctx.job.options, "ink_saver", False)) and not ctx.cmyk
+
+
+def _luminance(spec: str) -> float:
+    colour = make_colour(spec)
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Rect, ctx: ElementContext,
+                      kept: list[Rect]) -> Mapping[str, Any] | None:
+    """The element as --ink-saver draws it: a full-bleed fill (`bleed: true`) or a background
+    (a fill over BACKGROUND of the face) loses its fill (None when nothing is left); light
+    text or lines no longer on a kept fill (`kept`, the fills drawn so far) turn dark, so
+    they stay readable on white paper. Art (pictures, squares, smaller shapes) is kept."""
+    if kind == "shape" and element.get("fill") and element.get("shape") != "line":
+        covers = area.w * area.h >= BACKGROUND * box.w * box.h
+        if element.get("bleed") or covers:
+            if not element.get("stroke"):
+                return None
+            element = {k: v for k, v in element.items() if k != "fill"}
+        else:
+            kept.append(area)
+            return element
+    key = {"text": "color", "shape": "stroke", "table": "color"}.get(kind)
+    if key is None:
+        return element
+    spec = fill_fields(str(element.get(key, ctx.color)), ctx, element, key)
+    centre = (area.x + area.w / 2, area.y + area.h / 2)
+    on_fill = any(r.x <= centre[0] <= r.right and r.y <= centre[1] <= r.top for r in kept)
+    if on_fill or _luminance(spec) <= LIGHT:
+        return element
+    return {**element, key: SAVER_TEXT if kind != "shape" else SAVER_LINE}
+
+
 def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx: ElementContext) -> None:
     """Draw a layout inside `box` (points). With canvas None nothing is drawn but every
     check runs (fields, images, overflow): a build-time check of a face.
@@ -776,8 +818,15 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     setup_fonts()
     if canvas is not None:
         canvas.saveState()  # elements set colours and widths freely: the caller's state survives
+    saver = canvas is not None and saves_ink(ctx)
+    kept: list[Rect] = []  # ink saver: the fills drawn so far
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
+        if saver:
+            changed = ink_saver_element(element, kind, area, box, ctx, kept)
+            if changed is None:
+                continue
+            element = changed
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
         if canvas is not None and element.get("upside_down"):  # turned half round about its box's centre
             canvas.saveState()

@@ -261,6 +261,8 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
     path = job.out_path(str(component["id"]), suffix)
     kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
         job.variant, kind)
+    if job.options.ink_saver and job.variant != "print-shop":
+        kind = f"{kind} (ink saver)"
     with atomic_output(path) as tmp:
         game = job.content.title(job.text_lang)
         title = f"{game}: {component_title(component, job)}"

@@ -95,3 +95,56 @@ def test_print_shop_files_ignore_the_ink_saver(tmp_path: Path) -> None:
     ops = {op for page in list(reader.pages)[:2] for _o, op in ContentStream(page.get_contents(), reader).operations}
     assert b"k" in ops  # CMYK fills still drawn: the back's brown is in the file
     assert len(reader.pages) == 2 * 49
+
+
+def test_press_colours_and_pictures_stay_under_the_ink_limit() -> None:
+    """FOGRA39 turns a near-black teal (0, 17, 17) into 302% of ink; the limit brings it to
+    300% by lowering C, M and Y (K kept). A vendor's lower limit (DriveThruCards: 240%) is a
+    parameter."""
+    from PIL import Image
+
+    from pnpgen.render.press import INK_LIMIT, cmyk_picture, limit_ink, rgb_to_cmyk
+
+    assert INK_LIMIT == 3.0
+    teal = rgb_to_cmyk(0, 17 / 255, 17 / 255)
+    assert sum(teal) == pytest.approx(3.0, abs=0.001) and teal[3] > 0.98
+    assert sum(rgb_to_cmyk(0, 17 / 255, 17 / 255, 2.4)) == pytest.approx(2.4, abs=0.001)
+    assert limit_ink((0.2, 0.3, 0.1, 0.5)) == (0.2, 0.3, 0.1, 0.5)  # under the limit: unchanged
+    picture = Image.new("RGB", (4, 4), (0, 17, 17))
+    picture.putpixel((0, 0), (200, 120, 40))
+    def totals(image: Image.Image) -> list[int]:
+        data = image.tobytes()
+        return [sum(data[i:i + 4]) for i in range(0, len(data), 4)]
+
+    ink = totals(cmyk_picture(picture))
+    assert max(ink) <= round(INK_LIMIT * 255) and max(ink) >= round(INK_LIMIT * 255) - 3
+    assert max(totals(cmyk_picture(picture, 2.4))) <= round(2.4 * 255)
+
+
+def separations(path: Path, pages: tuple[int, int], out: Path) -> dict[str, list[list[int]]]:
+    """Each plate of the pages as ink per pixel, 0..255 (Ghostscript's tiffsep at 30 dpi)."""
+    from PIL import Image
+
+    subprocess.run(["gs", "-q", "-o", str(out / "p%02d.tif"), "-sDEVICE=tiffsep", "-r30", f"-dFirstPage={pages[0]}",
+                    f"-dLastPage={pages[1]}", str(path)], check=True)
+    plates: dict[str, list[list[int]]] = {}
+    for tif in sorted(out.glob("p*(*).tif")):
+        name = tif.name.split("(")[1].split(")")[0]
+        plates.setdefault(name, []).append([255 - v for v in Image.open(tif).convert("L").tobytes()])
+    return plates
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (gs) is not installed")
+def test_print_shop_ink_is_under_300_percent_and_the_cut_is_its_own_plate(tmp_path: Path) -> None:
+    """The dungeon cards' print-shop file, first front and back, separated by Ghostscript:
+    C + M + Y + K at most 300% in every pixel (measured 231%), and the cut path alone on a
+    CutContour plate, never on the process plates."""
+    path = build(tmp_path, "dungeon-cards", print_shop=True)
+    plates = separations(path, (1, 2), tmp_path)
+    assert set(plates) == {"Cyan", "Magenta", "Yellow", "Black", "CutContour"}
+    for page in range(2):
+        total = [sum(px) for px in zip(*(plates[n][page] for n in ("Cyan", "Magenta", "Yellow", "Black")),
+                                       strict=True)]
+        assert max(total) <= 3.0 * 255 + 2
+        cut = plates["CutContour"][page]
+        assert 100 < sum(1 for v in cut if v > 128) < 0.1 * len(cut)  # a thin outline, not an area

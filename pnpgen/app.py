@@ -280,7 +280,7 @@ def build(
              [error_entry(problem) for problems in failed.values() for problem in problems])
     else:
         out.print(table)
-        if failed:
+        if failed and len(selected) > 1:  # one game: its error line says it all
             err.print(f"{len(failed)} of {len(selected)} game(s) failed: {', '.join(failed)} (errors above; each "
                       "folder's README.txt lists what was built and what failed)", markup=False, highlight=False,
                       soft_wrap=True)

@@ -92,7 +92,7 @@ def build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
         listed = {f.path for f in files}
         files += [BuiltFile(content.id, p, 0, "file of a failed part") for p in written
                   if p.suffix == ".pdf" and p not in listed]  # written before its part failed
-        if files or failures:
+        if files:  # nothing built (refused at once): no folder, no README to make
             previews = [p for p in written if p.parent == folder / "preview"]
             files.append(write_release_notes(content, options, files, previews, failures))
     remove_stale_outputs(folder, written)

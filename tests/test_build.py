@@ -125,8 +125,8 @@ def test_a_sheet_a_little_too_tall_for_letter_is_scaled_with_a_warning(tmp_path:
 
     content = load_game(ROOT / "content" / "dungeon-war")
     options = BuildOptions(out=tmp_path, langs=("en",), paper="Letter", content_root=ROOT / "content")
-    from pnpgen.render.kit import render_components
     from pnpgen.games import rules_for_content
+    from pnpgen.render.kit import render_components
 
     built = [f for f in render_components(content, rules_for_content(content), options)
              if f.path.name == "play-sheet-blue-en.pdf"]

@@ -8,8 +8,8 @@ import math
 import textwrap
 from pathlib import Path
 
-import pikepdf
 import pdfplumber
+import pikepdf
 import pytest
 
 from pnpgen.build import build_game

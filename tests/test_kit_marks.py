@@ -150,7 +150,8 @@ def test_every_cut_line_is_marked_at_both_ends(component_pdfs: list[Path]) -> No
                 folds = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
                          if abs(ln["linewidth"] - 0.4) < 0.01]
                 for x in xs:
-                    on = [m for m in crops if abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 and m[3] - m[1] >= 1.5 * MM - 0.1]
+                    on = [m for m in crops
+                          if abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 and m[3] - m[1] >= 1.5 * MM - 0.1]
                     if any(abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 for m in folds):
                         continue  # the fold line of a fold-over page
                     assert any(m[3] <= y0 for m in on) and any(m[1] >= y1 for m in on), (
@@ -158,7 +159,8 @@ def test_every_cut_line_is_marked_at_both_ends(component_pdfs: list[Path]) -> No
                         "lacks a crop mark at one end")
                     checked += 1
                 for y in ys:
-                    on = [m for m in crops if abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 and m[2] - m[0] >= 1.5 * MM - 0.1]
+                    on = [m for m in crops
+                          if abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 and m[2] - m[0] >= 1.5 * MM - 0.1]
                     if any(abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 for m in folds):
                         continue
                     assert any(m[2] <= x0 for m in on) and any(m[0] >= x1 for m in on), (

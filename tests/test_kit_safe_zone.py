@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from pnpgen.content.game import load_game
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
-from pnpgen.render.kit import check_components, components, render_components
+from pnpgen.render.kit import check_components, components
 from tests.conftest import ROOT
 
 MM = 72 / 25.4

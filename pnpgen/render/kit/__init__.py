@@ -133,17 +133,19 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
     return [KitJob(content, rules, options, None)]
 
 
-def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
+def check_components(content: GameContent, rules: list[Rules[Any, Any]],
+                     options: BuildOptions | None = None) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
     (overflowing text, missing images, ...) in every language. A refused template, or a
     placeholder of the old `{name}` syntax, is not a problem but an error: TemplateRefused.
-    `rules` are the games the folder defines (the caller looks them up)."""
+    `rules` are the games the folder defines (the caller looks them up); `options` the
+    build's (its paper and preset), A4 by default."""
     try:
         items = components(content)
     except PnpgenError as error:
         return [str(error)]
     problems: list[str] = []
-    options = BuildOptions()
+    options = options or BuildOptions()
     for item in items:
         module = TYPES[str(item["type"])]
         found: dict[str | None, list[str]] = {}

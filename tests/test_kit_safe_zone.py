@@ -134,3 +134,22 @@ def test_every_shipped_component_fits_a4_and_letter(game: str, paper: str) -> No
     labels 0.6 mm at 6 pt (moved inward)."""
     content = load_game(ROOT / "content" / game)
     assert check_components(content, rules_for_content(content), BuildOptions(paper=paper)) == []
+
+
+def test_a_sheet_padding_inside_the_safe_zone_is_reported(tmp_path: Path) -> None:
+    """Boards and sheets keep their content `padding` inside the trim: a padding narrower
+    than the preset's safe zone (routou-dice's board had 2 mm) is a problem at its line."""
+    folder = tmp_path / "content" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "deck.yaml").write_text(textwrap.dedent("""\
+        - type: sheet
+          id: s
+          title: S
+          padding: 2
+          blocks: [{text: "Score"}]
+        """), encoding="utf-8")
+    problems = check_components(load_game(folder), [])
+    assert len(problems) == 1 and "deck.yaml:4:" in problems[0] and "3 mm safe zone" in problems[0], problems
+    (folder / "deck.yaml").write_text((folder / "deck.yaml").read_text().replace("padding: 2", "padding: 3"))
+    assert check_components(load_game(folder), []) == []

@@ -43,8 +43,8 @@ from pnpgen.render.kit.blocks import (
 )
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
-from pnpgen.render.kit.page import EDGE, KitJob, Rect, problems_of, write_pdf
-from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
+from pnpgen.render.kit.page import EDGE, KitJob, Rect, grown, marked_bleed, problems_of, write_pdf
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding, padding_problem
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 from pnpgen.render.words import WORDS
@@ -655,9 +655,11 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
     for tile, (page, trim, frame) in zip(plan.tiles.tiles, plan.pages, strict=True):
         canvas.setPageSize((page.w, page.h))
         canvas.saveState()
-        if plan.tiles.tiled:  # only this tile's window (and its bleed) shows
+        # a home page's bleed gives way where its crop marks need the room (page.marked_bleed)
+        edge = (plan.bleed, plan.bleed) if ctx.job.options.print_shop else marked_bleed(page, trim, plan.bleed)
+        if plan.tiles.tiled or edge != (plan.bleed, plan.bleed):  # only this tile's window (and its bleed) shows
             clip = canvas.beginPath()
-            bleed_box = trim.outset(plan.bleed)
+            bleed_box = grown(trim, edge)
             clip.rect(bleed_box.x, bleed_box.y, bleed_box.w, bleed_box.h)
             canvas.clipPath(clip, stroke=0, fill=0)
         draw_board(canvas, frame, component, plan.layout, plan.stack, ctx, plan.bleed / mm)
@@ -666,7 +668,7 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
         if plan.tiles.tiled:
             _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
             caption.append(_tile_caption(canvas, page, trim, tile, plan, component, ctx))
-        finish_page(canvas, page, [trim], plan.bleed, ctx.job, padding(component, ctx.job.options.preset) * mm, caption)
+        finish_page(canvas, page, [trim], edge, ctx.job, padding(component, ctx.job.options.preset) * mm, caption)
 
 
 def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],
@@ -725,7 +727,7 @@ def check(component: YMap, job: KitJob) -> list[str]:
         plan, ctx = plan_board(component, job)
         draw_pages(Canvas(io.BytesIO()), component, plan, ctx)
 
-    return problems_of(dry_run)
+    return problems_of(dry_run) + padding_problem(component, job.options.preset)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:

@@ -122,6 +122,15 @@ def grown(rect: Rect, bleed: Bleed) -> Rect:
     return Rect(rect.x - bx, rect.y - by, rect.w + 2 * bx, rect.h + 2 * by)
 
 
+def marked_bleed(page: Rect, block: Rect, bleed: float) -> tuple[float, float]:
+    """The bleed (x, y, points) a home page keeps beside `block` so that every crop mark still
+    finds room between it and the EDGE band (the bleed gives way, never the mark)."""
+    room = EDGE + CROP_GAP + MIN_MARK
+    space_x = min(block.x - page.x, page.right - block.right)
+    space_y = min(block.y - page.y, page.top - block.top)
+    return (max(0.0, min(bleed, space_x - room)), max(0.0, min(bleed, space_y - room)))
+
+
 def union(rects: Sequence[Rect]) -> Rect:
     x0 = min(r.x for r in rects)
     y0 = min(r.y for r in rects)

@@ -62,3 +62,15 @@ def bleed_safe(component: Any, build_preset: str | None, print_shop: bool = Fals
 def padding(component: Any, build_preset: str | None) -> float:
     """A board's or sheet's padding in mm: its own, else at least the preset's safe zone."""
     return float(component.get("padding", max(DEFAULT_PADDING, preset_of(component, build_preset).safe)))
+
+
+def padding_problem(component: Any, build_preset: str | None) -> list[str]:
+    """A board's or sheet's own `padding` narrower than its preset's safe zone: its text
+    would come nearer the cut than the safe zone ('file:line:col: ...'); none otherwise."""
+    if "padding" not in component:
+        return []
+    own, safe = float(component["padding"]), preset_of(component, build_preset).safe
+    if own >= safe:
+        return []
+    return [str(ContentError(f"padding: {own:g} mm puts the content inside the {safe:g} mm safe zone; "
+                             f"give at least {safe:g} mm", **where(component, "padding", value=True)))]

@@ -43,10 +43,12 @@ from pnpgen.render.kit.bounds import (
 from pnpgen.render.kit.page import (
     KitJob,
     Rect,
+    marked_bleed,
     problems_of,
+    union,
     write_pdf,
 )
-from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding, padding_problem
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame
 
@@ -211,7 +213,7 @@ def fit_scale(stack: Stack, title: Stack | None, pad: float, inner: tuple[float,
 
 def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: bad blocks, unknown fields or tables, content too tall."""
-    return problems_of(lambda: plan_sheet(component, job))
+    return problems_of(lambda: plan_sheet(component, job)) + padding_problem(component, job.options.preset)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:
@@ -224,7 +226,8 @@ def render(component: YMap, job: KitJob) -> list[Any]:
             trims = plan.trims[:plan.copies - index * len(plan.trims)]
             for trim in trims:
                 draw_sheet(canvas, trim, plan, ctx)
-            finish_page(canvas, plan.page, trims, plan.bleed, job, pad * mm)
+            edge = plan.bleed if job.options.print_shop else marked_bleed(plan.page, union(trims), plan.bleed)
+            finish_page(canvas, plan.page, trims, edge, job, pad * mm)
         return plan.pages
 
     w, h = plan.trims[0].w / mm, plan.trims[0].h / mm

@@ -151,13 +151,21 @@ def check_components(content: GameContent, rules: list[Rules[Any, Any]],
         found: dict[str | None, list[str]] = {}
         for job in jobs(content, rules, options, item):
             try:
-                found[job.lang] = module.check(item, job)
+                # the safe zone is checked once the component builds at all (a build only warns)
+                found[job.lang] = module.check(item, job) or safe_zone(module, item, job)
             except TemplateRefused:  # a refused template (or an old `{name}`) is an error, not a problem
                 raise
             except PnpgenError as error:
                 found[job.lang] = [str(error)]
         problems += [p for p in _name_languages(found) if p not in problems]
     return problems
+
+
+def safe_zone(module: ComponentType, component: YMap, job: KitJob) -> list[str]:
+    """Text nearer the cut than the safe zone, or a padding narrower than it: problems for
+    validate, not errors (a build prints them as warnings; watch rebuilds)."""
+    check_safe = getattr(module, "safe_zone", None)
+    return list(check_safe(component, job)) if check_safe is not None else []
 
 
 # A problem of one card names its place and the card's source: 'deck.yaml:21:14: ...,

@@ -715,7 +715,7 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
 # --- the component type interface -----------------------------------------------------
 
 
-__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]
 
 
 def check(component: YMap, job: KitJob) -> list[str]:
@@ -727,7 +727,12 @@ def check(component: YMap, job: KitJob) -> list[str]:
         plan, ctx = plan_board(component, job)
         draw_pages(Canvas(io.BytesIO()), component, plan, ctx)
 
-    return problems_of(dry_run) + padding_problem(component, job.options.preset)
+    return problems_of(dry_run)
+
+
+def safe_zone(component: YMap, job: KitJob) -> list[str]:
+    """A padding narrower than the safe zone (validate's problem)."""
+    return padding_problem(component, job.options.preset)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:

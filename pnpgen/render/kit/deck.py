@@ -450,7 +450,12 @@ def check(component: YMap, job: KitJob) -> list[str]:
         more = len(indexes) - 1
         problems.append(str(first) if not more else
                         f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
-    return problems + (safe_problems(component, job, s, cards) if not problems else [])
+    return problems
+
+
+def safe_zone(component: YMap, job: KitJob) -> list[str]:
+    """Text of any card face inside the safe zone (validate's problems; a build warns)."""
+    return safe_problems(component, job, settings(component, job), expand_cards(component, job))
 
 
 def safe_problems(component: YMap, job: KitJob, s: Settings, cards: Sequence[Card]) -> list[str]:
@@ -967,4 +972,4 @@ def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
     names = set(PLACEHOLDER.findall(source))
     return bool(names - set(job.values))
 
-__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]

@@ -213,7 +213,12 @@ def fit_scale(stack: Stack, title: Stack | None, pad: float, inner: tuple[float,
 
 def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: bad blocks, unknown fields or tables, content too tall."""
-    return problems_of(lambda: plan_sheet(component, job)) + padding_problem(component, job.options.preset)
+    return problems_of(lambda: plan_sheet(component, job))
+
+
+def safe_zone(component: YMap, job: KitJob) -> list[str]:
+    """A padding narrower than the safe zone (validate's problem)."""
+    return padding_problem(component, job.options.preset)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:
@@ -261,4 +266,4 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     return [save_preview(tile_sheet([(rec, fill(component["title"], ctx, component, "title"))], columns=1),
                          job.preview_dir() / name)]
 
-__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]

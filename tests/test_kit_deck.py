@@ -24,10 +24,8 @@ A4 = (210.0, 297.0)
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("kit-demo")
-    build_game(load_game(DEMO), BuildOptions(out=out, print_shop=True, content_root=DEMO.parent))
-    return out / "kit-demo"
+def demo(kit_demo_print_shop: Path) -> Path:
+    return kit_demo_print_shop
 
 
 def close(a: tuple[float, ...], b: tuple[float, ...], tol: float = 0.1) -> bool:

@@ -110,8 +110,9 @@ def _pdf_date_to_iso(value: str) -> str:
 
 
 def xmp_packet(title: str, author: str, created: str, modified: str, producer: str, document_id: str,
-               lang: str = "x-default") -> bytes:
-    """The XMP metadata of a PDF/X-4 file (ISO 15930-7 6.7.4 and 6.7.5)."""
+               lang: str = "x-default", version: str = PDFX_VERSION) -> bytes:
+    """The XMP metadata of a PDF/X-4 file (ISO 15930-7 6.7.4 and 6.7.5), or of another
+    PDF/X `version` (vendors/export.py: PDF/X-1a:2003)."""
     creator = (f"<dc:creator><rdf:Seq><rdf:li>{escape(author)}</rdf:li></rdf:Seq></dc:creator>"
                if author else "")
     body = f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -136,7 +137,7 @@ def xmp_packet(title: str, author: str, created: str, modified: str, producer: s
 <xmpMM:InstanceID>uuid:{document_id}</xmpMM:InstanceID>
 <xmpMM:VersionID>1</xmpMM:VersionID>
 <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
-<pdfxid:GTS_PDFXVersion>{PDFX_VERSION}</pdfxid:GTS_PDFXVersion>
+<pdfxid:GTS_PDFXVersion>{escape(version)}</pdfxid:GTS_PDFXVersion>
 </rdf:Description>
 </rdf:RDF>
 </x:xmpmeta>

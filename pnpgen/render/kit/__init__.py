@@ -252,7 +252,8 @@ def render_tts(content: GameContent, rules: list[Rules[Any, Any]], options: Buil
             continue
         for job in jobs(content, rules, options, item):
             built += tts.export(item, job, ids)
-    return built
+    return built + tts.write_table(options.game_dir(content), content.title(options.langs[0]), content.id, ids,
+                                   options.tts_base_url)
 
 
 def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,

@@ -37,6 +37,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.content.game import PathRefused
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
@@ -351,8 +352,8 @@ def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
     try:
         path = content.path(name)
         exists, folder = path.exists(), path.is_dir()
-    except ContentError:
-        raise BuildError(f"{ctx.label}: image '{said}' leaves the game folder", **here) from None
+    except PathRefused as refused:
+        raise BuildError(f"{ctx.label}: image '{said}' {refused.problem}", **here) from None
     except (OSError, ValueError):
         raise BuildError(f"{ctx.label}: image '{said}' is not a usable file name", **here) from None
     if not exists:

@@ -45,6 +45,7 @@ SECTION_SPEC: dict[str, Any] = {
     "page_break?": bool,
     "quick_reference?": bool,
     "notes?": bool,
+    "companion?": bool,  # issue 27: the section belongs in the companion, not the players' book
     "toc?": bool,
     "blocks?": Each(dict),
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -224,6 +225,10 @@ def build(
                      "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
                      autocompletion=complete_preset),
     ] = None,
+    ink_saver: Annotated[
+        bool, typer.Option("--ink-saver", help="Home files with backgrounds and full-bleed fills off, art kept "
+                           "(light text on them turns dark); print-shop files are unchanged.")
+    ] = False,
     vendor: Annotated[
         str | None,
         typer.Option("--vendor", help="Also write the files a print-on-demand shop takes, into <vendor>/: "
@@ -240,7 +245,7 @@ def build(
     folder and its README.txt always agree."""
     from rich.table import Table
 
-    from pnpgen.build import build_game, check_options  # lazy: ReportLab (see top)
+    from pnpgen.build import GameBuildFailed, build_game, check_options  # lazy: ReportLab (see top)
     from pnpgen.output import BuildOptions
 
     root = content_root(content)
@@ -253,6 +258,7 @@ def build(
         tts=tts or tts_base_url is not None,
         tts_base_url=tts_base_url,
         preset=preset,
+        ink_saver=ink_saver,
         vendor=vendor,
         content_root=root,
     )
@@ -262,10 +268,21 @@ def build(
     for column in ("game", "file", "pages"):
         table.add_column(column, overflow="fold")
     written: list[dict[str, Any]] = []
+    failed: dict[str, list[str]] = {}  # a game that fails does not stop the others (listed at the end)
     for game in selected:
         if not quiet and not as_json:
             err.print(f"building {game.id} …")
-        for built in build_game(game, options):
+        try:
+            made = build_game(game, options)
+        except GameBuildFailed as failure:
+            made, failed[game.id] = failure.built, failure.failures
+        except PnpgenError as error:  # before anything was built (its rules, its content)
+            if debug:
+                raise
+            made, failed[game.id] = [], [str(error)]
+        for problem in failed.get(game.id, []) if not as_json else []:
+            print(f"error: {problem}", file=sys.stderr)
+        for built in made:
             for note in built.notes:  # e.g. a picture under 300 ppi in a print-shop file
                 if note.startswith("warning: ") and not as_json:
                     err.print(f"warning: {built.path.name}: {note[9:]}", markup=False, highlight=False,
@@ -273,9 +290,16 @@ def build(
             table.add_row(built.game, str(built.path), str(built.pages) if built.pages else "–")
             written.append({"game": built.game, "path": str(built.path), "pages": built.pages, "kind": built.kind})
     if as_json:
-        emit(True, {"out": str(out_dir), "files": written})
-        return
-    out.print(table)
+        emit(not failed, {"out": str(out_dir), "files": written, "failed": failed},
+             [error_entry(problem) for problems in failed.values() for problem in problems])
+    else:
+        out.print(table)
+        if failed and len(selected) > 1:  # one game: its error line says it all
+            err.print(f"{len(failed)} of {len(selected)} game(s) failed: {', '.join(failed)} (errors above; each "
+                      "folder's README.txt lists what was built and what failed)", markup=False, highlight=False,
+                      soft_wrap=True)
+    if failed:
+        raise typer.Exit(2)
 
 
 @command()

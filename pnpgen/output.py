@@ -42,6 +42,7 @@ class BuildOptions:
     tts: bool = False  # also Tabletop Simulator card sheets, board images and saved objects (tts/)
     tts_base_url: str | None = None  # where the tts/ files will be hosted; None: file:/// of tts/
     preset: str | None = None  # a printer preset (render/kit/presets.py) for every component
+    ink_saver: bool = False  # home files: backgrounds and full-bleed fills off, art kept (render/kit/elements.py)
     vendor: str | None = None  # also the files a print-on-demand shop takes (render/vendors/, --vendor)
     content_root: Path = Path("content")
 

@@ -160,7 +160,8 @@ def test_our_print_files_pass(run_pnpgen: CliRun) -> None:
                      "burning-desire (content colours)"]
     aid = data["files"][0]
     assert aid["pages"] == 10 and aid["facts"]["sizes"] == ["88 × 63 mm trim"] and aid["facts"]["bleed_mm"] == 3.0
-    assert aid["facts"]["colour_spaces"] == ["cmyk"] and aid["facts"]["max_ink_percent"] <= 300
+    # CMYK, and the spot colour CutContour of the dieline (render/kit/page.draw_cut_path)
+    assert aid["facts"]["colour_spaces"] == ["cmyk", "spot"] and aid["facts"]["max_ink_percent"] <= 300
     code, out, _ = run_pnpgen("preflight", "burning-desire", "--vendor", "drivethrucards", "--json")
     data = json.loads(out)
     assert code == 0 and data["ok"], [f["findings"] for f in data["files"] if not f["ok"]]

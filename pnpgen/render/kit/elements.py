@@ -49,9 +49,11 @@ from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.richtext import (
+    TextLayout,
     ascent_descent,
     cached_layout,
     draw_layout,
+    ink_rect,
     shrink_to_fit,
     text_width,
 )
@@ -64,7 +66,7 @@ Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
 Number = OneOf(float, str)  # a number, or a `{field}` giving one
 POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
-                            "upside_down?": bool}
+                            "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
 ELEMENTS: dict[str, dict[str, Any]] = {
     "text": {
@@ -530,7 +532,8 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
 # --- the entry point ------------------------------------------------------------------------
 
 
-def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
+    """A text element's laid-out lines, the area they go in and the text; BuildError on overflow."""
     raw = element["text"]
     text = fill_fields(ctx.job.text(raw), ctx, element, "text")
     pad = _number(element, "padding", ctx, 0) * mm
@@ -542,6 +545,11 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                      bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
+    return layout, inner, text
+
+
+def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    layout, inner, _text = _text_layout(element, area, ctx)
     colour = colour_of(element, "color", ctx, ctx.color)
     if canvas is not None:
         draw_layout(canvas, layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")),
@@ -767,9 +775,83 @@ DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext
 }
 
 
+def safe_breaches(elements: Sequence[Any], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
+    """Text (and tables) of a face nearer the trim `box` than `safe` points, unless the
+    element says `safe: off`: one 'file:line:col: ...' each, naming how near it comes. A
+    text is measured where its letters go (its lines as aligned), a table by its box."""
+    setup_fonts()  # the letters are measured in the bundled faces
+    inside = box.inset(safe)
+    found: list[str] = []
+    for kind, element in iter_elements(elements):
+        if kind not in ("text", "table") or element.get("safe", True) is False:
+            continue
+        here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
+        area = element_rect(element, box, here)
+        if kind == "text":
+            layout, inner, text = _text_layout(element, area, here)
+            if not text.strip():
+                continue
+            ink = ink_rect(layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")))
+            if element.get("upside_down"):  # turned half round about its box's centre
+                ink = Rect(area.x + area.right - ink.right, area.y + area.top - ink.top, ink.w, ink.h)
+            what = text.replace("\n", " ").replace("**", "")
+        else:
+            ink, what = area, "a table"
+        if inside.contains(ink):
+            continue
+        near = min(ink.x - box.x, box.right - ink.right, ink.y - box.y, box.top - ink.top) / mm
+        said = what if len(what) <= 30 else what[:29] + "…"
+        found.append(str(BuildError(
+            f"{ctx.label}: '{said}' comes {near:.1f} mm from the trim, inside the {safe / mm:g} mm safe zone "
+            "(move it inward, or give the element 'safe: off' if it may be cut)", **where(element, kind))))
+    return found
+
+
 def iter_elements(elements: Sequence[Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for element in elements:
         yield next(k for k in ELEMENTS if k in element), element
+
+
+BACKGROUND = 0.85  # a filled shape covering this much of its face is its background (ink saver)
+LIGHT = 0.6  # relative luminance above which ink-saver text or lines left on white paper are darkened
+SAVER_TEXT = "#222222"
+SAVER_LINE = "#888888"
+
+
+def saves_ink(ctx: ElementContext) -> bool:
+    """True for a home file built with --ink-saver (print-shop files keep every fill)."""
+    return bool(getattr(ctx.job.options, "ink_saver", False)) and not ctx.cmyk
+
+
+def _luminance(spec: str) -> float:
+    colour = make_colour(spec)
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Rect, ctx: ElementContext,
+                      kept: list[Rect]) -> Mapping[str, Any] | None:
+    """The element as --ink-saver draws it: a full-bleed fill (`bleed: true`) or a background
+    (a fill over BACKGROUND of the face) loses its fill (None when nothing is left); light
+    text or lines no longer on a kept fill (`kept`, the fills drawn so far) turn dark, so
+    they stay readable on white paper. Art (pictures, squares, smaller shapes) is kept."""
+    if kind == "shape" and element.get("fill") and element.get("shape") != "line":
+        covers = area.w * area.h >= BACKGROUND * box.w * box.h
+        if element.get("bleed") or covers:
+            if not element.get("stroke"):
+                return None
+            element = {k: v for k, v in element.items() if k != "fill"}
+        else:
+            kept.append(area)
+            return element
+    key = {"text": "color", "shape": "stroke", "table": "color"}.get(kind)
+    if key is None:
+        return element
+    spec = fill_fields(str(element.get(key, ctx.color)), ctx, element, key)
+    centre = (area.x + area.w / 2, area.y + area.h / 2)
+    on_fill = any(r.x <= centre[0] <= r.right and r.y <= centre[1] <= r.top for r in kept)
+    if on_fill or _luminance(spec) <= LIGHT:
+        return element
+    return {**element, key: SAVER_TEXT if kind != "shape" else SAVER_LINE}
 
 
 def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx: ElementContext) -> None:
@@ -779,8 +861,15 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     setup_fonts()
     if canvas is not None:
         canvas.saveState()  # elements set colours and widths freely: the caller's state survives
+    saver = canvas is not None and saves_ink(ctx)
+    kept: list[Rect] = []  # ink saver: the fills drawn so far
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
+        if saver:
+            changed = ink_saver_element(element, kind, area, box, ctx, kept)
+            if changed is None:
+                continue
+            element = changed
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
         if canvas is not None and element.get("upside_down"):  # turned half round about its box's centre
             canvas.saveState()

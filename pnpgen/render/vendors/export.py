@@ -189,7 +189,8 @@ def export_vendor(content: GameContent, rules: list[Rules[Any, Any]], options: B
     built: list[BuiltFile] = []
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="pnpgen-vendor-") as tmp:
-        shop = replace(options, out=Path(tmp), print_shop=False, guides=False, tts=False, preset=profile.preset)
+        shop = replace(options, out=Path(tmp), print_shop=False, guides=False, tts=False, preset=profile.preset,
+                       ink_saver=False)  # a shop prints every fill
         for item in components(content):
             if item["type"] != "deck":
                 skipped.append(f"{item['id']} ({item['type']})")

@@ -8,7 +8,8 @@ What the test changes, and why (SMALLER below, printed in each test's id):
   (one language instead of two), 20 games for simulate/sweep/report (2,000 in the tour),
   a 1-iteration MCTS skill check for report, one game for the bare `pnpgen validate` (all
   five take minutes) with its smoke and checked playthroughs at 0;
-- `watch --serve` runs until its page answers, then gets Ctrl-C;
+- `watch --serve` runs until its page answers, then gets Ctrl-C; so does `play`, served
+  (`--serve`, no browser opened) on a free port;
 - skipped, because they need the network: `--cluster tcp://host:8786` (a Dask scheduler),
   `nox -s bench` (nox installs the project into a fresh virtualenv from PyPI) and
   `pip install -e examples/pig` (an isolated build from PyPI; it would also change the
@@ -108,6 +109,8 @@ def test_a_tour_line_runs(line: str, made: Path, tmp_path: Path, run_pnpgen: Cli
     assert argv[0] == "pnpgen"
     if argv[1] == "watch":
         return watch_until_served(argv, home)
+    if argv[1] == "play":
+        return play_until_served(argv)
     if argv[1] == "new":
         code, out, err = run_pnpgen(*argv[1:])
         assert code == 0 and (home / "games" / "my-game" / "game.yaml").is_file(), err
@@ -129,6 +132,28 @@ def test_a_tour_line_runs(line: str, made: Path, tmp_path: Path, run_pnpgen: Cli
     if "--svg" in argv:
         assert Path(argv[argv.index("--svg") + 1]).read_text(encoding="utf-8").startswith("<svg")
     return None
+
+
+def play_until_served(argv: list[str]) -> None:
+    """`pnpgen play …`: served without a browser on a free port; its table page answers with
+    the game, then Ctrl-C stops it."""
+    import json
+
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", *argv[1:], "--serve", "--port", "0", "--json"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        said = json.loads(process.stdout.readline() or "{}")  # the links, once it serves
+        assert said.get("ok"), process.stderr.read() if process.stderr else said
+        page = urllib.request.urlopen(said["links"]["table"], timeout=30).read().decode()
+        assert argv[2] in page
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) in (0, 130)  # Ctrl-C is how it stops
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def watch_until_served(argv: list[str], home: Path) -> None:

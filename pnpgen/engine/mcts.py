@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 from pnpgen.engine.capabilities import evaluation, move_sampler, move_text
 from pnpgen.engine.chance import chance_sampler
@@ -183,12 +183,13 @@ class _Guided(_Node):
     """A node of the guided search: its moves ranked best first for its player (listed when
     it is first expanded), and the value its parent's ranking gave it."""
 
-    __slots__ = ("ranked", "prior")
+    __slots__ = ("ranked", "prior", "outcomes")
 
     def __init__(self, rules: Rules[Any, Any], state: Any, seats: int, prior: list[float] | None = None) -> None:
         super().__init__(rules, state, seats)
         self.ranked: list[tuple[int, Any, list[float]]] | None = None  # (move index, next state, value)
         self.prior = prior
+        self.outcomes: list[tuple[Any, float]] | None = None  # a chance node's, when few enough to spread
 
 
 class GuidedMCTS(MCTS):
@@ -232,12 +233,12 @@ class GuidedMCTS(MCTS):
                 rewards = node.prior if node.prior is not None else self._value(node.state, seats, 2)
                 break
             if node.player == CHANCE:
-                outcome = self.sample(node.state, rng)
+                outcome = self._outcome(node, rng)
                 key = _key(rules, outcome)
                 child = node.children.get(key)
                 if child is None:
                     child = node.children[key] = _Guided(rules, rules.apply_unchecked(node.state, outcome)[0], seats)
-                node = child
+                node = cast(_Guided, child)  # a _Guided's children are _Guided
                 path.append(node)
                 continue
             ranked = node.ranked if node.ranked is not None else self._rank(node, seats)
@@ -246,13 +247,30 @@ class GuidedMCTS(MCTS):
                 index, state, value = ranked[len(node.children)]
                 node.children[index] = node = _Guided(rules, state, seats, value)
             else:
-                node = self._select(node)  # type: ignore[assignment]
+                node = cast(_Guided, self._select(node))
             path.append(node)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for seat in range(seats):
                 totals[seat] += rewards[seat]
+
+    def _outcome(self, node: _Guided, rng: random.Random) -> Any:
+        """A chance node's next outcome: of up to EXPECT_LIMIT outcomes, the one furthest below
+        its share of the visits (so the node's value tends to the exact average with little
+        noise); of more, a drawn one."""
+        if node.outcomes is None:
+            outcomes = self.rules.chance_outcomes(node.state)
+            node.outcomes = [(m, float(p)) for m, p in outcomes] if len(outcomes) <= EXPECT_LIMIT else []
+        if not node.outcomes:
+            return self.sample(node.state, rng)
+        rules, visits = self.rules, node.visits
+
+        def lag(item: tuple[Any, float]) -> float:
+            child = node.children.get(_key(rules, item[0]))
+            return item[1] * visits - (child.visits if child is not None else 0)
+
+        return max(node.outcomes, key=lag)[0]
 
     def _rank(self, node: _Guided, seats: int) -> list[tuple[int, Any, list[float]]]:
         """The node's moves, best first for its player by their judged values (stable: ties
@@ -278,9 +296,9 @@ class GuidedMCTS(MCTS):
             if len(outcomes) <= EXPECT_LIMIT:
                 total = [0.0] * seats
                 for move, p in outcomes:
-                    value = self._value(rules.apply_unchecked(state, move)[0], seats, depth - 1)
+                    shares = self._value(rules.apply_unchecked(state, move)[0], seats, depth - 1)
                     for seat in range(seats):
-                        total[seat] += float(p) * value[seat]
+                        total[seat] += float(p) * shares[seat]
                 return total
         values = [self.evaluate(state, seat) for seat in range(rules.num_players(state))]
         rewards = [0.0] * seats

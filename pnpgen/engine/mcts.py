@@ -206,8 +206,6 @@ class GuidedMCTS(MCTS):
         sim = rules.content.data.get("simulation", {}) or {}
         super().__init__(rules, iterations, float(sim.get("mcts_exploration", GUIDED_EXPLORATION)))
         self.widen = max(1e-3, float(sim.get("mcts_widen", WIDEN)))
-        self.scale = float(sim.get("mcts_scale", 1.0)) or 1.0
-        self.evaluate = evaluation(rules)
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         seats = self.rules.max_players
@@ -300,12 +298,7 @@ class GuidedMCTS(MCTS):
                     for seat in range(seats):
                         total[seat] += float(p) * shares[seat]
                 return total
-        values = [self.evaluate(state, seat) for seat in range(rules.num_players(state))]
-        rewards = [0.0] * seats
-        for seat, value in enumerate(values):
-            margin = value - max((v for other, v in enumerate(values) if other != seat), default=value)
-            rewards[seat] = 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -margin / self.scale))))
-        return rewards
+        return self._judge(state, seats)
 
 
 def guided_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bot[Any, Any]:

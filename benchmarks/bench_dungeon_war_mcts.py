@@ -9,7 +9,8 @@ caps (everyone loses), its share of the decided games with a 95% Wilson interval
 CPU seconds per game (both bots; per worker process).
 
     python benchmarks/bench_dungeon_war_mcts.py [--games 50] [--bot guided:40]
-        [--baseline mcts:200] [--baseline-games 10] [--workers 2] [--seed 20240601]
+        [--baseline mcts:200] [--baseline-games 10] [--first 0]
+        [--workers 2] [--seed 20240601]
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def one_game(job: tuple[str, str, int, int]) -> tuple[int, str, str, float]:
     return i, result, record.outcome.end, cpu
 
 
-def match(bot: str, rival: str, games: int, seed: int, workers: int) -> str:
-    jobs = [(bot, rival, seed, i) for i in range(games)]
+def match(bot: str, rival: str, games: int, seed: int, workers: int, first: int = 0) -> str:
+    jobs = [(bot, rival, seed, i) for i in range(first, first + games)]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = sorted(pool.map(one_game, jobs))
@@ -67,7 +68,8 @@ def match(bot: str, rival: str, games: int, seed: int, workers: int) -> str:
     share = (wins + draws / 2) / decided if decided else 0.0
     low, high = wilson_interval(wins + draws / 2, decided) if decided else (0.0, 1.0)
     cpu = sum(c for *_, c in results) / games
-    return (f"{bot} vs {rival}, {games} games: {wins} won, {losses} lost, {draws} shared, {caps} round caps; "
+    return (f"{bot} vs {rival}, {games} games (from game {first}): "
+            f"{wins} won, {losses} lost, {draws} shared, {caps} round caps; "
             f"{share:.0%} of {decided} decided games (95% Wilson {low:.0%}–{high:.0%}); "
             f"{cpu:.1f} s CPU a game, {wall:.0f} s wall")
 
@@ -79,14 +81,15 @@ def main() -> None:
     parser.add_argument("--rival", default="greedy")
     parser.add_argument("--baseline", default="mcts:200", help="the previous bot, against the same rival")
     parser.add_argument("--baseline-games", type=int, default=10, help="0 skips the baseline")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (to extend a run)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
     print(f"Dungeon War MCTS vs {args.rival}: seed {args.seed}, {args.workers} worker processes, "
           f"load average {os.getloadavg()[0]:.2f}", flush=True)
-    print(match(args.bot, args.rival, args.games, args.seed, args.workers), flush=True)
+    print(match(args.bot, args.rival, args.games, args.seed, args.workers, args.first), flush=True)
     if args.baseline_games:
-        print("baseline: " + match(args.baseline, args.rival, args.baseline_games, args.seed, args.workers),
+        print("baseline: " + match(args.baseline, args.rival, args.baseline_games, args.seed, args.workers, args.first),
               flush=True)
 
 

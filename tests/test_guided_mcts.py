@@ -14,7 +14,7 @@ from test_harness_toys import NimState, nim
 
 from pnpgen.content.game import load_games
 from pnpgen.engine.bots import make_bot, parse_bot
-from pnpgen.engine.mcts import GuidedMCTS
+from pnpgen.engine.mcts import GuidedMCTS, _Guided
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import CHANCE, TERMINAL
 from pnpgen.engine.simulate import simulate
@@ -62,3 +62,18 @@ def test_guided_picks_legal_moves_deterministically_in_dungeon_war(dungeon_war: 
             move = picks[0]
         state = dungeon_war.apply(state, move)[0]
     assert chosen == 4
+
+
+def test_guided_reads_its_settings_and_widens_progressively() -> None:
+    search = GuidedMCTS(nim(simulation={"mcts_exploration": 0.5, "mcts_widen": 2}), 10)
+    assert (search.exploration, search.widen) == (0.5, 2.0)
+    narrow = GuidedMCTS(nim(rules={"pile": 9}, simulation={"mcts_widen": 0.001}), 30)
+    root = _Guided(narrow.rules, NimState(9, 0, 1), 2)
+    for _ in range(30):
+        narrow._descend(root, random.Random(1), 2)
+    assert len(root.children) == 1 and root.visits == 30  # only the best-ranked move is ever tried
+    wide = GuidedMCTS(nim(rules={"pile": 9}), 30)
+    root = _Guided(wide.rules, NimState(9, 0, 1), 2)
+    for _ in range(30):
+        wide._descend(root, random.Random(1), 2)
+    assert len(root.children) == 3  # ceil(sqrt(v + 1)) reaches all 3 takes

@@ -123,8 +123,7 @@ BOT_METHODS = {
     "guided": "determinised MCTS guided by the evaluation: in one state drawn from its view, each node's moves "
               "ranked by the expected evaluation (as greedy), tried best first with progressive widening "
               "(simulation.mcts_widen), new leaves judged by that value instead of a playout, UCT constant "
-              "simulation.mcts_exploration; beats greedy in 60% of decided 2-player games "
-              "(benchmarks/bench_dungeon_war_mcts.py)",
+              "simulation.mcts_exploration (against greedy: benchmarks/bench_dungeon_war_mcts.py)",
 }
 
 

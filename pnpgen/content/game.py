@@ -31,6 +31,8 @@ SIMULATION_SCHEMA: dict[str, Any] = {
     "mcts_playout?": Range(int, 0, 1_000_000),
     "mcts_scale?": Range(float, 0.001, 1e9),  # a cut MCTS playout: width of the logistic on the evaluation margin
     "mcts_worlds?": Range(int, 1, 1_000),  # hidden information: states drawn from a view per MCTS decision
+    "mcts_exploration?": Range(float, 0, 100),  # guided MCTS (guided:N): UCT's constant
+    "mcts_widen?": Range(float, 0.001, 1_000),  # guided MCTS: progressive widening, ceil(this * sqrt(visits + 1)) moves
     "report_note?": str,  # printed atop simulation output and reports (e.g. "rests on stand-in data")
 }
 """Settings every game may give under `simulation:`; an engine adds its own (its module's

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from pnpgen.engine import draws
 from pnpgen.engine.capabilities import evaluation, hidden_information, move_sampler, own_bots
 from pnpgen.engine.hidden import on_view
-from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
+from pnpgen.engine.mcts import DEFAULT_ITERATIONS, guided_bot, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
 from pnpgen.limits import MAX_MCTS_ITERATIONS
@@ -73,8 +73,9 @@ GENERIC_BOTS: dict[str, Callable[..., Bot[Any, Any]]] = {
     "uniform": uniform_bot,
     "greedy": greedy_bot,
     "mcts": search_bot,
+    "guided": guided_bot,  # MCTS guided by the game's evaluation (mcts.GuidedMCTS)
 }
-SIZED_BOTS = {"mcts"}
+SIZED_BOTS = {"mcts", "guided"}
 
 
 def available_bots(rules: Rules[Any, Any]) -> list[str]:

@@ -748,6 +748,14 @@ class DungeonWarRules(Rules[State, Move]):
             return self._after(state, *self._apply_chance(state, move), move)
         return self._after(state, *self._apply_player_checked(state, move), move)
 
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() for a move the engine drew itself: not checked against the listed legal moves."""
+        if self.current_player(state) == CHANCE:
+            new, events = self._after(state, *self._apply_chance(state, move), move)
+        else:
+            new, events = self._after(state, *self._apply_player(state, move), move)
+        return new, tuple(event.kind for event in events)
+
     def _after(self, before: State, state: State, events: list[Event], move: Move) -> tuple[State, list[Event]]:
         """After a completed action, the trap window of D-DW-21 (not inside a Summon or Card
         placement action, which go on; not after a draw, a roll or a window's own move)."""

@@ -16,6 +16,7 @@ from pnpgen.output import (
     LANGS,
     BuildOptions,
     BuiltFile,
+    OutputError,
     atomic_output,
     build_lock,
     check_source_date_epoch,
@@ -99,6 +100,8 @@ def _build_game(content: GameContent, options: BuildOptions) -> list[BuiltFile]:
             except PartialBuild as partial:
                 files += partial.built
                 failures += partial.failures
+            except OutputError:
+                raise
             except PnpgenError as error:
                 failures.append(str(error))
         if options.vendor is not None:  # a print-on-demand shop's files (render/vendors/)

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
 
 
+class OutputError(BuildError):
+    """The output folder cannot be written (a full disk, no permission): it stops the whole
+    build at once, where a component's own problem stops only that component."""
+
 
 @dataclass
 class BuildOptions:
@@ -102,7 +106,7 @@ def atomic_output(path: Path) -> Iterator[Path]:
         for written in _recorders:
             written.append(path)
     except OSError as err:
-        raise BuildError(f"cannot write {path}: {err.strerror or err}") from err
+        raise OutputError(f"cannot write {path}: {err.strerror or err}") from err
     finally:
         if tmp is not None and tmp.exists():
             tmp.unlink()
@@ -127,7 +131,7 @@ def build_lock(folder: Path) -> Iterator[None]:
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as err:
-        raise BuildError(f"cannot write {folder}/: {err.strerror or err}") from err
+        raise OutputError(f"cannot write {folder}/: {err.strerror or err}") from err
     marker = folder / f".pnpgen-writing.pid{os.getpid()}"
     try:
         try:
@@ -144,7 +148,7 @@ def build_lock(folder: Path) -> Iterator[None]:
         try:
             marker.touch()
         except OSError as err:
-            raise BuildError(f"cannot write {marker}: {err.strerror or err}") from err
+            raise OutputError(f"cannot write {marker}: {err.strerror or err}") from err
         try:
             yield
         finally:

@@ -73,7 +73,7 @@ def test_an_unexpected_exception_is_exit_3_with_one_line(run_pnpgen: CliRun, mon
     (["simulate", "burning-desire", "--bots", "mcts:" + "9" * 5000],
      "error: bot 'mcts:" + "9" * 5000 + "': mcts takes 1 to 1,000,000 iterations (mcts:N)"),
     (["simulate", "burning-desire", "--bots", "mcts:\u00b2"],
-     "error: bot 'mcts:\u00b2': only mcts take a size, as name:N with N ≥ 1"),
+     "error: bot 'mcts:\u00b2': only guided, mcts take a size, as name:N with N ≥ 1"),
 ])
 def test_bad_options_are_one_line(run_pnpgen: CliRun, args: list[str], expected: str, tmp_path: Path) -> None:
     code, out, err = run_pnpgen(*[a.replace("{tmp}", str(tmp_path)) for a in args])

@@ -28,7 +28,7 @@ from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.protocol import Presentation, Rules
 from pnpgen.errors import BuildError, ContentError, PnpgenError
-from pnpgen.output import BuildOptions, BuiltFile
+from pnpgen.output import BuildOptions, BuiltFile, OutputError
 from pnpgen.render.colour import check_colours
 from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
@@ -229,6 +229,8 @@ def render_components(
                 # is made first, so a print-shop limit stops the component before any home file
                 shop = module.render(item, job) if options.print_shop else []
                 built += module.render(item, job.home()) + shop
+        except OutputError:
+            raise
         except PnpgenError as error:
             failures.append(str(error))
             failed.add(str(item["id"]))

@@ -30,6 +30,9 @@ def content_dir() -> Path:
     return ROOT / "content"
 
 
+_CACHE_KEY = pytest.StashKey[str]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """A fresh figures cache for each test session, never the user's, and validate's time
     budgets off: set by the controlling process before pytest-xdist starts its workers,
@@ -45,9 +48,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     cache = config.stash.get(_CACHE_KEY, None)
     if cache:
         shutil.rmtree(cache, ignore_errors=True)
-
-
-_CACHE_KEY = pytest.StashKey[str]()
 
 
 def shared_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Any]) -> Any:

@@ -71,7 +71,7 @@ def test_each_kind_alone_is_found_and_plain_text_is_not(routou, kind: str) -> No
     for text in (FORBIDDEN[kind], FORBIDDEN_JA[kind]):
         assert {f.kind for f in lint_passages([Passage("x", text)], rule_ids(content), rules)} == {kind}, text
     plain = ("Roll 6 dice; a die on 55 may move to 58. Pass when you cannot move. The source of all "
-             "magic is the crystal. 8歳以上、1000点、1〜9。")
+             "magic is the crystal. 8歳以上、1000点、1〜9。 This text was written for pnpgen as an example.")
     assert lint_passages([Passage("x", plain)], rule_ids(content), rules) == []
 
 

@@ -8,9 +8,17 @@ nox.options.reuse_existing_virtualenvs = True
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The test suite (what CI runs)."""
+    """The test suite (what CI runs), on every core."""
     session.install(".[test]")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", "-n", "auto", "--dist", "loadfile", *session.posargs)
+
+
+@nox.session
+def full(session: nox.Session) -> None:
+    """The test suite with every item of the long scenario lists the everyday run samples
+    (tests/sampling.py, docs/testing.md)."""
+    session.install(".[test]")
+    session.run("pytest", "-n", "auto", "--dist", "loadfile", *session.posargs, env={"PNPGEN_FULL_TESTS": "1"})
 
 
 @nox.session

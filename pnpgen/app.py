@@ -1,5 +1,5 @@
 """The Typer app: every command's options and help (list, build, validate, simulate, sweep,
-report, referee, schema, new, watch). pnpgen.cli.main runs it; plain `list` and `referee`
+report, referee, schema, new, watch, play). pnpgen.cli.main runs it; plain `list` and `referee`
 calls skip it (pnpgen.commands).
 
 `--json` on every command prints one JSON object on stdout, the same envelope for all
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -27,6 +28,7 @@ from pnpgen.games import find_rules
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from pnpgen import ci_report
     from pnpgen.content.game import GameContent
 
 # Start-up time matters for `pnpgen referee` (run once per disputed move) and `pnpgen list`:
@@ -130,6 +132,12 @@ def complete_preset(incomplete: str) -> list[str]:
     return [x for x in ("standard", "us-eighth-inch", "large-format") if x.startswith(incomplete)]
 
 
+def complete_vendor(incomplete: str) -> list[str]:
+    from pnpgen.render.vendors import vendor_names
+
+    return [x for x in vendor_names() if x.startswith(incomplete)]
+
+
 ContentOpt = Annotated[
     Path | None,
     typer.Option("--content", help="Content folder (default: $PNPGEN_CONTENT or ./content)."),
@@ -217,6 +225,16 @@ def build(
                      "(3 mm), us-eighth-inch (3.175 mm), large-format (5 mm bleed, 10 mm safe).",
                      autocompletion=complete_preset),
     ] = None,
+    ink_saver: Annotated[
+        bool, typer.Option("--ink-saver", help="Home files with backgrounds and full-bleed fills off, art kept "
+                           "(light text on them turns dark); print-shop files are unchanged.")
+    ] = False,
+    vendor: Annotated[
+        str | None,
+        typer.Option("--vendor", help="Also write the files a print-on-demand shop takes, into <vendor>/: "
+                     "thegamecrafter, makeplayingcards, drivethrucards (docs/vendors.md).",
+                     autocompletion=complete_vendor),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
@@ -227,7 +245,7 @@ def build(
     folder and its README.txt always agree."""
     from rich.table import Table
 
-    from pnpgen.build import build_game, check_options  # lazy: ReportLab (see top)
+    from pnpgen.build import GameBuildFailed, build_game, check_options  # lazy: ReportLab (see top)
     from pnpgen.output import BuildOptions
 
     root = content_root(content)
@@ -240,6 +258,8 @@ def build(
         tts=tts or tts_base_url is not None,
         tts_base_url=tts_base_url,
         preset=preset,
+        ink_saver=ink_saver,
+        vendor=vendor,
         content_root=root,
     )
     check_options(options)
@@ -248,10 +268,21 @@ def build(
     for column in ("game", "file", "pages"):
         table.add_column(column, overflow="fold")
     written: list[dict[str, Any]] = []
+    failed: dict[str, list[str]] = {}  # a game that fails does not stop the others (listed at the end)
     for game in selected:
         if not quiet and not as_json:
             err.print(f"building {game.id} …")
-        for built in build_game(game, options):
+        try:
+            made = build_game(game, options)
+        except GameBuildFailed as failure:
+            made, failed[game.id] = failure.built, failure.failures
+        except PnpgenError as error:  # before anything was built (its rules, its content)
+            if debug:
+                raise
+            made, failed[game.id] = [], [str(error)]
+        for problem in failed.get(game.id, []) if not as_json else []:
+            print(f"error: {problem}", file=sys.stderr)
+        for built in made:
             for note in built.notes:  # e.g. a picture under 300 ppi in a print-shop file
                 if note.startswith("warning: ") and not as_json:
                     err.print(f"warning: {built.path.name}: {note[9:]}", markup=False, highlight=False,
@@ -259,9 +290,16 @@ def build(
             table.add_row(built.game, str(built.path), str(built.pages) if built.pages else "–")
             written.append({"game": built.game, "path": str(built.path), "pages": built.pages, "kind": built.kind})
     if as_json:
-        emit(True, {"out": str(out_dir), "files": written})
-        return
-    out.print(table)
+        emit(not failed, {"out": str(out_dir), "files": written, "failed": failed},
+             [error_entry(problem) for problems in failed.values() for problem in problems])
+    else:
+        out.print(table)
+        if failed and len(selected) > 1:  # one game: its error line says it all
+            err.print(f"{len(failed)} of {len(selected)} game(s) failed: {', '.join(failed)} (errors above; each "
+                      "folder's README.txt lists what was built and what failed)", markup=False, highlight=False,
+                      soft_wrap=True)
+    if failed:
+        raise typer.Exit(2)
 
 
 @command()
@@ -281,6 +319,23 @@ def validate(
     update_golden: Annotated[
         bool, typer.Option("--update-golden", help="Rewrite the golden playthroughs instead of comparing.")
     ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Skip the checks that play games (playthroughs, determinism, smoke "
+                           "test, end conditions): for a pre-commit hook; CI runs them all.")
+    ] = False,
+    report_format: Annotated[
+        str, typer.Option("--format", help="text; github: a ::error line per problem, shown beside the "
+                          "changed line; junit or sarif: a report file (--output, else stdout); github,sarif "
+                          "or github,junit: both (docs/ci.md).",
+                          autocompletion=lambda: ["text", "github", "junit", "sarif"])
+    ] = "text",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File for the junit or sarif report.")
+    ] = None,
+    files: Annotated[
+        bool, typer.Option("--files", help="The arguments are changed files: validate the games holding them "
+                           "(what the pre-commit hook runs).")
+    ] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
@@ -290,40 +345,150 @@ def validate(
     condition is reached, and compare the golden playthroughs.
 
     Exits 1 if any check fails (naming the game, the check and what differed),
-    2 if a content file is malformed.
+    2 if a content file is malformed. `--format github|junit|sarif` reports the same
+    results for CI, with paths relative to the repository and the same exit codes.
     """
+    import time
+
+    from pnpgen import ci_report
     from pnpgen.output import refuse_content_folder
     from pnpgen.validate import validate_game  # lazy: ReportLab (see top)
 
+    github, file_format = ci_report.formats(report_format, output)
+    to_stdout = file_format is not None and output is None
+    if as_json and (github or to_stdout):
+        raise PnpgenError(f"--json and --format {report_format} both write stdout; give --output FILE")
     root = content_root(content)
     golden_dir = golden or _default_golden(root, update_golden)
     if update_golden and golden_dir is not None:
         refuse_content_folder(golden_dir, root, "golden folder")
+    if output is not None:
+        refuse_content_folder(output, root, "report file")
+    report = ci_report.Report(root)
+    plain = not as_json and not to_stdout  # the usual lines on stdout
+    if files:
+        changed, games = games or [], ci_report.games_of_files(root, games or [], golden_dir)
+        if not games:
+            if plain:
+                out.print(f"no game folder of {root} holds the {len(changed)} changed file(s)", highlight=False)
+            _finish_report(report, file_format, output, as_json, {"games": [], "failed_checks": 0}, [])
+            return
     failures = 0
     results: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    for game in select_games(root, games):
-        checks = []
-        for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
-                                   update_golden=update_golden, verify_games=verify_games):
-            checks.append({"name": check.name, "ok": check.ok, "detail": check.detail, "problems": check.problems})
-            errors += [error_entry(problem) for problem in check.problems]
-            failures += not check.ok
-            if as_json:
-                continue
-            mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
-            out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
-                      soft_wrap=True)
-            for problem in check.problems:
-                out.print(f"       {problem}", markup=False, highlight=False, soft_wrap=True)
-        results.append({"id": game.id, "checks": checks})
-    if as_json:
-        emit(not failures, {"games": results, "failed_checks": failures}, errors)
-    elif failures:
-        out.print(f"[red]{failures} check(s) failed[/]")
-    else:
-        out.print("[green]all checks passed[/]")
+    started, current = time.perf_counter(), ""
+    try:
+        for game in select_games(root, games):
+            current, checks, game_started = game.id, [], time.perf_counter()
+            for check in validate_game(game, smoke_games=smoke_games, seed=seed, golden_dir=golden_dir,
+                                       update_golden=update_golden, verify_games=verify_games,
+                                       simulated=not quick):
+                checks.append({"name": check.name, "ok": check.ok, "detail": check.detail,
+                               "problems": check.problems})
+                errors += [error_entry(problem) for problem in check.problems]
+                failures += not check.ok
+                found = report.add(game.id, check.name, check.ok, check.detail, check.problems)
+                if not plain:
+                    continue
+                mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
+                out.print(f"{mark} {game.id}: {check.name}" + (f" — {check.detail}" if check.detail else ""),
+                          soft_wrap=True)
+                for problem, entry in zip(check.problems, found, strict=True):
+                    line = ci_report.github_line(entry) if github else f"       {problem}"
+                    out.print(line, markup=False, highlight=False, soft_wrap=True)
+            report.seconds[game.id] = time.perf_counter() - game_started
+            results.append({"id": game.id, "checks": checks})
+    except PnpgenError as error:  # bad input: exit 2 as ever; the report names it too
+        stop = report.stopped(error, current)
+        if github:
+            out.print(ci_report.github_line(stop), markup=False, highlight=False, soft_wrap=True)
+        _finish_report(report, file_format, output, False, {}, [])
+        raise
+    report.exit_code = 1 if failures else 0
+    _finish_report(report, file_format, output, as_json, {"games": results, "failed_checks": failures}, errors)
+    if plain:
+        out.print(f"[red]{failures} check(s) failed[/]" if failures else "[green]all checks passed[/]")
+    if files and plain and not quick:  # pre-commit shows it when the hook fails (or with --verbose)
+        err.print(f"validated in {time.perf_counter() - started:.1f} s; to skip the slow simulated checks locally: "
+                  "args: [--quick] in .pre-commit-config.yaml, or SKIP=pnpgen-validate git commit "
+                  "(CI runs them all)", highlight=False, soft_wrap=True)
     if failures:
+        raise typer.Exit(1)
+
+
+def _finish_report(report: ci_report.Report, file_format: str | None, output: Path | None, as_json: bool,
+                   data: dict[str, Any], errors: list[dict[str, Any]]) -> None:
+    """The junit or sarif report (to --output, else stdout) and the --json envelope."""
+    from pnpgen import ci_report
+
+    if file_format is not None:
+        if output is not None:
+            ci_report.write(report, file_format, output)
+        else:
+            print(ci_report.render(report, file_format), end="")
+    if as_json:
+        emit(report.exit_code == 0, data, errors)
+
+
+@command()
+def preflight(
+    target: Annotated[str, typer.Argument(help="A game id (its print files are built and checked) or a PDF file.",
+                                          autocompletion=complete_game)],
+    vendor: Annotated[
+        str | None,
+        typer.Option("--vendor", help="Check against a print-on-demand shop's profile: thegamecrafter, "
+                     "makeplayingcards, drivethrucards (docs/vendors.md).", autocompletion=complete_vendor),
+    ] = None,
+    content: ContentOpt = None,
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """A print shop's preflight of a PDF, ours or anyone's, or of a game's print files
+    (print-shop PDFs, or the vendor's files with --vendor): page boxes and bleed, colour
+    spaces and pictures (ppi), total ink (maximum and where), fonts embedded, hairlines,
+    small text, text in the safe zone, the vendor's own rules; for a game also the
+    colour-vision check. Exits 1 when a check fails, 0 (warnings listed) otherwise
+    (docs/preflight.md)."""
+    from rich.table import Table
+
+    from pnpgen.preflight import limits_for, preflight_game, preflight_pdf
+
+    limits = limits_for(vendor)
+    path = Path(target)
+    if target.lower().endswith(".pdf") or path.is_file():
+        if not path.is_file():
+            raise PnpgenError(f"{target}: no such file")
+        reports = [preflight_pdf(path, limits)]
+    else:
+        root = content_root(content)
+        game = select_games(root, [target])[0]
+        if not as_json:
+            err.print(f"building the print files of {game.id} to check them …")
+        reports = preflight_game(game, vendor, root)
+    failed = sum(not r.ok for r in reports)
+    if as_json:
+        emit(not failed, {"vendor": vendor, "files": [r.to_json() for r in reports], "failed_files": failed})
+    else:
+        table = Table(title=f"Preflight{' for ' + limits.vendor.name if limits.vendor else ''}")
+        for column in ("file", "page", "check", "result", "detail"):
+            table.add_column(column, overflow="fold")
+        for report in reports:
+            facts = report.facts
+            summary = "; ".join(filter(None, [
+                ", ".join(facts.get("sizes", [])), f"bleed {facts['bleed_mm']:g} mm" if "bleed_mm" in facts else "",
+                "colour " + "/".join(facts.get("colour_spaces", [])) if facts.get("colour_spaces") else "",
+                f"max ink {facts['max_ink_percent']:g} % ({facts['max_ink_at']})" if "max_ink_percent" in facts else "",
+                f"{len(facts.get('fonts', []))} font(s)" if "fonts" in facts else "",
+                f"{facts['size_px'][0]}×{facts['size_px'][1]} px {facts['mode']}" if "size_px" in facts else "",
+                facts.get("colour_vision", "")]))
+            table.add_row(report.file, "", "summary", "[green]ok[/]" if report.ok else "[red]FAIL[/]", summary)
+            for finding in report.findings:
+                mark = "[red]FAIL[/]" if finding.severity == "fail" else "[yellow]warn[/]"
+                table.add_row("", finding.page, finding.check, mark, finding.message)
+        out.print(table)
+        out.print(f"[red]{failed} of {len(reports)} file(s) failed[/]" if failed
+                  else f"[green]all {len(reports)} file(s) passed[/]")
+    if failed:
         raise typer.Exit(1)
 
 
@@ -352,19 +517,23 @@ def new(
     kind: Annotated[str, typer.Option("--kind", help="What to make: print-only (cards, board, sheet, rulebook) "
                                       "dice or grid (a played game: content plus its rules package).",
                                       autocompletion=lambda: ["print-only", "dice", "grid"])] = "print-only",
+    no_ci: Annotated[bool, typer.Option("--no-ci", help="Write no .pre-commit-config.yaml and "
+                                        ".github/workflows/pnpgen.yml.")] = False,
     content: ContentOpt = None,
     as_json: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Make a new game folder in the content folder that builds and validates at once: a
     ja/en rulebook, a deck from a CSV, a board and a score sheet, each file naming its JSON
-    Schema for the editor (schemas written to schema/ beside the content folder)."""
+    Schema for the editor (schemas written to schema/ beside the content folder). The
+    repository also gets a pre-commit hook and a GitHub workflow that validate the games,
+    unless they exist or --no-ci (docs/ci.md)."""
     import os
 
     from pnpgen.scaffold import new_game  # lazy: ReportLab (see top)
 
     root = content or Path(os.environ.get("PNPGEN_CONTENT", "content"))  # made if missing
-    paths = new_game(root, game, kind)
+    paths = new_game(root, game, kind, ci=not no_ci)
     if as_json:
         emit(True, {"game": game, "files": [str(p) for p in paths]})
         return
@@ -375,6 +544,9 @@ def new(
         out.print(f"next: pip install -e {package}", highlight=False, soft_wrap=True)
     out.print(f"next: pnpgen validate {game}" + (f" --content {root}" if content else ""), highlight=False,
               soft_wrap=True)
+    if any(p.name == ".pre-commit-config.yaml" for p in paths):
+        out.print("next: pip install pre-commit && pre-commit install   # validate on each commit (docs/ci.md)",
+                  highlight=False, soft_wrap=True)
 
 
 @command()
@@ -471,7 +643,7 @@ def simulate(
     from pnpgen.engine.simulate import skill_check
 
     rules = _rules_with_settings(content_root(content), game, settings or [])
-    seed = _checked_run(games, workers or 1, seed)
+    seed = _checked_run(games, 1 if workers is None else workers, seed, skill_games if skill else None)
     bot_names = _bot_list(rules, bots, players)
     if skill:
         parse_bot(rules, scaled_bot(skill, 4))
@@ -558,7 +730,7 @@ def sweep(
     keys = [key for key, _ in params]
     if len(set(keys)) != len(keys):
         raise PnpgenError(f"--set {next(k for k in keys if keys.count(k) > 1)} is given twice")
-    seed = _checked_run(games, workers or 1, seed)
+    seed = _checked_run(games, 1 if workers is None else workers, seed)
     bot_names = _bot_list(rules_with(root, game, {}), bots, players)
     points = plan_sweep(root, game, params, bot_names)
     runner = open_runner(cluster, workers)
@@ -589,7 +761,7 @@ def sweep(
     out.print(f"wrote {pdf} and {data}", highlight=False)
 
 
-def _checked_run(games: int, workers: int, seed: int | None) -> int:
+def _checked_run(games: int, workers: int, seed: int | None, skill_games: int | None = None) -> int:
     """Check the run options; the seed, drawn and printed when omitted."""
     import random
 
@@ -597,6 +769,8 @@ def _checked_run(games: int, workers: int, seed: int | None) -> int:
         raise PnpgenError(f"--games must be from 1 to {limits.MAX_GAMES:,}")
     if not 1 <= workers <= limits.MAX_WORKERS:
         raise PnpgenError(f"--workers must be from 1 to {limits.MAX_WORKERS}")
+    if skill_games is not None and not 1 <= skill_games <= limits.MAX_SKILL_GAMES:
+        raise PnpgenError(f"--skill-games must be from 1 to {limits.MAX_SKILL_GAMES:,}")
     if seed is not None and not 0 <= seed <= limits.MAX_INT:
         raise PnpgenError(f"--seed must be from 0 to {limits.MAX_INT}")
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
@@ -626,7 +800,10 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
 
     sim = rules.content.data.get("simulation", {}) or {}
     names = [b.strip() for b in bots.split(",")] if bots else list(sim.get("bots", ["random"]))
-    count = players or (len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
+    if players is not None and not 1 <= players <= limits.MAX_PLAYERS:
+        raise PnpgenError(f"--players must be from 1 to {limits.MAX_PLAYERS}")
+    count = players if players is not None else (
+        len(names) if len(names) > 1 else max(rules.min_players, 2 if rules.max_players > 1 else 1))
     if len(names) == 1:
         names = names * count
     if not rules.min_players <= len(names) <= rules.max_players:
@@ -757,8 +934,8 @@ def report(
     fixed = games is not None or skill_games is not None
     if not fixed and not 0 < budget <= 86_400:
         raise PnpgenError("--budget must be more than 0 and at most 86400 seconds")
-    workers = workers or (os.cpu_count() or 1)
-    _checked_run(1 if games is None else games, workers, seed)
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    _checked_run(1 if games is None else games, workers, seed, skill_games)
     bot_names = _bot_list(rules, bots, players)
     default_bot, default_games = skill_defaults(rules)
     skill_bot = default_bot if skill is None else (None if skill.lower() == "none" else skill)
@@ -821,3 +998,98 @@ def referee(
         commands.referee(game, state, move, legal, example_state, odds, svg, as_json, content, debug)
     except commands.CommandExit as done:  # the verdict's exit code, as Typer gives it
         raise typer.Exit(done.code) from None
+
+
+@command()
+def play(
+    game: GameArg,
+    seats: Annotated[str | None, typer.Option("--seats", help="Who sits at each seat, comma-separated: human or a "
+                                              "bot (e.g. human,mcts:200,greedy). Default: you, then the "
+                                              "game's simulation bots.",
+                                              autocompletion=lambda ctx, incomplete: [
+                                                  *(["human"] if "human".startswith(incomplete) else []),
+                                                  *complete_bots(ctx, incomplete)])] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the dice and the bots (printed when "
+                                             "omitted).")] = None,
+    state: Annotated[Path | None, typer.Option("--state", help="Start from this state file (as pnpgen referee "
+                                               "reads it).")] = None,
+    dice: Annotated[str, typer.Option("--dice", help="seed: rolled from the seed; hand: entered at the table "
+                                      "(a physical table's dice).")] = "seed",
+    serve_only: Annotated[bool, typer.Option("--serve", help="Only serve (print the links); do not open a "
+                                             "browser.")] = False,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on; other than loopback, every "
+                                      "request needs the join token printed.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port (0: any free port).")] = 8000,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves.")] = 0.8,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the words in pictures.",
+                                      autocompletion=complete_lang)] = "en",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON envelope once serving: {ok, errors, "
+                                          "game, seed, seats, links, token}.")] = False,
+    content: ContentOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Play a game in the browser against bots, or at a table: the position drawn, legal moves
+    as buttons, undo and redo, a log, a referee page; in a game with hidden cards, one page per
+    seat (docs/play.md). Ctrl-C stops."""
+    import random
+    import time
+
+    try:
+        from pnpgen.play.server import Play, Running
+    except ImportError:
+        from pnpgen.play import INSTALL_HINT
+
+        raise PnpgenError(INSTALL_HINT) from None
+    from pnpgen.play.table import Table, seat_list
+    from pnpgen.referee import load_state
+
+    if not 0 <= port <= 65535:
+        raise PnpgenError(f"--port {port} is not a port (0 to 65535)")
+    if bot_delay < 0 or bot_delay > 60:
+        raise PnpgenError(f"--bot-delay {bot_delay}: 0 to 60 seconds")
+    rules = find_rules(content_root(content), game)
+    start = load_state(rules, state) if state is not None else None
+    players = rules.num_players(start) if start is not None else None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    table = Table(rules, seat_list(rules, seats, players), seed, start, dice, lang)
+    running = Running(Play(table, host, bot_delay), port)
+    urls = running_links(running)
+    if as_json:
+        print(json.dumps({"ok": True, "errors": [], "game": rules.id, "seed": seed, "seats": table.seats,
+                          "links": running.play.links(running.url), "token": running.play.token},
+                         ensure_ascii=False), flush=True)
+    else:
+        err.print(f"{rules.id}: seats {', '.join(table.seats)}; seed {seed}", highlight=False)
+        for label, url in urls:
+            err.print(f"{label}: {url}", highlight=False, soft_wrap=True)
+    if not serve_only:
+        import webbrowser
+
+        webbrowser.open(urls[0][1])
+    if not as_json:
+        err.print("Ctrl-C stops", highlight=False)
+    try:
+        while running.thread.is_alive():
+            time.sleep(0.5)
+    finally:
+        running.stop()
+
+
+def running_links(running: Any) -> list[tuple[str, str]]:
+    """The pages of a running table, first the one to open: (label, url)."""
+    play = running.play
+    links = play.links(running.url)
+    said = [("table", links["table"])]
+    if play.table.info is not None:  # hidden cards: open the one person's seat, or the hotseat device
+        humans = play.table.humans()
+        said = [(f"seat {humans[0] + 1}", links["seats"][humans[0]])] if len(humans) == 1 else \
+            [("hotseat", links["hotseat"])]
+        said.append(("lobby", links["table"]))
+    if play.token is not None:
+        said.append(("join token", play.token))
+    said += [(f"seat {k + 1}", url) for k, url in enumerate(links["seats"]) if (f"seat {k + 1}", url) not in said]
+    if links["hotseat"] and ("hotseat", links["hotseat"]) not in said:
+        said.append(("hotseat", links["hotseat"]))
+    said.append(("referee", links["referee"]))
+    return said

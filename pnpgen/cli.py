@@ -15,6 +15,7 @@ that starts with '-') goes through the Typer app (pnpgen.app).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -82,14 +83,15 @@ def main() -> None:
     debug, as_json = "--debug" in options, "--json" in options
     if not args:
         sys.argv.append("--help")
+    previous = _catch_ctrl_c()
     try:
         try:
             code = _run(args)
         except CommandExit as done:
             code = done.code
         sys.stdout.flush()  # here, not at exit: a closed pipe is then caught below
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except (KeyboardInterrupt, Interrupted):
+        print(_interrupted(options), file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:  # the reader stopped early (`| head`): quiet, as other tools are
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
@@ -98,7 +100,40 @@ def main() -> None:
         if debug:
             raise
         sys.exit(_report(error, as_json))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+class Interrupted(BaseException):
+    """Ctrl-C, raised by pnpgen's own SIGINT handler. Not a KeyboardInterrupt, which click
+    would turn into Abort after printing a blank line of its own."""
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise Interrupted
+
+
+def _catch_ctrl_c() -> Any:
+    """Route Ctrl-C to Interrupted (in the main thread); the handler it replaces, or None."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, _raise_interrupted)
+
+
+# Commands whose work is a simulation: what Ctrl-C leaves of it.
+_DROPPED = {"simulate": "the games played so far were dropped (a summary is printed for a whole run only)",
+            "report": "the games played so far were dropped; no report was written",
+            "sweep": "the points played so far were dropped; no sweep table was written"}
+
+
+def _interrupted(options: list[str]) -> str:
+    """The one line Ctrl-C prints: 'interrupted', and what became of partial results."""
+    command = next((a for a in options if not a.startswith("-")), "")
+    return f"interrupted: {_DROPPED[command]}" if command in _DROPPED else "interrupted"
 
 
 def _run(args: list[str]) -> Any:

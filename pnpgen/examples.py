@@ -29,6 +29,7 @@ EXAMPLE_SCHEMA: dict[str, Any] = {
     "id": str,
     "game?": str,
     "title": Text,
+    "caption?": Text,  # under the example's picture: for a refused move, why it fails (players' words)
     "text?": Text,
     "rule?": str,
     "state": dict,

@@ -29,6 +29,8 @@ MAX_PAGES = 2_000  # pages in one output file
 MAX_LENGTH_MM = 5_000.0  # any length in content (a 5 m banner); sizes must also be > 0 where they size a box
 MAX_FONT_PT = 500.0
 MAX_IMAGE_PIXELS = 100_000_000  # ~A2 at 600 dpi; Pillow's own bomb guard is 89 MP
+MAX_IMAGE_MEMORY = 300_000_000  # bytes one decoded PNG/JPEG may take (pixels x bytes a pixel): an A3 page at
+#                                 600 dpi is 278 MB at 4 bytes a pixel; a build holds a few copies of it
 MAX_SHRINK_STEPS = 60  # text shrinking to fit halves its step; 60 steps is far below 0.1 pt
 
 # --- templates -----------------------------------------------------------------------------
@@ -37,7 +39,9 @@ MAX_TEMPLATE_STEPS = 10_000  # loop iterations one template may run
 
 # --- simulation and referee ----------------------------------------------------------------
 MAX_GAMES = 10_000_000  # --games; a million games is a long night
-MAX_WORKERS = 256
+MAX_WORKERS = 256  # --workers is 1 to this (0 is refused, not read as "the default")
+MAX_MCTS_ITERATIONS = 1_000_000  # mcts:N; the default is 200 and a strong bot ~10,000 (a skill check plays 4x)
+MAX_SKILL_GAMES = 100_000  # --skill-games is 1 to this, as game.yaml's skill_games; reports spend ~100
 
 # --- print kit ---
 MAX_PER_PAGE = 1_000  # cards or sheets imposed on one page (10 mm counters on A4 are 20 x 28 = 560)
@@ -51,6 +55,7 @@ MAX_TEMPLATE_WORK = 200_000  # loop iterations x nodes in the loop body (< 0.3 s
 MAX_SVG_BYTES = 10_000_000  # a detailed Inkscape drawing is ~1 MB; embedded base64 PNGs grow it
 MAX_SVG_ELEMENTS = 20_000  # elements one SVG draws (<use> copies count); art has thousands; svglib reads ~7,000/s
 MAX_SVG_DEPTH = 50  # nesting of an SVG's elements as drawn (<use> copies included); Inkscape art nests ~10
+MAX_SVG_TEXT_CHARS = 20_000  # characters in one SVG element's text (as MAX_TEXT_CHARS); Pillow fails past ~1M
 MAX_SVG_SIDE = 1_000_000.0  # an SVG's declared width/height in its own units (also >= 1/1000)
 MAX_PREVIEW_PIXELS = 25_000_000  # one preview PNG; a 5 m board is drawn at a lower resolution
 MAX_PREVIEW_SHAPES = 100_000  # SVG shapes drawn into one preview (a deck's faces share it); then grey boxes

@@ -5,6 +5,7 @@
   complete (`atomic_output`); the temporary's name carries the writer's process id, so the
   next build removes those whose writer died (`clean_stale_parts`, e.g. after kill -9).
 - A folder that cannot be written (read-only, full, a file in the way) is a one-line error.
+- One build at a time per game output folder (`build_lock`): a second is refused.
 - Dates in outputs come from `SOURCE_DATE_EPOCH` when set (reproducible builds), else a
   fixed date, so the same input always gives the same bytes.
 - `BuildOptions` and `BuiltFile` are the build's options and its record of one file
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
 
 
+class OutputError(BuildError):
+    """The output folder cannot be written (a full disk, no permission): it stops the whole
+    build at once, where a component's own problem stops only that component."""
+
 
 @dataclass
 class BuildOptions:
@@ -41,6 +46,8 @@ class BuildOptions:
     tts: bool = False  # also Tabletop Simulator card sheets, board images and saved objects (tts/)
     tts_base_url: str | None = None  # where the tts/ files will be hosted; None: file:/// of tts/
     preset: str | None = None  # a printer preset (render/kit/presets.py) for every component
+    ink_saver: bool = False  # home files: backgrounds and full-bleed fills off, art kept (render/kit/elements.py)
+    vendor: str | None = None  # also the files a print-on-demand shop takes (render/vendors/, --vendor)
     content_root: Path = Path("content")
 
     def game_dir(self, content: GameContent) -> Path:
@@ -99,10 +106,59 @@ def atomic_output(path: Path) -> Iterator[Path]:
         for written in _recorders:
             written.append(path)
     except OSError as err:
-        raise BuildError(f"cannot write {path}: {err.strerror or err}") from err
+        raise OutputError(f"cannot write {path}: {err.strerror or err}") from err
     finally:
         if tmp is not None and tmp.exists():
             tmp.unlink()
+
+
+WRITING = re.compile(r"^\.pnpgen-writing\.pid(\d+)$")
+
+
+@contextlib.contextmanager
+def build_lock(folder: Path) -> Iterator[None]:
+    """Hold `folder` for one build: another build of the same game into the same output
+    folder at the same time would remove the files this one writes (each removes what it
+    does not make) and leave a README listing missing files. It is refused, not queued:
+    run after this one, it would remove this one's files anyway.
+
+    The lock is flock on the folder itself (the kernel drops it when the build ends, however
+    it ends); `.pnpgen-writing.pid<N>` names the holder while it builds."""
+    import fcntl
+
+    created = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as err:
+        raise OutputError(f"cannot write {folder}/: {err.strerror or err}") from err
+    marker = folder / f".pnpgen-writing.pid{os.getpid()}"
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pids = sorted(m.group(1) for p in folder.iterdir() if (m := WRITING.match(p.name)))
+            holder = f" (pid {', '.join(pids)})" if pids else ""
+            raise BuildError(f"another build is writing {folder}/{holder}; wait for it to end, or build into "
+                             "another --out") from None
+        for old in folder.iterdir():  # left by a build that was killed
+            if WRITING.match(old.name):
+                with contextlib.suppress(OSError):
+                    old.unlink()
+        try:
+            marker.touch()
+        except OSError as err:
+            raise OutputError(f"cannot write {marker}: {err.strerror or err}") from err
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                marker.unlink()
+            if created:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()  # only when the build wrote nothing
+    finally:
+        os.close(fd)  # and with it the lock
 
 
 def clean_stale_parts(folder: Path) -> list[Path]:

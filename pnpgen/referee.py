@@ -14,6 +14,7 @@ this view (legal only if a hidden fact holds).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -167,7 +168,18 @@ def dump_view(rules: Rules[Any, Any], position: Position) -> dict[str, Any]:
     return views(rules).view_to_data(position.view)
 
 
+# what `--legal` adds after a move: a chance outcome's probability, a hidden fact it rests on
+LISTED_NOTE = re.compile(r"\s+(?:p=[0-9./e+-]+|\(if .*\))\s*$")
+
+
+def move_part(text: str) -> str:
+    """The move of a line `--legal` printed ('mult 0 0  p=1/6' -> 'mult 0 0'), so that any
+    listed line can be pasted into --move as it is; other text is left as typed."""
+    return LISTED_NOTE.sub("", text)
+
+
 def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
+    move_text = move_part(move_text)
     move = notation(rules).parse_move(move_text, state)
     canonical = notation(rules).format_move(move)
     if rules.current_player(state) == TERMINAL:
@@ -188,6 +200,7 @@ def judge_position(rules: Rules[Any, Any], position: Position, move_text: str) -
     and resulting view (the game's HiddenInformation contract), so one drawn state answers."""
     if position.seat is None:
         return judge(rules, position.state, move_text)
+    move_text = move_part(move_text)
     info, seat, view = views(rules), position.seat, position.view
     move = notation(rules).parse_move(move_text, position.state)
     canonical = notation(rules).format_move(move)
@@ -226,7 +239,8 @@ def _other_worlds(info: Any, view: Any, seat: int) -> list[Any]:
 
 
 def legal_move_texts(rules: Rules[Any, Any], state: Any, position: Position | None = None) -> list[str]:
-    """Every legal move (or chance outcome, with its probability) in notation. From a view,
+    """Every legal move (or chance outcome, with its probability) in notation; each line may
+    be given back to --move as it is (move_part drops the notes). From a view,
     a move or outcome that rests on a hidden fact says so, and a probability that rests on
     hidden cards is not given."""
     player, write = rules.current_player(state), notation(rules).format_move
@@ -251,6 +265,7 @@ def position_svg(rules: Rules[Any, Any], state: Any, move_text: str | None) -> s
     is marked on the position alone."""
     moves, after = [], None
     if move_text is not None:
+        move_text = move_part(move_text)
         move = notation(rules).parse_move(move_text, state)
         moves = [move]
         try:

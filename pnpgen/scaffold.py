@@ -9,13 +9,24 @@ example; `pip install -e <id>-rules` makes it playable. Each YAML file names its
 Schema on its first line for the YAML language server (completion and inline errors in an
 editor; docs/editor.md). The schemas are written beside the content folder
 (<content>/../schema/) when the new game is made.
+
+Unless `ci=False` (`--no-ci`), the repository holding the content folder (the nearest folder
+with `.git`, else the content folder's parent) gets `.pre-commit-config.yaml` and
+`.github/workflows/pnpgen.yml` (templates/new/ci/), each kept when it exists. They use
+pnpgen from where it was installed (pip's direct_url.json): a git repository pre-commit can
+clone, else the `pnpgen` on PATH (docs/ci.md).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from pnpgen.errors import PnpgenError
 from pnpgen.output import atomic_output
@@ -109,8 +120,9 @@ rest,Rest,休憩,0,Draw a card.,カードを1枚引く。,#90be6d,2
 """
 
 
-def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Path | None = None) -> list[Path]:
-    """Write the game folder `root/game_id`; the files written (schemas included)."""
+def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Path | None = None,
+             ci: bool = True) -> list[Path]:
+    """Write the game folder `root/game_id`; the files written (schemas and CI files included)."""
     if kind not in KINDS:
         raise PnpgenError(f"--kind {kind}: expected one of {', '.join(KINDS)}")
     if not SLUG.match(game_id):
@@ -124,12 +136,104 @@ def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Pat
     title = " ".join(word.capitalize() for word in game_id.split("-"))
     values = {"id": game_id, "title": title, "schema": relative}
     if kind != "print-only":
-        return written + _played_game(kind, root, game_id, title, relative)
+        written += _played_game(kind, root, game_id, title, relative)
+        return written + (ci_files(root, root.resolve().parent / f"{game_id}-rules") if ci else [])
     for name, text in (("game.yaml", GAME), ("rulebook.yaml", RULEBOOK), ("components.yaml", COMPONENTS),
                        ("cards.csv", CARDS)):
         path = folder / name
         with atomic_output(path) as tmp:
             tmp.write_text(text.format(**values) if name.endswith(".yaml") else text, encoding="utf-8")
+        written.append(path)
+    return written + (ci_files(root) if ci else [])
+
+
+def repository_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` that holds `.git`, if any."""
+    here = start.resolve()
+    return next((folder for folder in (here, *here.parents) if (folder / ".git").exists()), None)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where this pnpgen came from, for a new game's CI files."""
+
+    repo: str | None  # a git repository holding pnpgen's .pre-commit-hooks.yaml (URL or folder)
+    rev: str | None  # its commit
+    pip: str  # what CI's pip installs
+    action: str | None  # owner/name@rev of pnpgen's GitHub Action, when the repository is on GitHub
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30,
+                              check=False)
+    except OSError:
+        return None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
+
+
+def pnpgen_source() -> Source:
+    """From pip's record of the install (PEP 610 direct_url.json): a git URL and commit, or a
+    local git checkout and its HEAD; else none (a wheel from an index)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    from pnpgen import __version__
+
+    unknown = Source(None, None, f"pnpgen=={__version__}", None)
+    try:
+        info = json.loads(distribution("pnpgen").read_text("direct_url.json") or "{}")
+    except (PackageNotFoundError, ValueError):
+        return unknown
+    url, vcs = str(info.get("url", "")), info.get("vcs_info") or {}
+    if vcs.get("vcs") == "git" and vcs.get("commit_id"):
+        rev = str(vcs["commit_id"])
+        found = re.match(r"https://github\.com/([^/]+/[^/]+?)(?:\.git)?/?$", url)
+        return Source(url, rev, f"pnpgen @ git+{url}@{rev}", f"{found.group(1)}@{rev}" if found else None)
+    if url.startswith("file://") and "dir_info" in info:
+        folder = Path(unquote(urlparse(url).path))
+        head = _git(folder, "rev-parse", "HEAD")
+        if head and _git(folder, "cat-file", "-t", f"{head}:.pre-commit-hooks.yaml") == "blob":
+            origin = _git(folder, "remote", "get-url", "origin")  # where CI can fetch this commit, once pushed
+            pip = f"pnpgen @ git+{origin}@{head}" if origin and "://" in origin else unknown.pip
+            return Source(str(folder), head, pip, None)
+    return unknown
+
+
+def ci_files(root: Path, package: Path | None = None, source: Source | None = None) -> list[Path]:
+    """`.pre-commit-config.yaml` and `.github/workflows/pnpgen.yml` in the repository of the
+    content folder `root`, those that do not exist yet; `package` is a played game's rules
+    package, which its hook and CI install beside pnpgen."""
+    source = source or pnpgen_source()
+    repo = repository_root(root) or root.resolve().parent
+    content = Path(os.path.relpath(root.resolve(), repo)).as_posix()
+    marks = {"CONTENT": content, "CONTENT_SH": shlex.quote(content), "CONTENT_YAML": json.dumps(content),
+             "REPO": source.repo or "", "REV": source.rev or "", "ACTION": source.action or "",
+             "REPO_NOTE": "  # this pnpgen's checkout: on this machine only; to share, its repository's URL"
+             if source.repo and "://" not in source.repo else "",
+             "INSTALL_NOTE": "  # pnpgen came from a wheel or a folder: say where CI gets it (docs/ci.md)"
+             if "@" not in source.pip else ""}
+    if source.repo and package is None:
+        hook = "pre-commit-remote"
+    else:
+        hook = "pre-commit-local"
+        marks["WHY"] = ("and the game's rules package installed in your environment (pip install -e "
+                        f"{Path(os.path.relpath(package, repo)).as_posix()})." if package is not None
+                        else "of your environment (the one that ran pnpgen new).")
+    install = [json.dumps(source.pip)]
+    if package is not None:
+        install.append(f"./{Path(os.path.relpath(package, repo)).as_posix()}")
+    marks["INSTALL"] = " ".join(install)
+    workflow = "workflow-action" if source.action and package is None else "workflow-steps"
+    written = []
+    for template, path in ((hook, repo / ".pre-commit-config.yaml"),
+                           (workflow, repo / ".github" / "workflows" / "pnpgen.yml")):
+        if path.exists():
+            continue
+        text = (TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl").read_text(encoding="utf-8")
+        for mark, value in marks.items():
+            text = text.replace(f"@@{mark}@@", value)
+        with atomic_output(path) as tmp:
+            tmp.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 

@@ -11,7 +11,8 @@ change touches:
 
 A broken edit prints its one error line and changes no file: the last good PDFs and
 previews stay (every file is written whole or not at all, and the content is checked
-before anything is drawn). The next good save rebuilds. Previews are the components'
+before anything is drawn). The next good save rebuilds. A bug in pnpgen is said as one
+"internal error, please report" line, and the watch goes on. Previews are the components'
 SVG/PNG in every language; the contact sheet, slow for large decks, is left to `pnpgen
 build` (the watcher removes an older one so nothing shown is stale). README.txt and the
 build's record of its files (build.MANIFEST) are rewritten after every rebuild.
@@ -114,6 +115,11 @@ class Watcher:
         except PnpgenError as error:
             self._report(error=str(error), rebuilt=[], seconds=time.perf_counter() - start)
             self.say(f"error: {error}")
+            return False
+        except Exception as error:  # a bug in pnpgen: said, and the watch goes on with the last good files
+            line = " ".join(f"internal error, please report: {type(error).__name__}: {error}".splitlines())[:400]
+            self._report(error=line, rebuilt=[], seconds=time.perf_counter() - start)
+            self.say(line)
             return False
         seconds = time.perf_counter() - start
         self._report(error=None, rebuilt=parts, seconds=seconds)

@@ -1,12 +1,19 @@
-"""Shared fixtures: the project folders and the real CLI run in-process."""
+"""Shared fixtures: the project folders, builds made once per test session (shared by
+pytest-xdist's workers), and the real CLI run in-process."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,25 +30,83 @@ def content_dir() -> Path:
     return ROOT / "content"
 
 
+_CACHE_KEY = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A fresh figures cache for each test session, never the user's, and validate's time
+    budgets off: set by the controlling process before pytest-xdist starts its workers,
+    which inherit both."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        cache = tempfile.mkdtemp(prefix="pnpgen-test-cache-")
+        os.environ["PNPGEN_CACHE"] = cache
+        os.environ["PNPGEN_TIME_BUDGETS"] = "off"  # validate's verdicts never depend on the machine's load
+        config.stash[_CACHE_KEY] = cache
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    cache = config.stash.get(_CACHE_KEY, None)
+    if cache:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def shared_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Any]) -> Any:
+    """`make(folder)` run once per test session, whichever xdist worker asks first; the others
+    wait for it and get the same (JSON-able) result. Paths in the result stay valid all session."""
+    root = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        root = root.parent  # shared by every worker of this session
+    folder = root / f"shared-{name}"
+    record = folder / "result.json"
+    with FileLock(str(folder) + ".lock"):
+        if not record.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            result = make(folder)
+            record.write_text(json.dumps(result, default=str), encoding="utf-8")
+    return json.loads(record.read_text(encoding="utf-8"))
+
+
 RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]
 
 
 @pytest.fixture(scope="session")
 def rulebook_pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
-    """The shipped games' books, built once per run: {game: {lang: players' rulebook,
+    """The shipped games' books, built once per test session: {game: {lang: players' rulebook,
     "companion-<lang>": companion}}."""
+    built = shared_once(tmp_path_factory, "rulebooks", _build_rulebooks)
+    return {game: {lang: Path(path) for lang, path in books.items()} for game, books in built.items()}
+
+
+def _build_rulebooks(folder: Path) -> dict[str, dict[str, str]]:
     from pnpgen.content.game import load_game
     from pnpgen.games import rules_for_content
     from pnpgen.output import BuildOptions
     from pnpgen.render.rulebook import render_rulebooks
 
-    out: dict[str, dict[str, Path]] = {}
+    out: dict[str, dict[str, str]] = {}
     for game in RULEBOOK_GAMES:
         content = load_game(ROOT / "content" / game)
-        built = render_rulebooks(content, rules_for_content(content), BuildOptions(out=tmp_path_factory.mktemp(game)))
-        out[game] = {(f.path.stem.split("-")[-1] if f.path.stem.startswith("rulebook-") else f.path.stem): f.path
+        built = render_rulebooks(content, rules_for_content(content), BuildOptions(out=folder / game))
+        out[game] = {(f.path.stem.split("-")[-1] if f.path.stem.startswith("rulebook-") else f.path.stem): str(f.path)
                      for f in built}
     return out
+
+
+@pytest.fixture(scope="session")
+def kit_demo_print_shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/kit-demo built once per test session with print-shop files (read only)."""
+    return Path(shared_once(tmp_path_factory, "kit-demo-print-shop", _build_kit_demo_print_shop))
+
+
+def _build_kit_demo_print_shop(folder: Path) -> str:
+    from pnpgen.build import build_game
+    from pnpgen.content.game import load_game
+    from pnpgen.output import BuildOptions
+
+    demo = ROOT / "tests" / "fixtures" / "kit-demo"
+    build_game(load_game(demo), BuildOptions(out=folder, print_shop=True, content_root=demo.parent))
+    return str(folder / "kit-demo")
 
 
 @pytest.fixture

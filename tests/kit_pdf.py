@@ -118,14 +118,25 @@ def unembedded_fonts(path: Path) -> list[str]:
 
 
 def colour_operators(path: Path) -> set[str]:
-    """The colour-setting operators used on any page (rg/RG RGB, k/K CMYK, g/G grey)."""
+    """The colour-setting operators used on any page (rg/RG RGB, k/K CMYK, g/G grey); a
+    colour set in a Separation space (a spot colour such as the CutContour dieline) is
+    'spot:<name>'."""
     reader = PdfReader(str(path))
     found: set[str] = set()
     seen: set[int] = set()
 
     def scan(content: Any, resources: Any) -> None:
-        for _operands, op in ContentStream(content, reader).operations:
-            if op in (b"rg", b"RG", b"k", b"K", b"g", b"G", b"sc", b"scn", b"SC", b"SCN"):
+        spaces = (resources or {}).get("/ColorSpace", {})
+        current = {"fill": "", "stroke": ""}
+        for operands, op in ContentStream(content, reader).operations:
+            if op in (b"cs", b"CS"):
+                space = spaces.get(str(operands[0])) if str(operands[0]) in spaces else None
+                space = space.get_object() if space is not None else None
+                name = f"spot:{str(space[1])[1:]}" if space is not None and space[0] == "/Separation" else ""
+                current["fill" if op == b"cs" else "stroke"] = name
+            elif op in (b"sc", b"scn", b"SC", b"SCN") and current["fill" if op in (b"sc", b"scn") else "stroke"]:
+                found.add(current["fill" if op in (b"sc", b"scn") else "stroke"])
+            elif op in (b"rg", b"RG", b"k", b"K", b"g", b"G", b"sc", b"scn", b"SC", b"SCN"):
                 found.add(op.decode())
         for ref in (resources or {}).get("/XObject", {}).values():  # forms the content places
             form = ref.get_object()

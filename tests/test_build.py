@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from pnpgen.build import build_game
 from pnpgen.content.game import load_game
@@ -66,3 +69,71 @@ def test_guides_proofs_have_their_own_names_and_say_so(tmp_path: Path) -> None:
             line = next(x for x in notes.splitlines() if x.strip().startswith(name))
             assert "(PROOF, not for printing)" in line
     assert "Do not print or cut" in notes
+
+
+GOOD_GAME = """\
+id: {id}
+title: {{ja: {id}, en: {id}}}
+players: {{min: 2, max: 2}}
+time_minutes: 5
+version: 1
+components: parts.yaml
+"""
+PARTS = """\
+- type: deck
+  id: cards
+  title: Cards
+  cards: [{{name: A, text: ok}}, {{name: B, text: "{text}"}}]
+  front: [{{text: "{{{{ name }}}}", h: 10}}, {{text: "{{{{ text }}}}", y: 20, h: 6, size: 9}}]
+- type: sheet
+  id: scores
+  title: Scores
+  blocks: [{{text: "Score"}}]
+"""
+
+
+def test_an_all_games_build_builds_every_game_it_can_and_lists_the_failures(tmp_path: Path, run_pnpgen: Any) -> None:
+    """Three games, the middle one with a card whose text overflows: the other two are
+    built in full, the broken one has every other part built and a README.txt that lists
+    them and the failure; the failures are listed at the end and the exit code is 2."""
+    content = tmp_path / "content"
+    for ident, text in (("alpha", "ok"), ("broken", "many words " * 40), ("omega", "ok")):
+        (content / ident).mkdir(parents=True)
+        (content / ident / "game.yaml").write_text(GOOD_GAME.format(id=ident), encoding="utf-8")
+        (content / ident / "parts.yaml").write_text(PARTS.format(text=text), encoding="utf-8")
+    out = tmp_path / "build"
+    code, _stdout, err = run_pnpgen("build", "--content", str(content), "--out", str(out), "--lang", "en")
+    assert code == 2
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "parts.yaml:5:" in errors[0] and "component cards" in errors[0], err
+    assert "1 of 3 game(s) failed: broken" in err
+    for ident in ("alpha", "omega"):
+        assert {p.name for p in (out / ident).glob("*.pdf")} == {"cards.pdf", "scores.pdf"}
+        assert "INCOMPLETE" not in (out / ident / "README.txt").read_text(encoding="utf-8")
+    broken = out / "broken"
+    assert [p.name for p in broken.glob("*.pdf")] == ["scores.pdf"]
+    readme = (broken / "README.txt").read_text(encoding="utf-8")
+    assert "scores.pdf" in readme and "cards" not in readme.split("THIS BUILD IS INCOMPLETE")[0].split("Files")[1]
+    assert "THIS BUILD IS INCOMPLETE" in readme and "overflows" in readme
+
+
+def test_a_sheet_a_little_too_tall_for_letter_is_scaled_with_a_warning(tmp_path: Path) -> None:
+    """Dungeon War's play sheet is 237.3 mm of content where Letter leaves 234.9 mm: it is
+    printed at 98.9% (the build used to stop there with exit 2), the warning names the
+    sheet and the factor, and README.txt repeats it."""
+    from pypdf import PdfReader
+
+    content = load_game(ROOT / "content" / "dungeon-war")
+    options = BuildOptions(out=tmp_path, langs=("en",), paper="Letter", content_root=ROOT / "content")
+    from pnpgen.games import rules_for_content
+    from pnpgen.render.kit import render_components
+
+    built = [f for f in render_components(content, rules_for_content(content), options)
+             if f.path.name == "play-sheet-blue-en.pdf"]
+    assert len(built) == 1
+    warning = next(n for n in built[0].notes if n.startswith("warning: "))
+    assert "sheets.yaml:" in warning and "printed at 98.9%" in warning and "Letter" in warning
+    page = PdfReader(built[0].path).pages[0]
+    assert float(page.mediabox.height) / (72 / 25.4) == pytest.approx(279.4, abs=0.01)
+    text = page.extract_text()
+    assert "Army pieces" in text and "Slime" in text  # the last rows are there

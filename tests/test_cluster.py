@@ -146,18 +146,38 @@ def test_bad_cluster_option_is_one_line(run_pnpgen) -> None:  # type: ignore[no-
 
 def test_rules_are_sent_again_when_every_worker_that_held_them_died(rules, local_cluster) -> None:  # type: ignore[no-untyped-def]
     """The runner keeps the Rules it scattered; if all its holders die, the next run sends it
-    again instead of waiting on data Dask no longer has."""
-    import time
+    again instead of waiting on data Dask no longer has. The test waits on the scheduler's own
+    add-worker events, not on the clock, so a loaded machine cannot fail it."""
+    import threading
+
+    from distributed.diagnostics.plugin import SchedulerPlugin
+
+    class Restarts(SchedulerPlugin):
+        def __init__(self) -> None:
+            self.added: set[str] = set()
+            self.both = threading.Event()
+
+        def add_worker(self, scheduler, worker) -> None:  # type: ignore[no-untyped-def]
+            self.added.add(worker)
+            if len(self.added) >= 2:
+                self.both.set()
 
     expected = simulate(rules, 30, 8, BOTS).to_data()
     client = local_cluster.client
     assert simulate(rules, 30, 8, BOTS, runner=local_cluster).to_data() == expected
+    restarts = Restarts()
+    scheduler = local_cluster._cluster.scheduler
+    local_cluster._cluster.loop.add_callback(scheduler.add_plugin, restarts, name="restarts")
+    while "restarts" not in scheduler.plugins:  # registered on the scheduler's own loop
+        threading.Event().wait(0.01)
     old = set(client.nthreads())  # worker addresses: restarted workers get new ones
-    for pid in client.run(os.getpid).values():
-        os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 60
-    while not (len(client.nthreads()) == 2 and not old & set(client.nthreads())):
-        assert time.monotonic() < deadline, "the nannies did not restart the workers"
-        time.sleep(0.2)
-    again = local_cluster.tally(rules, BOTS, 8, 0, 30, timeout=60)  # a hang would be OutOfTime
+    try:
+        for pid in client.run(os.getpid).values():
+            os.kill(pid, signal.SIGKILL)
+        # only a hang guard: the event comes as soon as both nannies have started new workers
+        assert restarts.both.wait(timeout=900), "the nannies did not restart the workers"
+        assert not old & restarts.added
+        again = local_cluster.tally(rules, BOTS, 8, 0, 30, timeout=900)  # a hang would be OutOfTime
+    finally:
+        local_cluster._cluster.loop.add_callback(scheduler.remove_plugin, name="restarts")
     assert again.summary(rules.id, 8, BOTS).to_data() == expected

@@ -91,11 +91,12 @@ def test_each_tile_draws_its_layout_rows(built: Path) -> None:
     drawn: list[dict[tuple[int, int], set[str]]] = []
     for page in _fronts(reader):
         runs = texts(reader, page)
-        tops = [(x / MM - 1, y / MM + 2.2) for t, x, y in runs if t.split(" · ")[0] in names and "·" in t
+        # the name label, 3 mm inside the card's top-left corner (its safe zone): the card's corner
+        tops = [(x / MM - 3, y / MM + 4.6) for t, x, y in runs if t.split(" · ")[0] in names and "·" in t
                 or t in {c["name"]["en"] for c in cards}]
         slots: dict[tuple[float, float], dict[tuple[int, int], set[str]]] = {top: {} for top in tops}
         for text, x, y in runs:
-            if text.split(" · ")[0] in names:
+            if text.split(" · ")[0] in names or text == "STAND-IN":  # the label (its second line)
                 continue
             for left, top in tops:
                 if left <= x / MM < left + 3 * SIDE and top - 2 * SIDE <= y / MM < top:
@@ -128,7 +129,7 @@ def test_49_dungeon_cards_with_one_back(built: Path) -> None:
     total = 1 + sum(c.get("count", 1) for c in DUNGEON["dungeon"]) + sum(c.get("count", 1) for c in DUNGEON["events"])
     assert total == 49
     backs = [t for page in range(1, len(reader.pages) - 2, 2) for t, _, _ in texts(reader, page)]
-    assert backs.count("DUNGEON WAR · DUNGEON CARD") == total
+    assert backs.count("ダンジョン大戦 DUNGEON WAR") == 2 * total  # once each way up (rotationally symmetric)
     assert not {c["name"]["en"] for c in DUNGEON["events"]} & set(backs)
 
 

@@ -17,8 +17,6 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone import RULE_MODULES
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE
-from pnpgen.output import BuildOptions
-from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.words import WORDS
 from tests.conftest import ROOT
 from tests.fast_alone_support import check_referee_scenario
@@ -38,12 +36,11 @@ def collection() -> tuple[GameContent, list[Rules[Any, Any]]]:
 
 
 @pytest.fixture(scope="module")
-def rulebooks(collection: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Both rulebooks ({lang: players' book, "companion-<lang>": companion}), built once for the
-    module (the difficulty simulations dominate)."""
-    content, sides = collection
-    built = render_rulebooks(content, sides, BuildOptions(out=tmp_path_factory.mktemp("fast-alone"), langs=LANGS))
-    return {f.path.stem.removeprefix("rulebook-"): f.path for f in built}
+def rulebooks(rulebook_pdfs: dict[str, dict[str, Path]]) -> dict[str, Path]:
+    """Both books ({lang: players' book, "companion-<lang>": companion}), from the session's one
+    build (the difficulty simulations dominate)."""
+    assert set(rulebook_pdfs["fast-alone"]) == set(LANGS) | {f"companion-{lang}" for lang in LANGS}
+    return rulebook_pdfs["fast-alone"]
 
 
 def puzzle_of(side_id: str, puzzles: list[str]) -> str:

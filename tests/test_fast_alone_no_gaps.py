@@ -159,8 +159,9 @@ def test_tile_chart_tables() -> None:
     x5 = next(r for r in table if r[1].startswith("X5"))
     assert x5[2] == "□■□\n■■■\n□■□" and x5[3] == "0"
     chart = rules.rulebook_table("chart", "ja")
-    assert chart[5] == ["5", "F5 I5 L5 P5 T5 U5 V5 W5 X5 Y5 Z5"] and chart[6] == ["6", "なし"]
-    assert ng("b").rulebook_table("chart", "en")[4] == ["4", "O4 T4 S4 L4"]
+    fives = "、".join(f"5マス{s}" for s in "F直LPTUVWXYZ").replace("5マス直", "5マス直線")
+    assert chart[5] == ["5", fives] and chart[6] == ["6", "なし"]
+    assert ng("b").rulebook_table("chart", "en")[4] == ["4", "O tetromino, T tetromino, S tetromino, L tetromino"]
 
 
 # --- examples, simulation ----------------------------------------------------------------

@@ -89,10 +89,12 @@ def test_routou_board_is_one_b5_page_with_boxes(tmp_path: Path) -> None:
     assert len(reader.pages) == 1
     page = reader.pages[0]
     assert rect_mm(page.mediabox) == (0, 0, 182.0, 257.0)  # B5
-    # the board is 2 + 6 + 9 x 16 + 6 + 2 = 160 mm wide and 2 + 14 + 6 + 10 x 16 + 6 + 2 = 190 mm
-    # tall, centred in the printable area (10 mm margins, 16 mm at the foot)
-    assert rect_mm(page.trimbox) == (11.0, 36.5, 160.0, 190.0)
-    assert rect_mm(page.bleedbox) == (8.0, 33.5, 166.0, 196.0)  # 3 mm bleed
+    # the board is 3 + 6 + 9 x 16 + 6 + 3 = 162 mm wide and 3 + 14 + 6 + 10 x 16 + 6 + 3 = 192 mm
+    # tall (3 mm padding: the safe zone), centred in the printable area (10 mm margins, 16 mm at the foot)
+    assert rect_mm(page.trimbox) == (10.0, 35.5, 162.0, 192.0)
+    # 3 mm bleed above and below; 2.5 mm at the sides, where the trim is 10 mm from the paper
+    # edge and a crop mark needs 7.5 mm (the bleed gives way, never the mark)
+    assert rect_mm(page.bleedbox) == (7.5, 32.5, 167.0, 198.0)
     # crop marks: thin lines on the trim's edges, all in the margin, none across the bleed box
     bx, by, bw, bh = (v * mm for v in rect_mm(page.bleedbox))
     marks = [m for m in drawing(reader, 0).segments if m.width == pytest.approx(0.25)]
@@ -101,7 +103,7 @@ def test_routou_board_is_one_b5_page_with_boxes(tmp_path: Path) -> None:
         outside = (max(m.x1, m.x2) <= bx + 1e-3 or min(m.x1, m.x2) >= bx + bw - 1e-3
                    or max(m.y1, m.y2) <= by + 1e-3 or min(m.y1, m.y2) >= by + bh - 1e-3)
         assert outside
-        assert {round(m.x1 / mm, 1), round(m.y1 / mm, 1)} & {11.0, 171.0, 36.5, 226.5}  # on a trim edge
+        assert {round(m.x1 / mm, 1), round(m.y1 / mm, 1)} & {10.0, 172.0, 35.5, 227.5}  # on a trim edge
 
 
 def test_routou_board_cells_from_game_yaml(tmp_path: Path) -> None:
@@ -109,7 +111,7 @@ def test_routou_board_cells_from_game_yaml(tmp_path: Path) -> None:
     cells = cell_rects(reader, reader.pages[0], CELL)
     assert len(cells) == 9 * 10  # rules.board: columns [1, 9], rows [0, 9]
     first, last = cells[0], cells[-1]  # drawn row by row from the top-left
-    # top-left cell (X 1, Y 9): grid left = 11 + 2 + 6 = 19; grid top = 226.5 - 2 - 14 - 6 = 204.5
+    # top-left cell (X 1, Y 9): grid left = 10 + 3 + 6 = 19; grid top = 227.5 - 3 - 14 - 6 = 204.5
     assert first[:2] == pytest.approx((19.0, 188.5), abs=0.1)
     # bottom-right cell (X 9, Y 0): 8 cells right, 10 cells down
     assert last[:2] == pytest.approx((19.0 + 8 * CELL, 204.5 - 10 * CELL), abs=0.1)
@@ -144,9 +146,9 @@ def test_routou_board_size_follows_the_rules_data(tmp_path: Path) -> None:
 def test_print_shop_board_is_one_page_of_board_plus_bleed_in_cmyk(tmp_path: Path) -> None:
     path, reader = build_component(ROUTOU, "board", tmp_path, "en", print_shop=True)
     page = reader.pages[0]
-    assert rect_mm(page.mediabox) == (0, 0, 166.0, 196.0)
-    assert rect_mm(page.trimbox) == (3.0, 3.0, 160.0, 190.0)
-    assert colour_operators(path) == {"k", "K"}  # colours in CMYK only
+    assert rect_mm(page.mediabox) == (0, 0, 168.0, 198.0)
+    assert rect_mm(page.trimbox) == (3.0, 3.0, 162.0, 192.0)
+    assert colour_operators(path) == {"k", "K", "spot:CutContour"}  # CMYK, and the cut path's spot colour
     assert "100%" not in text_of(reader)  # no ruler on print-shop files
 
 

@@ -24,10 +24,8 @@ A4 = (210.0, 297.0)
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("kit-demo")
-    build_game(load_game(DEMO), BuildOptions(out=out, print_shop=True, content_root=DEMO.parent))
-    return out / "kit-demo"
+def demo(kit_demo_print_shop: Path) -> Path:
+    return kit_demo_print_shop
 
 
 def close(a: tuple[float, ...], b: tuple[float, ...], tol: float = 0.1) -> bool:
@@ -126,11 +124,16 @@ def test_calibration_sheet_closes_the_duplex_file(demo: Path) -> None:
     reader = PdfReader(str(demo / "spells-ja.pdf"))
     front, back = drawing(reader, 14), drawing(reader, 15)
     assert "spells-backs-shifted-ja.pdf" in reader.pages[14].extract_text()  # no YAML to edit
-    # the back's crosses (18 mm lines) sit at the mirror image of the front's scales' centres
-    crosses = [s for s in back.segments if abs(abs(s.x2 - s.x1) - 18 * MM) < 0.01]
+    # the back's crosses (19 mm lines) sit at the mirror image of the front's scales' centres;
+    # the first slot holds the instructions and the table of readings instead of a scale
+    crosses = [s for s in back.segments if abs(abs(s.x2 - s.x1) - 19 * MM) < 0.01]
     centres = sorted(round((s.x1 + s.x2) / 2 / MM, 1) for s in crosses)
-    assert centres == sorted([42.0, 105.0, 168.0] * 3)
-    assert front.segments
+    assert centres == sorted([42.0, 105.0, 168.0] * 3)[:-1]
+    # the front's x scales: ticks every 0.25 mm within ±1.5 mm of 0, every 0.5 mm beyond
+    ticks = sorted({round(s.x1 / MM, 2) for s in front.segments
+                    if s.x1 == s.x2 and abs(s.width - 0.12) < 1e-6 and 100 < s.x1 / MM < 110 and s.y1 < s.y2})
+    steps = {round(b - a, 2) for a, b in zip(ticks, ticks[1:], strict=False)}
+    assert steps == {0.25, 0.5} and {103.5, 104.75, 105.0, 105.25, 106.5, 107.0, 110.0} <= set(ticks)
 
 
 def page_images(page: Any) -> list[Any]:
@@ -157,7 +160,7 @@ def test_print_shop_file_one_face_per_page_cmyk(demo: Path) -> None:
         assert close(box_mm(page.mediabox), (0, 0, 69, 94))
         assert close(box_mm(page.bleedbox), (0, 0, 69, 94))
         assert close(box_mm(page.trimbox), (3, 3, 66, 91))
-    assert colour_operators(path) <= {"k", "K"}  # CMYK only
+    assert colour_operators(path) <= {"k", "K", "spot:CutContour"}  # CMYK only, and the dieline
     text = all_text(path)
     assert "print at 100%" not in text  # no annotations
     assert not any(abs(s.width - 0.25) < 1e-6 for s in drawing(reader, 0).segments)  # no crop marks
@@ -341,7 +344,8 @@ def test_validate_reports_overflow_as_a_problem(tmp_path: Path) -> None:
     ("csv_text", "expected"),
     [
         ("name,quantity\nA,two\n", "cards.csv:2: quantity: expected a whole number of copies, found 'two'"),
-        ("name,quantity\nA,1,extra\n", "cards.csv:2: this row has more cells than the header row (2)"),
+        ("name,quantity\nA,1,extra\n",
+         'cards.csv:2: this row has more cells than the header row (2) (quote a cell that holds a comma: "one, two")'),
     ],
 )
 def test_bad_csv_names_file_and_line(tmp_path: Path, run_pnpgen: CliRun, csv_text: str, expected: str) -> None:
@@ -388,11 +392,12 @@ def test_backs_shifted_file_moves_the_backs_for_every_reading(tmp_path: Path) ->
     out = build_tiny(tmp_path)
     plain = {t: (x, y) for t, x, y in texts(PdfReader(str(out / "numbers.pdf")), 1)}
     shifted = PdfReader(str(out / "numbers-backs-shifted.pdf"))
-    assert len(shifted.pages) == 25  # five cards on one sheet: one backs page per reading
-    readings = [(x, y) for y in (1.0, 0.5, 0.0, -0.5, -1.0) for x in (-1.0, -0.5, 0.0, 0.5, 1.0)]
+    assert len(shifted.pages) == 81  # five cards on one sheet: one backs page per reading
+    steps = [k / 4 for k in range(-4, 5)]  # −1 … +1 mm, 0.25 mm apart: a 0.25 mm offset is corrected
+    readings = [(x, y) for y in reversed(steps) for x in steps]
     for number, (rx, ry) in enumerate(readings):
         found = {t: (x, y) for t, x, y in texts(shifted, number)}
-        label = f"Backs for a reading of x {rx:+.1f} mm, y {ry:+.1f} mm · page {number + 1}/25"
+        label = f"Backs for a reading of x {rx:+.2f} mm, y {ry:+.2f} mm · page {number + 1}/81"
         assert label in found
         # the backs page is one form, drawn once and moved on each page: where it is moved to
         ops = ContentStream(shifted.pages[number].get_contents(), shifted).operations
@@ -414,6 +419,6 @@ def test_backs_shifted_file_moves_the_backs_for_every_reading(tmp_path: Path) ->
 
 def test_a_shared_back_needs_one_page_per_reading(demo: Path) -> None:
     reader = PdfReader(str(demo / "spells-backs-shifted-en.pdf"))
-    assert len(reader.pages) == 25
+    assert len(reader.pages) == 81
     first = [t for t, _x, _y in texts(reader, 0)]
     assert first.count("KIT DEMO") == 9  # a full page of backs, whatever sheet it goes behind

@@ -72,7 +72,8 @@ def test_english_breaks_between_words() -> None:
 def test_fields_are_filled_and_unknown_ones_named(job: KitJob) -> None:
     ctx = ctx_for(job, name={"ja": "火", "en": "Fire"}, cost=3)
     assert fill_fields("{{ name }} costs {{cost}} {no field}", ctx) == "Fire costs 3 {no field}"
-    with pytest.raises(BuildError, match=r"card 1 'X': unknown field '\{\{ cots \}\}' \(fields: cost, "):
+    with pytest.raises(BuildError,
+                       match=r"card 1 'X': unknown field '\{\{ cots \}\}' \(did you mean 'cost'\?\) \(fields: cost, "):
         fill_fields("{{ cots }}", ctx)
 
 

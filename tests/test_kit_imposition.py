@@ -18,14 +18,15 @@ def test_poker_is_three_by_three_on_a4_and_letter(paper: str) -> None:
 @pytest.mark.parametrize(
     ("size", "paper", "expected"),
     [
-        ("bridge", "A4", (5, 2, True)),  # 10 landscape beat 9 portrait
+        # 5 × 2 landscape would leave 6 mm beside the block: no room for crop marks (7.5 mm)
+        ("bridge", "A4", (3, 3, False)),
         ("euro", "A4", (3, 3, False)),
         ("mini", "A4", (6, 3, True)),  # 18 landscape beat 16 portrait
         ("tarot", "A4", (2, 2, False)),  # 4 either way: portrait on a tie
         ("square", "A4", (2, 4, False)),
         ("poker", "B5", (2, 2, False)),
         ("poker", "A3", (6, 3, True)),
-        ("poker", "B4", (3, 4, False)),
+        ("poker", "B4", (5, 2, True)),  # 3 × 4 would leave 6 mm above and below: no room for marks
     ],
 )
 def test_layout_fitting_the_most_cards(size: str, paper: str, expected: tuple[int, int, bool]) -> None:

@@ -5,6 +5,7 @@ home files ask viewers not to scale, and duplex decks name their flip edge."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -18,7 +19,8 @@ from tests.conftest import ROOT
 MM = 72 / 25.4
 GAMES = [ROOT / "tests" / "fixtures" / "kit-demo", ROOT / "content" / "burning-desire",
          ROOT / "content" / "dice-road-race", ROOT / "content" / "routou-dice",
-         ROOT / "tests" / "fixtures" / "full-tiles"]  # tiles as large as the printable area: no room above
+         ROOT / "tests" / "fixtures" / "full-tiles",  # tiles as large as the printable area: no room above
+         ROOT / "tests" / "fixtures" / "cut-lines"]  # cards, pieces, tiles and markers outlined at their trims
 
 
 def mark_points(reader: PdfReader, page_number: int) -> list[tuple[float, float]]:
@@ -106,6 +108,83 @@ def test_no_text_is_within_5mm_of_the_paper_edge(component_pdfs: list[Path]) -> 
                                                f"{gap:.2f} mm from the paper edge")
     assert checked > 100
     assert nearest < 5.1  # full-tiles: a caption above a tile as tall as the printable area sits at the limit
+
+
+CUT = (1, 0, 1)  # the cut-lines fixture outlines every trim in magenta
+
+
+def cut_lines(page: Any) -> tuple[list[float], list[float], tuple[float, float, float, float]] | None:
+    """The x of every vertical and y of every level cut line of a page (points, origin
+    bottom-left), read from the trims outlined in magenta, and the block they span."""
+    trims = [r for r in page.rects if tuple(r.get("stroking_color") or ()) == CUT]
+    if not trims:
+        return None
+    height = page.height
+    xs = sorted({round(v, 2) for r in trims for v in (r["x0"], r["x1"])})
+    ys = sorted({round(height - v, 2) for r in trims for v in (r["top"], r["bottom"])})
+    return xs, ys, (xs[0], ys[0], xs[-1], ys[-1])
+
+
+def test_every_cut_line_is_marked_at_both_ends(component_pdfs: list[Path]) -> None:
+    """Every cut line of every sheet of cards, pieces, tiles and markers (the cut-lines
+    fixture) has a crop mark at both ends, in the margin, on A4 and on Letter; a fold line
+    has its dashed stubs instead. On Letter a 3 × 3 sheet of poker cards leaves 7.7 mm
+    above and below: the marks there used to be dropped (no room beyond a 3 mm bleed), and
+    the bleed at that edge now gives way to them. The backs-shifted files are left out:
+    their marks stay where the fronts' cut is, by design, while their backs move."""
+    import pdfplumber
+
+    checked = 0
+    for path in component_pdfs:
+        if path.parent.name != "cut-lines" or "backs-shifted" in path.name:
+            continue
+        with pdfplumber.open(path) as pdf:
+            for number, page in enumerate(pdf.pages):
+                found = cut_lines(page)
+                if found is None:
+                    continue  # the calibration sheet
+                xs, ys, (x0, y0, x1, y1) = found
+                height = page.height
+                crops = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
+                         if abs(ln["linewidth"] - 0.25) < 0.01]
+                folds = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
+                         if abs(ln["linewidth"] - 0.4) < 0.01]
+                for x in xs:
+                    on = [m for m in crops
+                          if abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 and m[3] - m[1] >= 1.5 * MM - 0.1]
+                    if any(abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 for m in folds):
+                        continue  # the fold line of a fold-over page
+                    assert any(m[3] <= y0 for m in on) and any(m[1] >= y1 for m in on), (
+                        f"{path.parent.parent.name}/{path.name} page {number + 1}: the cut at x = {x / MM:.1f} mm "
+                        "lacks a crop mark at one end")
+                    checked += 1
+                for y in ys:
+                    on = [m for m in crops
+                          if abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 and m[2] - m[0] >= 1.5 * MM - 0.1]
+                    if any(abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 for m in folds):
+                        continue
+                    assert any(m[2] <= x0 for m in on) and any(m[0] >= x1 for m in on), (
+                        f"{path.parent.parent.name}/{path.name} page {number + 1}: the cut at y = {y / MM:.1f} mm "
+                        "lacks a crop mark at one end")
+                    checked += 1
+    assert checked > 100
+
+
+def test_letter_poker_sheets_give_the_bleed_up_for_the_marks(component_pdfs: list[Path]) -> None:
+    """Letter, 3 × 3 poker cards: 7.7 mm from the trims to the paper edge above and below.
+    The BleedBox shows the bleed kept there: the crop marks need 7.5 mm (5 mm the printer
+    cannot print, 1 mm gap, 1.5 mm of mark), so 0.2 mm is left; left and right keep 3 mm."""
+    path = next(p for p in component_pdfs if p.name == "poker-cards.pdf")
+    page = PdfReader(path).pages[0]
+    trim = [float(v) / MM for v in page.trimbox]
+    bleed = [float(v) / MM for v in page.bleedbox]
+    media = [float(v) / MM for v in page.mediabox]
+    if abs(media[3] - 279.4) > 0.1:
+        assert bleed[1] == pytest.approx(trim[1] - 3, abs=0.01)  # A4: room for the full bleed
+        return
+    assert trim[1] == pytest.approx(7.7, abs=0.01)
+    assert trim[1] - bleed[1] == pytest.approx(0.2, abs=0.01)
+    assert trim[0] - bleed[0] == pytest.approx(3.0, abs=0.01)
 
 
 def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(tmp_path: Path) -> None:

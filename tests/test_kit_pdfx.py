@@ -25,10 +25,8 @@ RGB = re.compile(rb"(?<![A-Za-z])(rg|RG)(?![A-Za-z])|/DeviceRGB")
 
 
 @pytest.fixture(scope="module")
-def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("shop")
-    build_game(load_game(DEMO), BuildOptions(out=out, print_shop=True, content_root=DEMO.parent))
-    return out / "kit-demo"
+def shop(kit_demo_print_shop: Path) -> Path:
+    return kit_demo_print_shop
 
 
 def shop_files(folder: Path) -> list[Path]:

@@ -145,7 +145,10 @@ def test_card_pixels_fit_a_full_sheet_under_4096() -> None:
         assert abs(w / h - card[0] / card[1]) < 0.01
     assert card_pixels((63, 88), (4, 1)) == (744, 1039)  # a small deck: 300 ppi
     assert card_pixels((88, 63), (6, 1)) == (682, 488)  # ... unless 6 across would pass 4096
-    assert grid_for(69) == (10, 7) and grid_for(6) == (7, 1) and grid_for(12) == (10, 2)
+    assert grid_for(69) == (10, 7) and grid_for(6) == (4, 2) and grid_for(12) == (5, 3)
+    # the grid giving the most pixels a card: a 16-card deck is 5 × 4, not 10 × 2 (409 × 571 px)
+    assert grid_for(16) == (5, 4) and card_pixels((63, 88), (5, 4)) == (733, 1024)
+    assert grid_for(3, (88, 63)) == (2, 2) and card_pixels((88, 63), (2, 2)) == (1039, 744)
 
 
 def test_75_cards_split_over_two_sheets_in_card_order(built: Path) -> None:
@@ -154,19 +157,21 @@ def test_75_cards_split_over_two_sheets_in_card_order(built: Path) -> None:
     assert list(entries) == ["1", "2"]  # deck ids, one per sheet
     assert deck["DeckIDs"] == [100 + i for i in range(69)] + [200 + i for i in range(6)]
     assert (entries["1"]["NumWidth"], entries["1"]["NumHeight"]) == (10, 7)
-    assert (entries["2"]["NumWidth"], entries["2"]["NumHeight"]) == (7, 1)  # 6 cards + the hidden slot
+    assert (entries["2"]["NumWidth"], entries["2"]["NumHeight"]) == (4, 2)  # 6 cards + the hidden slot
     size = card_pixels((63, 88))
+    sizes = {"1": size, "2": card_pixels((63, 88), (4, 2))}  # each sheet at its own grid's best
     sheets = {key: Image.open(local(entry["FaceURL"])) for key, entry in entries.items()}
     back = Image.open(local(entries["1"]["BackURL"]))
     assert back.size == size and back.mode == "RGB" and back.getpixel((size[0] // 2, size[1] // 2)) == (16, 32, 48)
     for key, sheet in sheets.items():
         entry = entries[key]
         assert sheet.mode == "RGB"
-        assert sheet.size == (entry["NumWidth"] * size[0], entry["NumHeight"] * size[1])
+        assert sheet.size == (entry["NumWidth"] * sizes[key][0], entry["NumHeight"] * sizes[key][1])
         hidden = entry["NumWidth"] * entry["NumHeight"] - 1
-        assert cell_centre(sheet, hidden, entry["NumWidth"], size) == (16, 32, 48)  # the back
+        assert cell_centre(sheet, hidden, entry["NumWidth"], sizes[key]) == (16, 32, 48)  # the back
     for index, card_id in enumerate(deck["DeckIDs"]):
         ident, slot = divmod(card_id, 100)
+        size = sizes[str(ident)]
         assert cell_centre(sheets[str(ident)], slot, entries[str(ident)]["NumWidth"], size) == colour(index)
         # the whole cell is the card, cut at the trim: its corners carry its colour too
         x0, y0 = (slot % entries[str(ident)]["NumWidth"]) * size[0], (slot // entries[str(ident)]["NumWidth"]) * size[1]
@@ -181,12 +186,13 @@ def test_copies_share_a_slot_and_deck_ids_run_on(built: Path) -> None:
     assert [c["Nickname"] for c in deck["ContainedObjects"][::18]] == ["Ship", "Lighthouse", "Storm"]
     assert deck["SidewaysCard"] is True  # an 88×63 card lies sideways
     entry = deck["CustomDeck"]["3"]
-    assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"]) == (4, 1, False)
-    size = card_pixels((88, 63), (10, 6))  # room for 54 different cards
+    assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"]) == (2, 2, False)
+    size = card_pixels((88, 63), (2, 2))  # 3 different cards (copies drawn alike) and the hidden slot
     sheet = Image.open(local(entry["FaceURL"]))
-    assert sheet.size == (4 * size[0], size[1])
+    assert sheet.size == (2 * size[0], 2 * size[1]) and size == (1039, 744)
     # sample below the name, where only the kind's colour is
-    assert [sheet.getpixel((k * size[0] + size[0] // 2, size[1] * 3 // 4)) for k in range(3)] == [
+    assert [sheet.getpixel((k % 2 * size[0] + size[0] // 2, k // 2 * size[1] + size[1] * 3 // 4))
+            for k in range(3)] == [
         (170, 0, 0), (0, 170, 0), (0, 0, 170)]
 
 
@@ -214,7 +220,7 @@ def test_files_listed_in_readme_and_nothing_else_written(built: Path) -> None:
     names = sorted(p.name for p in built.iterdir())
     assert names == sorted(["colours-back.png", "colours-faces-1.png", "colours-faces-2.png", "colours.json",
                             "kinds-back.png", "kinds-faces-1.png", "kinds.json", "numbered-faces-1.png",
-                            "numbered-backs-1.png", "numbered.json", "track.png", "track.json"])
+                            "numbered-backs-1.png", "numbered.json", "track.png", "track.json", "table.json"])
     for name in names:
         assert f"tts/{name}" in readme
     assert "Tabletop Simulator" in readme and "--tts-base-url" in readme
@@ -225,13 +231,20 @@ def test_rebuild_is_byte_identical_and_base_url_is_used(built: Path, tmp_path: P
     write_game(root)
     first = build(root, root / "a", tts_base_url="https://example.org/tiny")
     second = build(root, root / "b", tts_base_url="https://example.org/tiny")
-    for path in sorted(first.iterdir()):
-        assert (second / path.name).read_bytes() == path.read_bytes(), path.name
+    for path in sorted(p for p in first.rglob("*") if p.is_file()):
+        assert (second / path.relative_to(first)).read_bytes() == path.read_bytes(), path.name
     for path in sorted(built.glob("*.png")):  # the default build's pictures: the same bytes
         assert (first / path.name).read_bytes() == path.read_bytes(), path.name
     entry = saved(first, "colours")["ObjectStates"][0]["CustomDeck"]["1"]
     assert entry["FaceURL"] == "https://example.org/tiny/colours-faces-1.png"
     assert b"tEXt" not in (first / "colours-faces-1.png").read_bytes()  # no date or text chunks
+    # packed for TTS's local mod folder: each picture under the name TTS's cache gives its URL
+    cached = first / "Mods" / "Images" / "httpsexampleorgtinycoloursfaces1png.png"
+    assert cached.read_bytes() == (first / "colours-faces-1.png").read_bytes()
+    pictures = sorted(p.name for p in first.glob("*.png"))
+    assert len(list((first / "Mods" / "Images").iterdir())) == len(pictures)
+    readme = (first.parent / "README.txt").read_text(encoding="utf-8")
+    assert "tts/Mods/Images/httpsexampleorgtinycoloursfaces1png.png" in readme
 
 
 def test_cli_flags_and_bad_base_url_is_one_line_exit_2(run_pnpgen: CliRun, tmp_path: Path) -> None:
@@ -263,3 +276,85 @@ def test_per_type_layouts_are_exported_card_by_card(tmp_path: Path) -> None:
     assert len(cells) == 18  # 18 kinds of card (3 copies each) in the CSV
     kinds = {cell.getpixel((2, 2)) for cell in cells}  # the card's edge: each layout's own colour
     assert len(kinds) == 3, kinds
+
+
+PIECES_GAME = """\
+id: figures
+title: {ja: 駒, en: Figures}
+players: {min: 2, max: 2}
+time_minutes: 5
+version: 1
+components: [parts.yaml]
+"""
+PARTS = """\
+- type: deck                # fold-over standees: the face above the fold is drawn upside down
+  id: pieces
+  title: Pieces
+  size: {width: 20, height: 44}
+  cards:
+    - {team: Red, piece: Knight, colour: "#cc0000", quantity: 2}
+    - {team: Blue, piece: Knight, colour: "#0000cc"}
+  front:
+    - {shape: rect, x: 0, y: 0, w: 20, h: 22, fill: "#00cc00", upside_down: true}
+    - {shape: rect, x: 0, y: 22, w: 20, h: 22, fill: "{{ colour }}"}
+    - {text: "{{ piece }} {{ team }}", x: 0, y: 30, w: 20, h: 5, size: 6, align: center}
+- type: deck                # round markers
+  id: markers
+  title: Markers
+  size: {width: 12, height: 12}
+  cards: [{track: Gold, colour: "#ddaa00"}]
+  front:
+    - {shape: circle, x: 0.5, y: 0.5, w: 11, h: 11, fill: "{{ colour }}"}
+    - {text: "{{ track }}", x: 1, y: 4, w: 10, h: 4, size: 5, align: center}
+- type: sheet
+  id: aid
+  title: "[#aa0000]Player[/] aid"
+  size: {width: 100, height: 70}
+  blocks: [{text: "Hello"}]
+"""
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("figures")
+    folder = root / "content" / "figures"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(PIECES_GAME, encoding="utf-8")
+    (folder / "parts.yaml").write_text(textwrap.dedent(PARTS), encoding="utf-8")
+    build_game(load_game(folder), BuildOptions(out=root / "build", content_root=root / "content", tts=True,
+                                               langs=("en",)))
+    return root / "build" / "figures" / "tts"
+
+
+def test_standees_are_figurines_with_both_faces_named_from_content(figures: Path) -> None:
+    bag = saved(figures, "pieces")["ObjectStates"][0]
+    assert bag["Name"] == "Bag" and bag["Nickname"] == "Pieces"
+    objects = bag["ContainedObjects"]
+    assert [o["Name"] for o in objects] == ["Figurine_Custom"] * 3  # one per copy
+    assert [o["Nickname"] for o in objects] == ["Red Knight", "Red Knight", "Blue Knight"]
+    first, copy, blue = (o["CustomImage"] for o in objects)
+    assert first == copy and first["ImageURL"] != blue["ImageURL"]  # copies share their pictures
+    front, back = Image.open(local(first["ImageURL"])), Image.open(local(first["ImageSecondaryURL"]))
+    assert front.mode == back.mode == "RGBA" and front.size == back.size == (400, 440)  # the 20 × 22 mm face
+    assert front.getpixel((200, 400))[:3] == (204, 0, 0) and back.getpixel((200, 220))[:3] == (0, 204, 0)
+
+
+def test_markers_are_round_tokens_cut_out(figures: Path) -> None:
+    bag = saved(figures, "markers")["ObjectStates"][0]
+    (token,) = bag["ContainedObjects"]
+    assert token["Name"] == "Custom_Token" and token["Nickname"] == "Gold"
+    assert token["CustomImage"]["CustomToken"]["Stackable"] is True
+    image = Image.open(local(token["CustomImage"]["ImageURL"]))
+    assert image.mode == "RGBA" and image.size == (220, 220)
+    assert image.getpixel((1, 1))[3] == 0  # the corner: transparent
+    assert image.getpixel((110, 30)) == (221, 170, 0, 255)  # inside the circle: the colour, opaque
+
+
+def test_sheets_are_tiles_and_the_table_holds_everything(figures: Path) -> None:
+    tile = saved(figures, "aid")["ObjectStates"][0]
+    assert tile["Name"] == "Custom_Tile" and tile["Nickname"] == "Player aid"
+    assert Image.open(local(tile["CustomImage"]["ImageURL"])).size == (1000, 700)  # 10 px/mm
+    table = saved(figures, "table")["ObjectStates"]
+    assert [(o["Name"], o["Nickname"]) for o in table] == [("Bag", "Pieces"), ("Bag", "Markers"),
+                                                           ("Custom_Tile", "Player aid")]
+    assert len({(o["Transform"]["posX"], o["Transform"]["posZ"]) for o in table}) == 3  # laid apart

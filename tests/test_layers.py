@@ -39,11 +39,13 @@ LAYERS: list[tuple[str, ...]] = [
     ("pnpgen.referee",),
     ("pnpgen.verify",),
     ("pnpgen.render",),
+    ("pnpgen.booklint", "pnpgen.terms"),  # the players' book lint and the glossary check: validate runs them
     ("pnpgen.validate", "pnpgen.report", "pnpgen.schemas"),
     ("pnpgen.sweep",),  # balance sweeps: simulations over a grid of values, drawn with report's charts
-    ("pnpgen.build", "pnpgen.scaffold"),
-    ("pnpgen.watch",),  # rebuilds on save, serves the previews page
+    ("pnpgen.build", "pnpgen.scaffold", "pnpgen.preflight"),  # preflight: a game's print files built and checked
+    ("pnpgen.watch", "pnpgen.play"),  # rebuilds on save, serves the previews page; play: the web table
     ("pnpgen.commands",),  # consoles, the JSON envelope; list and referee without Typer
+    ("pnpgen.ci_report",),  # validate's results for CI: github, junit, sarif; --files for pre-commit
     ("pnpgen.app",),  # the Typer app: every command's options and help
     ("pnpgen.cli",),  # the entry point: exit codes, one-line errors, the plain-call shortcut
     ("pnpgen.__main__",),

@@ -481,7 +481,8 @@ def test_rulebook_tables_come_from_the_data(rules: StageRace) -> None:
     assert course[0] == ["Stage", "Type", "Boards", "Total cost", "Note"]
     assert course[3] == ["3", "individual time trial", "1 (white), 2 (black)", "28", "no bonus time"]
     assert [row[3] for row in course[1:]] == ["45", "48", "28", "47", "50"]
-    assert rules.rulebook_table("bonus", "ja")[1:] == [["1位", "−10 秒"], ["2位", "−5 秒"], ["3位", "−2 秒"]]
+    # no space between a number and its unit in Japanese
+    assert rules.rulebook_table("bonus", "ja")[1:] == [["1位", "−10秒"], ["2位", "−5秒"], ["3位", "−2秒"]]
     # both standings tables of the source, recomputed from the worked examples' race files
     assert rules.rulebook_table("standings/ex3-not-finished-and-standings/1", "ja")[1:] == [
         ["1位", "P1", "-10秒", "-"], ["2位", "P3", "-5秒", "+5秒"],
@@ -502,7 +503,7 @@ def test_rulebook_pdf_labels_the_stand_in_model(tmp_path: Path) -> None:
     text = " ".join(text.split())
     assert "stand-in race model" in text
     assert "5 × 10 − (7 − 4) = 47 s" in text
-    assert "+42 s" in text and "Quick reference: time rules" in text
+    assert "+42 s" in text and "Quick reference: times and the course" in text
 
 
 def test_agreed_end_gives_a_final_classification_early(rules: StageRace, tmp_path: Path) -> None:

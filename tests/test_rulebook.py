@@ -303,13 +303,11 @@ def test_render_refuses_bad_text_with_a_content_error(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def burning_desire(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, list[Rules[Any, Any]], dict[str, Path]]:
+def burning_desire(rulebook_pdfs: dict[str, dict[str, Path]]) -> tuple[Any, list[Rules[Any, Any]], dict[str, Path]]:
     from pnpgen.games import rules_for_content
 
     content = load_game(Path(__file__).resolve().parents[1] / "content" / "burning-desire")
-    rules = rules_for_content(content)
-    built = render_rulebooks(content, rules, BuildOptions(out=tmp_path_factory.mktemp("bd")))
-    return content, rules, {f.path.stem.removeprefix("rulebook-"): f.path for f in built}
+    return content, rules_for_content(content), rulebook_pdfs["burning-desire"]
 
 
 def test_burning_desire_rulebook_is_clean(burning_desire: Any) -> None:

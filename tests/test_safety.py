@@ -59,9 +59,24 @@ def test_an_unexpected_exception_is_exit_3_with_one_line(run_pnpgen: CliRun, mon
     (["simulate", "burning-desire", "--games", "0"], "error: --games must be from 1 to 10,000,000"),
     (["simulate", "burning-desire", "--workers", "100000"], "error: --workers must be from 1 to 256"),
     (["simulate", "burning-desire", "--seed", str(10**30)], f"error: --seed must be from 0 to {2**53}"),
+    # 0 was read as "the default" (1, or one per core); -1 skill games and 10^12 MCTS iterations ran
+    (["simulate", "burning-desire", "--workers", "0"], "error: --workers must be from 1 to 256"),
+    (["simulate", "burning-desire", "--workers", "0", "--cluster", "local"], "error: --workers must be from 1 to 256"),
+    (["report", "burning-desire", "--workers", "0", "--out", "{tmp}"], "error: --workers must be from 1 to 256"),
+    (["simulate", "burning-desire", "--players", "0", "--bots", "random"], "error: --players must be from 1 to 100"),
+    (["simulate", "burning-desire", "--skill", "mcts:5", "--skill-games", "-1"],
+     "error: --skill-games must be from 1 to 100,000"),
+    (["report", "burning-desire", "--skill-games", "-1", "--out", "{tmp}"],
+     "error: --skill-games must be from 1 to 100,000"),
+    (["simulate", "burning-desire", "--bots", "mcts:999999999999"],
+     "error: bot 'mcts:999999999999': mcts takes 1 to 1,000,000 iterations (mcts:N)"),
+    (["simulate", "burning-desire", "--bots", "mcts:" + "9" * 5000],
+     "error: bot 'mcts:" + "9" * 5000 + "': mcts takes 1 to 1,000,000 iterations (mcts:N)"),
+    (["simulate", "burning-desire", "--bots", "mcts:\u00b2"],
+     "error: bot 'mcts:\u00b2': only guided, mcts take a size, as name:N with N ≥ 1"),
 ])
-def test_bad_options_are_one_line(run_pnpgen: CliRun, args: list[str], expected: str) -> None:
-    code, out, err = run_pnpgen(*args)
+def test_bad_options_are_one_line(run_pnpgen: CliRun, args: list[str], expected: str, tmp_path: Path) -> None:
+    code, out, err = run_pnpgen(*[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert (code, err.splitlines()) == (2, [expected]), err
 
 
@@ -148,7 +163,7 @@ def test_kill_9_during_a_build_leaves_no_partial_file(game_copy: Path, tmp_path:
     command = [sys.executable, "-m", "pnpgen", "build", "burning-desire", "-q", "--out", str(out),
                "--content", str(game_copy)]
     child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 900  # a hang guard: the loop ends when a .part appears or the build ends
     while not list(out.rglob("*.part")) and child.poll() is None and time.monotonic() < deadline:
         time.sleep(0.002)
     child.send_signal(signal.SIGKILL)

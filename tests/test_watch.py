@@ -169,3 +169,42 @@ def test_a_shared_layouts_file_rebuilds_the_decks_that_use_it(tmp_path: Path) ->
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+def test_a_colour_typo_in_a_csv_keeps_the_last_good_files(watched: tuple[Watcher, Path]) -> None:
+    """A CSV cell drawn by `fill: "{{ colour }}"` that is no colour: one line naming the
+    layout line and the card; the watch goes on and nothing is written."""
+    watcher, folder = watched
+    before = mtimes(watcher.game_dir)
+    version = watcher.status.version
+    edit(folder / "cards.csv", "#e76f51", "grean")  # the first row's colour
+    wait_for(watcher, version)
+    error = watcher.status.error or ""
+    assert error.startswith(f"{folder / 'deck.yaml'}:14:") and "(cards.csv:2)" in error
+    assert "unknown colour 'grean'" in error and "internal error" not in error
+    assert mtimes(watcher.game_dir) == before
+    version = watcher.status.version
+    edit(folder / "cards.csv", "grean", "#e76f52")
+    wait_for(watcher, version)
+    assert watcher.status.error is None and watcher.status.rebuilt == ["spells"]
+
+
+def test_a_bug_in_a_rebuild_is_said_and_the_watch_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception that is not a content error (a bug) is one 'internal error' line; the
+    last good files stay and the next rebuild runs."""
+    folder = tmp_path / "content" / "kit-demo"
+    shutil.copytree(DEMO, folder)
+    said: list[str] = []
+    watcher = Watcher(folder, BuildOptions(out=tmp_path / "build", content_root=folder.parent), say=said.append)
+    assert watcher.build_all()
+    before = mtimes(watcher.game_dir)
+
+    def broken(*_: object) -> None:
+        raise ValueError("a bug")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Watcher, "_render", broken)
+        assert not watcher.rebuild(None)
+    assert said[-1] == "internal error, please report: ValueError: a bug"
+    assert watcher.status.error == said[-1] and mtimes(watcher.game_dir) == before
+    assert watcher.rebuild(None) and watcher.status.error is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,8 @@ SIMULATION_SCHEMA: dict[str, Any] = {
     "mcts_playout?": Range(int, 0, 1_000_000),
     "mcts_scale?": Range(float, 0.001, 1e9),  # a cut MCTS playout: width of the logistic on the evaluation margin
     "mcts_worlds?": Range(int, 1, 1_000),  # hidden information: states drawn from a view per MCTS decision
+    "mcts_exploration?": Range(float, 0, 100),  # guided MCTS (guided:N): UCT's constant
+    "mcts_widen?": Range(float, 0.001, 1_000),  # guided MCTS: progressive widening, ceil(this * sqrt(visits + 1)) moves
     "report_note?": str,  # printed atop simulation output and reports (e.g. "rests on stand-in data")
 }
 """Settings every game may give under `simulation:`; an engine adds its own (its module's
@@ -137,22 +141,67 @@ class GameContent:
                              else {"file": self.main_file})
 
 
+class PathRefused(ContentError):
+    """A content path that may not be read; `problem` says why without the path."""
+
+    def __init__(self, text: str, problem: str, location: dict[str, Any]) -> None:
+        super().__init__(f"path '{text}' {problem}", **location)
+        self.problem = problem
+
+
 def confined_path(folder: Path, relative: str, location: dict[str, Any]) -> Path:
-    """`relative` inside `folder`, or a ContentError at `location`: no absolute paths, no
-    URLs, nothing that leaves the folder (after following links)."""
+    """`relative` inside `folder`, or a PathRefused at `location`: no absolute paths, no
+    URLs, nothing that leaves the folder (after following links), no link loops and no
+    pipes, devices or sockets (a missing file or a folder is the caller's to report)."""
     text = str(relative)
     if "://" in text or text.lower().startswith(("file:", "data:", "http:", "https:")):
-        raise ContentError(f"path '{text}' is a link; name a file inside the game folder", **location)
+        raise PathRefused(text, "is a link; name a file inside the game folder", location)
     if "\0" in text or os.path.isabs(text) or text.startswith("~"):
-        raise ContentError(f"path '{text}' is not relative to the game folder", **location)
+        raise PathRefused(text, "is not relative to the game folder", location)
     target = Path(os.path.normpath(folder / text))  # as given, so messages name it as the user does
-    if not target.resolve().is_relative_to(folder.resolve()):
-        raise ContentError(f"path '{text}' leaves the game folder", **location)
+    problem = refused_file(target, folder)
+    if problem:
+        raise PathRefused(text, problem, location)
     return target
+
+
+def refused_file(target: Path, folder: Path) -> str | None:
+    """Why `target` may not be read as a file of `folder` (or None): it leaves the folder
+    once links are followed, is a link loop, or is a pipe, device or socket."""
+    try:
+        inside = target.resolve().is_relative_to(folder.resolve())
+        info = target.stat() if os.path.lexists(target) else None
+    except RuntimeError:  # Python < 3.13 resolving a loop
+        return "is a symbolic link loop"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "is a symbolic link loop"
+        if error.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None if inside else "leaves the game folder"  # a dangling link: missing
+        return f"cannot be read ({error.strerror or error})"
+    if not inside:
+        return "leaves the game folder"
+    if info is None or stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+        return None
+    return f"is {special_kind(info.st_mode)}, not a file"
+
+
+def special_kind(mode: int) -> str:
+    """What a file that is neither a regular file nor a folder is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
 
 
 def load_game(folder: Path) -> GameContent:
     main = folder / MAIN_FILE
+    problem = refused_file(main, folder)  # game.yaml is confined like every file it names
+    if problem:
+        raise ContentError(problem, main)
     data = load_yaml(main)
     if not isinstance(data, YMap):
         raise ContentError("expected a mapping at the top level", main, 1, 1)
@@ -183,7 +232,19 @@ def content_root(explicit: Path | None = None) -> Path:
 
 
 def game_folders(root: Path) -> list[Path]:
-    return sorted(p for p in root.iterdir() if (p / MAIN_FILE).is_file())
+    """Folders holding a game.yaml (a link too, even a broken one: loading it says what is wrong)."""
+    return sorted(p for p in root.iterdir() if p.is_dir() and os.path.lexists(p / MAIN_FILE))
+
+
+def confined_game(root: Path, folder: Path) -> Path:
+    """`folder`, a game folder of the content folder `root`, refused when a link takes it out."""
+    try:
+        inside = folder.resolve().is_relative_to(root.resolve())
+    except (RuntimeError, OSError):
+        inside = False
+    if not inside:
+        raise ContentError("game folder leaves the content folder (a symbolic link out of it)", folder)
+    return folder
 
 
 def load_games(root: Path, names: list[str] | None = None) -> list[GameContent]:
@@ -202,5 +263,5 @@ def load_games(root: Path, names: list[str] | None = None) -> list[GameContent]:
                 raise UnknownGame(f"unknown game '{name}'{hint}; games: {known}", root)
             if folders[base] not in wanted:
                 wanted.append(folders[base])
-        return [load_game(p) for p in wanted]
-    return [load_game(p) for p in folders.values()]
+        return [load_game(confined_game(root, p)) for p in wanted]
+    return [load_game(confined_game(root, p)) for p in folders.values()]

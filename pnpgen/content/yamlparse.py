@@ -134,13 +134,20 @@ class _PositionMixin:
         result = YMap()
         result.file, result.position = self.file, _pos(node)
         keys, values = result.key_positions, result.value_positions
+        spelled: dict[Any, str] = {}  # each key as written
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise self.refuse("a key must be a plain value, not a list or mapping", key_node)
             key = construct(key_node, deep=True)
             if key in result:
                 line, col = _pos(key_node)
-                raise ContentError(f"duplicate key '{key}'", self.file, line, col)
+                first = spelled[key]
+                if first != key_node.value:  # 1 and true, 0 and false, 1 and 1.0: one key once read
+                    raise ContentError(f"key '{key_node.value}' is read as the same key as '{first}' on line "
+                                       f"{keys[key][0]}; quote both ('\"{first}\"', '\"{key_node.value}\"') "
+                                       "or rename one", self.file, line, col)
+                raise ContentError(f"duplicate key '{key_node.value}'", self.file, line, col)
+            spelled[key] = str(key_node.value)
             result[key] = construct(value_node, deep=True)
             keys[key] = _pos(key_node)
             values[key] = _value_pos(key_node, value_node)
@@ -212,9 +219,38 @@ def parse(name: str, text: str) -> Any:
             problem += f" ({err.context} that starts on line {opened.line + 1})"
         if mark is None:
             raise ContentError(problem, name) from None
+        commented = _commented_value(text, min(opened.line if opened else mark.line, mark.line - 1), mark.line)
+        if commented is not None:
+            line, column, value = commented
+            raise ContentError(f"a value that starts with '#' is read as a comment, with the rest of the line: "
+                               f"quote it, \"{value}\" (YAML then found: {problem} on line {mark.line + 1})",
+                               name, line + 1, column + 1) from None
         raise ContentError(problem, name, mark.line + 1, mark.column + 1) from None
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow: its line, not its offset
+        line = text.count("\n", 0, err.position) + 1
+        column = err.position - (text.rfind("\n", 0, err.position) + 1) + 1
+        character = err.character if isinstance(err.character, str) else chr(err.character)
+        raise ContentError(f"the character U+{ord(character):04X} is not allowed in YAML text; remove it",
+                           name, line, column) from None
     except yaml.YAMLError as err:
         raise ContentError(f"malformed YAML ({err})", name) from None
+
+
+# a value that YAML reads as a comment: '#' and a word (a colour such as #fffaf0) right
+# after a key's ':', a flow ',' or '[', or a list's '-'
+_COMMENTED_VALUE = re.compile(r"(?:[:,\[{]|^\s*-)[ \t]+(#[0-9A-Za-z][^\s,\]}]*)")
+
+
+def _commented_value(text: str, first: int, last: int) -> tuple[int, int, str] | None:
+    """The last value that starts with '#' outside quotes on lines `first` to `last`
+    (0-based; at most 50 lines): its line, column and text, or None."""
+    lines = text.split("\n")
+    for number in range(min(last, len(lines) - 1), max(first, last - 50, 0) - 1, -1):
+        line = _QUOTED_OR_TAG.sub(lambda m: " " * len(m.group()), lines[number])  # quoted text is no comment
+        found = _COMMENTED_VALUE.search(line)
+        if found:
+            return number, found.start(1), found.group(1)
+    return None
 
 
 def _c_parses_alike(text: str) -> bool:

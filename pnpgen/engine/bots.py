@@ -10,9 +10,10 @@ from typing import Any, TypeVar
 from pnpgen.engine import draws
 from pnpgen.engine.capabilities import evaluation, hidden_information, move_sampler, own_bots
 from pnpgen.engine.hidden import on_view
-from pnpgen.engine.mcts import DEFAULT_ITERATIONS, mcts_bot
+from pnpgen.engine.mcts import DEFAULT_ITERATIONS, guided_bot, mcts_bot
 from pnpgen.engine.protocol import Bot, Rules
 from pnpgen.errors import PnpgenError
+from pnpgen.limits import MAX_MCTS_ITERATIONS
 
 T = TypeVar("T")
 
@@ -72,8 +73,9 @@ GENERIC_BOTS: dict[str, Callable[..., Bot[Any, Any]]] = {
     "uniform": uniform_bot,
     "greedy": greedy_bot,
     "mcts": search_bot,
+    "guided": guided_bot,  # MCTS guided by the game's evaluation (mcts.GuidedMCTS)
 }
-SIZED_BOTS = {"mcts"}
+SIZED_BOTS = {"mcts", "guided"}
 
 
 def available_bots(rules: Rules[Any, Any]) -> list[str]:
@@ -87,8 +89,11 @@ def parse_bot(rules: Rules[Any, Any], name: str) -> tuple[str, int | None]:
         raise PnpgenError(f"unknown bot '{name}' for {rules.id}; bots: {', '.join(available_bots(rules))}")
     if not size:
         return base, None
-    if base not in SIZED_BOTS or base in own_bots(rules) or not size.isdigit() or int(size) < 1:
+    if base not in SIZED_BOTS or base in own_bots(rules) or not (size.isascii() and size.isdigit()) \
+            or not size.strip("0"):
         raise PnpgenError(f"bot '{name}': only {', '.join(sorted(SIZED_BOTS))} take a size, as name:N with N ≥ 1")
+    if len(size.lstrip("0")) > 12 or int(size) > MAX_MCTS_ITERATIONS:  # a search per decision: bounded
+        raise PnpgenError(f"bot '{name}': {base} takes 1 to {MAX_MCTS_ITERATIONS:,} iterations ({base}:N)")
     return base, int(size)
 
 

@@ -13,6 +13,8 @@ true state:
   wins (ties: the rng). The searches see a whole drawn world, so opponents in the tree play
   as if they knew it (PIMC's known "strategy fusion" weakness); the root decision itself
   rests only on the view.
+- guided: the same, with the guided search (mcts.GuidedMCTS: moves ranked by the game's
+  evaluation, tried best first, leaves judged instead of played out) in each world.
 - any other bot (greedy, a game's own): given one state drawn from its view.
 
 `simulation: mcts_worlds: N` in game.yaml sets the number of worlds (default 4).
@@ -25,11 +27,12 @@ from collections import Counter
 from typing import Any
 
 from pnpgen.engine.capabilities import hidden_information, move_text
-from pnpgen.engine.mcts import DEFAULT_ITERATIONS, MCTS
+from pnpgen.engine.mcts import DEFAULT_ITERATIONS, MCTS, GuidedMCTS
 from pnpgen.engine.protocol import Bot, HiddenInformation, Rules
 
 DEFAULT_WORLDS = 4
 UNWRAPPED = {"random", "uniform"}  # bots whose choice depends on the legal moves only
+SEARCHES: dict[str, type[MCTS]] = {"mcts": MCTS, "guided": GuidedMCTS}  # run in each drawn world
 
 
 def worlds_of(rules: Rules[Any, Any]) -> int:
@@ -52,8 +55,8 @@ def on_view(rules: Rules[Any, Any], base: str, size: int | None, bot: Bot[Any, A
     info = hidden_information(rules)
     if info is None or base in UNWRAPPED:
         return bot
-    if base == "mcts":
-        return DeterminisedMCTS(rules, info, size or DEFAULT_ITERATIONS, worlds_of(rules)).choose
+    if base in SEARCHES:
+        return DeterminisedMCTS(rules, info, size or DEFAULT_ITERATIONS, worlds_of(rules), SEARCHES[base]).choose
 
     def choose(state: Any, rng: random.Random) -> Any:
         return bot(drawn_world(rules, info, state, rng), rng)
@@ -65,10 +68,10 @@ class DeterminisedMCTS:
     """PIMC: plain MCTS in several worlds drawn from the seat's view; the most chosen move."""
 
     def __init__(self, rules: Rules[Any, Any], info: HiddenInformation[Any, Any, Any], iterations: int,
-                 worlds: int) -> None:
+                 worlds: int, search: type[MCTS] = MCTS) -> None:
         self.rules, self.info = rules, info
         self.worlds = max(1, min(worlds, iterations))
-        self.search = MCTS(rules, max(1, iterations // self.worlds))
+        self.search = search(rules, max(1, iterations // self.worlds))
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         first = drawn_world(self.rules, self.info, state, rng)

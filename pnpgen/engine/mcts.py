@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 from pnpgen.engine.capabilities import evaluation, move_sampler, move_text
 from pnpgen.engine.chance import chance_sampler
@@ -172,3 +172,134 @@ class MCTS:
 
 def mcts_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bot[Any, Any]:
     return MCTS(rules, iterations).choose
+
+
+GUIDED_EXPLORATION = 0.25  # guided leaves are judged values, close together: explore less
+WIDEN = 1.0  # progressive widening: a node tries its best ceil(WIDEN * sqrt(visits)) moves
+EXPECT_LIMIT = 12  # a chance node of up to this many outcomes is averaged over them when judged
+
+
+class _Guided(_Node):
+    """A node of the guided search: its moves ranked best first for its player (listed when
+    it is first expanded), and the value its parent's ranking gave it."""
+
+    __slots__ = ("ranked", "prior", "outcomes")
+
+    def __init__(self, rules: Rules[Any, Any], state: Any, seats: int, prior: list[float] | None = None) -> None:
+        super().__init__(rules, state, seats)
+        self.ranked: list[tuple[int, Any, list[float]]] | None = None  # (move index, next state, value)
+        self.prior = prior
+        self.outcomes: list[tuple[Any, float]] | None = None  # a chance node's, when few enough to spread
+
+
+class GuidedMCTS(MCTS):
+    """MCTS guided by the game's evaluation (Analysis.evaluate), for games whose random
+    playouts say little: a node's moves are ranked by the evaluation after them (averaged over
+    the dice they roll, up to EXPECT_LIMIT outcomes two chance nodes deep: what a greedy bot
+    sees), tried best first with progressive widening (ceil(widen * sqrt(visits)) of them;
+    Coulom 2007, Chaslot et al. 2008), and a new leaf is valued by that judged value instead of
+    a playout. So one iteration looks one move deeper along the line that looks best, and the
+    opponents' replies in the tree are their own best-looking moves. game.yaml `simulation:`
+    sets `mcts_scale` (the judging curve, as for mcts), `mcts_widen` and `mcts_exploration`."""
+
+    def __init__(self, rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> None:
+        sim = rules.content.data.get("simulation", {}) or {}
+        super().__init__(rules, iterations, float(sim.get("mcts_exploration", GUIDED_EXPLORATION)))
+        self.widen = max(1e-3, float(sim.get("mcts_widen", WIDEN)))
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        seats = self.rules.max_players
+        root = _Guided(self.rules, state, seats)
+        if len(root.moves) == 1:
+            return root.moves[0]
+        for _ in range(self.iterations):
+            self._descend(root, rng, seats)
+        seat = root.player  # most visits; then the better mean; then the better-ranked move
+        order = {index: rank for rank, (index, _, _) in enumerate(root.ranked or [])}
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].totals[seat] / item[1].visits,
+                                                            -order.get(item[0], 0)))
+        return root.moves[best[0]]
+
+    def _descend(self, root: _Guided, rng: random.Random, seats: int) -> None:
+        rules = self.rules
+        node, path = root, [root]
+        while True:
+            if node.player == TERMINAL:
+                rewards = _rewards(rules, node.state, seats)
+                break
+            if node is not root and node.visits == 0:  # a new leaf: its judged value
+                rewards = node.prior if node.prior is not None else self._value(node.state, seats, 2)
+                break
+            if node.player == CHANCE:
+                outcome = self._outcome(node, rng)
+                key = _key(rules, outcome)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Guided(rules, rules.apply_unchecked(node.state, outcome)[0], seats)
+                node = cast(_Guided, child)  # a _Guided's children are _Guided
+                path.append(node)
+                continue
+            ranked = node.ranked if node.ranked is not None else self._rank(node, seats)
+            width = min(len(ranked), math.ceil(self.widen * math.sqrt(node.visits + 1)))
+            if len(node.children) < width:
+                index, state, value = ranked[len(node.children)]
+                node.children[index] = node = _Guided(rules, state, seats, value)
+            else:
+                node = cast(_Guided, self._select(node))
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(seats):
+                totals[seat] += rewards[seat]
+
+    def _outcome(self, node: _Guided, rng: random.Random) -> Any:
+        """A chance node's next outcome: of up to EXPECT_LIMIT outcomes, the one furthest below
+        its share of the visits (so the node's value tends to the exact average with little
+        noise); of more, a drawn one."""
+        if node.outcomes is None:
+            outcomes = self.rules.chance_outcomes(node.state)
+            node.outcomes = [(m, float(p)) for m, p in outcomes] if len(outcomes) <= EXPECT_LIMIT else []
+        if not node.outcomes:
+            return self.sample(node.state, rng)
+        rules, visits = self.rules, node.visits
+
+        def lag(item: tuple[Any, float]) -> float:
+            child = node.children.get(_key(rules, item[0]))
+            return item[1] * visits - (child.visits if child is not None else 0)
+
+        return max(node.outcomes, key=lag)[0]
+
+    def _rank(self, node: _Guided, seats: int) -> list[tuple[int, Any, list[float]]]:
+        """The node's moves, best first for its player by their judged values (stable: ties
+        keep the game's order)."""
+        apply, seat = self.rules.apply_unchecked, node.player
+        scored = []
+        for index, move in enumerate(node.moves):
+            state = apply(node.state, move)[0]
+            scored.append((index, state, self._value(state, seats, 2)))
+        scored.sort(key=lambda item: -item[2][seat])
+        node.ranked = scored
+        return scored
+
+    def _value(self, state: Any, seats: int, depth: int) -> list[float]:
+        """Each seat's judged share of the win: an end's result; else the evaluation margin
+        squashed as for a cut playout, averaged over a small chance node's outcomes."""
+        rules = self.rules
+        player = rules.current_player(state)
+        if player == TERMINAL:
+            return _rewards(rules, state, seats)
+        if player == CHANCE and depth:
+            outcomes = rules.chance_outcomes(state)
+            if len(outcomes) <= EXPECT_LIMIT:
+                total = [0.0] * seats
+                for move, p in outcomes:
+                    shares = self._value(rules.apply_unchecked(state, move)[0], seats, depth - 1)
+                    for seat in range(seats):
+                        total[seat] += float(p) * shares[seat]
+                return total
+        return self._judge(state, seats)
+
+
+def guided_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bot[Any, Any]:
+    return GuidedMCTS(rules, iterations).choose

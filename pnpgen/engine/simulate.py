@@ -15,9 +15,11 @@ import gc
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain
@@ -151,7 +153,26 @@ def seating(bot_names: list[str], index: int) -> list[str]:
 _worker: dict[str, Any] = {}
 
 
+def _quiet_on_ctrl_c() -> None:
+    """In a worker process: Ctrl-C, sent to the whole process group, is the parent's to
+    handle (it stops the pool); a worker would print its own traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def forking_without_ctrl_c() -> Iterator[None]:
+    """SIGINT blocked while worker processes are forked or spawned: a child keeps the mask
+    (across exec too) and never sees Ctrl-C, which is the parent's to handle. A Ctrl-C
+    meanwhile waits, and reaches the parent as soon as the block ends."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _init_worker(rules: Rules[Any, Any], bot_names: list[str], seed: int, check: bool) -> None:
+    _quiet_on_ctrl_c()
     _worker.update(rules=rules, bots=bot_names, seed=seed, check=check)
 
 
@@ -193,7 +214,9 @@ def play_many(
     seatings = [seating(bot_names, k) for k in range(len(bot_names))]
     gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
     try:
-        with context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants)) as pool:
+        with forking_without_ctrl_c():
+            pool = context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants))
+        with pool:
             for block, packed in zip(ranges, pool.imap(_play_block, ranges), strict=True):
                 for index, data in zip(block, packed, strict=True):
                     yield _unpack(data, seatings[index % len(seatings)])
@@ -385,6 +408,7 @@ _forked_rules: list[Rules[Any, Any]] = []  # in a ProcessRunner's worker: the Ru
 
 
 def _init_pool_worker(rules: Rules[Any, Any]) -> None:
+    _quiet_on_ctrl_c()
     _forked_rules[:] = [rules]
 
 
@@ -409,7 +433,8 @@ class ProcessRunner(Runner):
             self.close()
             gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
             try:
-                self._pool = multiprocessing.get_context("fork").Pool(self.workers, _init_pool_worker, (rules,))
+                with forking_without_ctrl_c():
+                    self._pool = multiprocessing.get_context("fork").Pool(self.workers, _init_pool_worker, (rules,))
             finally:
                 gc.unfreeze()
             self._pool_rules = rules

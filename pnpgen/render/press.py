@@ -1,5 +1,5 @@
-"""Press output: RGB -> CMYK through a real press profile, and PDF/X-4 plumbing for
-print-shop files.
+"""Press output: RGB -> CMYK through a real press profile, total ink held under INK_LIMIT
+(300%), and PDF/X-4 plumbing for print-shop files.
 
 The profile (icc/pnpgen-FOGRA39.icc, offset on coated paper; icc/README.txt says how it
 was made and under which licence) converts colours and pictures, and is embedded as the
@@ -36,23 +36,56 @@ def _transform() -> Any:
                                    "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
 
 
+INK_LIMIT = 3.0  # total ink (C + M + Y + K) of a print-shop file: 300%, usual for FOGRA39 / PDF/X-4 offset
+
+
+def limit_ink(cmyk: tuple[float, float, float, float], limit: float = INK_LIMIT) -> tuple[float, float, float, float]:
+    """CMYK (0..1) with at most `limit` of total ink: C, M and Y lowered in proportion, K
+    kept (it carries the darkness), as a press's total-area-coverage limit does."""
+    c, m, y, k = cmyk
+    over = c + m + y + k - limit
+    if over <= 0 or c + m + y <= 0:
+        return cmyk
+    keep = max(0.0, 1 - over / (c + m + y))
+    return (round(c * keep, 4), round(m * keep, 4), round(y * keep, 4), k)
+
+
 @lru_cache(maxsize=4096)
-def rgb_to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
-    """An sRGB colour (0..1) as press CMYK (0..1); a neutral grey as black ink only."""
+def rgb_to_cmyk(r: float, g: float, b: float, limit: float = INK_LIMIT) -> tuple[float, float, float, float]:
+    """An sRGB colour (0..1) as press CMYK (0..1), at most `limit` of total ink; a neutral
+    grey as black ink only."""
     if abs(r - g) < 1e-6 and abs(g - b) < 1e-6:
         return (0.0, 0.0, 0.0, round(1 - r, 4))
     from PIL import Image, ImageCms
 
     pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in (r, g, b)))
     c, m, y, k = ImageCms.applyTransform(pixel, _transform()).getpixel((0, 0))  # type: ignore[union-attr,misc]
-    return tuple(round(v / 255, 4) for v in (c, m, y, k))  # type: ignore[return-value]
+    return limit_ink(tuple(round(v / 255, 4) for v in (c, m, y, k)), limit)  # type: ignore[arg-type]
 
 
-def cmyk_picture(rgb: Any) -> Any:
-    """A PIL RGB picture in press CMYK (greys in K only, as for colours)."""
+def limit_picture_ink(cmyk: Any, limit: float = INK_LIMIT) -> Any:
+    """A PIL CMYK picture with at most `limit` of total ink in every pixel (limit_ink)."""
+    from PIL import Image, ImageMath
+
+    c, m, y, k = cmyk.split()
+    most = round(limit * 255)
+
+    def lowered(channel: Any) -> Any:
+        return ImageMath.lambda_eval(
+            lambda a: a["convert"](a["ch"] - (a["ch"] * a["max"](a["c"] + a["m"] + a["y"] + a["k"] - most, 0)
+                                              + a["max"](a["c"] + a["m"] + a["y"], 1) - 1)
+                                   / a["max"](a["c"] + a["m"] + a["y"], 1), "L"),
+            ch=channel, c=c, m=m, y=y, k=k)
+
+    return Image.merge("CMYK", [lowered(c), lowered(m), lowered(y), k])
+
+
+def cmyk_picture(rgb: Any, limit: float = INK_LIMIT) -> Any:
+    """A PIL RGB picture in press CMYK (greys in K only, as for colours), at most `limit`
+    of total ink in any pixel."""
     from PIL import Image, ImageCms
 
-    cmyk = ImageCms.applyTransform(rgb, _transform())
+    cmyk = limit_picture_ink(ImageCms.applyTransform(rgb, _transform()), limit)
     grey = rgb.convert("L")
     r, g, b = rgb.split()
     from PIL import ImageChops
@@ -77,8 +110,9 @@ def _pdf_date_to_iso(value: str) -> str:
 
 
 def xmp_packet(title: str, author: str, created: str, modified: str, producer: str, document_id: str,
-               lang: str = "x-default") -> bytes:
-    """The XMP metadata of a PDF/X-4 file (ISO 15930-7 6.7.4 and 6.7.5)."""
+               lang: str = "x-default", version: str = PDFX_VERSION) -> bytes:
+    """The XMP metadata of a PDF/X-4 file (ISO 15930-7 6.7.4 and 6.7.5), or of another
+    PDF/X `version` (vendors/export.py: PDF/X-1a:2003)."""
     creator = (f"<dc:creator><rdf:Seq><rdf:li>{escape(author)}</rdf:li></rdf:Seq></dc:creator>"
                if author else "")
     body = f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -103,7 +137,7 @@ def xmp_packet(title: str, author: str, created: str, modified: str, producer: s
 <xmpMM:InstanceID>uuid:{document_id}</xmpMM:InstanceID>
 <xmpMM:VersionID>1</xmpMM:VersionID>
 <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
-<pdfxid:GTS_PDFXVersion>{PDFX_VERSION}</pdfxid:GTS_PDFXVersion>
+<pdfxid:GTS_PDFXVersion>{escape(version)}</pdfxid:GTS_PDFXVersion>
 </rdf:Description>
 </rdf:RDF>
 </x:xmpmeta>

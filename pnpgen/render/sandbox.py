@@ -15,11 +15,12 @@ Three layers, each refusing the known escapes on its own where it can:
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from numbers import Integral, Rational, Real
+from numbers import Rational, Real
 from typing import Any
 
 import jinja2
@@ -38,6 +39,8 @@ from pnpgen.limits import (
     MAX_TEMPLATE_WORK,
     MAX_TEXT_CHARS,
 )
+
+_BUILTIN_FILTERS = jinja2.Environment().filters
 
 
 class Refused(Exception):
@@ -71,12 +74,43 @@ _ALLOWED: tuple[type[nodes.Node], ...] = (
 _LOOP = "pnpgen-loop"  # around every loop's iterable: counts iterations and work
 _CONCAT = "pnpgen-concat"  # replaces `a ~ b`: bounded joining
 
-_FORMAT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?.?")
-
 
 def _too_long() -> Refused:
     return Refused(f"the text would be longer than {MAX_TEMPLATE_OUTPUT:,} characters "
                    "(MAX_TEMPLATE_OUTPUT)")
+
+
+def _text(value: Any, budget: int = MAX_TEMPLATE_OUTPUT, as_repr: bool = False) -> str:
+    """str(value) (repr(value) with `as_repr`), refused before it is built when it would be
+    longer than `budget`: a list holding a long text many times has a huge repr."""
+    if isinstance(value, str) and not as_repr:
+        if len(value) > budget:
+            raise _too_long()
+        return value
+    _measure(value, budget)
+    text = repr(value) if as_repr else str(value)
+    if len(text) > budget:  # an object whose str is longer than its repr
+        raise _too_long()
+    return text
+
+
+def _measure(value: Any, budget: int) -> None:
+    """Refused when repr(value) would be longer than `budget`, counted part by part without
+    building it (each leaf's repr is built: one is at most a text's length x 10)."""
+    size, todo = 0, [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Mapping):
+            size += 2 + 4 * len(item)  # {}, ': ' and ', '
+            for key, inner in item.items():
+                todo += (key, inner)
+        elif isinstance(item, list | tuple | set | frozenset):
+            size += 2 + 2 * len(item)  # brackets and ', '
+            todo.extend(item)
+        else:
+            size += len(repr(item)) if not isinstance(item, str) or len(item) <= budget else len(item)
+        if size > budget:  # also ends a list that holds itself
+            raise _too_long()
 
 
 def _join(context: Context, value: Iterable[Any], d: Any = "", attribute: Any = None) -> str:
@@ -86,29 +120,50 @@ def _join(context: Context, value: Iterable[Any], d: Any = "", attribute: Any = 
     if attribute is not None:
         for part in str(attribute).split("."):
             items = [env.getattr(item, part) for item in items]
-    parts, sep = [str(item) for item in items], str(d)
-    size = sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0)
-    if size > MAX_TEMPLATE_OUTPUT:
+    sep = _text(d)
+    budget = MAX_TEMPLATE_OUTPUT - len(sep) * max(len(items) - 1, 0)
+    if budget < 0:
         raise _too_long()
+    parts = []
+    for item in items:
+        parts.append(_text(item, budget))
+        budget -= len(parts[-1])
     return sep.join(parts)
 
 
+# %[(key)][flags][width][.precision][length]type
+_FORMAT_SPEC = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.?)")
+_NUMBER_CHARS = 330  # the most characters a conversion of a number in range prints (%f of 1e308)
+
+
 def _format(value: Any, *args: Any, **kwargs: Any) -> str:
-    """Jinja2's `format` ("%.1f" | format(x)) with widths and precisions that add up to at
-    most MAX_TEMPLATE_OUTPUT (so "%999999999d" is refused before it is built)."""
-    text = str(value)
-    width = 0
-    for spec in _FORMAT_SPEC.finditer(text):
-        for number in spec.group(1, 2):
-            if number == "*":
-                raise Refused("'*' widths are not allowed in format")
-            if number:
-                width += int(number) if len(number) < 7 else MAX_TEMPLATE_OUTPUT + 1
-    if width > MAX_TEMPLATE_OUTPUT:
-        raise _too_long()
+    """Jinja2's `format` ("%.1f" | format(x)), its result's length bounded before it is built:
+    widths and precisions, and each argument's text as often as it is used ("%(a)s%(a)s")."""
+    text = _text(value)
     if args and kwargs:
         raise jinja2.exceptions.FilterArgumentError(
             "can't handle positional and keyword arguments at the same time")
+    size, position = len(text), 0
+    for spec in _FORMAT_SPEC.finditer(text):
+        key, width, precision, kind = spec.groups()
+        if kind == "%":
+            continue
+        for number in (width, precision):
+            if number == "*":
+                raise Refused("'*' widths are not allowed in format")
+            if number:
+                size += int(number) if len(number) < 7 else MAX_TEMPLATE_OUTPUT + 1
+        if key is not None:
+            argument = kwargs.get(key)
+        else:
+            argument = args[position] if position < len(args) else None
+            position += 1
+        if kind in ("s", "r", "a"):
+            size += len(_text(argument, MAX_TEMPLATE_OUTPUT, as_repr=kind != "s"))
+        else:
+            size += _NUMBER_CHARS
+        if size > MAX_TEMPLATE_OUTPUT:
+            raise _too_long()
     out = text % (kwargs or args)
     if len(out) > MAX_TEMPLATE_OUTPUT:
         raise _too_long()
@@ -116,11 +171,61 @@ def _format(value: Any, *args: Any, **kwargs: Any) -> str:
 
 
 def _concat(context: Context, parts: list[Any]) -> str:
-    texts = [str(part) for part in parts]
-    size = sum(map(len, texts))
-    if size > MAX_TEMPLATE_OUTPUT:
-        raise _too_long()
+    budget, texts = MAX_TEMPLATE_OUTPUT, []
+    for part in parts:
+        texts.append(_text(part, budget))
+        budget -= len(texts[-1])
     return "".join(texts)
+
+
+def _on_text(name: str) -> Callable[..., Any]:
+    """A built-in filter that turns its value into text first (`upper` of a list is the
+    list's repr), given that text bounded."""
+    builtin = _BUILTIN_FILTERS[name]
+
+    def bounded(value: Any, *args: Any, **kwargs: Any) -> Any:
+        return builtin(_text(value), *args, **kwargs)
+
+    return bounded
+
+
+def _number(value: Any) -> Any:
+    """A number a template computed or converted, refused unless finite and within MAX_INT
+    when exact (integers, fractions); a complex number is a mistake."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Rational | complex):
+        return value
+    if isinstance(value, complex):
+        raise jinja2.TemplateRuntimeError("the result is not a real number")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise Refused(f"a number in the template would be {value} (not a finite number)")
+        return value
+    assert isinstance(value, Rational)
+    if max(abs(int(value.numerator)), int(value.denominator)) > MAX_INT:
+        raise ContentSandbox._too_big()
+    return value
+
+
+def _int(value: Any, default: Any = 0, base: int = 10) -> Any:
+    """Jinja2's `int`, its result within MAX_INT (a 26-digit text would print as it is)."""
+    if isinstance(value, str) and len(value.strip()) > 40:
+        raise ContentSandbox._too_big()
+    return _number(_BUILTIN_FILTERS["int"](value, default, base))
+
+
+def _float(value: Any, default: Any = 0.0) -> Any:
+    """Jinja2's `float`, refused for 'inf' and 'nan'."""
+    return _number(_BUILTIN_FILTERS["float"](value, default))
+
+
+_MAX_ROUND_DIGITS = 20  # round(x, -10**7) builds 10**10**7: places beyond a float's 17 digits say nothing
+
+
+def _round(value: Any, precision: Any = 0, method: str = "common") -> Any:
+    """Jinja2's `round`, with its precision within ±_MAX_ROUND_DIGITS."""
+    if not isinstance(precision, int) or abs(precision) > _MAX_ROUND_DIGITS:
+        raise Refused(f"round takes a precision from -{_MAX_ROUND_DIGITS} to {_MAX_ROUND_DIGITS}")
+    return _number(_BUILTIN_FILTERS["round"](value, precision, method))
 
 
 def _loop(context: Context, value: Any, work: int) -> Iterator[Any]:
@@ -129,12 +234,14 @@ def _loop(context: Context, value: Any, work: int) -> Iterator[Any]:
     return env.counted(iter(value), work)
 
 
-_BUILTIN_FILTERS = jinja2.Environment().filters
 # The filters a text may use: what real rulebooks need plus a few that cannot grow text.
 FILTERS: dict[str, Callable[..., Any]] = {
     **{name: _BUILTIN_FILTERS[name] for name in (
-        "abs", "capitalize", "count", "d", "default", "first", "float", "int", "last",
-        "length", "lower", "max", "min", "round", "string", "title", "trim", "upper")},
+        "abs", "count", "d", "default", "first", "last", "length", "max", "min")},
+    **{name: _on_text(name) for name in ("capitalize", "lower", "string", "title", "trim", "upper")},
+    "float": _float,
+    "int": _int,
+    "round": _round,
     "format": _format,
     "join": jinja2.pass_context(_join),
 }
@@ -150,7 +257,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"+", "-", "*", "/", "//", "%", "**"})
 
     def __init__(self) -> None:
-        super().__init__(undefined=jinja2.StrictUndefined, autoescape=False, loader=None)
+        super().__init__(undefined=jinja2.StrictUndefined, autoescape=False, loader=None, finalize=_text)
         self.globals.clear()  # no range, lipsum, cycler, joiner, namespace, dict
         self.filters = {**FILTERS, **_PRIVATE_FILTERS}
         self.tests = {name: test for name, test in self.tests.items() if name in TESTS}
@@ -227,6 +334,8 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
             raise Refused("'*' and '**' arguments are not allowed")
         if isinstance(node, nodes.For) and node.recursive:
             raise Refused("recursive loops are not allowed")
+        if isinstance(node, nodes.Const):  # a literal 1e999 or a 26-digit number
+            _number(node.value)
 
     # --- rendering -----------------------------------------------------------------
     def run(self, ast: nodes.Template, names: Mapping[str, Any]) -> str:
@@ -271,22 +380,20 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         """Arithmetic on numbers only (no 'x' * 10**9); exact results (integers, fractions)
-        within MAX_INT, checked before a power is computed."""
+        within MAX_INT and floats finite. A power is checked before it is computed, whatever
+        the types: 2 ** Fraction(10**12, 1) is an exact power too."""
         if not (isinstance(left, Real) and isinstance(right, Real)):
             hint = "; join text with '~'" if operator == "+" else ""
             raise Refused(f"'{operator}' works on numbers only{hint}")
-        if (operator == "**" and isinstance(left, Rational) and isinstance(right, Integral)
-                and abs(left) not in (0, 1) and abs(int(right)) > MAX_INT.bit_length()):
+        left, right = _number(left), _number(right)  # operands in range: products stay small
+        if operator == "**" and _exact_power_too_big(left, right):
             raise self._too_big()
         try:
             result = _BINOPS[operator](left, right)
         except ArithmeticError as err:  # a mistake, not a refusal: 1 / 0, 2.0 ** 10000
             reason = err.args[-1] if err.args else type(err).__name__
             raise jinja2.TemplateRuntimeError(f"'{operator}': {reason}") from None
-        if isinstance(result, Rational) and max(abs(int(result.numerator)),
-                                                int(result.denominator)) > MAX_INT:
-            raise self._too_big()
-        return result
+        return _number(result)
 
     @staticmethod
     def _too_big() -> Refused:
@@ -304,6 +411,16 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
         if callable(value) and not isinstance(value, jinja2.Undefined):
             raise Refused(f"'{name}' is a method; calling methods is not allowed")
         return value
+
+
+def _exact_power_too_big(base: Any, exponent: Any) -> bool:
+    """Whether base ** exponent would be an exact number past MAX_INT (judged before it is
+    computed: Python builds 2 ** 10**12 in full). An exponent that is a whole number of any
+    type (int, bool, Fraction(n, 1)) on an exact base makes an exact power; a float on
+    either side makes a float, which overflows at once (a mistake, not a hang)."""
+    if not isinstance(base, Rational) or not isinstance(exponent, Rational) or exponent.denominator != 1:
+        return False
+    return abs(base) not in (0, 1) and abs(int(exponent.numerator)) > MAX_INT.bit_length()
 
 
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {

@@ -19,6 +19,9 @@ MULT_FILL = "#d9e4f2"  # multiplier dice
 WORDS = Words.load(Path(__file__).with_name("burning_desire.words.yaml"))
 
 
+REFUSED = "#c0392b"  # a refused decision's mark
+
+
 class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
     """Builds on the analysis: the rulebook quotes the optimal turn's expected score."""
 
@@ -68,7 +71,10 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
                 x += size
             else:
                 x -= 3 * gap + gap
-            return sc.Scene(x + 3, size + 3, tuple(sc.shift(s, 3, 3) for s in shapes))
+            if state.rolls:  # which roll of the turn this is
+                shapes.append(sc.Label(0, size + 11, WORDS("roll_of", lang, n=state.rolls, rolls=self.cfg.rolls),
+                                       7, sc.INK, "start"))
+            return sc.Scene(x + 3, size + (17 if state.rolls else 3), tuple(sc.shift(s, 3, 3) for s in shapes))
         # no dice showing: the totals, the seat on turn shaded with the points at stake, and
         # the multiplier dice the moves roll beside them
         widths = (44.0, 44.0, 50.0)
@@ -82,7 +88,24 @@ class BurningDesirePresentation(BurningDesireAnalysis, Presentation[State]):
         for i, face in enumerate(faces):
             shapes += sc.die(x + i * (size + gap), (height - size) / 2, size, face, fill=MULT_FILL, number=True)
         width = x + len(faces) * (size + gap) if faces else sum(widths) + 1
-        return sc.Scene(width, max(height, size + 2), tuple(shapes))
+        height = max(height, size + 2)
+        for m in moves:  # the decision after scoring: stop, or gamble (refused in red)
+            if m.kind in ("stop", "gamble"):
+                refused = m.kind == "gamble" and not self._may_gamble(state)
+                total = state.scores[state.turn] + state.points
+                text = WORDS(f"chose_{m.kind}", lang, seat=state.turn + 1, total=total)
+                height += 11
+                shapes.append(sc.Label(0.5, height - 2, ("× " if refused else "→ ") + text, 7,
+                                       REFUSED if refused else sc.ACCENT, "start"))
+        return sc.Scene(width, height, tuple(shapes))
+
+    def _may_gamble(self, state: State) -> bool:
+        """Whether the rules allow the multiplier dice from `state` (asked of the rules)."""
+        try:
+            self.apply(state, self.parse_move("gamble", state))
+        except Exception:  # noqa: BLE001 - IllegalMove: the gamble is refused here
+            return False
+        return True
 
     def _marked(self, state: State, moves: Sequence[Move]) -> list[int]:
         """The main dice (indices) the first score or keep of `moves` counts or keeps."""

@@ -52,6 +52,40 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
         shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
         return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(shapes))
 
+    def rulebook_figure(self, name: str, lang: str) -> list[sc.Scene]:
+        """'course': one row per stage, start to finish: the stage's number, type and total cost,
+        then its boards laid end to end as the table lists them, each with its number in the
+        lower right corner on the colour printed there (black or white), a flag at the finish."""
+        if name != "course":
+            raise KeyError(name)
+        rows: list[sc.Scene] = []
+        label_w, board_w, board_h, gap = 120.0, 78.0, 26.0, 3.0
+        for stage in self.cfg.course:
+            shapes: list[sc.Shape] = [
+                sc.Label(0, 9, WORDS("stage_label", lang, n=stage.number), 8.5, sc.INK, "start"),
+                sc.Label(0, 20, f"{self.cfg.type_name(stage.type, lang)} · "
+                         + WORDS("cost_label", lang, cost=stage.total_cost), 7, sc.GREY, "start")]
+            x = label_w
+            shapes.append(sc.Label(x - 4, board_h / 2 + 3, WORDS("start", lang), 6.5, sc.GREY, "end"))
+            for number, side in stage.boards:
+                dark = side == "black"
+                shapes.append(sc.Rect(x, 3, board_w, board_h, "#eef3e8", sc.INK, 0.8, radius=2))
+                shapes.append(sc.Label(x + board_w / 2, 3 + board_h / 2, WORDS("board_label", lang, n=number),
+                                       7, sc.GREY))
+                bx, by = x + board_w - 13, 3 + board_h - 12
+                shapes.append(sc.Rect(bx, by, 11, 10, sc.INK if dark else sc.PAPER, sc.INK, 0.6, radius=1.5))
+                shapes.append(sc.Label(bx + 5.5, by + 5, str(number), 7, sc.PAPER if dark else sc.INK))
+                x += board_w + gap
+            for k in range(4):  # the finish: a chequered post
+                shapes.append(sc.Rect(x + 1, 3 + k * board_h / 4, 5, board_h / 4, sc.INK if k % 2 else sc.PAPER,
+                                      sc.INK, 0.4))
+            shapes.append(sc.Label(x + 10, board_h / 2 + 3, WORDS("finish", lang), 6.5, sc.GREY, "start"))
+            note = text_for(stage.note, lang) if stage.note else ""
+            if note:
+                shapes.append(sc.Label(label_w, board_h + 12, note, 6.5, sc.GREY, "start"))
+            rows.append(sc.Scene(x + 40, board_h + (16 if note else 8), tuple(shapes)))
+        return rows
+
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg
         return {
@@ -99,24 +133,26 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
 
 def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:
     """Tables the rulebook prints, built from the rules data."""
-    unit = cfg.unit_text(lang)
+    unit = ("" if lang == "ja" else " ") + cfg.unit_text(lang)  # 10秒, 10 s
     if name == "course":
         rows = [[WORDS(key, lang) for key in ("stage", "type", "boards", "total_cost", "note")]]
         for s in cfg.course:
-            boards = ", ".join(f"{b} ({text_for(cfg.board_sides[side], lang)})" for b, side in s.boards)
+            boards = ("、" if lang == "ja" else ", ").join(
+                f"{b}（{text_for(cfg.board_sides[side], lang)}）" if lang == "ja"
+                else f"{b} ({text_for(cfg.board_sides[side], lang)})" for b, side in s.boards)
             rows.append([str(s.number), cfg.type_name(s.type, lang), boards, str(s.total_cost),
                          text_for(s.note, lang) if s.note else ""])
         return rows
     if name == "bonus":
         head = [WORDS("stage_place", lang), WORDS("bonus_time", lang)]
-        return [head] + [[WORDS("place", lang, n=i + 1), f"−{b} {unit}"] for i, b in enumerate(cfg.bonus)]
+        return [head] + [[WORDS("place", lang, n=i + 1), f"−{b}{unit}"] for i, b in enumerate(cfg.bonus)]
     if name == "time_rules":
         return [
             [WORDS("situation", lang), WORDS("time_header", lang)],
-            [WORDS("finished_winners_turn", lang), f"+{cfg.added_winners_turn} {unit}"],
-            [WORDS("finished_extra_round", lang), f"+{cfg.added_extra_round} {unit}"],
-            [WORDS("not_finished", lang), f"+{cfg.added_not_finished} {unit}"],
-            [WORDS("bonus_places", lang), " / ".join(f"−{b}" for b in cfg.bonus) + f" {unit}"],
+            [WORDS("finished_winners_turn", lang), f"+{cfg.added_winners_turn}{unit}"],
+            [WORDS("finished_extra_round", lang), f"+{cfg.added_extra_round}{unit}"],
+            [WORDS("not_finished", lang), f"+{cfg.added_not_finished}{unit}"],
+            [WORDS("bonus_places", lang), " / ".join(f"−{b}" for b in cfg.bonus) + unit],
             [WORDS("time_trial", lang), WORDS("time_trial_time", lang, seconds=cfg.tt_seconds_per_roll)],
             [WORDS("recovery", lang), WORDS("recovery_rule", lang, dice=cfg.recover_dice, max=cfg.max_dice)],
             [WORDS("after_retiring", lang), WORDS("after_retiring_rule", lang, dice=cfg.retire_dice)],

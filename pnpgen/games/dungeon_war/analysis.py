@@ -120,6 +120,10 @@ BOT_METHODS = {
             "playouts cut at simulation.mcts_playout steps and scored by the evaluation margin (a logistic of "
             "width simulation.mcts_scale); the move most "
             "worlds choose",
+    "guided": "determinised MCTS guided by the evaluation: in one state drawn from its view, each node's moves "
+              "ranked by the expected evaluation (as greedy), tried best first with progressive widening "
+              "(simulation.mcts_widen), new leaves judged by that value instead of a playout, UCT constant "
+              "simulation.mcts_exploration (against greedy: benchmarks/bench_dungeon_war_mcts.py)",
 }
 
 

@@ -422,3 +422,51 @@ def setup_state(game: DungeonWarRules, players: int, seed: int = 1) -> State:
             move = rng.choice(game.legal_moves(state))
         state = game.apply(state, move)[0]
     return state
+
+
+def key(game: DungeonWarRules, look: Look, lang: str) -> list[sc.Scene]:
+    """The key to the pictures, in rows a page may break between: each army piece's token and
+    letter with its name, the neutral pieces, every terrain square as printed, and the walls."""
+    def row(title: str, items: list[tuple[list[sc.Shape], str]], per_row: int = 4) -> sc.Scene:
+        width = 130.0
+        shapes: list[sc.Shape] = [sc.Label(0, 6, title, 8, sc.INK, "start")]
+        lines = (len(items) + per_row - 1) // per_row
+        for k, (token, text) in enumerate(items):
+            x, y = (k % per_row) * width, 14 + (k // per_row) * (CELL + 6)
+            shapes += [sc.shift(s, x, y) for s in token]
+            shapes.append(sc.Label(x + CELL + 6, y + CELL / 2, text, 7.5, sc.INK, "start"))
+        return sc.Scene(per_row * width, 14 + lines * (CELL + 6), tuple(shapes))
+
+    army = [(piece(look, 0, name, CELL / 2, CELL / 2, lang),
+             f"{look.teams[0].codes.get(name, name[:1].upper()) if look.teams else ''} {WORDS(name, lang)}")
+            for name in ARMY_ORDER]
+    neutral = [(piece(look, -1, name, CELL / 2, CELL / 2, lang), WORDS(name, lang)) for name in NEUTRAL_ORDER]
+    terrain = []
+    for code, spec in game.cfg.terrain.items():
+        style = look.codes.get(code, {})
+        shapes: list[sc.Shape] = [sc.Rect(0, 0, CELL, CELL, str(style.get("fill", FALLBACK_FILL))[:7], None, 0)]
+        if style.get("pattern"):
+            gap = float(style.get("pattern_gap", 3.5)) * CELL / CARD_MM
+            shapes += pattern(str(style["pattern"]), 0, 0, CELL, gap, str(style.get("pattern_color", sc.GREY))[:7])
+        shapes += _mark(style, CELL / 2, CELL / 2, "A" if spec.get("warp") else "")
+        shapes.append(sc.Rect(0, 0, CELL, CELL, None, sc.ROLE_INK["cell"], 0.3, role="cell"))
+        name = str(spec.get("name", code))
+        terrain.append((shapes, WORDS(name, lang) if name in WORDS else name.replace("_", " ")))
+    walls = []
+    for kind in ("wall", "cracked_wall"):
+        style = look.walls.get("cracked" if kind == "cracked_wall" else "wall", {})
+        colour, width = str(style.get("stroke", sc.INK))[:7], float(style.get("width", 1.6)) * 1.2
+        dash = style.get("dash") or ((2.2, 1.2) if kind == "cracked_wall" else None)
+        base: list[sc.Shape] = [sc.Rect(0, 0, CELL, CELL, FALLBACK_FILL, sc.ROLE_INK["cell"], 0.3, role="cell")]
+        if dash:
+            k = CELL / CARD_MM
+            base += dashed(CELL, 0, CELL, CELL, float(dash[0]) * k, float(dash[1]) * k, colour, width)
+        else:
+            base.append(sc.Line(CELL, 0, CELL, CELL, colour, width))
+        walls.append((base, WORDS(kind, lang)))
+    return [row(WORDS("key_pieces", lang), army), row(WORDS("key_neutral", lang), neutral),
+            row(WORDS("key_terrain", lang), terrain), row(WORDS("key_walls", lang), walls)]
+
+
+ARMY_ORDER = ("king", "dragon", "golem", "knight", "magician", "slime")
+NEUTRAL_ORDER = ("chest", "coin", "tentacle", "block", "fence")

@@ -17,7 +17,7 @@ def square_name(square: tuple[int, int]) -> str:
 
 PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
                "ambush": ("ambush", "pass"), "window": ("trap", "pass"), "mirror": ("trap", "pass"),
-               "acid": ("acid",), "revive": ("revive",)}
+               "acid": ("acid",), "revive": ("revive",), "dispose": ("dispose",)}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
@@ -189,6 +189,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head == "trap":
         return "DW-TRAP", ("a trap is called between actions (D-DW-21) or, a Mirror Shield, when a straight-line "
                            "magic shot is declared at your piece")
+    if head == "dispose":
+        return "DW-MELEE", "a fighter uses or keeps only the disposable cards it wears"
     if head == "acid":
         return "DW-MELEE", "acid melts one of the opponent's knight or magician cards (a shield first)"
     if head == "revive":

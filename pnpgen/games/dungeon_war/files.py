@@ -260,17 +260,49 @@ def check(rules: DungeonWarRules, s: State) -> list[str]:
 
 PENDING = {"deal": 1, "place": 1, "turn": 0, "roll": 3, "go": 4, "fight": 5, "build": 3, "lay": 4, "event": 4,
            "over": 0, "shot": 5, "ambush": 6, "ambushed": 6, "window": 1, "mirror": 6, "acid": 7, "revive": 2,
-           "charm": 5}
+           "charm": 5, "dispose": 7}
 VARIABLE = {"ambush", "ambushed", "shot", "revive", "charm"}  # these phases keep more numbers in pairs
 
 
-def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
-    cfg, p = rules.cfg, s.pending
+def _melee_problems(rules: DungeonWarRules, s: State) -> list[str]:
+    """A melee ('fight') or a disposable choice before it ('dispose': then side, chooser)."""
+    p = s.pending
+    head = 7 if s.phase == "dispose" else 5
+    if len(p) < head or (s.phase == "dispose" and (p[-2] not in (0, 1) or not 0 <= p[-1] < s.players)):
+        return [f"pending: the {s.phase} phase keeps {head} numbers and the cards kept"]
+    fight = s._replace(phase="fight", pending=tuple(p[:-2]) if s.phase == "dispose" else p)
+    occ = rules.occupants(s)
+    for v in fight.pending[5:]:
+        side = v % 2
+        who, name = occ.get((p[2 * side], p[2 * side + 1]), (-1, ""))
+        if v < 0 or list(fight.pending[5:]).count(v) > list(rules._disposables(s, who, name)).count(v // 2):
+            return ["pending: a kept card (2 x card + side) is a disposable card the fighter wears"]
+    return _phase_problems(rules, fight._replace(pending=p[:5]))
+
+
+def pending_problem(s: State) -> str | None:
+    """Whether `pending` has as many numbers as its phase keeps (the shape every other check,
+    and a view's reading, relies on)."""
+    p = s.pending
+    if s.phase == "dispose" or (s.phase == "fight" and len(p) > 5):  # a melee and the cards kept
+        head = 7 if s.phase == "dispose" else 5
+        return None if len(p) >= head else f"pending: the {s.phase} phase keeps {head} numbers and the cards kept"
     extra = len(p) - PENDING[s.phase] if s.phase in VARIABLE else 0
     if s.phase == "shot" and extra == 1:  # a reflected shot: the Mirror Shield's seat
         extra = 0 if 0 <= p[5] < s.players and p[5] != s.seat else -1
     if len(p) != PENDING[s.phase] + extra + (s.phase == "shot" and len(p) == 6) or extra < 0 or extra % 2:
-        return [f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"]
+        return f"pending: the {s.phase} phase keeps {PENDING[s.phase]} numbers"
+    return None
+
+
+def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
+    cfg, p = rules.cfg, s.pending
+    # a melee's kept disposables (2 x card + side) follow its 5 numbers
+    if s.phase == "dispose" or (s.phase == "fight" and len(p) > 5):
+        return _melee_problems(rules, s)
+    shape = pending_problem(s)
+    if shape:
+        return [shape]
     occ = rules.occupants(s)
     kings = {o for *_, o, k in s.board if k == "king"}
     if s.phase == "deal" and (s.board or not 0 <= p[0] < len(rules.first_spots())):
@@ -293,9 +325,10 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
             ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
         if not ok:
             return ["pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"]
-    if s.phase == "acid" and not (p[0] in (0, 1, 2) and 0 <= p[-1] < s.players and occ.get(
-            (p[3], p[4]) if p[0] == 0 else (p[1], p[2]) if p[0] == 2 else (p[4], p[5])) is not None):
-        return ["pending: acid is [0 attacker's | 1 shot's | 2 defender's acid, 5 numbers of the fight, chooser]"]
+    if s.phase == "acid" and not (0 <= p[0] < 3 + 9 and 0 <= p[-1] < s.players and occ.get(
+            (p[3], p[4]) if p[0] == 0 else (p[1], p[2]) if p[0] in (2, *range(3, 12)) else (p[4], p[5])) is not None):
+        return ["pending: acid is [0 attacker's | 1 shot's | 2 defender's | 3 + k the k-th target's acid, "
+                "5 numbers of the fight or shot, chooser]"]
     if s.phase == "revive" and not all(0 <= p[i] < s.players and 0 <= p[i + 1] < len(ARMY)
                                        and s.pools[p[i]][p[i + 1]] > 0 for i in range(0, len(p), 2)):
         return ["pending: a revival is [seat, piece] pairs of unused pieces"]

@@ -101,6 +101,16 @@ class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move
         """The placed cards, the pieces and the moves marked (drawing.py); public facts only."""
         return drawing.draw(self, self.look, state, moves, lang)
 
+    def rulebook_figure(self, name: str, lang: str) -> list[Scene]:
+        """'key': the pieces' letters, the neutral pieces, the terrain squares and the walls;
+        'setup': a two-player table after setup (the first cards dealt round the stairs, each
+        King Dragon and slime placed), drawn from a seeded setup state."""
+        if name == "setup":
+            return [drawing.draw(self, self.look, drawing.setup_state(self, 2), (), lang)]
+        if name != "key":
+            raise KeyError(name)
+        return drawing.key(self, self.look, lang)
+
     def mockup(self, lang: str = "en") -> Scene | None:
         """The full table at the start: a 4-player setup dealt and placed by seeded choices."""
         return drawing.draw(self, self.look, drawing.setup_state(self, self.max_players), (), lang, whole=True)

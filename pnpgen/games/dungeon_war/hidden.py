@@ -227,6 +227,21 @@ def view_to_data(rules: DungeonWarRules, v: View) -> dict[str, Any]:
     return {"view": v.seat + 1, **data}
 
 
+def _shape_problem(rules: DungeonWarRules, s: State) -> str | None:
+    """What a view's `pending` must hold before the seat asked and the square entered are
+    read from it (a full state has these checked by files.check, which needs every card)."""
+    shape = files.pending_problem(s)
+    if shape:
+        return shape
+    p = s.pending
+    if s.phase == "ambush" and not (0 <= p[5] < s.players and p[5] != s.seat
+                                    and (p[2], p[3]) in rules.dungeon(s).terrain):
+        return "pending: an ambush is [mover's row, column, target row, column, dash, asked seat or trap card]"
+    if s.phase in ("window", "mirror") and not 0 <= p[-1] < s.players:
+        return f"pending: the {s.phase} phase ends with the seat asked, 1 to {s.players}"
+    return None
+
+
 def view_from_data(rules: DungeonWarRules, data: Any) -> View:
     if not isinstance(data, dict):
         raise ImpossibleState("a state file is a mapping")
@@ -270,6 +285,9 @@ def view_from_data(rules: DungeonWarRules, data: Any) -> View:
                      for s, gear in enumerate(equip)]
     full["war_deck"] = {}
     state = files.from_data(rules, full)
+    shape = _shape_problem(rules, state)
+    if shape:
+        raise ImpossibleState(shape, **where(data, "pending" if "pending" in data else "view", value=True))
     v = View(seat, state, tuple(counts), tuple(traps), deck)
     if any(t > rules.cfg.slots.get(FACE_DOWN, 0) for t in traps):
         raise ImpossibleState(f"equip: at most {rules.cfg.slots.get(FACE_DOWN, 0)} face-down traps a sheet",

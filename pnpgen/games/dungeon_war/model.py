@@ -18,6 +18,7 @@ D-DW-21, Mirror Shield. See docs/notation/dungeon-war.md.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
@@ -64,14 +65,19 @@ class DungeonWarRules(Rules[State, Move]):
     def occupants(state: State) -> dict[Square, tuple[int, str]]:
         return {(r, c): (owner, kind) for r, c, owner, kind in state.board}
 
-    def kind(self, state: State, owner: int, name: str) -> PieceKind:
+    def kind(self, state: State, owner: int, name: str, kept: tuple[int, ...] = ()) -> PieceKind:
+        """The piece's stats with its worn cards, less the disposable cards it keeps (`kept`)."""
         if name == "slime":
             return self.cfg.slimes[self.cfg.cycle[state.element[owner]]]
         base = self.cfg.pieces[name]
         slots = self.cfg.wearers.get(name)
         if not slots or owner < 0:
             return base
-        gear = tuple(i for slot, i in gear_of(state, owner) if slot in slots)
+        gear_list = [i for slot, i in gear_of(state, owner) if slot in slots]
+        for i in kept:
+            if i in gear_list:
+                gear_list.remove(i)
+        gear = tuple(gear_list)
         key = (name, gear)
         found = self._dressed.get(key)
         if found is None:
@@ -168,7 +174,7 @@ class DungeonWarRules(Rules[State, Move]):
             return CHANCE
         if state.phase == "ambush":
             return state.pending[5]
-        if state.phase in ("window", "mirror", "acid"):
+        if state.phase in ("window", "mirror", "acid", "dispose"):
             return state.pending[-1]
         if state.phase == "revive":
             return state.pending[0]
@@ -257,8 +263,9 @@ class DungeonWarRules(Rules[State, Move]):
         if state.phase == "window":
             return [*self._trap_calls(state, state.pending[0]), ("pass",)]
         if state.phase == "acid":
-            victim = self.occupants(state)[self._acid_victim(state)]
-            return [("acid", i) for _, i in self._acid_cards(state, *victim)]
+            return [("acid", i) for _, i in self._acid_choices(state)]
+        if state.phase == "dispose":
+            return self._dispose_moves(state)
         if state.phase == "revive":
             return [("revive", r, c) for r, c in self._graves(state, state.pending[0], ARMY[state.pending[1]])]
         if state.phase == "mirror":
@@ -693,12 +700,12 @@ class DungeonWarRules(Rules[State, Move]):
 
     # --- fights ------------------------------------------------------------------------
     def fighter(self, state: State, square: Square, who: int, name: str, dash: bool, fight_at: Square,
-                support: bool = True) -> Fighter:
+                support: bool = True, kept: tuple[int, ...] = ()) -> Fighter:
         cfg = self.cfg
         if who < 0:
             spec = cfg.neutral[name]
             return Fighter(BP(*spec.get("bp", (0, 0))))
-        kind = self.kind(state, who, name)
+        kind = self.kind(state, who, name, kept)
         bp = kind.bp
         if name == "king":
             bp = BP(bp.dice, bp.plus + (self.crystals(state, who) - state.fatigue[who]) * cfg.crystal_bp)
@@ -710,12 +717,12 @@ class DungeonWarRules(Rules[State, Move]):
         return Fighter(bp, kind.attack, kind.resist, kind.weak, friends)
 
     def _fight_sides(self, state: State) -> tuple[Fighter, Fighter]:
-        sr, sc, dr, dc, dash = state.pending
+        sr, sc, dr, dc, dash = state.pending[:5]
         occ = self.occupants(state)
         a_who, a_name = occ[(sr, sc)]
         d_who, d_name = occ[(dr, dc)]
-        return (self.fighter(state, (sr, sc), a_who, a_name, bool(dash), (dr, dc)),
-                self.fighter(state, (dr, dc), d_who, d_name, False, (dr, dc)))
+        return (self.fighter(state, (sr, sc), a_who, a_name, bool(dash), (dr, dc), kept=_kept(state.pending, 0)),
+                self.fighter(state, (dr, dc), d_who, d_name, False, (dr, dc), kept=_kept(state.pending, 1)))
 
     def fight_odds(self, state: State) -> Any:
         attacker, defender = self._fight_sides(state)
@@ -740,6 +747,14 @@ class DungeonWarRules(Rules[State, Move]):
                 raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
             return self._after(state, *self._apply_chance(state, move), move)
         return self._after(state, *self._apply_player_checked(state, move), move)
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() for a move the engine drew itself: not checked against the listed legal moves."""
+        if self.current_player(state) == CHANCE:
+            new, events = self._after(state, *self._apply_chance(state, move), move)
+        else:
+            new, events = self._after(state, *self._apply_player(state, move), move)
+        return new, tuple(event.kind for event in events)
 
     def _after(self, before: State, state: State, events: list[Event], move: Move) -> tuple[State, list[Event]]:
         """After a completed action, the trap window of D-DW-21 (not inside a Summon or Card
@@ -853,13 +868,20 @@ class DungeonWarRules(Rules[State, Move]):
         return state
 
     def _resolve_fight(self, state: State, result: str) -> tuple[State, list[Event]]:
-        sr, sc, dr, dc, _ = state.pending
+        sr, sc, dr, dc, _ = state.pending[:5]
         occ = self.occupants(state)
         a_who, a_name = occ[(sr, sc)]
         d_who, d_name = occ[(dr, dc)]
         events = [Event("fight", f"melee at {square_name((dr, dc))}: {result}", {"result": result})]
         close = result.startswith("close") or result == "draw"
         a_attack, d_attack = (f.attack for f in self._fight_sides(state))
+        for side, (who, name) in enumerate(((a_who, a_name), (d_who, d_name))):  # used disposables go
+            used = list(self._disposables(state, who, name))
+            for i in _kept(state.pending, side):
+                used.remove(i)
+            for i in used:
+                state = self._drop_card(state, who, i, self._slot_of(state, who, i))
+                events.append(Event("disposable", f"{self.cfg.war_cards[i].name_en} is used up and discarded"))
         revive: list[tuple[int, int]] = []
         state = state._replace(phase="turn", pending=())
         if result in ("win", "close-win"):
@@ -941,6 +963,8 @@ class DungeonWarRules(Rules[State, Move]):
             return self._put(state, (int(move[1]), int(move[2])), events, tuple(int(v) for v in move[3:])), events
         if head == "acid":
             return self._apply_acid(state, int(move[1]), events), events
+        if head == "dispose":
+            return self._apply_dispose(state, tuple(int(v) for v in move[1:]), events), events
         if head == "revive":
             return self._revive(state, (int(move[1]), int(move[2])), events), events
         if head == "trap" and state.phase == "mirror":
@@ -950,7 +974,7 @@ class DungeonWarRules(Rules[State, Move]):
                                 "is reflected at its shooter"))
             return state._replace(phase="shot", pending=(*state.pending[:5], mirror_seat)), events
         if head == "pass" and state.phase == "mirror":
-            return self._mirror_window(state, state.pending[5]), events
+            return self._mirror_window(state, state.pending[5], events), events
         if head == "trap" and state.phase == "window":
             return self._call_trap(state, move, events), events
         if head == "pass" and state.phase == "window":
@@ -991,7 +1015,7 @@ class DungeonWarRules(Rules[State, Move]):
                 state, waiting = self._acid(state, seat, victim, 1, events)
                 if waiting:
                     return waiting, events
-            return self._mirror_window(state, seat), events
+            return self._mirror_window(state, seat, events), events
         if head == "use" and len(move) > 4:  # a targeted use: brainwashing
             src, index = (int(move[1]), int(move[2])), int(move[3])
             state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="charm",
@@ -1231,14 +1255,30 @@ class DungeonWarRules(Rules[State, Move]):
         return sorted({i for slot, i in gear_of(state, seat) if slot == "trap"
                        and self.cfg.war_cards[i].effects.get("mirror") in card.categories})
 
-    def _mirror_window(self, state: State, after: int) -> State:
+    def _mirror_window(self, state: State, after: int, events: list[Event]) -> State:
         """Ask each seat after `after` (seat order from the shooter) that could reflect the shot."""
         n = state.players
         for k in range((after - state.seat) % n + 1, n):
             seat = (state.seat + k) % n
             if self._mirrors(state, seat):
                 return state._replace(phase="mirror", pending=(*state.pending[:5], seat))
-        return state._replace(phase="shot", pending=state.pending[:5])
+        return self._targets_acid(state._replace(phase="shot", pending=state.pending[:5]), 0, events)
+
+    def _targets_acid(self, state: State, start: int, events: list[Event]) -> State:
+        """Acid comes first in a shot too (digest §6): each enemy target with acid (the water
+        slime), in target order from `start`, melts one of the shooter's worn cards, never the
+        card being fired (acid mode 3 + the target's number)."""
+        sr, sc, index = state.pending[:3]
+        occ = self.occupants(state)
+        shooter = occ[(sr, sc)]
+        for k, square in enumerate(self.targets_in_play(state)):
+            who, name = occ[square]
+            if k < start or who < 0 or who == shooter[0] or not self.kind(state, who, name).acid:
+                continue
+            state, waiting = self._acid(state, who, shooter, 3 + k, events, spare=index)
+            if waiting:
+                return waiting
+        return state
 
     def _ambushes(self, state: State, seat: int, square: Square) -> list[int]:
         """Seat's face-down ambush traps that fire on `square` (stand-in trigger: an empty
@@ -1278,6 +1318,28 @@ class DungeonWarRules(Rules[State, Move]):
             state, waiting = self._acid(state, u_who, occ[victim], 2 * k, events)
             if waiting:
                 return waiting
+        return self._choose_disposables(state, 0, events)
+
+    def _disposables(self, state: State, who: int, name: str) -> tuple[int, ...]:
+        """The worn disposable cards that add to a fight (not those used by an action), sorted."""
+        if who < 0:
+            return ()
+        cfg = self.cfg
+        slots = cfg.wearers.get(name, ())
+        return tuple(sorted(i for slot, i in gear_of(state, who) if slot in slots
+                            and "disposable" in cfg.war_cards[i].categories
+                            and not (cfg.action_effects | {"dragon"}) & cfg.war_cards[i].effects.keys()))
+
+    def _choose_disposables(self, state: State, side: int, events: list[Event]) -> State:
+        """Melee, step 2: the attacker, then the defender, decides for each worn disposable card
+        whether to use it (it adds, then is discarded) or keep it (it adds nothing this fight and
+        stays) (digest §6, D-DW-32). pending of 'dispose': the fight's numbers, kept cards, side,
+        chooser; kept cards are noted 2 x card + side."""
+        occ = self.occupants(state)
+        for k in range(side, 2):
+            who, name = occ[(state.pending[2 * k], state.pending[2 * k + 1])]
+            if self._disposables(state, who, name):
+                return state._replace(phase="dispose", pending=(*state.pending, k, who))
         odds = self.fight_odds(state)
         if odds.by_flags:
             events.append(Event("flags", f"victory flags decide: the {odds.by_flags} wins"))
@@ -1285,6 +1347,26 @@ class DungeonWarRules(Rules[State, Move]):
                                              "win" if odds.by_flags == "attacker" else "loss")
             return self._note(done, more, events)
         return state._replace(phase="fight")
+
+    def _dispose_moves(self, state: State) -> list[Move]:
+        """('dispose', cards used...): every choice of which worn disposables to use."""
+        side = state.pending[-2]
+        occ = self.occupants(state)
+        cards = self._disposables(state, *occ[(state.pending[2 * side], state.pending[2 * side + 1])])
+        return sorted({("dispose", *chosen) for n in range(len(cards) + 1)
+                       for chosen in itertools.combinations(cards, n)}, key=lambda m: (len(m), m))
+
+    def _apply_dispose(self, state: State, used: tuple[int, ...], events: list[Event]) -> State:
+        *fight, side, who = state.pending
+        occ = self.occupants(state)
+        kept = list(self._disposables(state, *occ[(fight[2 * side], fight[2 * side + 1])]))
+        for i in used:
+            kept.remove(i)
+        names = ", ".join(self.cfg.war_cards[i].name_en for i in used) or "none"
+        events.append(Event("dispose", f"seat {who + 1} uses {names}"
+                            + (f" and keeps {', '.join(self.cfg.war_cards[i].name_en for i in kept)}" if kept else "")))
+        state = state._replace(phase="fight", pending=(*fight, *(2 * i + side for i in kept)))
+        return self._choose_disposables(state, side + 1, events)
 
     def _acid_cards(self, state: State, who: int, name: str) -> list[tuple[str, int]]:
         """The victim's cards acid may melt: a shield if it wears one, else any it wears."""
@@ -1295,10 +1377,11 @@ class DungeonWarRules(Rules[State, Move]):
         return sorted(set(shields or worn))
 
     def _acid(self, state: State, user: int, victim: tuple[int, str], mode: int,
-              events: list[Event]) -> tuple[State, State | None]:
-        """Acid (酸): melt one of the victim's cards; the acid's owner chooses unless a shield
-        melts first or only one card is worn. (state, a state waiting for the choice or None)."""
-        cards = self._acid_cards(state, *victim)
+              events: list[Event], spare: int = -1) -> tuple[State, State | None]:
+        """Acid (酸): melt one of the victim's cards (never card `spare`, the one being fired);
+        the acid's owner chooses unless a shield melts first or only one card is worn.
+        (state, a state waiting for the choice or None)."""
+        cards = [c for c in self._acid_cards(state, *victim) if c[1] != spare]
         if len({i for _, i in cards}) > 1:
             return state, state._replace(phase="acid", pending=(mode, *state.pending[:5], user))
         if cards:
@@ -1311,18 +1394,29 @@ class DungeonWarRules(Rules[State, Move]):
 
     def _acid_victim(self, state: State) -> Square:
         """pending (mode, 5 numbers, chooser): mode 0 the attacker's acid on the defender, 2 the
-        defender's on the attacker (melee: sr, sc, dr, dc, dash); 1 a shot's on its aim."""
+        defender's on the attacker (melee: sr, sc, dr, dc, dash); 1 a shot's on its aim; 3 + k
+        the shot's k-th target's acid on the shooter (sr, sc, card, ar, ac)."""
         p = state.pending
+        if p[0] >= 3:
+            return (p[1], p[2])
         return ((p[3], p[4]) if p[0] == 0 else (p[1], p[2])) if p[0] != 1 else (p[4], p[5])
+
+    def _acid_choices(self, state: State) -> list[tuple[str, int]]:
+        """The cards the pending acid may melt (a target's acid spares the card being fired)."""
+        victim = self.occupants(state)[self._acid_victim(state)]
+        spare = state.pending[3] if state.pending[0] >= 3 else -1
+        return [c for c in self._acid_cards(state, *victim) if c[1] != spare]
 
     def _apply_acid(self, state: State, index: int, events: list[Event]) -> State:
         mode, chooser = state.pending[0], state.pending[-1]
         victim = self.occupants(state)[self._acid_victim(state)]
-        card = next(c for c in self._acid_cards(state, *victim) if c[1] == index)
+        card = next(c for c in self._acid_choices(state) if c[1] == index)
         state = self._melt(state, victim[0], card, events)
         state = state._replace(pending=state.pending[1:6])
+        if mode >= 3:
+            return self._targets_acid(state._replace(phase="shot"), mode - 2, events)
         if mode == 1:
-            return self._mirror_window(state._replace(phase="shot"), chooser)
+            return self._mirror_window(state._replace(phase="shot"), chooser, events)
         return self._start_melee(state, mode // 2 + 1, events)
 
     def _graves(self, state: State, seat: int, name: str) -> list[Square]:
@@ -1639,6 +1733,11 @@ def _flat(squares: tuple[Square, ...]) -> tuple[int, ...]:
 def _pairs(values: Any) -> list[Square]:
     values = [int(v) for v in values]
     return [(values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+
+
+def _kept(pending: tuple[int, ...], side: int) -> tuple[int, ...]:
+    """The disposable cards side 0 (attacker) or 1 (defender) keeps in the pending melee."""
+    return tuple(v // 2 for v in pending[5:] if v % 2 == side)
 
 
 def gear_of(state: State, seat: int) -> tuple[tuple[str, int], ...]:

@@ -89,6 +89,8 @@ def format_move(cfg: Config, move: Move) -> str:
         return f"trap {cfg.war_cards[int(rest[0])].id}{where}" + _source(rest[3:])
     if head == "acid":
         return f"acid {cfg.war_cards[int(rest[0])].id}"
+    if head == "dispose":
+        return " ".join(["dispose", *(cfg.war_cards[int(i)].id for i in rest)])
     if head == "revive":
         return f"revive {square_text(int(rest[0]), int(rest[1]))}"
     if head == "charm":
@@ -131,6 +133,11 @@ def parse_move(cfg: Config, text: Any) -> Move:
         if m.group(3):
             raise BadMove("acid names the card it melts, no square")
         return (m.group(1), cards[m.group(2)])
+    if m := re.fullmatch(r"dispose((?: [a-z0-9_-]+)*)", t):
+        names = m.group(1).split()
+        if unknown := [n for n in names if n not in cards]:
+            raise BadMove(f"no war card '{unknown[0]}'")
+        return ("dispose", *sorted(cards[n] for n in names))
     if m := re.fullmatch(r"revive " + SQ, t):
         return ("revive", *_checked(_sq(m, 1)))
     if t in ("charm yes", "charm no"):

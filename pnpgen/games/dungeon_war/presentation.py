@@ -87,7 +87,7 @@ class DungeonWarPresentation:
                     spoils.append(f"{'クリスタル' if ja else 'crystals'} {float(kind.spoils_crystals):g}")
                 if kind.spoils_gold:
                     spoils.append(f"{kind.spoils_gold}G")
-                cards = kind.spoils_cards + kind.extra_cards
+                cards = kind.spoils_cards  # what the defeater takes; a knight's extra card is its own ability
                 if cards:
                     spoils.append(f"{'カード' if ja else 'card'} {cards}")
                 cost = "—" if key in ("king", "dragon") else f"{kind.cost}G"
@@ -127,7 +127,7 @@ class DungeonWarPresentation:
             "card_columns": cfg.columns, "first_spots": cfg.first_spots, "max_crystals": cfg.max_crystals,
             "p": pieces, "dash_dice": knight.dash_dice, "dash_bp": abs(knight.dash_bp),
             "warp_cost": cfg.pieces["magician"].warp_cost, "block_range": cfg.block_range[1],
-            "fence_range": f"{cfg.fence_range[0]}–{cfg.fence_range[1]}",
+            "fence_range": f"{cfg.fence_range[0]}{'〜' if lang == 'ja' else '–'}{cfg.fence_range[1]}",
             "chest_cards": cfg.neutral["chest"]["cards"], "coin_gold": cfg.neutral["coin"]["gold"],
             "neutral_total": sum(int(n["count"]) for n in cfg.neutral.values()),
             "army_total": sum(p.count for p in cfg.pieces.values()),

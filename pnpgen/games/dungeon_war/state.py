@@ -13,6 +13,7 @@ Square = tuple[int, int]
 #   ('fight', result) ('card', index) ('dungeon', layout) ('lay', flipped) ('discard',) ('put', r, c)
 #   ('equip', card, slot) ('unequip', card, slot) ('use', sr, sc, card) ('shoot', sr, sc, card, r, c)
 #   ('ambush', card) ('pass',) ('trap', card[, r, c]) ('change', card[, card]) ('acid', card) ('revive', r, c)
+#   ('dispose', card...) (the worn disposable cards a fighter uses; the others are kept)
 #   ('use', sr, sc, card, r, c) (a targeted use: Charm) ('charm', success) (chance)
 #   ('move', sr, sc, dr, dc, r1, c1, ...) and ('go', r, c, r1, c1, ...): a declared path
 #   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
@@ -21,7 +22,7 @@ Move = tuple[str | int | bool, ...]
 # phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed* window mirror acid revive
 #         charm*   (* = a chance node)
 PHASES = ("deal", "place", "turn", "roll", "go", "fight", "build", "lay", "event", "over", "shot", "ambush", "ambushed",
-          "window", "mirror", "acid", "revive", "charm")
+          "window", "mirror", "acid", "revive", "charm", "dispose")
 
 
 class State(NamedTuple):

@@ -27,8 +27,9 @@ from pnpgen.content.game import GameContent
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.protocol import Presentation, Rules
-from pnpgen.errors import ContentError, PnpgenError
-from pnpgen.output import BuildOptions, BuiltFile
+from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.output import BuildOptions, BuiltFile, OutputError
+from pnpgen.render.colour import check_colours
 from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
@@ -93,6 +94,7 @@ def components(content: GameContent) -> list[YMap]:
         seen.add(ident)
         check(item, TYPES[kind].SCHEMA, items, index, f"{path} ({ident})")
         check_bounds(item, TYPES[kind].BOUNDS)
+        check_colours(item, f"{path} ({ident})")
     return list(items)
 
 
@@ -133,29 +135,39 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
     return [KitJob(content, rules, options, None)]
 
 
-def check_components(content: GameContent, rules: list[Rules[Any, Any]]) -> list[str]:
+def check_components(content: GameContent, rules: list[Rules[Any, Any]],
+                     options: BuildOptions | None = None) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
     (overflowing text, missing images, ...) in every language. A refused template, or a
     placeholder of the old `{name}` syntax, is not a problem but an error: TemplateRefused.
-    `rules` are the games the folder defines (the caller looks them up)."""
+    `rules` are the games the folder defines (the caller looks them up); `options` the
+    build's (its paper and preset), A4 by default."""
     try:
         items = components(content)
     except PnpgenError as error:
         return [str(error)]
     problems: list[str] = []
-    options = BuildOptions()
+    options = options or BuildOptions()
     for item in items:
         module = TYPES[str(item["type"])]
         found: dict[str | None, list[str]] = {}
         for job in jobs(content, rules, options, item):
             try:
-                found[job.lang] = module.check(item, job)
+                # the safe zone is checked once the component builds at all (a build only warns)
+                found[job.lang] = module.check(item, job) or safe_zone(module, item, job)
             except TemplateRefused:  # a refused template (or an old `{name}`) is an error, not a problem
                 raise
             except PnpgenError as error:
                 found[job.lang] = [str(error)]
         problems += [p for p in _name_languages(found) if p not in problems]
     return problems
+
+
+def safe_zone(module: ComponentType, component: YMap, job: KitJob) -> list[str]:
+    """Text nearer the cut than the safe zone, or a padding narrower than it: problems for
+    validate, not errors (a build prints them as warnings; watch rebuilds)."""
+    check_safe = getattr(module, "safe_zone", None)
+    return list(check_safe(component, job)) if check_safe is not None else []
 
 
 # A problem of one card names its place and the card's source: 'deck.yaml:21:14: ...,
@@ -189,43 +201,75 @@ def _name_languages(found: dict[str | None, list[str]]) -> list[str]:
     return merged
 
 
+class PartialBuild(BuildError):
+    """Some components failed while the others were built: `built` the files written,
+    `failures` one line each ('file:line:col: message')."""
+
+    def __init__(self, built: list[BuiltFile], failures: list[str]) -> None:
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        super().__init__(failures[0] + more)
+        self.built = built
+        self.failures = failures
+
+
 def render_components(
     content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions
 ) -> list[BuiltFile]:
-    """Every component's PDFs (and SVG previews) under build/<game>/."""
+    """Every component's PDFs (and SVG previews) under build/<game>/. A component that
+    fails does not stop the others: PartialBuild at the end carries what was built and
+    every failure."""
     built: list[BuiltFile] = []
+    failures: list[str] = []
+    failed: set[str] = set()
     for item in components(content):
-        for job in jobs(content, rules, options, item):
-            module = TYPES[str(item["type"])]
-            # the print-shop file is added beside the home files, never replacing them; it
-            # is made first, so a print-shop limit stops the build before any home file
-            shop = module.render(item, job) if options.print_shop else []
-            built += module.render(item, job.home()) + shop
-    render_previews(content, rules, replace(options, print_shop=False, guides=False))
+        try:
+            for job in jobs(content, rules, options, item):
+                module = TYPES[str(item["type"])]
+                # the print-shop file is added beside the home files, never replacing them; it
+                # is made first, so a print-shop limit stops the component before any home file
+                shop = module.render(item, job) if options.print_shop else []
+                built += module.render(item, job.home()) + shop
+        except OutputError:
+            raise
+        except PnpgenError as error:
+            failures.append(str(error))
+            failed.add(str(item["id"]))
+    render_previews(content, rules, replace(options, print_shop=False, guides=False), failed)
     if options.tts:
-        built += render_tts(content, rules, replace(options, print_shop=False, guides=False))
+        built += render_tts(content, rules, replace(options, print_shop=False, guides=False), failed)
+    if failures:
+        raise PartialBuild(built, failures)
     return built
 
 
-def render_tts(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[BuiltFile]:
+def render_tts(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
+               skip: set[str] | frozenset[str] = frozenset()) -> list[BuiltFile]:
     """Tabletop Simulator files of every deck and board, in every language of the build
-    (build/<game>/tts/, tts.py); deck ids run on across the game's decks."""
+    (build/<game>/tts/, tts.py); deck ids run on across the game's decks. Components in
+    `skip` (ids of those that failed) are left out."""
     from pnpgen.render.kit import tts
 
     ids = tts.DeckIds()
     built: list[BuiltFile] = []
     for item in components(content):
+        if item["id"] in skip:
+            continue
         for job in jobs(content, rules, options, item):
             built += tts.export(item, job, ids)
-    return built
+    return built + tts.write_table(options.game_dir(content), content.title(options.langs[0]), content.id, ids,
+                                   options.tts_base_url)
 
 
-def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[Path]:
+def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
+                    skip: set[str] | frozenset[str] = frozenset()) -> list[Path]:
     """SVG (and PNG) previews of every component in every language of the build, and a
-    PNG contact sheet of them in the first language (build/<game>/preview/)."""
+    PNG contact sheet of them in the first language (build/<game>/preview/); components in
+    `skip` (ids of those that failed) are left out."""
     paths: list[Path] = []
     first: list[Path] = []
     for item in components(content):
+        if item["id"] in skip:
+            continue
         for index, job in enumerate(jobs(content, rules, options, item)):
             made = TYPES[str(item["type"])].preview(item, job)
             paths += made

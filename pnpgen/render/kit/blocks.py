@@ -43,14 +43,17 @@ from pnpgen.render.kit.elements import (
     table_model,
 )
 from pnpgen.render.kit.page import (
+    Bleed,
     KitJob,
     Rect,
     component_title,
     crop_mark_lines,
     draw_crop_marks,
+    draw_cut_path,
     draw_guides,
     draw_page_ruler,
     draw_proof_slug,
+    grown,
     ruler_area,
     set_page_boxes,
     union,
@@ -847,23 +850,26 @@ def printable(page: Rect) -> Rect:
     return Rect(page.x + MARGIN * mm, page.y + FOOT * mm, page.w - 2 * MARGIN * mm, page.h - (MARGIN + FOOT) * mm)
 
 
-def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, job: KitJob,
+def finish_page(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: Bleed, job: KitJob,
                 safe: float = 0.0, reserved: Sequence[Rect] = ()) -> None:
     """Page boxes, crop marks, the check ruler and (--guides) proof lines, then the next page.
     `bleed` and `safe` in points; `reserved`, margin areas already used (a tile's caption).
     Print-shop pages carry boxes only: no marks, no ruler."""
     trim = union(list(trims))
-    bleed_box = trim.outset(bleed)
+    bleed_box = grown(trim, bleed)
     clipped = Rect(max(bleed_box.x, page.x), max(bleed_box.y, page.y), 0, 0)
     clipped = Rect(clipped.x, clipped.y, min(bleed_box.right, page.right) - clipped.x,
                    min(bleed_box.top, page.top) - clipped.y)
     set_page_boxes(canvas, trim, clipped)
-    if not job.options.print_shop:
+    if job.options.print_shop:
+        for t in trims:  # the cut path, in the CutContour spot colour
+            draw_cut_path(canvas, t, 0, print_shop=True)
+    else:
         draw_crop_marks(canvas, trims, bleed, page)
         draw_page_ruler(canvas, page, bleed_box, crop_mark_lines(trims, bleed, page), job.text_lang)
         if job.options.guides:
             for t in trims:
-                draw_guides(canvas, t, bleed, safe)
+                draw_guides(canvas, t, bleed if isinstance(bleed, int | float) else min(bleed), safe)
             draw_proof_slug(canvas, page, trims, bleed, job.text_lang,
                             [*ruler_area(page, list(trims), bleed), *reserved])
     canvas.showPage()

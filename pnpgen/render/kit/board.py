@@ -43,8 +43,8 @@ from pnpgen.render.kit.blocks import (
 )
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
 from pnpgen.render.kit.elements import Align, check_elements, draw_elements
-from pnpgen.render.kit.page import EDGE, KitJob, Rect, problems_of, write_pdf
-from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
+from pnpgen.render.kit.page import EDGE, KitJob, Rect, grown, marked_bleed, problems_of, write_pdf
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding, padding_problem
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 from pnpgen.render.words import WORDS
@@ -469,7 +469,8 @@ def draw_board(canvas: Canvas, frame: Frame, component: YMap, layout: BoardLayou
     colour = ctx.colour
     grid = component["grid"]
     whole = Box(0, 0, layout.width, layout.height)
-    if "background" in component:  # into the bleed
+    saver = getattr(ctx.job.options, "ink_saver", False) and not ctx.job.options.print_shop
+    if "background" in component and not saver:  # into the bleed (--ink-saver: left white)
         canvas.setFillColor(colour(component["background"]))
         canvas.rect(*frame.rect(whole.inset(-bleed)), stroke=0, fill=1)
     if "decorations" in component:
@@ -620,7 +621,7 @@ def plan_board(component: YMap, job: KitJob) -> tuple[BoardPlan, TextCtx]:
     layout, stack = layout_board(component, ctx)
     marks = next((key for key in ("regions", "cells", "decorations") if key in component), None)
     ctx.drawn.add(marked_cells(component, layout), "regions and cells", where(component, marks))
-    bleed = bleed_safe(component, job.options.preset)[0] * mm
+    bleed = bleed_safe(component, job.options.preset, job.options.print_shop)[0] * mm
     w, h = layout.width, layout.height
     if job.options.print_shop:  # the page is the board plus its bleed: never tiled
         trim = Rect(bleed, bleed, w * mm, h * mm)
@@ -654,9 +655,11 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
     for tile, (page, trim, frame) in zip(plan.tiles.tiles, plan.pages, strict=True):
         canvas.setPageSize((page.w, page.h))
         canvas.saveState()
-        if plan.tiles.tiled:  # only this tile's window (and its bleed) shows
+        # a home page's bleed gives way where its crop marks need the room (page.marked_bleed)
+        edge = (plan.bleed, plan.bleed) if ctx.job.options.print_shop else marked_bleed(page, trim, plan.bleed)
+        if plan.tiles.tiled or edge != (plan.bleed, plan.bleed):  # only this tile's window (and its bleed) shows
             clip = canvas.beginPath()
-            bleed_box = trim.outset(plan.bleed)
+            bleed_box = grown(trim, edge)
             clip.rect(bleed_box.x, bleed_box.y, bleed_box.w, bleed_box.h)
             canvas.clipPath(clip, stroke=0, fill=0)
         draw_board(canvas, frame, component, plan.layout, plan.stack, ctx, plan.bleed / mm)
@@ -665,7 +668,7 @@ def draw_pages(canvas: Canvas, component: YMap, plan: BoardPlan, ctx: TextCtx) -
         if plan.tiles.tiled:
             _tile_marks(canvas, frame, tile, plan, marks[(tile.column, tile.row)], ctx)
             caption.append(_tile_caption(canvas, page, trim, tile, plan, component, ctx))
-        finish_page(canvas, page, [trim], plan.bleed, ctx.job, padding(component, ctx.job.options.preset) * mm, caption)
+        finish_page(canvas, page, [trim], edge, ctx.job, padding(component, ctx.job.options.preset) * mm, caption)
 
 
 def _tile_marks(canvas: Canvas, frame: Frame, tile: Tile, plan: BoardPlan, points: list[tuple[float, float]],
@@ -712,7 +715,7 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
 # --- the component type interface -----------------------------------------------------
 
 
-__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]
 
 
 def check(component: YMap, job: KitJob) -> list[str]:
@@ -725,6 +728,11 @@ def check(component: YMap, job: KitJob) -> list[str]:
         draw_pages(Canvas(io.BytesIO()), component, plan, ctx)
 
     return problems_of(dry_run)
+
+
+def safe_zone(component: YMap, job: KitJob) -> list[str]:
+    """A padding narrower than the safe zone (validate's problem)."""
+    return padding_problem(component, job.options.preset)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:

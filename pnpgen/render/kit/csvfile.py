@@ -2,8 +2,8 @@
 
 Every fault is one line naming the file and the row's line: a file over MAX_CSV_BYTES,
 bytes that are not UTF-8, an unclosed quote, a header with a blank, repeated or
-clashing column name, too many rows, columns or characters, and rows whose cells do not
-match the header.
+clashing column name, too many rows, columns or characters, a NUL character, and rows
+whose cells do not match the header (more cells: a hint to quote a cell holding a comma).
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ def read_table(path: Path, shown: Path) -> CsvTable:
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise ContentError(f"not UTF-8 text ({error.reason}); save the file as UTF-8", shown, line) from None
+    if "\0" in text:  # Python's csv keeps it in the cell; it would print as nothing, or break a PDF string
+        raise ContentError("a NUL character (U+0000) is in this row; remove it", shown,
+                           text.count("\n", 0, text.index("\0")) + 1)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header: list[str] | None = None
     rows: list[tuple[list[str], int]] = []
@@ -71,7 +74,10 @@ def read_table(path: Path, shown: Path) -> CsvTable:
                 raise ContentError(f"more than {MAX_CSV_ROWS:,} rows (the limit for a CSV file)", shown, start)
             if len(cells) != len(header):
                 more = "more" if len(cells) > len(header) else "fewer"
-                raise ContentError(f"this row has {more} cells than the header row ({len(header)})", shown, start)
+                hint = " (quote a cell that holds a comma: \"one, two\")" if (
+                    len(cells) > len(header)) else ""
+                raise ContentError(f"this row has {more} cells than the header row ({len(header)})"
+                                   f"{hint}", shown, start)
             rows.append(([cell.strip() for cell in cells], start))
     except csv.Error as error:
         raise ContentError(_csv_problem(str(error)), shown, done + 1) from None

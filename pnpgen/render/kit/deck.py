@@ -18,6 +18,7 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
@@ -33,6 +34,7 @@ from pnpgen.render.kit.elements import (
     ElementContext,
     draw_elements,
     iter_elements,
+    safe_breaches,
 )
 from pnpgen.render.kit.imposition import (
     CARD_SIZES,
@@ -46,14 +48,18 @@ from pnpgen.render.kit.imposition import (
 )
 from pnpgen.render.kit.layouts import BACK_SPEC, FACE_SPEC, LAYOUTS_SPEC, faces
 from pnpgen.render.kit.page import (
+    EDGE,
     GUIDE_BLEED,
+    Bleed,
     KitJob,
     NoteSpot,
     Rect,
+    draw_cut_path,
     draw_guides,
     draw_note_at,
     draw_page_marks,
     draw_proof_slug,
+    grown,
     has_language_pair,
     margin_note_spot,
     ruler_area,
@@ -87,6 +93,7 @@ SCHEMA: dict[str, Any] = {
     "back_offset?": {"x?": float, "y?": float},
     "calibration?": bool,
     "crop_marks?": bool,
+    "corner_radius?": OneOf(float, str),
     "cards?": Each(dict, min=1),
     "csv?": str,
     "cards_from?": Each({"file": str, "at": str, "fields?": dict}, min=1),
@@ -129,6 +136,27 @@ class Settings:
     offset: tuple[float, float]  # mm, the back misalignment read on the calibration sheet
     calibration: bool
     crop_marks: bool
+    corner: float = 0.0  # mm: the cut's corner radius (a dieline's rounded corners)
+
+
+RADIUS = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*mm\s*$")
+
+
+def corner_radius(component: YMap, card: tuple[float, float]) -> float:
+    """`corner_radius:` in mm (a number, or a length such as '3mm'); at most half the
+    card's shorter side."""
+    value = component.get("corner_radius", 0)
+    if isinstance(value, str):
+        match = RADIUS.match(value)
+        if match is None:
+            raise ContentError(f"corner_radius: '{value}' is not a length such as 3 or '3mm'",
+                               **where(component, "corner_radius", value=True))
+        value = float(match[1])
+    radius = float(value)
+    if not 0 <= radius <= min(card) / 2:
+        raise ContentError(f"corner_radius: {radius:g} mm is not from 0 to half the card's shorter side "
+                           f"({min(card) / 2:g} mm)", **where(component, "corner_radius", value=True))
+    return radius
 
 
 def settings(component: YMap, job: KitJob) -> Settings:
@@ -140,15 +168,16 @@ def settings(component: YMap, job: KitJob) -> Settings:
     offset = component.get("back_offset") or {}
     lengths = {key: float(component.get(key, default)) for key, default in
                (("gap", 0.0), ("margin", DEFAULT_MARGIN))}  # bounded in BOUNDS
-    lengths["bleed"], lengths["safe"] = bleed_safe(component, job.options.preset)
+    lengths["bleed"], lengths["safe"] = bleed_safe(component, job.options.preset, job.options.print_shop)
     return Settings(card, paper, str(component.get("orientation", "auto")), lengths["bleed"], lengths["safe"],
                     lengths["gap"], lengths["margin"], str(component.get("layout", "duplex")),
                     str(component.get("duplex", "long")), (float(offset.get("x", 0)), float(offset.get("y", 0))),
-                    bool(component.get("calibration", True)), bool(component.get("crop_marks", True)))
+                    bool(component.get("calibration", True)), bool(component.get("crop_marks", True)),
+                    corner_radius(component, card))
 
 
 def grid_of(component: YMap, s: Settings) -> Grid:
-    grid = best_grid(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin)
+    grid = best_grid(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin, s.crop_marks)
     if grid.per_page == 0:
         raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card with {s.bleed:g} mm bleed does not fit on "
                            f"{s.paper} paper", **where(component, "size" if "size" in component else "paper"))
@@ -157,7 +186,7 @@ def grid_of(component: YMap, s: Settings) -> Grid:
 
 
 def fold_of(component: YMap, s: Settings) -> Fold:
-    fold = best_fold(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin)
+    fold = best_fold(s.paper, s.card, s.bleed, s.gap, s.orientation, s.margin, s.crop_marks)
     if fold.per_page == 0:
         raise ContentError(f"a {s.card[0]:g}×{s.card[1]:g} mm card does not fit twice (front and back) on "
                            f"{s.paper} paper for a fold-over layout", **where(component, "layout", value=True))
@@ -405,23 +434,52 @@ def check(component: YMap, job: KitJob) -> list[str]:
     check_work(component, job, s, len(cards), per_page)
     if job.options.print_shop:
         check_work(component, job, s, len(cards), 1, print_shop=True)
-    # one problem per card design (CSV row or YAML card) and element, however many copies
-    seen: dict[tuple[Any, ...], tuple[BuildError, list[int]]] = {}
+    # one problem per layout line: the first card that has it is named, and how many more
+    # cards (or copies of that card) have the same problem there
+    seen: dict[tuple[Any, ...], tuple[BuildError, set[tuple[Any, ...]], list[int]]] = {}
     for card in cards:
         ctx = element_context(component, job, card, s.bleed * mm)
         for layout in (card.front, card.back):
             try:
                 draw_elements(None, layout, trim, ctx)
             except BuildError as error:
-                key = (card.location.get("file"), card.location.get("line"), card.location.get("column"),
-                       error.file, error.line, error.column)
-                seen.setdefault(key, (error, []))[1].append(int(card.fields["index"]))
+                key = (error.file, error.line, error.column, error.message.removeprefix(ctx.label))
+                found = seen.setdefault(key, (error, set(), []))
+                found[1].add((card.location.get("file"), card.location.get("line"), card.location.get("column")))
+                found[2].append(int(card.fields["index"]))
                 break
-    for first, indexes in seen.values():
+    for first, designs, indexes in seen.values():
         more = len(indexes) - 1
-        problems.append(str(first) if not more else
-                        f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
+        if not more:
+            problems.append(str(first))
+        elif len(designs) == 1:
+            problems.append(f"{first} (and {more} more {'copy' if more == 1 else 'copies'} of this card)")
+        else:
+            problems.append(f"{first} (and {more} more {'card' if more == 1 else 'cards'})")
     return problems
+
+
+def safe_zone(component: YMap, job: KitJob) -> list[str]:
+    """Text of any card face inside the safe zone (validate's problems; a build warns)."""
+    return safe_problems(component, job, settings(component, job), expand_cards(component, job))
+
+
+def safe_problems(component: YMap, job: KitJob, s: Settings, cards: Sequence[Card]) -> list[str]:
+    """Text of any card face inside the safe zone (elements.safe_breaches), one line per
+    element: its first card named, how many other card designs share the breach."""
+    trim = Rect.mm(0, 0, *s.card)
+    found: dict[str, tuple[str, int]] = {}
+    for card in cards:
+        if card.fields.get("copy") != 1:
+            continue
+        ctx = element_context(component, job, card, s.bleed * mm)
+        for layout in (card.front, card.back):
+            for breach in safe_breaches(layout, trim, ctx, s.safe * mm):
+                place = breach.split(": ", 1)[0]
+                first, count = found.get(place, (breach, 0))
+                found[place] = (first, count + 1)
+    return [first if count == 1 else f"{first} (and {count - 1} more card{'s' if count > 2 else ''})"
+            for first, count in found.values()]
 
 
 # --- pages --------------------------------------------------------------------------------
@@ -433,7 +491,7 @@ class Sheet:
 
     page: Rect
     trims: list[Rect]
-    bleed: float  # points
+    bleed: Bleed  # points: every side, or (x, y) where the outer bleed gave way to crop marks
     folds: tuple[tuple[str, float], ...] = ()  # ("x" or "y", where) of fold lines: no crop mark there
 
 
@@ -445,7 +503,7 @@ def finish_page(canvas: Canvas, sheet: Sheet, s: Settings, lang: str, proof: boo
         draw_proof_slug(canvas, sheet.page, sheet.trims, sheet.bleed, lang,
                         ruler_area(sheet.page, sheet.trims, sheet.bleed))
     block = union(sheet.trims)
-    set_page_boxes(canvas, block, block.outset(sheet.bleed))
+    set_page_boxes(canvas, block, grown(block, sheet.bleed))
     canvas.showPage()
 
 
@@ -472,16 +530,18 @@ def render_duplex(canvas: Canvas, component: YMap, job: KitJob, s: Settings, car
         for slot, card in enumerate(chunk):
             ctx = element_context(component, job, card, grid.bleed)
             draw_face(canvas, card.front, trims[slot], grid.bleed_rect(slot), ctx)
+            if s.corner:
+                draw_cut_path(canvas, trims[slot], s.corner * mm, print_shop=False)
             if guides:
                 draw_guides(canvas, trims[slot], min(grid.bleed, grid.gap / 2), s.safe * mm)
         if guides:
-            _bleed_guide(canvas, union(trims).outset(grid.bleed))
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, job.text_lang, guides)
+            _bleed_guide(canvas, grown(union(trims), grid.outer))
+        finish_page(canvas, Sheet(grid.page, trims, grid.outer), s, job.text_lang, guides)
         pages += 1
         if not back:
             continue
         draw_backs(canvas, component, job, s, chunk, grid, shift, shared)
-        finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.bleed), s,
+        finish_page(canvas, Sheet(grid.page, _back_trims(grid, s, len(chunk), shift), grid.outer), s,
                     job.text_lang, guides)
         pages += 1
     if back and s.calibration:
@@ -523,13 +583,15 @@ def draw_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settings, chunk:
             canvas.restoreState()
         else:
             draw_face(canvas, card.back, trim, clip, element_context(component, job, card, grid.bleed))
+        if s.corner:
+            draw_cut_path(canvas, trim, s.corner * mm, print_shop=False)
         if job.options.guides:
             draw_guides(canvas, trim, min(grid.bleed, grid.gap / 2), s.safe * mm)
 
 
 # Readings of the calibration sheet (mm, right and up +) that the backs-shifted file has
 # pages for: every pair, so a player picks the backs that suit the printer without rebuilding.
-SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+SHIFTS = tuple(k * 0.25 for k in range(-4, 5))  # −1.0 … +1.0 mm: a 0.25 mm duplex offset is corrected
 SHIFTED = "backs-shifted"  # the file's suffix: <id>-backs-shifted[-<lang>].pdf
 
 
@@ -565,9 +627,9 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
     total = len(shift_readings()) * per_reading
     base = back_shift(grid, s)
     template = WORDS("shifted_backs", job.text_lang, x="\x01", y="\x02", page="\x03", count=total)  # filled once
-    notes = [template.replace("\x01", f"{rx:+.1f}").replace("\x02", f"{ry:+.1f}").replace("\x03", str(k + 1))
+    notes = [template.replace("\x01", f"{rx:+.2f}").replace("\x02", f"{ry:+.2f}").replace("\x03", str(k + 1))
              for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
-    reach = grid.bleed + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
+    reach = max(grid.outer) + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
     forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form
     for rx, ry in shift_readings():
         reading = replace(s, offset=(s.offset[0] + rx, s.offset[1] + ry))
@@ -575,7 +637,7 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
         for number, chunk in enumerate(chunks):
             if number not in forms:
                 trims = _back_trims(grid, s, len(chunk), base)
-                avoid = ruler_area(grid.page, trims, grid.bleed)
+                avoid = ruler_area(grid.page, trims, grid.outer)
                 forms[number] = (f"pnpgenBacks{number}", trims,
                                  margin_note_spot(canvas, max(notes, key=len), grid.page, trims, reach, avoid))
                 canvas.beginForm(forms[number][0], grid.page.x, grid.page.y, grid.page.right, grid.page.top)
@@ -589,12 +651,12 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
             if spot is not None:
                 draw_note_at(canvas, notes[pages], spot)
             # marks where the unmoved backs are (the cut is made from the fronts); boxes where they are
-            draw_page_marks(canvas, grid.page, trims, grid.bleed, job.text_lang, s.crop_marks)
+            draw_page_marks(canvas, grid.page, trims, grid.outer, job.text_lang, s.crop_marks)
             if job.options.guides:
                 draw_proof_slug(canvas, grid.page, trims, reach, job.text_lang,
-                                ruler_area(grid.page, trims, grid.bleed))
+                                ruler_area(grid.page, trims, grid.outer))
             moved = union(_back_trims(grid, s, len(chunk), shift))
-            set_page_boxes(canvas, moved, moved.outset(grid.bleed))
+            set_page_boxes(canvas, moved, grown(moved, grid.outer))
             canvas.showPage()
             pages += 1
     return pages
@@ -618,14 +680,17 @@ def render_foldover(canvas: Canvas, component: YMap, job: KitJob, s: Settings, c
             front, rear = fold.front(slot), fold.back(slot)
             draw_face(canvas, card.front, front, fold.front_bleed(slot), ctx)
             draw_face(canvas, card.back, rear, fold.back_bleed(slot), ctx, turned=not fold.vertical_fold)
+            if s.corner:
+                for trim in (front, rear):
+                    draw_cut_path(canvas, trim, s.corner * mm, print_shop=False)
             if job.options.guides:
                 for trim in (front, rear):
                     draw_guides(canvas, trim, 0, s.safe * mm)
             trims += [front, rear]
-        _fold_marks(canvas, fold, union(trims).outset(fold.grid.bleed), job.text_lang)
+        _fold_marks(canvas, fold, grown(union(trims), fold.grid.outer), job.text_lang)
         x1, y1, _x2, _y2 = fold.fold_line
         line = ("x", x1) if fold.vertical_fold else ("y", y1)
-        finish_page(canvas, Sheet(fold.page, trims, fold.grid.bleed, (line,)), s, job.text_lang,
+        finish_page(canvas, Sheet(fold.page, trims, fold.grid.outer, (line,)), s, job.text_lang,
                     job.options.guides)
         pages += 1
     return pages
@@ -645,8 +710,9 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
         for a, b in ((y1 + 2 * mm, block.y - 1 * mm), (block.top + 1 * mm, y2 - 2 * mm)):
             if b - a > 2 * mm:
                 canvas.line(x1, a, x1, b)
-        if block.top + 1 * mm < y2 - 6 * mm:
-            canvas.drawCentredString(x1, y2 - 5 * mm, label)
+        baseline = y2 - EDGE - getAscentDescent(SANS, 6)[0]  # its letters EDGE inside the paper (inkjets clip the rim)
+        if block.top + 1 * mm < baseline - 6 * 0.25:
+            canvas.drawCentredString(x1, baseline, label)
     else:
         for a, b in ((x1 + 2 * mm, block.x - 1 * mm), (block.right + 1 * mm, x2 - 2 * mm)):
             if b - a > 2 * mm:
@@ -656,11 +722,16 @@ def _fold_marks(canvas: Canvas, fold: Fold, block: Rect, lang: str) -> None:
 
 def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, proof: bool = False,
                      per_reading: int = 1, shifted_file: str = "") -> int:
-    """Two pages: on the front a scale (±5 mm) at the centre of every slot, on the back a
-    cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
+    """Two pages: on the front a scale (±5 mm, ticks every 0.25 mm within ±1.5 mm) at the
+    centre of every slot but those the instructions and the table of readings take, on the
+    back a hairline cross at the mirrored centre. Printed duplex, each cross should sit on 0."""
     shift = back_shift(grid, s)
     langs = [lang] if lang else ["ja", "en"]
-    slots = range(grid.per_page)
+    lines = [line for code in langs
+             for line in WORDS("calibration", code, edge=WORDS(f"edge_{s.duplex}", code),
+                               file=shifted_file).split("\n")]
+    text_slots = _calibration_text_slots(grid, lines)
+    slots = [slot for slot in range(grid.per_page) if slot not in text_slots]
     for side in ("front", "back"):
         trims = []
         for slot in slots:
@@ -669,76 +740,125 @@ def draw_calibration(canvas: Canvas, grid: Grid, s: Settings, lang: str | None, 
             trims.append(trim)
             _calibration_target(canvas, trim, side)
         if side == "front":
-            _calibration_text(canvas, grid, s, langs, per_reading, shifted_file)
-        finish_page(canvas, Sheet(grid.page, trims, grid.bleed), s, langs[-1], proof)
+            area = union([grid.trim(slot) for slot in text_slots])
+            trims.append(area)
+            _calibration_text(canvas, area, lines, per_reading)
+        finish_page(canvas, Sheet(grid.page, trims, grid.outer), s, langs[-1], proof)
     return 2
 
 
+CAL_SIZE = 5.0  # pt: the calibration sheet's instructions
+CELL = (9 * mm, 3.4 * mm)  # the largest cell of the table of readings
+MIN_CELL = (5.6 * mm, 2.6 * mm)  # the smallest that still reads at 4 pt
+
+
+def _text_lines(lines: list[str], width: float) -> list[str]:
+    return ["".join(t.text for t, _ in row.items) for line in lines
+            for row in break_lines(tokenize(line, {}), SANS, CAL_SIZE, width)[0]]
+
+
+def _calibration_text_height(lines: list[str], width: float) -> float:
+    """Points the instructions and the table of readings need in a box `width` wide."""
+    rows = len(SHIFTS) + 1
+    return (len(_text_lines(lines, width - 4 * mm)) * CAL_SIZE * 1.3 + 4 * mm
+            + rows * MIN_CELL[1] + 2 * mm)
+
+
+def _calibration_text_slots(grid: Grid, lines: list[str]) -> list[int]:
+    """The top-left block of slots (fewest first) that holds the instructions and the table of
+    readings: slot 0 for a poker card, two slots for a 63 × 42 mm tile."""
+    need_w = (len(SHIFTS) + 1) * MIN_CELL[0] + 4 * mm
+    for count in range(1, grid.per_page + 1):
+        for cols in range(1, min(count, grid.cols) + 1):
+            if count % cols:
+                continue
+            rows = count // cols
+            if rows > grid.rows:
+                continue
+            area = union([grid.trim(r * grid.cols + c) for r in range(rows) for c in range(cols)])
+            if area.w >= need_w and area.h >= _calibration_text_height(lines, area.w):
+                return [r * grid.cols + c for r in range(rows) for c in range(cols)]
+    return list(range(grid.per_page))[:1]  # a card too small for it all: the first slot, as before
+
+
+SCALE_OFFSET = 7 * mm  # the x scale runs this far below the slot's centre, the y scale this far right of it
+
+
 def _calibration_target(canvas: Canvas, trim: Rect, side: str) -> None:
+    """Front: a ring at the slot's centre, an x scale below it and a y scale right of it
+    (±5 mm, ticks every 0.25 mm within ±1.5 mm), apart so that their fine ticks never
+    cross. Back: a hairline cross and ring at the mirrored centre, long enough to reach
+    both scales: its upright line reads x on the lower scale, its level line y on the right."""
     cx, cy = trim.x + trim.w / 2, trim.y + trim.h / 2
     canvas.saveState()
     canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
     canvas.setLineWidth(0.3)
     canvas.rect(trim.x, trim.y, trim.w, trim.h, stroke=1, fill=0)
     canvas.setStrokeColor(colors.black)
+    canvas.setFillColor(colors.black)
     if side == "front":
         canvas.setFont(SANS, 4.5)
-        canvas.setFillColor(colors.black)
-        canvas.line(cx - 6 * mm, cy, cx + 6 * mm, cy)
-        canvas.line(cx, cy - 6 * mm, cx, cy + 6 * mm)
-        for k in range(-5, 6):
-            tick = (1.6 if k % 5 == 0 else 0.9) * mm
-            canvas.line(cx + k * mm, cy - tick, cx + k * mm, cy + tick)
-            canvas.line(cx - tick, cy + k * mm, cx + tick, cy + k * mm)
-        for k in (-5, 5):
-            canvas.drawCentredString(cx + k * mm, cy - 3.6 * mm, f"{k:+d}")
-            canvas.drawString(cx + 2.2 * mm, cy + k * mm - 1.5, f"{k:+d}")
+        canvas.setLineWidth(0.2)
+        axis_y, axis_x = cy - SCALE_OFFSET, cx + SCALE_OFFSET
+        canvas.line(cx - 5.5 * mm, axis_y, cx + 5.5 * mm, axis_y)
+        canvas.line(axis_x, cy - 5.5 * mm, axis_x, cy + 5.5 * mm)
+        canvas.circle(cx, cy, 1 * mm, stroke=1, fill=0)
+        canvas.setLineWidth(0.12)  # ticks 0.25 mm apart stay apart
+        for k in range(-20, 21):  # quarter millimetres
+            if k % 4 == 0:
+                tick = (1.8 if k % 20 == 0 or k == 0 else 1.2) * mm
+            elif k % 2 == 0:
+                tick = 0.8 * mm
+            elif abs(k) <= 6:
+                tick = 0.5 * mm  # quarter ticks within ±1.5 mm: a 0.25 mm offset reads off them
+            else:
+                continue
+            d = k * 0.25 * mm
+            canvas.line(cx + d, axis_y, cx + d, axis_y + tick)
+            canvas.line(axis_x - tick, cy + d, axis_x, cy + d)
+        for k in (-5, 0, 5):
+            canvas.drawCentredString(cx + k * mm, axis_y - 2.2 * mm, f"{k:+d}" if k else "0 x")
+            canvas.drawString(axis_x + 0.8 * mm, cy + k * mm - 1.5, f"{k:+d}" if k else "0 y")
     else:
-        canvas.setLineWidth(0.25)
-        canvas.line(cx - 9 * mm, cy, cx + 9 * mm, cy)
-        canvas.line(cx, cy - 9 * mm, cx, cy + 9 * mm)
+        canvas.setLineWidth(0.12)  # a hairline: it covers no tick
+        reach = SCALE_OFFSET + 2.5 * mm
+        canvas.line(cx - reach, cy, cx + reach, cy)
+        canvas.line(cx, cy - reach, cx, cy + reach)
         canvas.circle(cx, cy, 1 * mm, stroke=1, fill=0)
     canvas.restoreState()
 
 
-def _calibration_text(canvas: Canvas, grid: Grid, s: Settings, langs: list[str], per_reading: int,
-                      shifted_file: str) -> None:
-    """Instructions in the first slot, above its scale; below it, the table of the
-    backs-shifted file's pages by reading."""
-    trim = grid.trim(0)
-    size = 5.0
-    lines = [line for lang in langs
-             for line in WORDS("calibration", lang, edge=WORDS(f"edge_{s.duplex}", lang),
-                               file=shifted_file).split("\n")]
-    _reading_table(canvas, trim, per_reading)
+def _calibration_text(canvas: Canvas, area: Rect, lines: list[str], per_reading: int) -> None:
+    """Instructions at the top of `area` (the slots kept for them), the table of the
+    backs-shifted file's pages by reading below."""
     canvas.saveState()
-    canvas.setFont(SANS, size)
+    canvas.setFont(SANS, CAL_SIZE)
     canvas.setFillColor(colors.black)
-    width = trim.w - 4 * mm
-    y = trim.top - 4 * mm
-    for line in lines:
-        wrapped, _ = break_lines(tokenize(line, {}), SANS, size, width)
-        for row in wrapped:
-            canvas.drawString(trim.x + 2 * mm, y, "".join(t.text for t, _ in row.items))
-            y -= size * 1.3
+    y = area.top - 4 * mm
+    for row in _text_lines(lines, area.w - 4 * mm):
+        canvas.drawString(area.x + 2 * mm, y, row)
+        y -= CAL_SIZE * 1.3
     canvas.restoreState()
+    _reading_table(canvas, Rect(area.x, area.y, area.w, y - area.y), per_reading)
 
 
-def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
-    """Below the scale: rows y +1 … −1, columns x −1 … +1 (mm), each cell the page (or
-    pages) of the backs-shifted file for that reading."""
+def _reading_table(canvas: Canvas, area: Rect, per_reading: int) -> None:
+    """Rows y +1 … −1, columns x −1 … +1 (mm, 0.25 mm apart), each cell the page (or pages)
+    of the backs-shifted file for that reading, as large as `area` allows."""
     cols = len(SHIFTS) + 1
-    cell_w = min(9 * mm, (trim.w - 4 * mm) / cols)
-    cell_h = 3.6 * mm
-    size = 4.2
-    x0 = trim.x + (trim.w - cols * cell_w) / 2
-    top = trim.y + trim.h / 2 - 9 * mm
+    cell_w = max(MIN_CELL[0], min(CELL[0], (area.w - 4 * mm) / cols))
+    cell_h = max(MIN_CELL[1], min(CELL[1], (area.h - 2 * mm) / cols))
+    readings = shift_readings()
+    last = len(readings) * per_reading
+    widest = f"{last - per_reading + 1}–{last}" if per_reading > 1 else "+0.25"
+    size = min(4.2, 4.2 * (cell_w - 0.8 * mm) / max(stringWidth(widest, SANS, 4.2), 1e-6))
+    x0 = area.x + (area.w - cols * cell_w) / 2
+    top = area.top
     canvas.saveState()
     canvas.setFont(SANS, size)
     canvas.setFillColor(colors.black)
     canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
     canvas.setLineWidth(0.2)
-    readings = shift_readings()
 
     def cell(col: int, row: int, text: str) -> None:
         x, y = x0 + col * cell_w, top - (row + 1) * cell_h
@@ -747,9 +867,9 @@ def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
 
     cell(0, 0, "y \\ x")
     for col, x in enumerate(SHIFTS, start=1):
-        cell(col, 0, f"{x:+.1f}")
+        cell(col, 0, f"{x:+.2f}")
     for row, y in enumerate(reversed(SHIFTS), start=1):
-        cell(0, row, f"{y:+.1f}")
+        cell(0, row, f"{y:+.2f}")
         for col, x in enumerate(SHIFTS, start=1):
             first = readings.index((x, y)) * per_reading + 1
             cell(col, row, str(first) if per_reading == 1 else f"{first}–{first + per_reading - 1}")
@@ -758,7 +878,8 @@ def _reading_table(canvas: Canvas, trim: Rect, per_reading: int) -> None:
 
 def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card]) -> int:
     """One card face per page: the page is the card plus its bleed (BleedBox = MediaBox),
-    TrimBox the card; fronts and backs alternate; CMYK; no marks, ruler or guides."""
+    TrimBox the card; fronts and backs alternate; CMYK; no marks, ruler or guides; the cut
+    path (`corner_radius` rounding it) in the CutContour spot colour."""
     bleed = s.bleed * mm
     trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
     page = trim.outset(bleed)
@@ -767,6 +888,7 @@ def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings,
         ctx = element_context(component, job, card, bleed, cmyk=True)
         for layout in (card.front, card.back) if card.back else (card.front,):
             draw_face(canvas, layout, trim, page, ctx)
+            draw_cut_path(canvas, trim, s.corner * mm, print_shop=True)  # the dieline, for the shop's cutter
             set_page_boxes(canvas, trim, page)
             canvas.showPage()
             pages += 1
@@ -803,7 +925,8 @@ def render(component: YMap, job: KitJob) -> list[BuiltFile]:
         return render_duplex(canvas, component, job, s, cards, grid)
 
     duplex = s.duplex if fold is None and has_back else None
-    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note],
+    warnings = [f"warning: {breach}" for breach in safe_problems(component, job, s, cards)]
+    built = [write_pdf(job, component, (page.w, page.h), draw, "deck", [f"{len(cards)} cards", note, *warnings],
                        duplex=duplex)]
     if duplex is not None and s.calibration:
         per_reading = shifted_pages(cards, grid, job)
@@ -855,4 +978,4 @@ def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
     names = set(PLACEHOLDER.findall(source))
     return bool(names - set(job.values))
 
-__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]

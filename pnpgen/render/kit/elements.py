@@ -37,6 +37,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.content.game import GameContent, PathRefused
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
@@ -48,9 +49,11 @@ from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.richtext import (
+    TextLayout,
     ascent_descent,
     cached_layout,
     draw_layout,
+    ink_rect,
     shrink_to_fit,
     text_width,
 )
@@ -63,7 +66,7 @@ Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
 Number = OneOf(float, str)  # a number, or a `{field}` giving one
 POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
-                            "upside_down?": bool}
+                            "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
 ELEMENTS: dict[str, dict[str, Any]] = {
     "text": {
@@ -178,8 +181,23 @@ def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = N
 
 
 def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
-    known = ", ".join(ctx.known()) or "none"
-    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}' (fields: {known})", **location)
+    names = ctx.known()
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return BuildError(f"{ctx.label}: unknown field '{{{{ {name} }}}}'{hint} (fields: {', '.join(names) or 'none'})",
+                      **location)
+
+
+def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default: str | None = None) -> str:
+    """The colour `element[key]` names (or `default`), `{{ field }}` filled in: a BuildError
+    naming the card and the layout line when it is no colour (a CSV cell such as 'grean')."""
+    value = element.get(key)
+    spec = str(default) if value is None else fill_fields(str(value), ctx, element, key)
+    try:
+        make_colour(spec)
+    except ValueError as error:
+        raise BuildError(f"{ctx.label}: {key}: {error}", **where(element, key, value=True)) from None
+    return spec
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -327,9 +345,14 @@ def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) ->
 def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
     snippet = text.replace("\n", " ")
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
+    if element.get("shrink"):  # it shrank to min_size and still overflows
+        floor = element.get("min_size", DEFAULT_MIN_SIZE)
+        floor = f"{floor:g}" if isinstance(floor, int | float) else str(floor)
+        fix = f"it does not fit even shrunk to {floor} pt: shorten it, enlarge the box or lower 'min_size'"
+    else:
+        fix = "shorten it, enlarge the box, lower the size or add 'shrink: true'"
     return BuildError(
-        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' "
-        "(shorten it, enlarge the box, lower the size or add 'shrink: true')",
+        f"{ctx.label}: text overflows its {area.w / mm:.1f}×{area.h / mm:.1f} mm box: '{snippet}' ({fix})",
         **where(element, key, value=True),
     )
 
@@ -337,29 +360,41 @@ def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, a
 # --- icons and images -------------------------------------------------------------------------
 
 
-def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
-    """The image file `name` of the game folder, checked (images.py). Problems with the name
-    point at `parent[key]`; problems inside the file name the file."""
-    content = ctx.job.content
-    here = where(parent, key, value=True)
+class ImageNameProblem(BuildError):
+    """What is wrong with an image's name (no place: the caller names where it is written)."""
+
+
+def game_image(content: GameContent, name: str) -> Image:
+    """The image file `name` of the game folder, checked (images.py): ImageNameProblem for
+    the name (outside the folder, missing, a folder, not a picture), BuildError naming the
+    file for what is inside it. Components and rulebooks both read pictures through it."""
     said = name.replace("\0", "\\0")
     said = said if len(said) <= 80 else said[:79] + "…"
     if "\0" in name or not name.strip():
-        raise BuildError(f"{ctx.label}: image '{said}' is not a file name", **here)
+        raise ImageNameProblem(f"image '{said}' is not a file name")
     try:
         path = content.path(name)
         exists, folder = path.exists(), path.is_dir()
-    except ContentError:
-        raise BuildError(f"{ctx.label}: image '{said}' leaves the game folder", **here) from None
+    except PathRefused as refused:
+        raise ImageNameProblem(f"image '{said}' {refused.problem}") from None
     except (OSError, ValueError):
-        raise BuildError(f"{ctx.label}: image '{said}' is not a usable file name", **here) from None
+        raise ImageNameProblem(f"image '{said}' is not a usable file name") from None
     if not exists:
-        raise BuildError(f"{ctx.label}: image not found: {said}", **here)
+        raise ImageNameProblem(f"image not found: {said}")
     if folder:
-        raise BuildError(f"{ctx.label}: image '{said}' is a folder, not a file", **here)
+        raise ImageNameProblem(f"image '{said}' is a folder, not a file")
     if path.suffix.lower() not in IMAGE_SUFFIXES:
-        raise BuildError(f"{ctx.label}: image '{said}' must be a .png, .jpg or .svg file", **here)
+        raise ImageNameProblem(f"image '{said}' must be a .png, .jpg or .svg file")
     return check_image(path, str(content.folder / name), content.folder)
+
+
+def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
+    """The image file `name` of the game folder, checked (game_image). Problems with the name
+    point at `parent[key]`; problems inside the file name the file."""
+    try:
+        return game_image(ctx.job.content, name)
+    except ImageNameProblem as problem:
+        raise BuildError(f"{ctx.label}: {problem.message}", **where(parent, key, value=True)) from None
 
 
 def draw_icon(canvas: Canvas, name: str, area: Rect, ctx: ElementContext) -> None:
@@ -385,9 +420,9 @@ def draw_shape(canvas: Canvas, element: Mapping[str, Any], area: Rect, ctx: Elem
     if kind != "line" and fill is None and stroke is None:
         fill = ctx.color
     if fill:
-        canvas.setFillColor(ctx.colour(fill_fields(str(fill), ctx, element, "fill")))
+        canvas.setFillColor(ctx.colour(colour_of(element, "fill", ctx, fill)))
     if stroke or kind == "line":
-        canvas.setStrokeColor(ctx.colour(fill_fields(str(stroke or ctx.color), ctx, element, "stroke")))
+        canvas.setStrokeColor(ctx.colour(colour_of(element, "stroke", ctx, ctx.color)))
         canvas.setLineWidth(_number(element, "stroke_width", ctx, 0.3) * mm)
     dash = element.get("dash")
     if dash:
@@ -452,12 +487,14 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
         raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
     size, natural = fitted
     row_h = size * 1.6
+    stroke_spec = colour_of(element, "stroke", ctx, "#000000")
+    text_colour = colour_of(element, "color", ctx, ctx.color)
+    header_fill = colour_of(element, "header_fill", ctx, "#e6e6e6")
     if canvas is None:
         return
     spare = (area.w - sum(natural)) / cols
     widths = [n + spare for n in natural]
-    stroke = ctx.colour(str(element.get("stroke", "#000000")))
-    text_colour = str(element.get("color", ctx.color))
+    stroke = ctx.colour(stroke_spec)
     header = element.get("header", True)
     canvas.saveState()
     canvas.setLineWidth(0.4)
@@ -465,7 +502,7 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
     total_h = row_h * len(rows)
     top = area.top
     if header:
-        canvas.setFillColor(ctx.colour(str(element.get("header_fill", "#e6e6e6"))))
+        canvas.setFillColor(ctx.colour(header_fill))
         canvas.rect(area.x, top - row_h, area.w, row_h, stroke=0, fill=1)
     canvas.rect(area.x, top - total_h, area.w, total_h, stroke=1, fill=0)
     for i in range(1, len(rows)):
@@ -495,7 +532,8 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
 # --- the entry point ------------------------------------------------------------------------
 
 
-def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
+    """A text element's laid-out lines, the area they go in and the text; BuildError on overflow."""
     raw = element["text"]
     text = fill_fields(ctx.job.text(raw), ctx, element, "text")
     pad = _number(element, "padding", ctx, 0) * mm
@@ -507,8 +545,13 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                      bool(element.get("shrink")), _number(element, "min_size", ctx, DEFAULT_MIN_SIZE))
     if layout is None:
         raise overflow_error(ctx, element, text, inner, "text")
+    return layout, inner, text
+
+
+def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+    layout, inner, _text = _text_layout(element, area, ctx)
+    colour = colour_of(element, "color", ctx, ctx.color)
     if canvas is not None:
-        colour = fill_fields(str(element.get("color", ctx.color)), ctx, element, "color")
         draw_layout(canvas, layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")),
                     ctx, colour)
 
@@ -523,6 +566,10 @@ def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect
 def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     if canvas is not None:
         draw_shape(canvas, element, area, ctx)
+        return
+    for key in ("fill", "stroke"):  # a check: the colours this card's fields give
+        if key in element:
+            colour_of(element, key, ctx)
 
 
 # --- squares --------------------------------------------------------------------------------
@@ -621,6 +668,11 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                                 else str(spec["glyph"]), ctx, spec, "glyph")
               for code, spec in codes.items() if "glyph" in spec and any(code in row for row in rows)}
     walls = _walls(element, ctx, rows)
+    fills = {code: colour_of(spec, "fill", ctx) for code, spec in codes.items()
+             if spec.get("fill") and any(code in row for row in rows)}
+    pattern_colours = {code: colour_of(spec, "pattern_color", ctx, "#444444") for code, spec in codes.items()
+                       if any(code in row for row in rows)}
+    stroke = colour_of(element, "stroke", ctx, "#555555")
     if canvas is None:
         return
     side, left, top = square_grid(area, rows)
@@ -628,13 +680,12 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
         for c, code in enumerate(row):
             spec = codes[code]
             x, y = left + c * side, top - (r + 1) * side
-            if spec.get("fill"):
-                canvas.setFillColor(ctx.colour(fill_fields(str(spec["fill"]), ctx, spec, "fill")))
+            if code in fills:
+                canvas.setFillColor(ctx.colour(fills[code]))
                 canvas.rect(x, y, side, side, stroke=0, fill=1)
             kind = str(spec.get("pattern", "none"))
             if kind != "none":
-                colour = ctx.colour(fill_fields(str(spec.get("pattern_color", "#444444")), ctx, spec,
-                                                "pattern_color"))
+                colour = ctx.colour(pattern_colours[code])
                 canvas.setStrokeColor(colour)
                 canvas.setFillColor(colour)
                 canvas.setLineWidth(0.35 * mm)
@@ -660,7 +711,7 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                 canvas.setFillColor(ctx.colour(str(spec.get("label_color", "#000000"))))
                 canvas.setFont(font, size)
                 canvas.drawCentredString(x + side / 2, y + side * 0.1, labels[code])
-    canvas.setStrokeColor(ctx.colour(fill_fields(str(element.get("stroke", "#555555")), ctx, element, "stroke")))
+    canvas.setStrokeColor(ctx.colour(stroke))
     canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * mm)
     for r in range(len(rows) + 1):
         canvas.line(left, top - r * side, left + side * len(rows[0]), top - r * side)
@@ -724,9 +775,83 @@ DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext
 }
 
 
+def safe_breaches(elements: Sequence[Any], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
+    """Text (and tables) of a face nearer the trim `box` than `safe` points, unless the
+    element says `safe: off`: one 'file:line:col: ...' each, naming how near it comes. A
+    text is measured where its letters go (its lines as aligned), a table by its box."""
+    setup_fonts()  # the letters are measured in the bundled faces
+    inside = box.inset(safe)
+    found: list[str] = []
+    for kind, element in iter_elements(elements):
+        if kind not in ("text", "table") or element.get("safe", True) is False:
+            continue
+        here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
+        area = element_rect(element, box, here)
+        if kind == "text":
+            layout, inner, text = _text_layout(element, area, here)
+            if not text.strip():
+                continue
+            ink = ink_rect(layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")))
+            if element.get("upside_down"):  # turned half round about its box's centre
+                ink = Rect(area.x + area.right - ink.right, area.y + area.top - ink.top, ink.w, ink.h)
+            what = text.replace("\n", " ").replace("**", "")
+        else:
+            ink, what = area, "a table"
+        if inside.contains(ink):
+            continue
+        near = min(ink.x - box.x, box.right - ink.right, ink.y - box.y, box.top - ink.top) / mm
+        said = what if len(what) <= 30 else what[:29] + "…"
+        found.append(str(BuildError(
+            f"{ctx.label}: '{said}' comes {near:.1f} mm from the trim, inside the {safe / mm:g} mm safe zone "
+            "(move it inward, or give the element 'safe: off' if it may be cut)", **where(element, kind))))
+    return found
+
+
 def iter_elements(elements: Sequence[Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for element in elements:
         yield next(k for k in ELEMENTS if k in element), element
+
+
+BACKGROUND = 0.85  # a filled shape covering this much of its face is its background (ink saver)
+LIGHT = 0.6  # relative luminance above which ink-saver text or lines left on white paper are darkened
+SAVER_TEXT = "#222222"
+SAVER_LINE = "#888888"
+
+
+def saves_ink(ctx: ElementContext) -> bool:
+    """True for a home file built with --ink-saver (print-shop files keep every fill)."""
+    return bool(getattr(ctx.job.options, "ink_saver", False)) and not ctx.cmyk
+
+
+def _luminance(spec: str) -> float:
+    colour = make_colour(spec)
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Rect, ctx: ElementContext,
+                      kept: list[Rect]) -> Mapping[str, Any] | None:
+    """The element as --ink-saver draws it: a full-bleed fill (`bleed: true`) or a background
+    (a fill over BACKGROUND of the face) loses its fill (None when nothing is left); light
+    text or lines no longer on a kept fill (`kept`, the fills drawn so far) turn dark, so
+    they stay readable on white paper. Art (pictures, squares, smaller shapes) is kept."""
+    if kind == "shape" and element.get("fill") and element.get("shape") != "line":
+        covers = area.w * area.h >= BACKGROUND * box.w * box.h
+        if element.get("bleed") or covers:
+            if not element.get("stroke"):
+                return None
+            element = {k: v for k, v in element.items() if k != "fill"}
+        else:
+            kept.append(area)
+            return element
+    key = {"text": "color", "shape": "stroke", "table": "color"}.get(kind)
+    if key is None:
+        return element
+    spec = fill_fields(str(element.get(key, ctx.color)), ctx, element, key)
+    centre = (area.x + area.w / 2, area.y + area.h / 2)
+    on_fill = any(r.x <= centre[0] <= r.right and r.y <= centre[1] <= r.top for r in kept)
+    if on_fill or _luminance(spec) <= LIGHT:
+        return element
+    return {**element, key: SAVER_TEXT if kind != "shape" else SAVER_LINE}
 
 
 def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx: ElementContext) -> None:
@@ -736,8 +861,15 @@ def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx
     setup_fonts()
     if canvas is not None:
         canvas.saveState()  # elements set colours and widths freely: the caller's state survives
+    saver = canvas is not None and saves_ink(ctx)
+    kept: list[Rect] = []  # ink saver: the fills drawn so far
     for kind, element in iter_elements(elements):
         area = element_rect(element, box, ctx)
+        if saver:
+            changed = ink_saver_element(element, kind, area, box, ctx, kept)
+            if changed is None:
+                continue
+            element = changed
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
         if canvas is not None and element.get("upside_down"):  # turned half round about its box's centre
             canvas.saveState()

@@ -33,19 +33,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.content.game import refused_file
 from pnpgen.errors import BuildError
 from pnpgen.limits import (
     MAX_IMAGE_BYTES,
+    MAX_IMAGE_MEMORY,
     MAX_IMAGE_PIXELS,
     MAX_SVG_BYTES,
     MAX_SVG_DEPTH,
     MAX_SVG_ELEMENTS,
     MAX_SVG_SIDE,
+    MAX_SVG_TEXT_CHARS,
 )
 from pnpgen.render.colour import to_cmyk
 from pnpgen.render.fonts import SANS, setup_fonts
@@ -77,6 +80,9 @@ _checked: dict[Path, Image] = {}  # every image that passed its checks, by resol
 def check_image(path: Path, shown: str, root: Path) -> Image:
     """Check the image file `path` (resolved, inside the resolved game folder `root`);
     `shown` names it in errors as the designer wrote it. Cached per file version."""
+    problem = refused_file(path, root)  # a link loop, a pipe or a device: said as such
+    if problem:
+        raise BuildError(f"image {problem}", shown)
     if not path.is_file():
         kind = "a folder" if path.is_dir() else "missing"
         raise BuildError(f"image is {kind}, not a file", shown)
@@ -105,17 +111,17 @@ def _check(path: Path, size: int, mtime: int, shown: str, root: Path) -> Image:
         return _svg(path, shown, root)
     if size > MAX_IMAGE_BYTES:
         raise BuildError(f"image file of {size:,} bytes is over the limit of {MAX_IMAGE_BYTES:,} bytes", shown)
-    with path.open("rb") as source:
-        width, height = _raster(source, shown)
+    width, height = _raster(io.BytesIO(path.read_bytes()), shown)
     return Image(path, shown, width, height)
 
 
 # --- PNG and JPEG -----------------------------------------------------------------------------
 
 
-def _raster(source: IO[bytes], shown: str, line: int | None = None) -> tuple[int, int]:
-    """Size of a PNG or JPEG, refused over MAX_IMAGE_PIXELS before decoding, then decoded
-    once to prove it whole."""
+def _raster(source: io.BytesIO, shown: str, line: int | None = None) -> tuple[int, int]:
+    """Size of a PNG or JPEG, refused over MAX_IMAGE_PIXELS or MAX_IMAGE_MEMORY before
+    decoding, then decoded once to prove it whole (a JPEG strictly: libjpeg pads a short
+    scan with grey and only warns, so a 631-byte file can claim 9999×9999)."""
     from PIL import Image as PILImage
     from PIL import UnidentifiedImageError
 
@@ -130,7 +136,17 @@ def _raster(source: IO[bytes], shown: str, line: int | None = None) -> tuple[int
                 width, height = picture.size  # from the header: nothing is decoded yet
                 if width * height > MAX_IMAGE_PIXELS:
                     raise fail(f"image of {width}×{height} pixels is over the limit of {MAX_IMAGE_PIXELS:,} pixels")
-                picture.load()
+                each, kind = _bytes_per_pixel(picture.mode, source.getbuffer())
+                if width * height * each > MAX_IMAGE_MEMORY:
+                    raise fail(f"image of {width}×{height} pixels ({kind}, {each} bytes a pixel) would take "
+                               f"{width * height * each / 1e6:,.0f} MB decoded, over the limit of "
+                               f"{MAX_IMAGE_MEMORY / 1e6:,.0f} MB")
+                if picture.format == "JPEG":
+                    damage = _jpeg_damage(source.getvalue())
+                    if damage:
+                        raise fail(f"JPEG image is cut short or damaged ({damage})")
+                else:
+                    picture.load()
     except BuildError:
         raise
     except UnidentifiedImageError:
@@ -141,6 +157,37 @@ def _raster(source: IO[bytes], shown: str, line: int | None = None) -> tuple[int
         # Pillow's guard, at our limit, for every later read (all of checked images).
         PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
     return width, height
+
+
+# Bytes a pixel of each Pillow mode takes decoded (Pillow keeps RGB in 4 bytes).
+_MODE_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2}
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by the IHDR colour type
+
+
+def _bytes_per_pixel(mode: str, data: memoryview) -> tuple[int, str]:
+    """Bytes a decoded pixel takes, the larger of Pillow's mode and the file's own samples
+    (a 16-bit RGBA PNG decodes through 8 bytes a pixel), and a name of that kind."""
+    each, kind = _MODE_BYTES.get(mode, 4), mode
+    if bytes(data[:8]) == b"\x89PNG\r\n\x1a\n" and len(data) >= 26:
+        depth, colour = data[24], data[25]
+        stored = -(-_PNG_CHANNELS.get(colour, 4) * depth // 8)
+        kind = f"{mode}, {depth}-bit"
+        each = max(each, stored)
+    return each, kind
+
+
+def _jpeg_damage(data: bytes) -> str | None:
+    """What libjpeg says is wrong with a JPEG (None: whole), decoding it at 1/8 scale (every
+    coded block is still read) and taking as errors what it would only warn about."""
+    import simplejpeg
+
+    try:
+        header = simplejpeg.decode_jpeg_header(data)
+        colour = "CMYK" if header[2] in ("CMYK", "YCCK") else "GRAY"
+        simplejpeg.decode_jpeg(data, colorspace=colour, strict=True, min_factor=8)
+    except ValueError as error:
+        return _reason(error).rstrip(".")
+    return None
 
 
 def _reason(error: BaseException) -> str:
@@ -173,8 +220,11 @@ def _svg(path: Path, shown: str, root: Path) -> Image:
     for count, element in enumerate(svg.iter(), start=1):
         if count > MAX_SVG_ELEMENTS:
             raise BuildError(f"SVG has more than {MAX_SVG_ELEMENTS:,} elements", shown)
-        if not isinstance(element.tag, str) or etree.QName(element).localname == "a":
-            continue  # an entity reference; or a hyperlink, which svglib never follows
+        if not isinstance(element.tag, str):
+            continue  # an entity reference
+        _check_text(element, etree.QName(element).localname, shown)
+        if etree.QName(element).localname == "a":
+            continue  # a hyperlink, which svglib never follows
         for attribute in (XLINK_HREF, "href"):
             link = element.get(attribute)
             if link is not None:
@@ -193,6 +243,19 @@ def _svg(path: Path, shown: str, root: Path) -> Image:
     except Exception as error:  # noqa: BLE001 - see _render
         raise BuildError(f"SVG could not be drawn ({_reason(error)})", shown) from None
     return Image(path, shown, width, height, drawing, nodes)
+
+
+def _check_text(element: Any, name: str, shown: str) -> None:
+    """An element's text: at most MAX_SVG_TEXT_CHARS (Pillow's text drawing fails on a
+    million characters), and a <style> with no @import (svglib cannot read one, and it
+    names another file)."""
+    text = element.text or ""
+    if len(text) > MAX_SVG_TEXT_CHARS:
+        raise BuildError(f"SVG text of {len(text):,} characters is over the limit of {MAX_SVG_TEXT_CHARS:,}",
+                         shown, element.sourceline)
+    if name == "style" and "@import" in text.lower():
+        raise BuildError("an SVG <style> may not @import other style sheets: put the rules in the SVG",
+                         shown, element.sourceline)
 
 
 @dataclass
@@ -232,9 +295,10 @@ def _check_link(link: str, svg: Path, shown: str, root: Path, line: int | None, 
         return
     # As svglib resolves it: joined to the SVG's folder, then normalised.
     target = Path(os.path.normpath(os.path.join(os.path.dirname(svg), iri)))
+    problem = refused_file(target, root)  # leaves the folder, a link loop, a pipe or device
+    if problem:
+        raise refuse(problem)
     real = target.resolve()
-    if not real.is_relative_to(root):
-        raise refuse("leaves the game folder")
     if target.suffix.lower() == ".svg":
         raise refuse("points to another SVG file: draw it as its own image element instead")
     if target.suffix.lower() not in RASTER:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 
-from pnpgen.render.kit.page import EPS, Rect, union
+from pnpgen.render.kit.page import CROP_GAP, EDGE, EPS, MIN_MARK, Rect, grown, union
 from pnpgen.render.paper import paper_mm
 
 # Card size presets, millimetres (portrait).
@@ -35,6 +35,11 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 }
 DEFAULT_MARGIN = 3.0  # mm: least distance from the paper edge to the bleed edge
 DUPLEX = ("long", "short")
+# mm a cut line needs between the trim and the paper edge for its crop mark: the printer's
+# dead band (EDGE), the mark's gap (CROP_GAP) and its shortest length (MIN_MARK). Where a
+# home sheet's margin is narrower than this plus the bleed, the bleed at that edge of the
+# block is dropped (as Squib's `trim` does), never the mark.
+MARK_ROOM = (EDGE + CROP_GAP + MIN_MARK) / mm
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,13 @@ class Grid:
     card_h: float
     gap: float
     bleed: float
+    edge: tuple[float, float] | None = None  # the bleed (x, y) at the outer edges of the block; None: `bleed`
+
+    @property
+    def outer(self) -> tuple[float, float]:
+        """The bleed at the outer edges of the block (left/right, bottom/top), in points:
+        less than `bleed` where the margin keeps room for the crop marks only without it."""
+        return self.edge if self.edge is not None else (self.bleed, self.bleed)
 
     @property
     def per_page(self) -> int:
@@ -73,11 +85,11 @@ class Grid:
 
     def bleed_rect(self, slot: int) -> Rect:
         """The card's drawing area: full bleed outside the block, half the gap inside."""
-        return clipped_bleed(self.trim(slot), self.block, self.bleed, self.gap)
+        return clipped_bleed(self.trim(slot), self.block, self.bleed, self.gap, self.outer)
 
     @property
     def bleed_box(self) -> Rect:
-        return self.block.outset(self.bleed)
+        return grown(self.block, self.outer)
 
     def back_slot(self, slot: int, duplex: str) -> int:
         """The slot on the backs page behind `slot` on the fronts page."""
@@ -95,12 +107,16 @@ def flips_left_right(landscape: bool, duplex: str) -> bool:
     return (duplex == "long") != landscape
 
 
-def clipped_bleed(trim: Rect, block: Rect, bleed: float, gap: float) -> Rect:
+def clipped_bleed(trim: Rect, block: Rect, bleed: float, gap: float,
+                  outer: tuple[float, float] | None = None) -> Rect:
+    """A card's drawing area: `outer` (x, y; default `bleed`) at the block's edges, half the
+    gap (at most `bleed`) towards a neighbour."""
     inner = min(bleed, gap / 2)
-    left = bleed if trim.x <= block.x + EPS else inner
-    right = bleed if trim.right >= block.right - EPS else inner
-    bottom = bleed if trim.y <= block.y + EPS else inner
-    top = bleed if trim.top >= block.top - EPS else inner
+    ox, oy = outer if outer is not None else (bleed, bleed)
+    left = ox if trim.x <= block.x + EPS else inner
+    right = ox if trim.right >= block.right - EPS else inner
+    bottom = oy if trim.y <= block.y + EPS else inner
+    top = oy if trim.top >= block.top - EPS else inner
     return Rect(trim.x - left, trim.y - bottom, trim.w + left + right, trim.h + bottom + top)
 
 
@@ -115,21 +131,39 @@ def fit_count(space: float, card: float, gap: float) -> int:
     return max(0, int((space + gap + EPS) // (card + gap)))
 
 
+def trim_margin(margin_mm: float, bleed_mm: float, marks: bool) -> float:
+    """The least mm from the paper edge to the trims: with crop marks, room for them (the
+    bleed is dropped where it would take that room); without, the margin and the bleed."""
+    return max(margin_mm, MARK_ROOM) if marks else margin_mm + bleed_mm
+
+
+def edge_bleed(space_mm: float, margin_mm: float, bleed_mm: float, marks: bool) -> float:
+    """The bleed (points) at an outer edge of a block `space_mm` from the paper edge: all
+    of it when the crop marks (and the margin) still find room beyond it, else what fits."""
+    floor = max(margin_mm, MARK_ROOM) if marks else margin_mm
+    return max(0.0, min(bleed_mm, space_mm - floor)) * mm
+
+
 def grid_for(paper: str, landscape: bool, card_mm: tuple[float, float], bleed_mm: float, gap_mm: float,
-             margin_mm: float = DEFAULT_MARGIN) -> Grid:
+             margin_mm: float = DEFAULT_MARGIN, marks: bool = True) -> Grid:
     pw, ph = paper_mm(paper, landscape)
-    room = 2 * (margin_mm + bleed_mm)
+    room = 2 * trim_margin(margin_mm, bleed_mm, marks)
     cols = fit_count(pw - room, card_mm[0], gap_mm)
     rows = fit_count(ph - room, card_mm[1], gap_mm)
-    return Grid(Rect.mm(0, 0, pw, ph), cols, rows, card_mm[0] * mm, card_mm[1] * mm, gap_mm * mm, bleed_mm * mm)
+    w = cols * card_mm[0] + max(cols - 1, 0) * gap_mm
+    h = rows * card_mm[1] + max(rows - 1, 0) * gap_mm
+    edge = (edge_bleed((pw - w) / 2, margin_mm, bleed_mm, marks), edge_bleed((ph - h) / 2, margin_mm, bleed_mm, marks))
+    return Grid(Rect.mm(0, 0, pw, ph), cols, rows, card_mm[0] * mm, card_mm[1] * mm, gap_mm * mm, bleed_mm * mm,
+                edge)
 
 
 def best_grid(paper: str, card_mm: tuple[float, float], bleed_mm: float, gap_mm: float = 0.0,
-              orientation: str = "auto", margin_mm: float = DEFAULT_MARGIN) -> Grid:
+              orientation: str = "auto", margin_mm: float = DEFAULT_MARGIN, marks: bool = True) -> Grid:
     """The paper orientation that fits the most cards (portrait on a tie); cols or rows
-    may be 0 when the card does not fit at all (the caller reports it)."""
+    may be 0 when the card does not fit at all (the caller reports it). With `marks`, every
+    cut line keeps room for its crop marks (the outer bleed gives way: Grid.outer)."""
     options = {"portrait": [False], "landscape": [True], "auto": [False, True]}[orientation]
-    grids = [grid_for(paper, landscape, card_mm, bleed_mm, gap_mm, margin_mm) for landscape in options]
+    grids = [grid_for(paper, landscape, card_mm, bleed_mm, gap_mm, margin_mm, marks) for landscape in options]
     return max(grids, key=lambda g: (g.per_page, not g.landscape))
 
 
@@ -198,11 +232,11 @@ class Fold:
 
 
 def fold_grid(paper: str, landscape: bool, vertical_fold: bool, card_mm: tuple[float, float], bleed_mm: float,
-              gap_mm: float, margin_mm: float = DEFAULT_MARGIN) -> Fold:
+              gap_mm: float, margin_mm: float = DEFAULT_MARGIN, marks: bool = True) -> Fold:
     """Fronts packed against the fold line in their half of the page."""
     pw, ph = paper_mm(paper, landscape)
     page = Rect.mm(0, 0, pw, ph)
-    room = margin_mm + bleed_mm  # on the outer side only: the fold side needs no margin
+    room = trim_margin(margin_mm, bleed_mm, marks)  # on the outer side only: the fold side needs no margin
     if vertical_fold:
         cols = fit_count(pw / 2 - room, card_mm[0], gap_mm)
         rows = fit_count(ph - 2 * room, card_mm[1], gap_mm)
@@ -213,13 +247,15 @@ def fold_grid(paper: str, landscape: bool, vertical_fold: bool, card_mm: tuple[f
     h = rows * card_mm[1] + max(rows - 1, 0) * gap_mm
     # The fronts half-page is placed so that its centred block touches the fold line.
     half = Rect.mm(pw / 2 - w, 0, w, ph) if vertical_fold else Rect.mm(0, ph / 2, pw, h)
-    grid = Grid(half, cols, rows, card_mm[0] * mm, card_mm[1] * mm, gap_mm * mm, bleed_mm * mm)
+    space = (pw / 2 - w, (ph - h) / 2) if vertical_fold else ((pw - w) / 2, ph / 2 - h)
+    edge = (edge_bleed(space[0], margin_mm, bleed_mm, marks), edge_bleed(space[1], margin_mm, bleed_mm, marks))
+    grid = Grid(half, cols, rows, card_mm[0] * mm, card_mm[1] * mm, gap_mm * mm, bleed_mm * mm, edge)
     return Fold(page, grid, vertical_fold)
 
 
 def best_fold(paper: str, card_mm: tuple[float, float], bleed_mm: float, gap_mm: float = 0.0,
-              orientation: str = "auto", margin_mm: float = DEFAULT_MARGIN) -> Fold:
+              orientation: str = "auto", margin_mm: float = DEFAULT_MARGIN, marks: bool = True) -> Fold:
     options = {"portrait": [False], "landscape": [True], "auto": [False, True]}[orientation]
-    folds = [fold_grid(paper, landscape, vertical, card_mm, bleed_mm, gap_mm, margin_mm)
+    folds = [fold_grid(paper, landscape, vertical, card_mm, bleed_mm, gap_mm, margin_mm, marks)
              for landscape in options for vertical in (False, True)]
     return max(folds, key=lambda f: (f.per_page, not f.page.w > f.page.h, not f.vertical_fold))

@@ -36,6 +36,7 @@ EPS = 1e-6
 CROP_GAP = 1.0 * mm
 CROP_LENGTH = 5.0 * mm
 CROP_WIDTH = 0.25
+MIN_MARK = 1.5 * mm  # a crop mark shorter than this is not drawn (a cut line keeps room for it: imposition)
 # The check ruler: 50 mm long; RULER_HEIGHT is the room it needs above its baseline.
 RULER_LENGTH = 50 * mm
 RULER_HEIGHT = 4.2 * mm
@@ -110,6 +111,24 @@ class Rect:
         """The same rectangle seen from the back of the sheet (flipped on the long edge
         of a portrait page: left and right swap)."""
         return Rect(page_width - self.right, self.y, self.w, self.h)
+
+
+Bleed = float | tuple[float, float]  # points: the same on every side, or (left/right, bottom/top)
+
+
+def grown(rect: Rect, bleed: Bleed) -> Rect:
+    """`rect` plus its bleed: the same on every side, or (x, y) for left/right and bottom/top."""
+    bx, by = (bleed, bleed) if isinstance(bleed, int | float) else bleed
+    return Rect(rect.x - bx, rect.y - by, rect.w + 2 * bx, rect.h + 2 * by)
+
+
+def marked_bleed(page: Rect, block: Rect, bleed: float) -> tuple[float, float]:
+    """The bleed (x, y, points) a home page keeps beside `block` so that every crop mark still
+    finds room between it and the EDGE band (the bleed gives way, never the mark)."""
+    room = EDGE + CROP_GAP + MIN_MARK
+    space_x = min(block.x - page.x, page.right - block.right)
+    space_y = min(block.y - page.y, page.top - block.top)
+    return (max(0.0, min(bleed, space_x - room)), max(0.0, min(bleed, space_y - room)))
 
 
 def union(rects: Sequence[Rect]) -> Rect:
@@ -251,6 +270,8 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
     path = job.out_path(str(component["id"]), suffix)
     kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
         job.variant, kind)
+    if job.options.ink_saver and job.variant != "print-shop":
+        kind = f"{kind} (ink saver)"
     with atomic_output(path) as tmp:
         game = job.content.title(job.text_lang)
         title = f"{game}: {component_title(component, job)}"
@@ -282,7 +303,7 @@ def set_page_boxes(canvas: Canvas, trim: Rect, bleed: Rect) -> None:
     canvas.setBleedBox(bleed.box())
 
 
-def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
+def crop_mark_lines(trims: Sequence[Rect], bleed: Bleed, page: Rect,
                     folds: Sequence[tuple[str, float]] = ()) -> list[tuple[float, float, float, float]]:
     """Crop marks as (x1, y1, x2, y2) segments: one per trim edge, on each side of the
     block of cards, in the margin only (from CROP_GAP beyond the bleed of every card to at
@@ -290,7 +311,7 @@ def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
     A mark that finds no room is left out."""
     if not trims:
         return []
-    block = union([t.outset(bleed) for t in trims])
+    block = grown(union(list(trims)), bleed)
     xs = sorted({round(v, 3) for t in trims for v in (t.x, t.right)} - {round(v, 3) for a, v in folds if a == "x"})
     ys = sorted({round(v, 3) for t in trims for v in (t.y, t.top)} - {round(v, 3) for a, v in folds if a == "y"})
     lines: list[tuple[float, float, float, float]] = []
@@ -299,7 +320,7 @@ def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
         """A mark from `start` outwards towards `end`, no longer than CROP_LENGTH; None if
         shorter than 1.5 mm (or `end` is not outwards at all)."""
         room = (end - start) * outward
-        if room < 1.5 * mm - 1e-6:
+        if room < MIN_MARK - 1e-6:
             return None
         return start, start + outward * min(CROP_LENGTH, room)
 
@@ -314,7 +335,7 @@ def crop_mark_lines(trims: Sequence[Rect], bleed: float, page: Rect,
     return lines
 
 
-def draw_crop_marks(canvas: Canvas, trims: Sequence[Rect], bleed: float, page: Rect) -> None:
+def draw_crop_marks(canvas: Canvas, trims: Sequence[Rect], bleed: Bleed, page: Rect) -> None:
     """Crop marks for a page of trims; never across any trim or bleed area."""
     canvas.saveState()
     canvas.setStrokeColor(colors.black)
@@ -383,9 +404,9 @@ def _touches(area: Rect, mark: tuple[float, float, float, float]) -> bool:
     return area.overlaps(box)
 
 
-def ruler_area(page: Rect, trims: Sequence[Rect], bleed: float) -> list[Rect]:
+def ruler_area(page: Rect, trims: Sequence[Rect], bleed: Bleed) -> list[Rect]:
     """Where draw_page_marks puts the check ruler on such a page (empty: nowhere)."""
-    spot = place_ruler(page, union(trims).outset(bleed), crop_mark_lines(trims, bleed, page))
+    spot = place_ruler(page, grown(union(trims), bleed), crop_mark_lines(trims, bleed, page))
     return [] if spot is None else [ruler_rect(*spot)]
 
 
@@ -399,7 +420,7 @@ def draw_page_ruler(canvas: Canvas, page: Rect, block: Rect,
     return True
 
 
-def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, lang: str = "en",
+def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: Bleed, lang: str = "en",
                     crop_marks: bool = True, folds: Sequence[tuple[str, float]] = ()) -> None:
     """A page's crop marks (margins only) and check ruler. Pages laid out alike share one
     PDF form drawn once: smaller files, faster builds."""
@@ -414,7 +435,7 @@ def draw_page_marks(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: fl
         canvas.setLineWidth(CROP_WIDTH)
         for x1, y1, x2, y2 in marks:
             canvas.line(x1, y1, x2, y2)
-        draw_page_ruler(canvas, page, union(trims).outset(bleed), marks, lang)
+        draw_page_ruler(canvas, page, grown(union(trims), bleed), marks, lang)
         canvas.endForm()
     canvas.doForm(name)
 
@@ -428,13 +449,13 @@ def _free_spans(low: float, high: float, cuts: Sequence[float], need: float) -> 
     return [(a + 1.0 * mm, b - 1.0 * mm) for a, b in zip(edges, edges[1:], strict=False) if b - a - 2 * mm >= need]
 
 
-def proof_slug_spot(page: Rect, trims: Sequence[Rect], bleed: float, width: float, size: float,
+def proof_slug_spot(page: Rect, trims: Sequence[Rect], bleed: Bleed, width: float, size: float,
                     avoid: Sequence[Rect] = ()) -> tuple[float, float, bool] | None:
     """Where the proof slug's text goes (x, y of its centre line, vertical): in a margin
     outside every bleed, at least EDGE from the paper edge, between crop marks and clear of
     the ruler and captions (`avoid`); the top margin first, then the bottom, left and right, nearest the
     middle. None when no margin has room."""
-    block = union(trims).outset(bleed)
+    block = grown(union(trims), bleed)
     height = size * 1.2
     xs = [v for t in trims for v in (t.x, t.right)]
     ys = [v for t in trims for v in (t.y, t.top)]
@@ -457,14 +478,14 @@ def proof_slug_spot(page: Rect, trims: Sequence[Rect], bleed: float, width: floa
     return None
 
 
-def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: float, lang: str,
+def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: Bleed, lang: str,
                     avoid: Sequence[Rect] = ()) -> bool:
     """"PROOF — do not print" in a margin outside the trim (proof files, --guides), so a
     proof is not taken for the print copy; False when no margin had room."""
     return draw_margin_note(canvas, WORDS("proof_slug", lang), page, trims, bleed, avoid, GUIDE_TRIM)
 
 
-def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: float,
+def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: Bleed,
                      avoid: Sequence[Rect] = (), colour: Any = colors.black) -> bool:
     """One line of text in a free margin of the page (proof_slug_spot), at most SLUG_SIZE
     points; False when no margin had room."""
@@ -477,7 +498,7 @@ def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect
 NoteSpot = tuple[float, float, bool, float]  # x, y of the text's centre line, vertical, size
 
 
-def margin_note_spot(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: float,
+def margin_note_spot(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: Bleed,
                      avoid: Sequence[Rect] = ()) -> NoteSpot | None:
     """Where (and how large) draw_margin_note puts `text`; None when no margin has room."""
     for size in (SLUG_SIZE, 5.5, 4.5):
@@ -496,6 +517,33 @@ def draw_note_at(canvas: Canvas, text: str, spot: NoteSpot, colour: Any = colors
     if vertical:
         canvas.rotate(90)
     canvas.drawCentredString(0, -size * 0.35, text)
+    canvas.restoreState()
+
+
+CUT_SPOT = "CutContour"  # the spot colour print shops' cutters read the cut path from
+CUT_WIDTH = 0.25  # points: the cut path's stroke
+GUIDE_CUT = colors.Color(0.72, 0.72, 0.72)  # a home file's faint cut guide (rounded corners)
+
+
+def draw_cut_path(canvas: Canvas, trim: Rect, radius: float, print_shop: bool) -> None:
+    """The cut line of a card or tile (`radius` in points rounds its corners). A print-shop
+    file strokes it in the Separation spot colour CutContour (alternate: 100% magenta),
+    overprinting, so the art beneath is not knocked out and the shop's cutter, not its
+    press, takes it. A home file draws it as a faint grey hairline: a guide for scissors
+    or a corner punch."""
+    canvas.saveState()
+    if print_shop:
+        canvas.setStrokeColor(colors.CMYKColorSep(0, 1, 0, 0, spotName=CUT_SPOT))
+        canvas.setStrokeOverprint(True)
+        canvas.setOverprintMask(True)
+        canvas.setLineWidth(CUT_WIDTH)
+    else:
+        canvas.setStrokeColor(GUIDE_CUT)
+        canvas.setLineWidth(0.2)
+    if radius > 0:
+        canvas.roundRect(trim.x, trim.y, trim.w, trim.h, radius, stroke=1, fill=0)
+    else:
+        canvas.rect(trim.x, trim.y, trim.w, trim.h, stroke=1, fill=0)
     canvas.restoreState()
 
 

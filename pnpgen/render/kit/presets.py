@@ -50,12 +50,27 @@ def preset_of(component: Any, build_preset: str | None) -> Preset:
     return PRESETS[name]
 
 
-def bleed_safe(component: Any, build_preset: str | None) -> tuple[float, float]:
-    """(bleed, safe) in mm: the component's own keys, else its preset's."""
+def bleed_safe(component: Any, build_preset: str | None, print_shop: bool = False) -> tuple[float, float]:
+    """(bleed, safe) in mm: the component's own keys, else its preset's. A print-shop file
+    never has less bleed than its preset asks for (a shop that asks for 3 mm rejects 2 mm):
+    a smaller `bleed:` (pieces packed tight on a home sheet) applies to home files only."""
     preset = preset_of(component, build_preset)
-    return float(component.get("bleed", preset.bleed)), float(component.get("safe", preset.safe))
+    bleed = float(component.get("bleed", preset.bleed))
+    return (max(bleed, preset.bleed) if print_shop else bleed), float(component.get("safe", preset.safe))
 
 
 def padding(component: Any, build_preset: str | None) -> float:
     """A board's or sheet's padding in mm: its own, else at least the preset's safe zone."""
     return float(component.get("padding", max(DEFAULT_PADDING, preset_of(component, build_preset).safe)))
+
+
+def padding_problem(component: Any, build_preset: str | None) -> list[str]:
+    """A board's or sheet's own `padding` narrower than its preset's safe zone: its text
+    would come nearer the cut than the safe zone ('file:line:col: ...'); none otherwise."""
+    if "padding" not in component:
+        return []
+    own, safe = float(component["padding"]), preset_of(component, build_preset).safe
+    if own >= safe:
+        return []
+    return [str(ContentError(f"padding: {own:g} mm puts the content inside the {safe:g} mm safe zone; "
+                             f"give at least {safe:g} mm", **where(component, "padding", value=True)))]

@@ -279,6 +279,26 @@ class Recorder:
             xs, ys = [p[0] for p in points], [p[1] for p in points]
             self.state.clip = (min(xs), min(ys), max(xs), max(ys))
 
+    def _gradient(self, colours: Any) -> None:
+        """A gradient (svglib paints one into the clip path it has just set), previewed as the
+        mean of its colours over the clipped area."""
+        stops = [rgb for rgb in map(_rgb, colours or []) if rgb is not None]
+        if self.state.clip is None or not stops:
+            return
+        x0, y0, x1, y1 = self.state.clip
+        mean = (sum(r for r, _, _ in stops) / len(stops), sum(g for _, g, _ in stops) / len(stops),
+                sum(b for _, _, b in stops) / len(stops))
+        self.ops.append(PathOp([([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True)], mean, None, 0.0, (),
+                               self.state.clip))
+
+    def linearGradient(self, x0: float, y0: float, x1: float, y1: float, colors: Any,  # noqa: N802
+                       positions: Any = None, extend: Any = True) -> None:
+        self._gradient(colors)
+
+    def radialGradient(self, x: float, y: float, radius: float, colors: Any,  # noqa: N802
+                       positions: Any = None, extend: Any = True) -> None:
+        self._gradient(colors)
+
     def _shape(self, build: str, *args: float, stroke: int = 1, fill: int = 0) -> None:
         path = RecPath()
         getattr(path, build)(*args)

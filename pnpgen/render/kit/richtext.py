@@ -171,6 +171,24 @@ def cached_layout(text: str, icons: tuple[str, ...], font: str, size: float, lea
                     min_size)
 
 
+def ink_rect(layout: TextLayout, area: Rect, align: str, valign: str) -> Rect:
+    """Where draw_layout puts the text's letters inside `area`: the lines' widths as aligned,
+    from the first line's ascent to the last line's descent (the font's, not each glyph's)."""
+    size = layout.size
+    ascent, descent = (v * size / 1000 for v in ascent_descent(layout.font))
+    half_gap = (size * layout.leading - (ascent - descent)) / 2
+    top = {"middle": area.top - (area.h - layout.height) / 2, "bottom": area.y + layout.height}.get(valign, area.top)
+    lefts = [{"center": area.x + (area.w - line.width) / 2, "right": area.right - line.width}.get(align, area.x)
+             for line in layout.lines]
+    if not lefts:
+        return Rect(area.x, area.top, 0, 0)
+    x0 = min(lefts)
+    x1 = max(x + line.width for x, line in zip(lefts, layout.lines, strict=True))
+    first = top - half_gap
+    last = top - (len(layout.lines) - 1) * size * layout.leading - half_gap - ascent + descent
+    return Rect(x0, last, x1 - x0, first - last)
+
+
 def draw_layout(canvas: Canvas, layout: TextLayout, area: Rect, align: str, valign: str,
                 ctx: Paint, base_colour: str) -> None:
     """Paint a text layout inside `area`: one PDF text object, the font set once, colours

@@ -43,10 +43,12 @@ from pnpgen.render.kit.bounds import (
 from pnpgen.render.kit.page import (
     KitJob,
     Rect,
+    marked_bleed,
     problems_of,
+    union,
     write_pdf,
 )
-from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding, padding_problem
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame
 
@@ -115,13 +117,15 @@ class SheetPlan:
     stack: Stack
     title: Stack | None
     bleed: float = 0.0  # points
+    scale: float = 1.0  # content drawn at this scale to fit the trim (a warning says so)
+    note: str = ""  # the warning when scaled
 
 
 def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
     """Paper, trims and content of a sheet; BuildError when the content does not fit."""
     check_blocks(component["blocks"], "blocks")
     ctx = TextCtx(job, job.label(component), font_size=float(component.get("font_size", 9.0)))
-    bleed = bleed_safe(component, job.options.preset)[0] * mm
+    bleed = bleed_safe(component, job.options.preset, job.options.print_shop)[0] * mm
     size = sheet_size(component)
     pad = padding(component, job.options.preset)
     paper = component.get("paper")
@@ -155,20 +159,53 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
             page = trim.outset(bleed)
         copies = max(copies, 1)
         trims, pages = [trim], copies
-    trim_mm = Box(0, 0, trims[0].w / mm, trims[0].h / mm)
-    content = trim_mm.inset(pad)
     title = None
     if component.get("show_title", True):
         title = Stack([TextBlock(heading(component, ctx), ctx.font_size * 1.5,
                                  rule=True)])
-        used = title.height(content.width) + GAP
-        content = Box(content.x, content.y + used, content.width, content.height - used)
     check_pages(pages, "the sheet", where(component))
     stack = make_stack(component["blocks"], ctx)
     check_draws(copies * ctx.drawn.used, f"{copies:,} copies × {ctx.drawn.used:,} cells, boxes and texts",
                 where(component))
+    inner = (trims[0].w / mm - 2 * pad, trims[0].h / mm - 2 * pad)
+    scale, content = fit_scale(stack, title, pad, inner)
+    note = ""
+    if scale < 1:
+        full = _content_box(title, pad, inner, 1.0)
+        note = "warning: " + str(BuildError(
+            f"{ctx.label}: the content is {stack.height(full.width):.1f} mm tall but only {full.height:.1f} mm fit "
+            f"on {paper or job.options.paper} paper: printed at {scale:.1%} of its size", **where(component, "blocks")))
     overflow(stack, content, ctx, "the sheet's content", component, "blocks")
-    return SheetPlan(page, trims, pages, copies, content, stack, title, bleed), ctx
+    return SheetPlan(page, trims, pages, copies, content, stack, title, bleed, scale, note), ctx
+
+
+MIN_SCALE = 0.85  # a sheet's content is scaled down to fit its trim by at most this much (a warning says so)
+
+
+def _content_box(title: Stack | None, pad: float, inner: tuple[float, float], scale: float) -> Box:
+    """The blocks' box (mm, drawing space) when the content is drawn at `scale` inside the
+    trim less its padding (`inner`, mm): the padding stays, the rest grows by 1 / scale."""
+    w, h = inner[0] / scale, inner[1] / scale
+    box = Box(pad / scale, pad / scale, w, h)
+    if title is not None:
+        used = title.height(w) + GAP
+        box = Box(box.x, box.y + used, w, h - used)
+    return box
+
+
+def fit_scale(stack: Stack, title: Stack | None, pad: float, inner: tuple[float, float]) -> tuple[float, Box]:
+    """The largest scale (1 or, down to MIN_SCALE, less) at which the blocks fit their box,
+    and that box; at 1 when nothing fits even at MIN_SCALE (the caller reports the overflow)."""
+    scale = 1.0
+    for _ in range(8):  # wider text wraps less: a few rounds settle it
+        box = _content_box(title, pad, inner, scale)
+        need = stack.height(box.width)
+        if need <= box.height + 1e-6:
+            return scale, box
+        scale *= max(box.height, 1e-6) / need * 0.999
+        if scale < MIN_SCALE:
+            break
+    return 1.0, _content_box(title, pad, inner, 1.0)
 
 
 # --- the component type interface -----------------------------------------------------
@@ -177,6 +214,11 @@ def plan_sheet(component: YMap, job: KitJob) -> tuple[SheetPlan, TextCtx]:
 def check(component: YMap, job: KitJob) -> list[str]:
     """Build-time problems: bad blocks, unknown fields or tables, content too tall."""
     return problems_of(lambda: plan_sheet(component, job))
+
+
+def safe_zone(component: YMap, job: KitJob) -> list[str]:
+    """A padding narrower than the safe zone (validate's problem)."""
+    return padding_problem(component, job.options.preset)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:
@@ -189,20 +231,29 @@ def render(component: YMap, job: KitJob) -> list[Any]:
             trims = plan.trims[:plan.copies - index * len(plan.trims)]
             for trim in trims:
                 draw_sheet(canvas, trim, plan, ctx)
-            finish_page(canvas, plan.page, trims, plan.bleed, job, pad * mm)
+            edge = plan.bleed if job.options.print_shop else marked_bleed(plan.page, union(trims), plan.bleed)
+            finish_page(canvas, plan.page, trims, edge, job, pad * mm)
         return plan.pages
 
     w, h = plan.trims[0].w / mm, plan.trims[0].h / mm
     note = f"{len(plan.trims)} per page" if len(plan.trims) > 1 else "one per page"
-    return [write_pdf(job, component, (plan.page.w, plan.page.h), draw, "sheet", [f"{w:.0f}×{h:.0f} mm, {note}"])]
+    notes = [f"{w:.0f}×{h:.0f} mm, {note}"] + ([plan.note] if plan.note else [])
+    return [write_pdf(job, component, (plan.page.w, plan.page.h), draw, "sheet", notes)]
 
 
 def draw_sheet(canvas: Canvas, trim: Rect, plan: SheetPlan, ctx: TextCtx) -> None:
     frame = Frame(trim.x, trim.top)
+    if plan.scale != 1:  # drawn smaller, about the trim's top-left corner
+        canvas.saveState()
+        canvas.translate(trim.x, trim.top)
+        canvas.scale(plan.scale, plan.scale)
+        frame = Frame(0, 0)
     if plan.title is not None:
         top = plan.content.y - plan.title.height(plan.content.width) - GAP
         plan.title.draw(canvas, frame, Box(plan.content.x, top, plan.content.width, 0), ctx)
     plan.stack.draw(canvas, frame, plan.content, ctx)
+    if plan.scale != 1:
+        canvas.restoreState()
 
 
 def preview(component: YMap, job: KitJob) -> list[Path]:
@@ -215,4 +266,4 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     return [save_preview(tile_sheet([(rec, fill(component["title"], ctx, component, "title"))], columns=1),
                          job.preview_dir() / name)]
 
-__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render"]
+__all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]

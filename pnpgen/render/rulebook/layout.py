@@ -9,6 +9,7 @@ markup (`**bold**`, `[red]…[/]`, line breaks) is read here by the one markup r
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
@@ -16,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.capabilities import picture, rulebook_figure
@@ -24,6 +26,8 @@ from pnpgen.errors import ContentError
 from pnpgen.examples import positions
 from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
+from pnpgen.render.kit.images import Image, draw_image_file
+from pnpgen.render.kit.page import Rect
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.alt import scene_alt
 from pnpgen.render.rulebook.model import Book, Resolver, Section
@@ -491,6 +495,8 @@ class Writer:
             return [self.example(e) for e in res.select_examples(block, rules)]
         if "figure" in block:
             return self.figure(block, rules)
+        if "image" in block:
+            return self.image(block, rules)
         if "position" in block:
             return self.position(block, rules)
         if "decisions" in block:
@@ -505,13 +511,34 @@ class Writer:
             return [{"t": "pagebreak"}]
         return []
 
+    def image(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+        """An `image:` block: a checked picture of the game folder, drawn as the print kit draws
+        it into a one-page PDF that the document places, `width` mm wide at most (default the
+        text width), never taller than 80 % of the text area."""
+        image = self.res.picture(block)
+        if image is None:
+            return []
+        described = block.get("alt", block.get("caption"))
+        if described is None:
+            self.res.problem("an image needs alt: (what it shows, for readers who cannot see it) or a caption",
+                             block, "image", value=True)
+            return []
+        alt = self.res.text(described, block, "alt" if "alt" in block else "caption", rules)
+        tallest = 0.8 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)
+        wanted = float(block["width"]) * MM if "width" in block else self.width
+        width = min(wanted, self.width, tallest * image.width / image.height)
+        name = f"img{len(self.figures) + 1}.pdf"
+        self.figures[name] = image_pdf(image)
+        return [{"t": "fig", "file": name, "width": round(width, 3), "alt": alt,
+                 "caption": self.caption(block, rules)}]
+
     def caption(self, block: YMap, rules: Rules[Any, Any] | None) -> Runs | None:
         if "caption" not in block:
             return None
         return self.runs(self.res.text(block["caption"], block, "caption", rules), block, "caption")
 
     def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
-        model = self.res.table(str(block["table"]), rules, block)
+        model = self.res.table(block["table"], rules, block)
         if model is None or not model.lines:
             return []
         rows = model.grid()
@@ -664,3 +691,14 @@ class Writer:
         head = [markup(label(word, lang), lang) for word in ("count", "component", "note")]
         return [{"t": "table", "head": head, "rows": rows, "align": ["center", "left", "left"],
                  "widths": [0.14, 0.34, 0.52], "caption": None}]
+
+
+def image_pdf(image: Image) -> bytes:
+    """A checked picture as a one-page PDF of its own size, drawn by the print kit (an SVG's
+    checked drawing, links included; a PNG or JPEG as decoded once), byte-identical each time."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(image.width, image.height), invariant=True, pageCompression=1)
+    draw_image_file(canvas, image, Rect(0, 0, image.width, image.height), "contain", False)
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()

@@ -13,12 +13,14 @@ from typing import Any
 import jinja2
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, OneOf, Text, check, text_for
+from pnpgen.content.schema import Choice, Each, OneOf, Range, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import ContentError
+from pnpgen.errors import ContentError, PnpgenError
 from pnpgen.examples import load_examples
+from pnpgen.render.kit.elements import ImageNameProblem, game_image
+from pnpgen.render.kit.images import Image
 from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
 from pnpgen.render.text import refuse_old_placeholder, text_values
@@ -27,7 +29,9 @@ BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "text": {"text": Text},
     "list": {"list": Each(Text, 1)},
     "steps": {"steps": Each(Text, 1)},
-    "table": {"table": str, "game?": str, "caption?": Text, "widths?": [float]},
+    "table": {"table": OneOf(str, {"rows": Each(Each(OneOf(Text, int, float), 1), 1)}), "game?": str,
+              "caption?": Text, "widths?": [float]},
+    "image": {"image": str, "width?": Range(float, 5.0, 500.0, "mm"), "caption?": Text, "alt?": Text},
     "figure": {"figure": str, "game?": str, "caption?": Text},
     "position": {"position": dict, "game?": str, "caption?": Text},
     "examples": {"examples": OneOf(Choice("all"), Each(str, 1)), "game?": str},
@@ -96,9 +100,28 @@ def _load_file(value: Any, book: Book, first: bool) -> None:
                     f"a block needs exactly one of: {names}", **where(node["blocks"], b)
                 )
             check(block, BLOCK_SPECS[kinds[0]], node["blocks"], b, f"blocks[{b}]")
+            _check_literal(block, f"blocks[{b}]")
         if node.get("level", 1) == 0:
             inherited = node.get("game", value.get("game"))
         book.sections.append(Section(node, node.get("game", inherited)))
+
+
+MAX_TABLE_CELLS = 2_000  # cells of one literal table (a card list of 200 rows × 10 columns)
+
+
+def _check_literal(block: YMap, path: str) -> None:
+    """A literal table (`table: {rows: [header, row, …]}`) has rows as long as its header
+    and at most MAX_TABLE_CELLS cells."""
+    table = block.get("table")
+    if isinstance(table, dict):
+        rows = table["rows"]
+        for index, row in enumerate(rows):
+            if len(row) != len(rows[0]):
+                raise ContentError(f"{path}.table.rows[{index}]: {len(row)} cells; the header row has {len(rows[0])}",
+                                   **where(rows, index, value=True))
+        if len(rows) * len(rows[0]) > MAX_TABLE_CELLS:
+            raise ContentError(f"{path}.table: {len(rows) * len(rows[0]):,} cells; the limit is {MAX_TABLE_CELLS:,}",
+                               **where(block, "table"))
 
 
 def load_book(content: GameContent) -> Book | None:
@@ -214,15 +237,34 @@ class Resolver:
             return None
         return text_for(ids[rule], self.lang)
 
-    def table(self, name: str, rules: Rules[Any, Any] | None, block: YMap) -> TableModel | None:
+    def table(self, name: Any, rules: Rules[Any, Any] | None, block: YMap) -> TableModel | None:
+        """A table of the rules (`table: name`), or a literal one (`table: {rows: …}`: the
+        header row, then the rows, each cell a Text filled in like any rulebook text)."""
+        if isinstance(name, dict):
+            rows = name["rows"]
+            return TableModel.of([[self.text(cell, row, i, rules) for i, cell in enumerate(row)] for row in rows])
         if rules is None:
             return None
         try:
-            return rules_table(rules, name, self.lang)
+            return rules_table(rules, str(name), self.lang)
         except UnknownTable:
             self.problem(f"unknown table '{name}' for game '{rules.id}'", block, "table",
                          value=True)
             return None
+
+    def picture(self, block: YMap) -> Image | None:
+        """The checked picture of an `image:` block: a PNG, JPEG or SVG of the game folder,
+        under the components' path and size rules (kit/elements.game_image)."""
+        try:
+            return game_image(self.content, str(block["image"]))
+        except ImageNameProblem as err:
+            self.problem(f"image: {err.message}", block, "image", value=True)
+        except PnpgenError as err:  # a problem inside the file: it names the file
+            if not self.collect:
+                raise
+            if str(err) not in self.problems:
+                self.problems.append(str(err))
+        return None
 
     def examples(self) -> list[dict[str, Any]]:
         if self._examples is None:

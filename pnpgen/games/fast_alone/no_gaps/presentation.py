@@ -64,8 +64,15 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
             shapes.append(sc.Rect(bx, bottom + 2.5, box, box, None, sc.GREY, 0.6))
             if k < state.rerolls:
                 shapes += sc.cross(bx, bottom + 2.5, box, width=0.8, inset=0.15)
+            elif k == state.rerolls and any(m.kind == "reroll" for m in moves):  # the box a reroll ticks
+                shapes.append(sc.Rect(bx - 1.5, bottom + 1, box + 3, box + 3, None, sc.ACCENT, 1.4))
         dice_x = grid.x + self.max_rerolls * (box + 3) + 8
         shapes += sc.dice_row(state.hand, dice_x, bottom, 13)
+        rolled = [f for m in moves if m.kind == "roll" for f in m.dice]
+        if rolled and not state.hand:  # the dice a reroll brings, outlined where the hand will be
+            shapes += sc.dice_row(rolled, dice_x, bottom, 13)
+            shapes += [sc.Rect(dice_x + k * 16 - 1.5, bottom - 1.5, 16, 16, None, sc.ACCENT, 1.2)
+                       for k in range(len(rolled))]
         width = max(grid.x + self.cols * cell, dice_x + len(state.hand) * 16) + 2
         return sc.Scene(width, bottom + 15, tuple(shapes))
 
@@ -111,7 +118,7 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
 
     def rulebook_figure(self, name: str, lang: str) -> list[sc.Scene]:
         """'tiles': the tile chart as the sheet prints it, one row per tile: the die face, the
-        tile's name, its shape drawn, its points (header row first)."""
+        tile's name in words, its shape drawn cell by cell, its points (header row first)."""
         if name != "tiles":
             raise KeyError(name)
         widths, unit, die = (34.0, 170.0, 110.0, 50.0), 7.0, 14.0
@@ -119,15 +126,16 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
         rows: list[sc.Scene] = [self._chart_row(header(lang, "die", "tile", "shape", "points"), widths, 13.0,
                                                 sc.HEADER)]
         for tile in self.tiles:
-            label = f"{tile.id} ×{tile.count}" if tile.count > 1 else tile.id
+            label = text_for(tile.name, lang) + (f" ×{tile.count}" if tile.count > 1 else "")
             tall = max(r for r, _ in tile.cells) + 1
             height = max(20.0, tall * unit + 7)
-            row = self._chart_row(["", f"{label} {text_for(tile.name, lang)}", "", str(tile.points)], widths, height)
+            row = self._chart_row(["", label, "", str(tile.points)], widths, height)
             wide = max(c for _, c in tile.cells) + 1
             grid = sc.Grid(wide, tall, unit, 0.5 + widths[0] + widths[1] + (widths[2] - wide * unit) / 2,
                            (height - tall * unit) / 2)
             pictures = [*sc.die(die_x, (height - die) / 2, die, tile.face, edge=sc.INK),
-                        *sc.polyomino([(c, r) for r, c in tile.cells], grid, "#c9dcef", sc.INK, 0.9)]
+                        *sc.polyomino([(c, r) for r, c in tile.cells], grid, "#c9dcef", sc.INK, 0.9),
+                        *(sc.Rect(*grid.at(c, r), unit, unit, None, sc.INK, 0.35) for r, c in tile.cells)]
             rows.append(sc.Scene(row.width, row.height, row.shapes + tuple(pictures)))
         for blank in sorted(self.blank):
             row = self._chart_row(["", WORDS("no-gaps.set_aside", lang), "", ""], widths, 20.0)
@@ -164,8 +172,9 @@ class NoGapsPresentation(NoGapsSolver, PuzzlePresentation[State, Move]):
         """One row per face: the compact chart of a board sheet."""
         rows = [header(lang, "die", "tiles")]
         for face in range(1, self.faces + 1):
-            items = [f"{t.id}×{t.count}" if t.count > 1 else t.id for t in self.tiles if t.face == face]
-            rows.append([str(face), " ".join(items) or WORDS("none", lang)])
+            items = [text_for(t.name, lang) + (f" ×{t.count}" if t.count > 1 else "")
+                     for t in self.tiles if t.face == face]
+            rows.append([str(face), ("、" if lang == "ja" else ", ").join(items) or WORDS("none", lang)])
         return rows
 
     def sheet_chart_table(self, lang: str) -> list[list[str]]:

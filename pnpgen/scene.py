@@ -122,6 +122,21 @@ def text_width(text: str, size: float) -> float:
     return sum(size if ord(ch) > 0x2E7F else size * 0.56 for ch in text)
 
 
+def with_labels_inside(scene: Scene) -> Scene:
+    """The scene widened, and moved right where needed, so that every label's estimated
+    extent lies inside it (a picture shown in a box clips what runs past its edges)."""
+    left, right, top, bottom = 0.0, scene.width, 0.0, scene.height
+    for s in scene.shapes:
+        if isinstance(s, Label):  # centred on y: cap height above, descenders below
+            w = text_width(s.text, s.size)
+            start = s.x - {"start": 0.0, "middle": w / 2, "end": w}.get(s.anchor, w / 2)
+            left, right = min(left, start), max(right, start + w)
+            top, bottom = min(top, s.y - 0.5 * s.size), max(bottom, s.y + 0.65 * s.size)
+    if left >= 0 and right <= scene.width and top >= 0 and bottom <= scene.height:
+        return scene
+    return Scene(right - left, bottom - top, scene.moved(-left, -top))
+
+
 # --- composition ------------------------------------------------------------------------
 def beside(scenes: Sequence[Scene], gap: float = 20.0, captions: Sequence[str] = (),
            arrow: bool = True) -> Scene:

@@ -32,7 +32,7 @@ from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.alt import scene_alt
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
-from pnpgen.scene import Label, Scene, beside, to_svg
+from pnpgen.scene import Label, Scene, beside, to_svg, with_labels_inside
 
 ACCENT = "#8a2b0e"  # chapter heads, example titles, emphasis
 MM = 72 / 25.4
@@ -588,11 +588,12 @@ class Writer:
         if missing:
             chars = " ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing[:5])
             self.res.problem(f"no bundled font has a glyph for {chars} (in a diagram)", *where_)
+        scene = with_labels_inside(scene)
         shown = min(width, scene.width)
         least = MIN_LABEL_PT * scene.width / shown if shown > 0 else MIN_LABEL_PT
         if any(isinstance(s, Label) and s.size < least for s in scene.shapes):  # readable printed
-            scene = Scene(scene.width, scene.height, tuple(
-                replace(s, size=least) if isinstance(s, Label) and s.size < least else s for s in scene.shapes))
+            scene = with_labels_inside(Scene(scene.width, scene.height, tuple(
+                replace(s, size=least) if isinstance(s, Label) and s.size < least else s for s in scene.shapes)))
         name = f"fig{len(self.figures) + 1}.svg"
         sans = ", ".join(f"'{f}'" for f in TYPESETTING[self.lang].sans)
         self.figures[name] = to_svg(scene, scale=1.0, pad=0.0, font=sans, background=False).encode()
@@ -615,9 +616,11 @@ class Writer:
         if scene is None:
             return None
         alt = self.alt(rules, before, moves, after, refused)
-        if refused:
-            scene = beside([scene], captions=[label("attempted", self.lang)])
-        return self.add_figure(scene, width, alt, None, (example, "state"))
+        # the caption says in players' words what the picture shows (why a move fails)
+        caption = self.caption(example, rules)
+        if caption is None and refused:
+            caption = self.runs(label("attempted", self.lang), example, "state")
+        return self.add_figure(scene, width, alt, caption, (example, "state"))
 
     def alt(self, rules: Rules[Any, Any], before: Any, moves: list[Any], after: Any, refused: bool) -> str:
         """The diagram in words, in the book's language: the game's own description of each

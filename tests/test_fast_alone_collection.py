@@ -104,8 +104,9 @@ def intro_text(path: Path, title: str) -> str:
 
 
 def flatten(text: str, lang: str) -> str:
-    """Extracted text with line breaks undone: Japanese wraps anywhere, English at spaces."""
-    return text.replace("\n", "") if lang == "ja" else " ".join(text.split())
+    """Extracted text with line breaks undone: Japanese wraps anywhere (and its spacing between
+    Japanese and Latin letters or digits is extracted as spaces), English at spaces."""
+    return "".join(text.split()) if lang == "ja" else " ".join(text.split())
 
 
 def printed(cell: str) -> str:

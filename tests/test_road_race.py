@@ -499,9 +499,14 @@ def test_rulebook_pdf_labels_the_stand_in_model(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["build", "dice-road-race", "--out", str(tmp_path), "-q",
                                       "--content", str(CONTENT), "--lang", "en"])
     assert result.exit_code == 0, result.output
-    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "dice-road-race" / "rulebook-en.pdf").pages)
-    text = " ".join(text.split())
-    assert "stand-in race model" in text
+
+    def text_of(name: str) -> str:
+        pages = PdfReader(tmp_path / "dice-road-race" / name).pages
+        return " ".join(" ".join(page.extract_text() for page in pages).split())
+
+    text = text_of("rulebook-en.pdf")
+    assert "stand-in race model" in text_of("companion-en.pdf")  # simulation figures: the companion's
+    assert "stand-in race model" not in text
     assert "5 × 10 − (7 − 4) = 47 s" in text
     assert "+42 s" in text and "Quick reference: times and the course" in text
 

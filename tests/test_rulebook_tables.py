@@ -20,6 +20,7 @@ from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import MARGIN_TOP, MARGIN_X
 from tests.test_rulebook import ToyRules, copy_toy
+from tests.test_rulebook_typography import ink_right
 
 TOLERANCE = 0.5  # pt: positions are written rounded
 MARGIN = MARGIN_X
@@ -69,8 +70,8 @@ def wide_books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def outside(c: dict[str, Any], left: float, right: float, top: float) -> bool:
-    """Is a character left or right of the frame, or above it (not the running head)?"""
-    return bool(c["x0"] < left or c["x1"] > right or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))
+    """Is a character's ink left or right of the frame, or above it (not the running head)?"""
+    return bool(c["x0"] < left or ink_right(c) > right or (c["top"] < top - c["size"] / 3 and c["size"] > HEAD_PT))
 
 
 def pages_with(path: Path, text: str) -> list[Any]:

@@ -25,9 +25,10 @@ def pnpgen(site: Path | None, *args: str, cwd: Path) -> tuple[int, str, str]:
 
 
 KINDS = {  # kind: game id, a legal move in its example state, what that move leads to, the PDFs
-    "dice": ("lucky-dice", "hold", "turn_total: 0", ["rulebook-en.pdf", "rulebook-ja.pdf", "score-sheet-en.pdf",
-                                                       "score-sheet-ja.pdf"]),
-    "grid": ("five-line", "place 4 1", "winner: 1", ["board.pdf", "rulebook-en.pdf", "rulebook-ja.pdf"]),
+    "dice": ("lucky-dice", "hold", "turn_total: 0", ["companion-en.pdf", "companion-ja.pdf", "rulebook-en.pdf",
+                                                       "rulebook-ja.pdf", "score-sheet-en.pdf", "score-sheet-ja.pdf"]),
+    "grid": ("five-line", "place 4 1", "winner: 1", ["board.pdf", "companion-en.pdf", "companion-ja.pdf",
+                                                      "rulebook-en.pdf", "rulebook-ja.pdf"]),
 }
 
 

@@ -9,7 +9,6 @@ markup (`**bold**`, `[red]…[/]`, line breaks) is read here by the one markup r
 
 from __future__ import annotations
 
-import io
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
@@ -17,7 +16,6 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib import colors
-from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.capabilities import picture, rulebook_figure
@@ -26,13 +24,11 @@ from pnpgen.errors import ContentError
 from pnpgen.examples import positions
 from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
-from pnpgen.render.kit.images import Image, draw_image_file
-from pnpgen.render.kit.page import Rect
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.rulebook.alt import scene_alt
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
-from pnpgen.scene import Label, Scene, beside, to_svg, with_labels_inside
+from pnpgen.scene import Label, Scene, to_svg, with_labels_inside
 
 ACCENT = "#8a2b0e"  # chapter heads, example titles, emphasis
 MM = 72 / 25.4
@@ -89,6 +85,7 @@ _OPERAND = r"[−+]?[\dA-Za-z.]+"
 # a formula written without spaces, and its unit: 「8−10＝−2秒」
 _TIGHT_FORMULA = re.compile(rf"{_OPERAND}(?:[−+×÷=＝]{_OPERAND})+[秒分点個回人枚目]?")
 _CJK_UNIT = re.compile(r"(?<![\d.,\u2060])[−+±]?\d[\d.,]*[秒分点個回人枚目]")  # 「2秒」: the number stays with its unit
+_ONE_LETTER = re.compile(r"(?<![\w’'])([AI]) (?=\w)")  # "A white": no line ends on a one-letter word
 _EMPTY_BRACKETS = re.compile(r"[（(「『【][\s\u3000]{0,2}[）)」』】]")  # 「（　）」 is one mark
 
 
@@ -102,6 +99,8 @@ def typeset(text: str, lang: str) -> str:
     text = _TIGHT_FORMULA.sub(lambda m: WJ.join(m.group(0)), text)
     text = _CJK_UNIT.sub(lambda m: WJ.join(m.group(0)), text)
     text = _EMPTY_BRACKETS.sub(lambda m: WJ.join(m.group(0)), text)
+    if lang == "en":
+        text = _ONE_LETTER.sub(rf"\1{NBSP}", text)
     return curly_quotes(text) if lang == "en" else text
 
 
@@ -512,9 +511,8 @@ class Writer:
         return []
 
     def image(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
-        """An `image:` block: a checked picture of the game folder, drawn as the print kit draws
-        it into a one-page PDF that the document places, `width` mm wide at most (default the
-        text width), never taller than 80 % of the text area."""
+        """An `image:` block: a checked picture of the game folder (kit/images.check_image), placed
+        `width` mm wide at most (default the text width), never taller than 80 % of the text area."""
         image = self.res.picture(block)
         if image is None:
             return []
@@ -527,12 +525,13 @@ class Writer:
         tallest = 0.8 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)
         wanted = float(block["width"]) * MM if "width" in block else self.width
         width = min(wanted, self.width, tallest * image.width / image.height)
-        name = f"img{len(self.figures) + 1}.pdf"
-        self.figures[name] = image_pdf(image)
+        # the checked file itself (an SVG's links reach nothing in the sealed compile root)
+        name = f"img{len(self.figures) + 1}{image.path.suffix.lower()}"
+        self.figures[name] = image.path.read_bytes()
         return [{"t": "fig", "file": name, "width": round(width, 3), "alt": alt,
                  "caption": self.caption(block, rules)}]
 
-    def caption(self, block: YMap, rules: Rules[Any, Any] | None) -> Runs | None:
+    def caption(self, block: YMap | dict[str, Any], rules: Rules[Any, Any] | None) -> Runs | None:
         if "caption" not in block:
             return None
         return self.runs(self.res.text(block["caption"], block, "caption", rules), block, "caption")
@@ -576,9 +575,24 @@ class Writer:
                 self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
         title = self.runs(plain_title, *self.title_where(example))
-        # the example follows its rule; its title stays with its text, its diagram is never
-        # split, and the box may run on to the next page rather than leave this one half empty
-        return {"t": "box", "accent": False, "title": title, "breakable": True, "c": parts}
+        # the example follows its rule and stays whole, its diagram beside its words; only a
+        # box taller than 45 % of the page may run on, rather than leave a page half empty
+        return {"t": "box", "accent": False, "title": title, "c": parts,
+                "breakable": self.estimated_height(parts) > 0.45 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)}
+
+    def estimated_height(self, parts: list[dict[str, Any]]) -> float:
+        """About how tall the blocks set (pt): figures as drawn, text by its length."""
+        setting = TYPESETTING[self.lang]
+        line = setting.size * (1 + setting.leading)
+        per_line = (self.width - 2 * BOX_INSET) / (setting.size * (1.0 if self.lang == "ja" else 0.5))
+        height = 2 * line  # the title and the box's padding
+        for part in parts:
+            if part["t"] == "fig":
+                height += float(part["height"]) + line
+            elif part["t"] == "p":
+                chars = sum(len(run.get("s", "")) for run in part["c"])
+                height += (chars // per_line + 1) * line + setting.spacing * setting.size
+        return height
 
     def add_figure(self, scene: Scene, width: float, alt: str, caption: Runs | None,
                    where_: tuple[Any, Any]) -> dict[str, Any]:
@@ -600,6 +614,7 @@ class Writer:
         if not alt.strip():
             raise ContentError("a diagram has no description", **where(*where_))
         return {"t": "fig", "file": name, "width": round(min(width, scene.width), 3), "alt": alt,
+                "height": round(scene.height * min(width, scene.width) / scene.width, 3) if scene.width else 0.0,
                 "caption": caption}
 
     def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> dict[str, Any] | None:
@@ -695,13 +710,3 @@ class Writer:
         return [{"t": "table", "head": head, "rows": rows, "align": ["center", "left", "left"],
                  "widths": [0.14, 0.34, 0.52], "caption": None}]
 
-
-def image_pdf(image: Image) -> bytes:
-    """A checked picture as a one-page PDF of its own size, drawn by the print kit (an SVG's
-    checked drawing, links included; a PNG or JPEG as decoded once), byte-identical each time."""
-    out = io.BytesIO()
-    canvas = Canvas(out, pagesize=(image.width, image.height), invariant=True, pageCompression=1)
-    draw_image_file(canvas, image, Rect(0, 0, image.width, image.height), "contain", False)
-    canvas.showPage()
-    canvas.save()
-    return out.getvalue()

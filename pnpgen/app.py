@@ -594,8 +594,11 @@ def watch(
         server = serve(watcher, port)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         err.print(f"serving http://127.0.0.1:{server.server_address[1]}/", highlight=False)
-    err.print(f"watching {chosen.folder} (Ctrl-C stops)", highlight=False)
-    watcher.run(threading.Event())
+    try:
+        err.print(f"watching {chosen.folder} (Ctrl-C stops)", highlight=False)
+        watcher.run(threading.Event())
+    except (KeyboardInterrupt, Interrupted):  # exit 130, as a shell expects of a stopped command
+        raise Interrupted(f"stopped watching; the last good files stay in {watcher.game_dir}") from None
 
 
 def _default_golden(root: Path, create: bool) -> Path | None:

@@ -40,7 +40,7 @@ from pnpgen.build import remove_stale_outputs, write_release_notes
 from pnpgen.content.game import MAIN_FILE, GameContent, load_game
 from pnpgen.content.yamlpos import YMap
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import Interrupted, PnpgenError
+from pnpgen.errors import PnpgenError
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions, BuiltFile, clean_stale_parts, recording_writes
 from pnpgen.render.kit import components, jobs, type_module
@@ -202,15 +202,12 @@ class Watcher:
     # --- watching -----------------------------------------------------------------------------
 
     def run(self, stop: threading.Event) -> None:
-        """Rebuild on every save until `stop` is set. Ctrl-C raises Interrupted (exit 130)."""
+        """Rebuild on every save until `stop` is set; Ctrl-C raises KeyboardInterrupt."""
         import watchfiles
 
-        try:
-            for changes in watchfiles.watch(self.folder, stop_event=stop, debounce=100, step=20,
-                                            watch_filter=_not_temporary, raise_interrupt=True):
-                self.rebuild({Path(path) for _, path in changes})
-        except (KeyboardInterrupt, Interrupted):  # watchfiles raises KeyboardInterrupt for a Ctrl-C it caught
-            raise Interrupted(f"stopped watching; the last good files stay in {self.game_dir}") from None
+        for changes in watchfiles.watch(self.folder, stop_event=stop, debounce=100, step=20,
+                                        watch_filter=_not_temporary, raise_interrupt=True):
+            self.rebuild({Path(path) for _, path in changes})
 
     def previews(self) -> list[str]:
         folder = self.game_dir / "preview"

@@ -1,79 +1,133 @@
-"""Ctrl-C during a run with worker processes: one line, exit 130, no worker traceback.
+"""Ctrl-C during a run with worker processes, or during `watch`: one line, exit 130, no
+traceback from any process, and a simulation's games finished so far kept.
 
 A real `pnpgen` process in its own session gets SIGINT on its whole process group, as a
-terminal sends it. The test waits for the workers to have played (their CPU time), not
-for a wall-clock moment, so a loaded machine only makes it slower.
+terminal sends it. Its stderr is a pseudo-terminal, so it shows the progress bar a user sees;
+each test waits for progress (games finished, or the 'watching' line), never for a moment on
+the clock, so a loaded machine only makes it slower.
 """
 
 from __future__ import annotations
 
 import os
+import pty
+import re
+import shutil
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
 
+from pnpgen.engine.simulate import simulate
+from pnpgen.games import find_rules
 from tests.conftest import ROOT
 
-
-def _children(pid: int) -> dict[int, int]:
-    """The child processes of `pid`, with the CPU ticks each has used."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
-    return found
+BOTS = ["optimal", "greedy", "random"]
+QUIET = ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "Dask Worker", "CRITICAL", "ERROR")
 
 
-def _interrupt_while_workers_play(args: list[str]) -> tuple[int, str, dict[int, int]]:
-    process = subprocess.Popen([sys.executable, "-m", "pnpgen", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+def _interrupt_when(args: list[str], ready: re.Pattern[str]) -> tuple[int, str, str]:
+    """Run `pnpgen ARGS`, send SIGINT to its process group once its stderr (a terminal) shows
+    `ready`; its exit code, stdout and stderr (escape codes and redrawn lines removed)."""
+    main, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=terminal, start_new_session=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "100"})
+    os.close(terminal)
+    out: list[bytes] = []
+    reader = threading.Thread(target=lambda: out.append(process.stdout.read() if process.stdout else b""))
+    reader.start()
+    seen, sent = b"", False
     try:
-        while True:  # both workers forked and playing: each has used CPU time
-            workers = _children(process.pid)
-            if process.poll() is not None:
-                pytest.fail(f"pnpgen ended before it was interrupted: {process.communicate()}")
-            if len(workers) >= 2 and all(ticks >= 5 for ticks in workers.values()):
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal closed: every process of the group has ended
                 break
-            time.sleep(0.05)
-        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
-        _, err = process.communicate(timeout=600)
+            if not chunk:
+                break
+            seen += chunk
+            if not sent and ready.search(_plain(seen)):
+                os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+                sent = True
+        process.wait(timeout=600)
     finally:
+        os.close(main)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    return process.returncode, err, workers
+        reader.join()
+    assert sent, f"pnpgen ended before it was interrupted: {_plain(seen)}"
+    return process.returncode, b"".join(out).decode(), _plain(seen)
 
 
-def _assert_quiet_exit(code: int, err: str, expected: str, workers: dict[int, int]) -> None:
+def _plain(terminal: bytes) -> str:
+    """What a terminal shows at the end: escape codes removed, each line as last redrawn."""
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", terminal.decode(errors="replace"))
+    return "\n".join(line.split("\r")[-1] for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def _assert_quiet(code: int, err: str) -> str:
+    """Exit 130, no process said more than the line; the line."""
     assert code == 130
-    assert err.splitlines()[-1] == expected
-    assert "Traceback" not in err and "ForkPoolWorker" not in err and "KeyboardInterrupt" not in err, err
-    assert not any(Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
-                   for pid in workers)  # the workers ended with it
+    assert not any(word in err for word in QUIET), err
+    return [line for line in err.splitlines() if line.strip()][-1]
 
 
-def test_ctrl_c_during_simulate_with_workers() -> None:
-    code, err, workers = _interrupt_while_workers_play(
-        ["simulate", "burning-desire", "--workers", "2", "-n", "5000000", "-q"])
-    _assert_quiet_exit(code, err, "interrupted: the games played so far were dropped (a summary is printed for "
-                       "a whole run only)", workers)
-    assert err.splitlines() == [err.splitlines()[-1]]  # the one line
+def _progress(games: int) -> re.Pattern[str]:
+    """The progress bar showing at least 1000 games finished (a few blocks of 256)."""
+    return re.compile(rf"\b[1-9]\d{{3,}}/{games}\b")
 
 
-def test_ctrl_c_during_report_writes_nothing(tmp_path: Path) -> None:
-    code, err, workers = _interrupt_while_workers_play(
-        ["report", "burning-desire", "--workers", "2", "-n", "5000000", "--skill", "none", "-q",
-         "--out", str(tmp_path)])
-    _assert_quiet_exit(code, err, "interrupted: the games played so far were dropped; no report was written",
-                       workers)
+def _assert_summary_of_first(out: str, line: str, rules_id: str, seed: int) -> None:
+    """The line names the first k games, and the summary printed is theirs: the same figures
+    as a run of k games with that seed."""
+    found = re.fullmatch(rf"interrupted: the summary above is of the first ([\d,]+) of 5,000,000 games, "
+                         rf"as --games (\d+) --seed {seed} plays them", line)
+    assert found, line
+    games = int(found[2])
+    assert int(found[1].replace(",", "")) == games and games >= 256
+    expected = simulate(find_rules(ROOT / "content", rules_id), games, seed, BOTS)
+    rows = re.findall(r"│\s+(\d) │\s+([\d.]+%) │", out)  # the win rate per seat table
+    assert rows == [(str(s + 1), f"{expected.win_rate(s):.1%}") for s in range(3)], out
+    assert f"{sum(expected.ends.values())} (100.0%)" in out  # games by end condition
+    assert f"{expected.length_mean:.1f} ({expected.length_interval[0]:.1f}" in out
+
+
+def test_ctrl_c_during_simulate_with_workers_keeps_the_first_games() -> None:
+    code, out, err = _interrupt_when(["simulate", "burning-desire", "--workers", "2", "-n", "5000000",
+                                      "--seed", "7"], _progress(5000000))
+    line = _assert_quiet(code, err)
+    _assert_summary_of_first(out, line, "burning-desire", 7)
+
+
+def test_ctrl_c_during_simulate_on_a_local_dask_cluster() -> None:
+    pytest.importorskip("distributed")
+    code, out, err = _interrupt_when(["simulate", "burning-desire", "--cluster", "local", "--workers", "2",
+                                      "-n", "5000000", "--seed", "8"], _progress(5000000))
+    line = _assert_quiet(code, err)  # neither the scheduler here nor a worker or nanny said anything
+    _assert_summary_of_first(out, line, "burning-desire", 8)
+
+
+def test_ctrl_c_during_report_writes_nothing_and_counts_the_games(tmp_path: Path) -> None:
+    code, out, err = _interrupt_when(["report", "burning-desire", "--workers", "2", "-n", "5000000", "--skill",
+                                      "none", "--out", str(tmp_path)], _progress(5000000))
+    line = _assert_quiet(code, err)
+    found = re.fullmatch(r"interrupted: no report was written; the ([\d,]+) games played so far \(seed 1\) "
+                         r"were dropped", line)
+    assert found and int(found[1].replace(",", "")) >= 1000, line
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_ctrl_c_stops_watch_with_exit_130(tmp_path: Path) -> None:
+    folder = tmp_path / "content" / "kit-demo"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "kit-demo", folder)
+    out_dir = tmp_path / "build"
+    code, _, err = _interrupt_when(["watch", "kit-demo", "--lang", "en", "--content", str(folder.parent),
+                                    "--out", str(out_dir)], re.compile(r"^watching ", re.M))
+    line = _assert_quiet(code, err)
+    assert line == f"interrupted: stopped watching; the last good files stay in {out_dir / 'kit-demo'}"
+    assert any(out_dir.rglob("*.pdf"))  # the first build's files stay

@@ -26,6 +26,7 @@ import pickle
 import re
 from collections import OrderedDict
 from itertools import islice
+from multiprocessing import resource_tracker
 from typing import Any
 
 from pnpgen.engine.figures import CODE, folder_digest
@@ -108,7 +109,10 @@ class DaskRunner(Runner):
 
             count = workers or os.cpu_count() or 1
             # Ctrl-C is this process's to handle: the cluster's event loop thread, and the worker
-            # processes it spawns (now, or when a nanny restarts one), start with SIGINT blocked
+            # processes it spawns (now, or when a nanny restarts one), start with SIGINT blocked.
+            # multiprocessing's resource tracker is started first, here: started from a thread,
+            # it unblocks SIGINT in that thread when it is done (so would Dask's first spawn)
+            resource_tracker.ensure_running()
             with dask.config.set(QUIET_LOCAL_CLUSTER), without_ctrl_c():
                 self._cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
                                              dashboard_address=None, silence_logs=logging.ERROR)

@@ -90,7 +90,7 @@ def _assert_summary_of_first(out: str, line: str, rules_id: str, seed: int) -> N
     assert found, line
     games = int(found[2])
     assert int(found[1].replace(",", "")) == games and games >= 256
-    expected = simulate(find_rules(ROOT / "content", rules_id), games, seed, BOTS)
+    expected = simulate(find_rules(ROOT / "content", rules_id), games, seed, BOTS, workers=2)
     rows = re.findall(r"│\s+(\d) │\s+([\d.]+%) │", out)  # the win rate per seat table
     assert rows == [(str(s + 1), f"{expected.win_rate(s):.1%}") for s in range(3)], out
     assert f"{sum(expected.ends.values())} (100.0%)" in out  # games by end condition

@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 import pty
 import re
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,9 +31,11 @@ BOTS = ["optimal", "greedy", "random"]
 QUIET = ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "Dask Worker", "CRITICAL", "ERROR")
 
 
-def _interrupt_when(args: list[str], ready: re.Pattern[str]) -> tuple[int, str, str]:
+def _interrupt_when(args: list[str], ready: re.Pattern[str],
+                    settled: Callable[[int], bool] = lambda pid: True) -> tuple[int, str, str]:
     """Run `pnpgen ARGS`, send SIGINT to its process group once its stderr (a terminal) shows
-    `ready`; its exit code, stdout and stderr (escape codes and redrawn lines removed)."""
+    `ready` and `settled(pid)` holds; its exit code, stdout and stderr (escape codes and
+    redrawn lines removed)."""
     main, terminal = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "pnpgen", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=terminal, start_new_session=True,
@@ -43,14 +47,17 @@ def _interrupt_when(args: list[str], ready: re.Pattern[str]) -> tuple[int, str, 
     seen, sent = b"", False
     try:
         while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal closed: every process of the group has ended
+            if select.select([main], [], [], 0.05)[0]:
+                try:
+                    chunk = os.read(main, 65536)
+                except OSError:  # the terminal closed: every process of the group has ended
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif process.poll() is not None and not select.select([main], [], [], 0)[0]:
                 break
-            if not chunk:
-                break
-            seen += chunk
-            if not sent and ready.search(_plain(seen)):
+            if not sent and ready.search(_plain(seen)) and settled(process.pid):
                 os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
                 sent = True
         process.wait(timeout=600)
@@ -122,12 +129,54 @@ def test_ctrl_c_during_report_writes_nothing_and_counts_the_games(tmp_path: Path
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
 
 
+def _waiting_on_files(pid: int) -> bool:
+    """watchfiles is waiting for changes: its file-notification thread has started, and the
+    main thread sleeps in its loop (the Ctrl-C that watchfiles itself catches, which exited 0)."""
+    threads = os.listdir(f"/proc/{pid}/task")
+    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    return len(threads) >= 2 and state == "S"
+
+
 def test_ctrl_c_stops_watch_with_exit_130(tmp_path: Path) -> None:
     folder = tmp_path / "content" / "kit-demo"
     shutil.copytree(ROOT / "tests" / "fixtures" / "kit-demo", folder)
     out_dir = tmp_path / "build"
     code, _, err = _interrupt_when(["watch", "kit-demo", "--lang", "en", "--content", str(folder.parent),
-                                    "--out", str(out_dir)], re.compile(r"^watching ", re.M))
+                                    "--out", str(out_dir)], re.compile(r"^watching ", re.M), _waiting_on_files)
     line = _assert_quiet(code, err)
     assert line == f"interrupted: stopped watching; the last good files stay in {out_dir / 'kit-demo'}"
     assert any(out_dir.rglob("*.pdf"))  # the first build's files stay
+
+
+# --- the engine's part, in this process: what a run keeps when Ctrl-C stops it ---------------
+
+def test_blocks_are_kept_in_game_order_whatever_order_they_finish_in() -> None:
+    from pnpgen.engine.simulate import InOrder, tally_games
+
+    rules = find_rules(ROOT / "content", "burning-desire")
+    kept = InOrder(3, 10)
+    kept.add(14, 18, tally_games(rules, BOTS, 4, 14, 18))  # finished before games 10..13
+    assert kept.total.games == 0 and kept.next == 10
+    kept.add(10, 14, tally_games(rules, BOTS, 4, 10, 14))
+    assert kept.next == 18 and kept.total == tally_games(rules, BOTS, 4, 10, 18)
+    kept.add(22, 26, tally_games(rules, BOTS, 4, 22, 26))  # a gap at 18..21: not counted
+    assert kept.total == tally_games(rules, BOTS, 4, 10, 18)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_in_a_run_keeps_its_first_games(workers: int) -> None:
+    from pnpgen.engine.simulate import RunInterrupted, Tally, local_runner, tally_games
+
+    rules = find_rules(ROOT / "content", "burning-desire")
+    finished: list[int] = []
+
+    def ctrl_c_after_three_blocks(games: int) -> None:
+        finished.append(games)
+        if len(finished) == 3:
+            raise KeyboardInterrupt
+
+    with local_runner(workers) as runner, pytest.raises(RunInterrupted) as stop:
+        runner.tally(rules, BOTS, 5, 0, 400, on_games=ctrl_c_after_three_blocks)
+    done: Tally = stop.value.done
+    assert 0 < done.games <= sum(finished)
+    assert done == tally_games(rules, BOTS, 5, 0, done.games)  # exactly a run of that many games

@@ -25,7 +25,7 @@ import pytest
 
 from pnpgen.engine.simulate import simulate
 from pnpgen.games import find_rules
-from tests.conftest import ROOT
+from tests.conftest import ROOT, CliRun
 
 BOTS = ["optimal", "greedy", "random"]
 QUIET = ("Traceback", "KeyboardInterrupt", "ForkPoolWorker", "Dask Worker", "CRITICAL", "ERROR")
@@ -180,3 +180,51 @@ def test_ctrl_c_in_a_run_keeps_its_first_games(workers: int) -> None:
     done: Tally = stop.value.done
     assert 0 < done.games <= sum(finished)
     assert done == tally_games(rules, BOTS, 5, 0, done.games)  # exactly a run of that many games
+
+
+# --- the command's part: what simulate prints for the games a Ctrl-C left ------------------------
+
+def test_ctrl_c_in_the_skill_check_keeps_the_whole_run(run_pnpgen: CliRun, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pnpgen.engine.simulate as engine
+
+    def ctrl_c(*args: object, **options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "skill_check", ctrl_c)  # Ctrl-C as the skill check starts
+    code, out, err = run_pnpgen("simulate", "burning-desire", "-n", "30", "--seed", "4", "--skill", "mcts:2", "-q")
+    assert code == 130
+    assert err == "interrupted: the summary above is of all 30 games (seed 4); the skill check was dropped\n"
+    expected = simulate(find_rules(ROOT / "content", "burning-desire"), 30, 4, BOTS)
+    assert re.findall(r"│\s+(\d) │\s+([\d.]+%) │", out) == [(str(s + 1), f"{expected.win_rate(s):.1%}")
+                                                         for s in range(3)]
+
+
+def test_ctrl_c_with_json_gives_the_kept_games_in_an_envelope(run_pnpgen: CliRun,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from pnpgen.engine.simulate import Runner
+
+    tally = Runner.tally
+
+    def first_blocks_then_ctrl_c(self: Runner, rules: object, bots: list[str], seed: int, start: int, stop: int,
+                                 check: bool = False, on_games: object = None, timeout: object = None) -> object:
+        def ctrl_c_at_40(games: int) -> None:
+            done[0] += games
+            if done[0] >= 40:
+                raise KeyboardInterrupt
+
+        done = [0]
+        return tally(self, rules, bots, seed, start, stop, check, ctrl_c_at_40)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Runner, "tally", first_blocks_then_ctrl_c)
+    code, out, err = run_pnpgen("simulate", "burning-desire", "-n", "1000", "--seed", "6", "--json")
+    data = json.loads(out)
+    games = data["games"]
+    assert code == 130 and data["ok"] is False and 40 <= games < 1000
+    line = (f"interrupted: the summary above is of the first {games:,} of 1,000 games, as --games {games} "
+            "--seed 6 plays them")
+    assert data["errors"][0]["message"] == line and err == line + "\n"
+    data.pop("ok"), data.pop("errors")
+    monkeypatch.undo()
+    assert data == simulate(find_rules(ROOT / "content", "burning-desire"), games, 6, BOTS).to_data()

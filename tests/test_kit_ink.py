@@ -148,3 +148,34 @@ def test_print_shop_ink_is_under_300_percent_and_the_cut_is_its_own_plate(tmp_pa
         assert max(total) <= 3.0 * 255 + 2
         cut = plates["CutContour"][page]
         assert 100 < sum(1 for v in cut if v > 128) < 0.1 * len(cut)  # a thin outline, not an area
+
+
+def test_ink_saver_files_sit_beside_the_full_ink_files(tmp_path: Path) -> None:
+    """`--ink-saver` names its copies `<id>-ink-saver[-<lang>].pdf` and writes them beside the
+    full-ink home files, which it leaves byte for byte as a plain build makes them: a plain
+    build and then an ink-saver build into one --out keep every file, and README.txt lists
+    both (the ink-saver ones marked). A plain build after it removes the ink-saver copies
+    again (the folder holds what its README lists)."""
+    from typer.testing import CliRunner
+
+    from pnpgen.app import app
+
+    def run(*extra: str) -> dict[str, bytes]:
+        result = CliRunner().invoke(app, ["build", "kit-demo", "--content", str(ROOT / "tests" / "fixtures"),
+                                          "--out", str(tmp_path), "--lang", "en", *extra])
+        assert result.exit_code == 0, result.output
+        folder = tmp_path / "kit-demo"
+        return {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
+
+    plain = run()
+    both = run("--ink-saver")
+    savers = sorted(n for n in both if "-ink-saver" in n)
+    assert savers and len(savers) == len(plain), (sorted(plain), savers)
+    assert {n.replace("-ink-saver", "") for n in savers} == set(plain)
+    assert all(both[name] == data for name, data in plain.items())  # the full-ink files, untouched
+    assert both["spells-ink-saver-en.pdf"] != both["spells-en.pdf"]  # the deck's copy saves ink
+    readme = (tmp_path / "kit-demo" / "README.txt").read_text(encoding="utf-8")
+    for name in [*plain, *savers]:
+        assert name in readme, name
+    assert readme.count("(ink saver)") >= len(savers) and "*-ink-saver*.pdf" in readme
+    assert run() == plain  # a plain build again: exactly the plain files

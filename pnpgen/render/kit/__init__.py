@@ -11,7 +11,8 @@ page furniture and the one PDF-writing tail, write_pdf), imposition.py and tilin
 A component whose text differs by language is built once per language of the build
 (`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`). `--print-shop`
 adds `<id>-print-shop[-<lang>].pdf` beside those home-print files, never replacing them;
-`--guides` names its files `<id>-proof[-<lang>].pdf`. `--tts` adds Tabletop Simulator card
+`--guides` names its files `<id>-proof[-<lang>].pdf`; `--ink-saver` adds `<id>-ink-saver[-<lang>].pdf`
+beside the home files (`<id>-ink-saver-proof…` with --guides). `--tts` adds Tabletop Simulator card
 sheets, board images and saved objects under `tts/` (tts.py).
 """
 
@@ -228,15 +229,18 @@ def render_components(
                 # the print-shop file is added beside the home files, never replacing them; it
                 # is made first, so a print-shop limit stops the component before any home file
                 shop = module.render(item, job) if options.print_shop else []
-                built += module.render(item, job.home()) + shop
+                home = job.home()  # --ink-saver: its copies (named -ink-saver) beside the full-ink files
+                full = module.render(item, replace(home, options=replace(home.options, ink_saver=False)))
+                built += full + (module.render(item, home) if options.ink_saver else []) + shop
         except OutputError:
             raise
         except PnpgenError as error:
             failures.append(str(error))
             failed.add(str(item["id"]))
-    render_previews(content, rules, replace(options, print_shop=False, guides=False), failed)
+    plain = replace(options, print_shop=False, guides=False, ink_saver=False)  # previews and TTS: full ink
+    render_previews(content, rules, plain, failed)
     if options.tts:
-        built += render_tts(content, rules, replace(options, print_shop=False, guides=False), failed)
+        built += render_tts(content, rules, plain, failed)
     if failures:
         raise PartialBuild(built, failures)
     return built

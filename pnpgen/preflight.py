@@ -52,6 +52,7 @@ class Limits:
 
 
 DEFAULTS = Limits()
+SAFE_TOLERANCE_MM = 0.05  # a glyph box on the safe line itself (text placed at 3 mm) is not a breach
 FAIL_PPI_SHARE = 0.75  # 225 ppi at 300: visibly soft
 INK_DPI = 100  # the CMYK raster the ink is measured on
 
@@ -456,7 +457,7 @@ def _check_safe_zone(path: Path, report: FileReport, limits: Limits,
     """Characters (PDFium's boxes) reaching into the safe zone, inside the trim by safe_mm."""
     import pypdfium2 as pdfium
 
-    safe = limits.safe_mm * PT_PER_MM
+    safe = (limits.safe_mm - SAFE_TOLERANCE_MM) * PT_PER_MM
     document = pdfium.PdfDocument(str(path))
     outside: list[tuple[float, str, float, float, int]] = []  # distance from the cut, glyph, where, page
     pages: set[int] = set()

@@ -86,17 +86,41 @@ def state_from_data(state_type: type, data: Any, schema: dict[str, Any] | None,
 
 
 def state_class(codec: Any) -> type:
-    """The State type a codec reads: its `State` attribute, else the argument of the
-    `StateCodec[...]` it inherits (`class Pig(Rules[State, str], StateCodec[State])`)."""
+    """The State type a codec reads: its `State` attribute, else the state argument of the
+    `Rules[...]` or `StateCodec[...]` it inherits (`class Pig(Rules[State, str])`)."""
     explicit = getattr(codec, "State", None)
     if isinstance(explicit, type):
         return explicit
     for klass in type(codec).__mro__:
         for base in getattr(klass, "__orig_bases__", ()):
             origin, args = typing.get_origin(base), typing.get_args(base)
-            if getattr(origin, "__name__", "") == "StateCodec" and args and isinstance(args[0], type):
+            if getattr(origin, "__name__", "") in ("Rules", "StateCodec") and args and isinstance(args[0], type):
                 return args[0]
-    raise TypeError(f"{type(codec).__name__} names no State type for its StateCodec")
+    raise TypeError(f"{type(codec).__name__} names no State type (Rules[State, Move])")
+
+
+def fields_to_data(codec: Any, state: Any) -> dict[str, Any]:
+    """The default state file: `state`'s fields as keys, its SEATS fields 1-based."""
+    return state_to_data(state, getattr(codec, "SEATS", ()))
+
+
+def fields_from_data(codec: Any, data: Any) -> Any:
+    """The default reading of a state file: checked against the codec's STATE_SCHEMA, read
+    into its State type, then held to its `check` (ImpossibleState at the first problem's key)."""
+    seats = getattr(codec, "SEATS", ())
+    state = state_from_data(state_class(codec), data, getattr(codec, "STATE_SCHEMA", {}), seats)
+    return checked(codec, state, data)
+
+
+T = typing.TypeVar("T")
+
+
+def checked(codec: Any, state: T, data: Any) -> T:
+    """`state`, or ImpossibleState at the key the codec's first broken invariant names ('key: ...')."""
+    problems = codec.check(state)
+    if problems:
+        refuse(problems[0], data)
+    return state
 
 
 def refuse(problem: str, data: Any) -> typing.NoReturn:

@@ -30,7 +30,8 @@ from reportlab.platypus import (
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
-from pnpgen.engine.capabilities import picture, rulebook_figure
+from pnpgen.engine.capabilities import picture
+from pnpgen.render.publishing import rulebook_figure
 from pnpgen.engine.protocol import Rules
 from pnpgen.examples import positions
 from pnpgen.render.diagram import drawing

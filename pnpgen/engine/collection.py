@@ -1,6 +1,6 @@
 """Collections: a content folder defining several games (Fast Alone: five puzzles, two board
 sides each, with ids like 'fast-alone/no-gaps-a'). `pick_game` finds one of them; `Variant`
-is the base of a game that is one side of one variant, `Tables` dispatches rulebook tables."""
+is the base of a game that is one side of one variant."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
-from pnpgen.engine.protocol import Bot, Presentation, Rules
+from pnpgen.engine.protocol import Bot, Rules
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
@@ -79,15 +79,3 @@ class Variant(Rules[S, M]):
         """The variant's own bots (its Analysis capability's), made from BOTS."""
         return {name: partial(make, self) for name, make in self.BOTS.items()}
 
-
-class Tables(Presentation[S]):
-    """Rulebook tables by name: `tables()` maps each name to a function of the language."""
-
-    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
-        return {}
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        table = self.tables().get(name)
-        if table is None:
-            raise KeyError(name)
-        return table(lang)

@@ -127,10 +127,10 @@ class Rules(ABC, Generic[S, M]):
 
 
 @runtime_checkable
-class Notation(Protocol[S, M]):
+class Notation(Protocol[S_in, M]):
     """Moves as text: parse_move(format_move(m)) == m; BadMove with a one-line reason."""
 
-    def parse_move(self, text: str, state: S | None = None) -> M: ...
+    def parse_move(self, text: str, state: S_in | None = None) -> M: ...
     def format_move(self, move: M) -> str: ...
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
-from pnpgen.engine.capabilities import rulebook_context
+from pnpgen.engine.capabilities import own
 from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
@@ -120,7 +120,8 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
         data = getattr(side, "data", None)
         if not isinstance(data, dict) or "difficulty" not in data:
             continue  # a puzzle with no difficulty data yet stays out of the table
-        context = rulebook_context(side, lang)
+        context_of = own(side, "rulebook_context")  # the puzzle's rulebook values
+        context = context_of(lang) if context_of is not None else {}
         games, seed, _ = settings(side, data)
         random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
         rows.append([WORDS("puzzle_side", lang, puzzle=text_for(title, lang), side=context["side_name"]),

@@ -28,9 +28,9 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
-from pnpgen.games.fast_alone.puzzle import Puzzle
 from pnpgen.games.words import number
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
@@ -114,7 +114,7 @@ def die_text(value: int) -> str:
 
 
 
-class GrowingNineRules(Puzzle[State, Move]):
+class GrowingNineRules(Variant[State, Move]):
     """One board side of Growing Nine."""
 
     ENDS = ENDS

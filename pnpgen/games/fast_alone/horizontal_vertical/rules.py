@@ -19,10 +19,11 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Text
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
+from pnpgen.games.fast_alone.puzzle import content_error
 from pnpgen.games.words import number
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
@@ -114,7 +115,7 @@ def _condition(entry: Any) -> Condition:
                      (0 if value == "even" else 1) if test == "parity" else int(value))
 
 
-class HorizontalVerticalRules(Puzzle[State, Move]):
+class HorizontalVerticalRules(Variant[State, Move]):
     """One board side of Horizontal & Vertical."""
 
     ENDS = (WON, STUCK, FULL)

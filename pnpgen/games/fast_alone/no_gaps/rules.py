@@ -19,10 +19,10 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.puzzle import Puzzle
 from pnpgen.games.words import number
 
 ROLL, PLAY, REROLL, OVER = "roll", "play", "reroll", "over"
@@ -114,7 +114,7 @@ def connected(cells: tuple[tuple[int, int], ...]) -> bool:
     return len(seen) == len(every)
 
 
-class NoGapsRules(Puzzle[State, Move]):
+class NoGapsRules(Variant[State, Move]):
     """One board side of No Gaps."""
 
     ENDS = ENDS

@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Text, text_for
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove
-from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
+from pnpgen.games.fast_alone.puzzle import content_error
 from pnpgen.games.words import number, signed
 
 WON, TIME, STUCK = "un_won", "un_time", "un_stuck"
@@ -95,13 +96,15 @@ class Result(NamedTuple):
     red_face: int  # the red die's face afterwards (paradigm shift)
 
 
-class UnificationRules(Puzzle[State, Move]):
+class UnificationRules(Variant[State, Move]):
     """One board side of Unification: mechanics and notation."""
 
     ENDS = ENDS
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         super().__init__(content, key, data, side)
+        self.weight = float(data["solver"]["weight"])
+        self.nodes = int(data["solver"]["nodes"])
         entry = data["sides"][side]
         self.n = int(data["grid"])
         if not 2 <= self.n <= 9:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
-from pnpgen.engine.capabilities import codec, hidden_information, notation, picture, views
+from pnpgen.engine.capabilities import codec, notation, picture, views
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState, PnpgenError
 from pnpgen.output import atomic_output

@@ -17,7 +17,7 @@ from itertools import product
 from pnpgen.content.game import GameContent
 from pnpgen.engine.chance import dice_rolls
 from pnpgen.engine.draws import below, below_each
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.burning_desire.config import Config, load_config
 from pnpgen.games.burning_desire.scoring import Breakdown, score
@@ -65,7 +65,7 @@ _SCORE_BANK = {then: ("score", *kinds) for then, kinds in _BANK.items()}
 _BUST_BANK = {then: ("bust", *kinds) for then, kinds in _BANK.items()}
 
 
-class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
+class BurningDesireRules(Rules[State, Move]):
     """The mechanics and the move notation; analysis, presentation and state files are
     composed onto them in the package's BurningDesire."""
 

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.engine.chance import dice_rolls
 from pnpgen.engine.draws import below_each
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.dice_road_race.config import RaceConfig, load_config
 from pnpgen.games.dice_road_race.race import Race, RaceReport, Ride, StageResult, clockwise, compute
@@ -72,7 +72,7 @@ def roll_outcomes(dice: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     return dice_rolls(dice, (6, 5, 4, 3, 2, 1))
 
 
-class StageRaceRules(Rules[State, Move], Notation[State, Move]):
+class StageRaceRules(Rules[State, Move]):
     """Five-stage race: the real stage-race rules over the stand-in race model. The
     mechanics and the notation; state files, analysis and presentation are composed
     onto them in the package's StageRace."""

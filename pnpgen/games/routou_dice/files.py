@@ -18,17 +18,20 @@ A state file (YAML or JSON):
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Any_, Choice, OneOf, check
+from pnpgen.content.schema import Any_, Choice, OneOf
+from pnpgen.content.schema import check as check_schema
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.protocol import StateCodec
 from pnpgen.errors import ImpossibleState
 from pnpgen.examples import load_examples
 from pnpgen.games.routou_dice.board import owner, signed
 from pnpgen.games.routou_dice.config import ACTION_KINDS
 from pnpgen.games.routou_dice.model import RoutouRules
 from pnpgen.games.routou_dice.state import SEATS, Roll, State
+
+if TYPE_CHECKING:
+    from pnpgen.games.routou_dice.game import RoutouDice
 
 PAIR = {"A": int, "B": int}
 STATE_SCHEMA: dict[str, Any] = {
@@ -77,7 +80,7 @@ def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
 def state_from_data(rules: RoutouRules, data: Any) -> State:
     if not isinstance(data, dict):
         raise ImpossibleState("a state must be a mapping")
-    check(data, STATE_SCHEMA, path="state")
+    check_schema(data, STATE_SCHEMA, path="state")
     cfg, geo = rules.cfg, rules.geo
 
     def fail(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
@@ -214,22 +217,19 @@ def invariants(rules: RoutouRules, s: State) -> list[str]:
     return problems
 
 
-class RoutouFiles(RoutouRules, StateCodec[State]):
-    """A custom codec: seats are A and B, cells their two-digit names."""
+# A custom codec: seats are A and B, cells their two-digit names.
 
-    STATE_SCHEMA = STATE_SCHEMA
+def to_data(rules: RoutouDice, state: State) -> dict[str, Any]:
+    return state_to_data(rules, state)
 
-    def to_data(self, state: State) -> dict[str, Any]:
-        return state_to_data(self, state)
+def from_data(rules: RoutouDice, data: Any) -> State:
+    return state_from_data(rules, data)
 
-    def from_data(self, data: Any) -> State:
-        return state_from_data(self, data)
+def example_state(rules: RoutouDice) -> State:
+    for example in load_examples(rules.content):  # the first example with dice on the board
+        if example["state"].get("board"):
+            return state_from_data(rules, example["state"])
+    return rules.initial_state(2)
 
-    def example_state(self) -> State:
-        for example in load_examples(self.content):  # the first example with dice on the board
-            if example["state"].get("board"):
-                return state_from_data(self, example["state"])
-        return self.initial_state(2)
-
-    def check(self, state: State) -> list[str]:
-        return invariants(self, state)
+def check(rules: RoutouDice, state: State) -> list[str]:
+    return invariants(rules, state)

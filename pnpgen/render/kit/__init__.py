@@ -34,6 +34,7 @@ from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.preview import Recorder, contact_sheet, save_preview, tile_sheet
+from pnpgen.render.publishing import mockup
 from pnpgen.render.text import TemplateRefused
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")

@@ -153,6 +153,7 @@ class StateCodec(Protocol[S]):
         return []
 
 
+@runtime_checkable
 class Analysis(Protocol[S_in, M]):
     """What bots, simulation and reports may use beyond the mechanics, each method optional
     (pnpgen.engine.capabilities). sample_move: one legal move for random play, deterministic in

@@ -140,7 +140,7 @@ class StateCodec(Protocol[S]):
     By default (state_data.fields_to_data, fields_from_data) a State's fields map one to one
     onto keys, checked against STATE_SCHEMA then `check` ('key: problem' each); SEATS are 1-based."""
 
-    def to_data(self, state: S) -> dict[str, Any]:
+    def to_data(self, state: S) -> dict[str, object]:
         return fields_to_data(self, state)
 
     def from_data(self, data: Any) -> S:

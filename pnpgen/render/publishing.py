@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class Publishing(Protocol):
     """Rulebook values, tables and figures, and the table's mock-up."""
 
-    def rulebook_context(self, lang: str) -> dict[str, Any]:
+    def rulebook_context(self, lang: str) -> dict[str, object]:
         """Values a rulebook or sheet text may use ({{ threshold }}, computed figures, ...)."""
         ...
 
@@ -37,7 +37,7 @@ class Publishing(Protocol):
         ...
 
 
-def rulebook_context(rules: Rules[Any, Any], lang: str) -> dict[str, Any]:
+def rulebook_context(rules: Rules[Any, Any], lang: str) -> dict[str, object]:
     """The game's rulebook values; none for a game that publishes none."""
     context = own(rules, "rulebook_context", Publishing)
     return dict(context(lang)) if context is not None else {}

@@ -17,7 +17,7 @@ from pnpgen.engine.protocol import Rules
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "BurningDesire", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: dict[str, object] = {
     "tie_break_rounds?": Range(int, 1, 1_000),  # D-BD-1: still tied after this many rounds: shared win
     "gamble_margin?": Range(int, 0, 1_000_000),  # bots gamble on reaching the threshold with a smaller lead
 }

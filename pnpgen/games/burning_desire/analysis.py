@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen.games.burning_desire.bots import greedy_bot, optimal_bot
 from pnpgen.games.burning_desire.solver import TurnSolver
@@ -22,7 +22,7 @@ def evaluate(rules: BurningDesire, state: State, seat: int) -> float:
     pending = state.points if state.turn == seat and state.phase in (GAMBLE, MULTIPLY) else 0
     return float(state.scores[seat] + pending - max(state.scores))
 
-def bots(rules: BurningDesire) -> dict[str, Any]:
+def bots(rules: BurningDesire) -> dict[str, object]:
     return {"greedy": lambda: greedy_bot(rules), "optimal": lambda: optimal_bot(rules, rules.solver)}
 
 def game_stats(rules: BurningDesire, state: State) -> dict[str, float]:

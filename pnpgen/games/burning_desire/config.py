@@ -9,7 +9,7 @@ from pnpgen.content.schema import Choice, Each, Text, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
-COMBINATION_SCHEMA: dict[str, Any] = {
+COMBINATION_SCHEMA: dict[str, object] = {
     "id": str,
     "name": Text,
     "faces": Each(int, min=1),
@@ -17,7 +17,7 @@ COMBINATION_SCHEMA: dict[str, Any] = {
     "bonus": Choice("per_die", "double"),
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "main_dice": {"count": int, "faces": int},
     "bonus_die": {"faces": int},
     "multiplier_dice": Each({"name": str, "faces": Each(int, min=1)}, min=1),

@@ -15,7 +15,7 @@ from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, MULTIPLY, OVER, PH
 if TYPE_CHECKING:
     from pnpgen.games.burning_desire.game import BurningDesire
 
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "scores": Each(int, min=1),
     "turn": int,
     "phase": Choice(*PHASES),
@@ -35,8 +35,8 @@ STATE_SCHEMA: dict[str, Any] = {
 # A custom codec: the file format (1-based seats, nested final_round) predates the
 #     default one and referee files in the wild use it.
 
-def to_data(rules: BurningDesire, state: State) -> dict[str, Any]:
-    data: dict[str, Any] = {"scores": list(state.scores), "turn": state.turn + 1, "phase": state.phase}
+def to_data(rules: BurningDesire, state: State) -> dict[str, object]:
+    data: dict[str, object] = {"scores": list(state.scores), "turn": state.turn + 1, "phase": state.phase}
     if state.phase in (ROLL, CHOOSE):
         data["rolls"] = state.rolls
         data["dice"] = list(state.dice)

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, MULTIPLY, OVER, Move, State
@@ -119,7 +119,7 @@ def _may_gamble(rules: BurningDesire, state: State) -> bool:
         return False
     return True
 
-def rulebook_context(rules: BurningDesire, lang: str) -> dict[str, Any]:
+def rulebook_context(rules: BurningDesire, lang: str) -> dict[str, object]:
     cfg = rules.cfg
     ev = rules.solver.ev
     outcomes = rules._mult_outcomes()

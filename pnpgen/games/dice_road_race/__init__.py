@@ -17,7 +17,7 @@ from pnpgen.engine.protocol import Rules
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "StageRace", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: dict[str, object] = {
     "retire_gaps?": Each(Range(int, 1, 100_000)),  # bots retire when this far behind, per stage
 }
 

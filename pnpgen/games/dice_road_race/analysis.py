@@ -4,7 +4,7 @@ the evaluation and per-race figures, all on the stand-in race model (D-RR-1)."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen.engine.protocol import Bot
 from pnpgen.games.dice_road_race.model import RETIRE, ROLL, Move, State
@@ -24,8 +24,8 @@ def evaluate(rules: StageRace, state: State, seat: int) -> float:
     total = next((st.gap for st in standings if st.seat == seat), None)
     return -1000.0 if seat in state.live.retired else -float(total or 0)
 
-def bots(rules: StageRace) -> dict[str, Any]:
-    bots: dict[str, Any] = {"rider": lambda: _rider_bot(rules, None)}
+def bots(rules: StageRace) -> dict[str, object]:
+    bots: dict[str, object] = {"rider": lambda: _rider_bot(rules, None)}
     for gap in rules.retire_gaps:
         bots[f"retirer-{gap}"] = lambda gap=gap: _rider_bot(rules, gap)
     return bots

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pnpgen.games.dice_road_race.game import StageRace
 
 EXAMPLE_RACE = "race-example.yaml"  # in the game's content folder
-LIVE_SCHEMA: dict[str, Any] = {
+LIVE_SCHEMA: dict[str, object] = {
     "stage": int,
     "phase": Choice(*PHASES),
     "turn": str,
@@ -38,18 +38,18 @@ LIVE_SCHEMA: dict[str, Any] = {
 
 STATE_SCHEMA = LIVE_SCHEMA
 
-def to_data(rules: StageRace, state: State) -> dict[str, Any]:
+def to_data(rules: StageRace, state: State) -> dict[str, object]:
     data = race_to_data(state.race)
     if state.live is not None:
         data["live"] = _live_to_data(rules, state.race.players, state.live)
     data["report"] = report_to_data(rules.cfg, rules.report(state))
     return data
 
-def _live_to_data(rules: StageRace, names: tuple[str, ...], live: Live) -> dict[str, Any]:
+def _live_to_data(rules: StageRace, names: tuple[str, ...], live: Live) -> dict[str, object]:
     def named(seats: tuple[int, ...]) -> list[str]:
         return [names[s] for s in seats]
 
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "stage": live.stage,
         "phase": live.phase,
         "turn": names[live.turn],

@@ -86,7 +86,7 @@ def rulebook_figure(rules: StageRace, name: str, lang: str) -> list[sc.Scene]:
         rows.append(sc.Scene(x + 40, board_h + (16 if note else 8), tuple(shapes)))
     return rows
 
-def rulebook_context(rules: StageRace, lang: str) -> dict[str, Any]:
+def rulebook_context(rules: StageRace, lang: str) -> dict[str, object]:
     cfg = rules.cfg
     return {
         "bonus": list(cfg.bonus),

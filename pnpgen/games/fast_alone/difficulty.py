@@ -42,7 +42,7 @@ _measured: dict[tuple[str, str, int, int], Difficulty] = {}
 def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficulty:
     key = (rules.id, bot, games, seed)
     if key not in _measured:
-        def simulate() -> dict[str, Any]:
+        def simulate() -> dict[str, object]:
             records = list(play_many(rules, games, seed, [bot], workers=cores_here()))  # same records on any count
             won = [r for r in records if r.outcome.winners]
             return {"games": len(records), "wins": len(won),
@@ -87,7 +87,7 @@ def difficulty_table(sides: list[tuple[str, Rules[Any, Any]]], games: int, seed:
 # --- the collection's table (intro chapter): every side of every puzzle game.yaml lists --
 
 COLLECTION_TABLE = "collection_difficulty"  # the rulebook table name every puzzle serves
-TABLE_SCHEMA: dict[str, Any] = {"puzzles": {"*": Text}}
+TABLE_SCHEMA: dict[str, object] = {"puzzles": {"*": Text}}
 
 
 def _cell(d: Difficulty) -> str:

@@ -15,7 +15,7 @@ from pnpgen.engine.protocol import Rules
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: dict[str, object] = {
     "random_pass_probability?": Range(float, 0, 1),  # the random bot passes this often when it may
     "greedy?": {"clone_sample?": Range(int, 1, 10_000), "weights?": {"*": Range(float, -1e6, 1e6)}},
 }

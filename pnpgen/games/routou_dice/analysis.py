@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen.games.routou_dice.bots import greedy_bot
 from pnpgen.games.routou_dice.config import ACTION_KINDS
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from pnpgen.games.routou_dice.game import RoutouDice
 
 
-def bots(rules: RoutouDice) -> dict[str, Any]:
+def bots(rules: RoutouDice) -> dict[str, object]:
     return {"greedy": lambda: greedy_bot(rules)}  # "random" is the engine's (sample_move)
 
 def game_stats(rules: RoutouDice, state: State) -> dict[str, float]:

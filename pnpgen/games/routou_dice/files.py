@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pnpgen.games.routou_dice.game import RoutouDice
 
 PAIR = {"A": int, "B": int}
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "turn": Choice(*SEATS),
     "phase": int,
     "board": OneOf({"*": str}, type(None)),
@@ -52,9 +52,9 @@ STATE_SCHEMA: dict[str, Any] = {
 _DIE = re.compile(r"^([AB])(\d)$")
 
 
-def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
+def state_to_data(rules: RoutouRules, s: State) -> dict[str, object]:
     geo = rules.geo
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "turn": SEATS[s.turn],
         "phase": s.phase + 1,
         "board": {geo.name(i): f"{SEATS[owner(v)]}{abs(v)}" for i, v in enumerate(s.board) if v},
@@ -66,7 +66,7 @@ def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
         "actions": dict(zip(ACTION_KINDS, s.actions, strict=True)),
     }
     if s.roll is not None:
-        roll: dict[str, Any] = {"action": s.roll.action}
+        roll: dict[str, object] = {"action": s.roll.action}
         if s.roll.dice is not None:
             roll["dice"] = list(s.roll.dice)
         if s.roll.cell is not None:
@@ -219,7 +219,7 @@ def invariants(rules: RoutouRules, s: State) -> list[str]:
 
 # A custom codec: seats are A and B, cells their two-digit names.
 
-def to_data(rules: RoutouDice, state: State) -> dict[str, Any]:
+def to_data(rules: RoutouDice, state: State) -> dict[str, object]:
     return state_to_data(rules, state)
 
 def from_data(rules: RoutouDice, data: Any) -> State:

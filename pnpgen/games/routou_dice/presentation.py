@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.games.routou_dice.board import owner
@@ -167,7 +167,7 @@ def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
         rows.append(row + [NOTATION[action]] if notation else row)
     return rows
 
-def rulebook_context(rules: RoutouDice, lang: str) -> dict[str, Any]:
+def rulebook_context(rules: RoutouDice, lang: str) -> dict[str, object]:
     cfg = rules.cfg
     to = "〜" if lang == "ja" else "–"  # a range as each language writes it
     return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,

@@ -21,7 +21,7 @@ from pnpgen.games.fast_alone.growing_nine.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.growing_nine import GrowingNine
 
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "rolled?": [str],
     "grid?": [str],
     "queue?": [str],
@@ -34,9 +34,9 @@ STATE_SCHEMA: dict[str, Any] = {
 
 # State files: what a GrowingNineRules state file holds, and its invariants.
 
-def to_data(rules: GrowingNine, state: State) -> dict[str, Any]:
+def to_data(rules: GrowingNine, state: State) -> dict[str, object]:
     if not rules.placed(state):
-        data: dict[str, Any] = {"rolled": [die_text(1 + o + (RED if i == 0 else 0))
+        data: dict[str, object] = {"rolled": [die_text(1 + o + (RED if i == 0 else 0))
                                            for i, o in enumerate(state.rolled)]}
     else:
         data = {"grid": rules.grid_lines(state.cells), "queue": [die_text(1 + o) for o in state.queue]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
@@ -52,7 +52,7 @@ def describe(rules: GrowingNine, state: State) -> str | None:
              + ", ".join(f"{rules.cell_name(a)}+{rules.cell_name(b)} ({text_for(rules.symbol[a], 'en')})"
                          for a, b in rules.partner.items() if a < b)]
     if not rules.placed(state):
-        rolled = " ".join(rules.to_data(state)["rolled"])
+        rolled = " ".join(die_text(1 + o + (RED if i == 0 else 0)) for i, o in enumerate(state.rolled))
         lines.append(f"Setup: rolled {rolled or 'nothing yet'}")
         if rules.current_player(state) == 0:
             spawns = " ".join(map(rules.cell_name, rules.spawn_cells))
@@ -105,7 +105,7 @@ def draw(rules: GrowingNine, state: State, moves: Sequence[Move] = (), lang: str
     return sc.Scene(width, height + 2, tuple(shapes + marks))
 
 # --- rulebook ------------------------------------------------------------------------
-def values(rules: GrowingNine, lang: str) -> dict[str, Any]:
+def values(rules: GrowingNine, lang: str) -> dict[str, object]:
     return {
         "exact_setups": int(rules.data["exact"]["setups"]),
         "size": rules.n,

@@ -75,13 +75,13 @@ TOP = tuple(o[0] for o in ORIENTATIONS)
 
 TUMBLE = {d: tuple(ORIENTATIONS.index(_tumble(o, d)) for o in ORIENTATIONS) for d in DIRS}
 
-SIDE_SCHEMA: dict[str, Any] = {
+SIDE_SCHEMA: dict[str, object] = {
     "name": Text,
     "size": int,
     "spawns": Each({"symbol": Text, "mark": str, "cells": [str]}, min=1),
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "dice": {"whites": int, "red": int},
     "sides": {"*": SIDE_SCHEMA},
     "solver": {"max_nodes": int},

@@ -17,7 +17,7 @@ from pnpgen.games.words import number
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.horizontal_vertical import HorizontalVertical
 
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "grid": [str],
     "dice?": [int],
     "passes_used": int,
@@ -29,8 +29,8 @@ STATE_SCHEMA: dict[str, Any] = {
 
 # State files: what a HorizontalVerticalRules state file holds, and its invariants.
 
-def to_data(rules: HorizontalVertical, state: State) -> dict[str, Any]:
-    data: dict[str, Any] = {"grid": rules._grid_lines(state.cells)}
+def to_data(rules: HorizontalVertical, state: State) -> dict[str, object]:
+    data: dict[str, object] = {"grid": rules._grid_lines(state.cells)}
     if state.dice:
         data["dice"] = list(state.dice)
     data["passes_used"] = state.passes

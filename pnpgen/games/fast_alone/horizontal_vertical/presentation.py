@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
@@ -83,7 +83,7 @@ def draw(rules: HorizontalVertical, state: State, moves: Sequence[Move] = (), la
     return sc.Scene(right, bottom + 14, tuple(shapes + marks))
 
 # --- rulebook ------------------------------------------------------------------------
-def values(rules: HorizontalVertical, lang: str) -> dict[str, Any]:
+def values(rules: HorizontalVertical, lang: str) -> dict[str, object]:
     rows, columns = rules.board.lines[:rules.n_rows], rules.board.lines[rules.n_rows:]
     return {
         "dice": rules.count,

@@ -32,7 +32,7 @@ WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
 
 TESTS = ("at_most", "equals", "at_least", "parity")
 
-CONDITION_SCHEMA: dict[str, Any] = {
+CONDITION_SCHEMA: dict[str, object] = {
     "label": str,
     "measure": Choice("sum", "same"),
     "at_most?": int,
@@ -41,14 +41,14 @@ CONDITION_SCHEMA: dict[str, Any] = {
     "parity?": Choice("even", "odd"),
 }
 
-SIDE_SCHEMA: dict[str, Any] = {
+SIDE_SCHEMA: dict[str, object] = {
     "name": Text,
     "full_lines": bool,
     "rows": Each(CONDITION_SCHEMA, min=1),
     "columns": Each(CONDITION_SCHEMA, min=1),
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "dice": {"count": int, "faces": int},
     "rows": Each(int, min=1),
     "columns": Each(int, min=1),

@@ -21,7 +21,7 @@ from pnpgen.games.fast_alone.no_gaps.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.no_gaps import NoGaps
 
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "drawn": [str],
     "dice?": [int],
     "set_aside": int,
@@ -36,8 +36,8 @@ STATE_SCHEMA: dict[str, Any] = {
 # State files: what a NoGapsRules state file holds, and its invariants.
 
 # --- state files ---------------------------------------------------------------------
-def to_data(rules: NoGaps, state: State) -> dict[str, Any]:
-    data: dict[str, Any] = {
+def to_data(rules: NoGaps, state: State) -> dict[str, object]:
+    data: dict[str, object] = {
         "drawn": [f"{rules.tiles[i].id} {rules.cells_text(m)}" for i, m in state.drawn],
     }
     if state.hand:

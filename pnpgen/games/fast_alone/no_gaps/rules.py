@@ -31,9 +31,9 @@ WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
 
 ENDS = (WON, NO_REROLLS, NO_DICE)
 
-SHAPE_SCHEMA: dict[str, Any] = {"name": Text, "points": int, "shape": str}
+SHAPE_SCHEMA: dict[str, object] = {"name": Text, "points": int, "shape": str}
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "grid": {"rows": int, "columns": int},
     "dice": {"count": int, "faces": int},
     "rerolls": int,

@@ -16,7 +16,7 @@ from pnpgen.games.fast_alone.pairing_five.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.pairing_five import PairingFive
 
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "areas": {"*": [int]},
     "red": OneOf(int, str),  # its face while it waits, else the area holding it
     "unused?": [int],
@@ -31,9 +31,9 @@ STATE_SCHEMA: dict[str, Any] = {
 # State files: what a PairingFiveRules state file holds, and its invariants.
 
 # --- state files ---------------------------------------------------------------------
-def to_data(rules: PairingFive, state: State) -> dict[str, Any]:
+def to_data(rules: PairingFive, state: State) -> dict[str, object]:
     areas = {rules.label(a): [f for f in state.cells[2 * a:2 * a + 2] if f] for a in range(rules.n)}
-    data: dict[str, Any] = {"areas": areas}
+    data: dict[str, object] = {"areas": areas}
     data["red"] = state.red if state.red else (rules.label(state.red_area) if state.red_area >= 0 else 0)
     data["unused"] = list(state.pool)
     if state.pending:

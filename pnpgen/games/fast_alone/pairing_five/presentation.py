@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
@@ -99,7 +99,7 @@ def describe(rules: PairingFive, state: State) -> str | None:
     return "\n".join(lines)
 
 # --- rulebook ------------------------------------------------------------------------
-def values(rules: PairingFive, lang: str) -> dict[str, Any]:
+def values(rules: PairingFive, lang: str) -> dict[str, object]:
     return {
         "white": rules.white,
         "dice": rules.white + 1,

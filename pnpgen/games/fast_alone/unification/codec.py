@@ -17,7 +17,7 @@ from pnpgen.games.fast_alone.unification.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.unification import Unification
 
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "grid": [[int]],
     "red": [int],
     "push": int,
@@ -32,9 +32,9 @@ STATE_SCHEMA: dict[str, Any] = {
 # State files: what a UnificationRules state file holds, and its invariants.
 
 # --- state files ---------------------------------------------------------------------
-def to_data(rules: Unification, state: State) -> dict[str, Any]:
+def to_data(rules: Unification, state: State) -> dict[str, object]:
     n = rules.n
-    data: dict[str, Any] = {"grid": [list(state.cells[r * n:(r + 1) * n]) for r in range(n)]}
+    data: dict[str, object] = {"grid": [list(state.cells[r * n:(r + 1) * n]) for r in range(n)]}
     data["red"] = [state.red // n + 1, state.red % n + 1] if state.red >= 0 else []
     data["push"] = state.push
     if state.banned:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
@@ -104,7 +104,7 @@ def describe(rules: Unification, state: State) -> str | None:
     return "\n".join(lines)
 
 # --- rulebook ------------------------------------------------------------------------
-def values(rules: Unification, lang: str) -> dict[str, Any]:
+def values(rules: Unification, lang: str) -> dict[str, object]:
     return {
         "grid": rules.n,
         "cells": rules.size,

@@ -39,11 +39,11 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 EFFECTS = ("add", "shift", "flip", "reroll", "rotate", "paradigm")
 
-EFFECT_SCHEMA: dict[str, Any] = {"effect": Choice(*EFFECTS), "by?": int}
+EFFECT_SCHEMA: dict[str, object] = {"effect": Choice(*EFFECTS), "by?": int}
 
-EDGE_SCHEMA: dict[str, Any] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
+EDGE_SCHEMA: dict[str, object] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "grid": int,
     "dice": {"faces": int},
     "push_limit": int,

@@ -59,11 +59,11 @@ class Variant(Rules[S, M]):
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         super().__init__(content, f"{content.id}/{key}-{side}", data)
         self.key, self.data, self.side = key, data, side
-        self.side_name: Any = data["sides"][side]["name"]  # Text
+        self.side_name: object = data["sides"][side]["name"]  # Text
         self.siblings: list[Self] = [cast(Self, self)]  # every side of this variant (set by create)
 
     @classmethod
-    def create(cls, content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
+    def create(cls, content: GameContent, key: str, data: Any) -> list[Self]:
         """One game per side of `data`, each knowing the others as its siblings."""
         sides = [cls(content, key, data, side) for side in data["sides"]]
         for rules in sides:

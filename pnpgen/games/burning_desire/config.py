@@ -32,7 +32,7 @@ RULES_SCHEMA: dict[str, object] = {
 @dataclass(frozen=True)
 class Combination:
     id: str
-    name: Any  # Text
+    name: object  # Text
     faces: frozenset[int]
     points: tuple[int, ...]  # points for 1, 2, ... counted dice
     bonus: str  # "per_die" or "double"
@@ -66,7 +66,7 @@ class Config:
         return next((c for c in self.combinations if c.id == cid), None)
 
 
-def _fail(message: str, container: Any, key: Any) -> ContentError:
+def _fail(message: str, container: object, key: object) -> ContentError:
     return ContentError(f"rules.{message}", **where(container, key, value=True))
 
 

@@ -62,7 +62,7 @@ def from_data(rules: BurningDesire, data: Any) -> State:
     scores = data["scores"]
     n = len(scores)
 
-    def bad(message: str, container: Any, key: Any = None) -> ImpossibleState:
+    def bad(message: str, container: object, key: object = None) -> ImpossibleState:
         return ImpossibleState(message, **where(container, key, value=True))
 
     if not rules.min_players <= n <= rules.max_players:

@@ -10,7 +10,7 @@ from pnpgen.content.schema import Choice, Each, OneOf, Text, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
-STAGE_SCHEMA: dict[str, Any] = {
+STAGE_SCHEMA: dict[str, object] = {
     "stage": int,
     "type": str,
     "boards": Each(Each(OneOf(int, str), min=2), min=1),
@@ -19,7 +19,7 @@ STAGE_SCHEMA: dict[str, Any] = {
     "note?": Text,
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "time_unit": Text,
     "bonus_seconds": [int],
     "added_seconds": {"winners_turn": int, "extra_round": int, "not_finished": int},
@@ -48,7 +48,7 @@ class Stage:
     total_cost: int
     time_trial: bool
     settle_ties: bool
-    note: Any  # Text or None
+    note: object  # Text or None
 
 
 @dataclass(frozen=True)

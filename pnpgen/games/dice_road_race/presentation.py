@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.examples import load_examples
 from pnpgen.games.dice_road_race.config import RaceConfig
-from pnpgen.games.dice_road_race.model import State
+from pnpgen.games.dice_road_race.model import Move, State
 from pnpgen.games.dice_road_race.report import describe_race
 from pnpgen.words import Words
 
@@ -31,7 +31,7 @@ def describe(rules: StageRace, state: State) -> str | None:
         text += f"\nStage {live.stage} in progress ({live.phase}); {name} to play."
     return text
 
-def draw(rules: StageRace, state: State, moves: Sequence[Any] = (), lang: str = "en") -> sc.Scene | None:
+def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene | None:
     """The standings after the last stage played, as a small table: the rider who wears
     the leader colour in the next stage has the row in that colour."""
     report = rules.report(state)

@@ -9,7 +9,7 @@ for the process (the Japanese and English rulebooks share them) and in the disk 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
@@ -22,6 +22,9 @@ from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 @dataclass(frozen=True)
 class Difficulty:
@@ -39,7 +42,7 @@ class Difficulty:
 _measured: dict[tuple[str, str, int, int], Difficulty] = {}
 
 
-def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficulty:
+def measure(rules: Rules[S, M], bot: str, games: int, seed: int) -> Difficulty:
     key = (rules.id, bot, games, seed)
     if key not in _measured:
         def simulate() -> dict[str, object]:
@@ -63,7 +66,7 @@ def _readable(data: Any) -> bool:
     return all(abs(data[f]) < 1e15 for f in fields) and 0 <= data["wins"] <= data["games"] and data["games"] >= 1
 
 
-def settings(rules: Rules[Any, Any], data: Any) -> tuple[int, int, list[str]]:
+def settings(rules: Rules[S, M], data: Any) -> tuple[int, int, list[str]]:
     """(games, seed, bots): games and bots from the puzzle's `difficulty:` data, the seed
     from game.yaml `simulation: seed:`."""
     sim = rules.content.data.get("simulation", {}) or {}
@@ -71,7 +74,7 @@ def settings(rules: Rules[Any, Any], data: Any) -> tuple[int, int, list[str]]:
     return int(spec["games"]), int(sim.get("seed", 1)), [str(b) for b in spec["bots"]]
 
 
-def difficulty_table(sides: list[tuple[str, Rules[Any, Any]]], games: int, seed: int, bots: list[str],
+def difficulty_table(sides: list[tuple[str, Rules[S, M]]], games: int, seed: int, bots: list[str],
                      lang: str) -> list[list[str]]:
     """Header row, then one row per side and bot."""
     rows = [header(lang, "side", "player", "win_rate", "interval", "turns", "score_when_won")]
@@ -95,7 +98,7 @@ def _cell(d: Difficulty) -> str:
     return f"{d.rate:.0%}\n({low:.0%}–{high:.0%})"  # two lines: narrow columns never split a figure
 
 
-def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
+def collection_table(rules: Rules[S, M], lang: str) -> list[list[str]]:
     """One row per board side of the collection `rules` belongs to: games simulated, the
     random player's and the solver's win rates with 95% intervals, the solver's method,
     mean turns (random / solver) and the solver's mean score when it wins. Games and bots

@@ -40,7 +40,7 @@ class Side(Protocol):
     def tables(self) -> dict[str, Table]: ...
 
 
-def content_error(message: str, container: Any, key: Any) -> ContentError:
+def content_error(message: str, container: object, key: object) -> ContentError:
     """A ContentError at `key` of the puzzle's data (its value's line)."""
     return ContentError(message, **where(container, key, value=True))
 

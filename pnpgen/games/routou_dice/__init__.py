@@ -6,11 +6,13 @@ game.yaml `rules:`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
-from pnpgen.engine.protocol import Rules
+
+if TYPE_CHECKING:
+    from pnpgen.games.routou_dice.game import RoutouDice
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
@@ -26,7 +28,7 @@ def game_ids(content: GameContent) -> list[str]:
     return [content.id]
 
 
-def create(content: GameContent) -> list[Rules[Any, Any]]:
+def create(content: GameContent) -> list[RoutouDice]:
     from pnpgen.games.routou_dice.game import RoutouDice  # imported only when a game is played
 
     return [RoutouDice(content)]

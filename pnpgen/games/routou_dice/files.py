@@ -86,7 +86,7 @@ def state_from_data(rules: RoutouRules, data: Any) -> State:
     def fail(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
         return ImpossibleState(message, **where(container, key))
 
-    def cell(text: Any, container: Any, key: Any) -> int:
+    def cell(text: Any, container: object, key: object) -> int:
         name = str(text)
         if not re.fullmatch(r"\d\d", name) or not geo.on_board(int(name[0]), int(name[1])):
             raise fail(f"'{name}' is not a cell of the board (X {geo.x0}–{geo.x1} then Y {geo.y0}–{geo.y1})",

@@ -48,7 +48,7 @@ def to_data(rules: GrowingNine, state: State) -> dict[str, object]:
         data["end"] = state.end
     return data
 
-def _die(rules: GrowingNine, word: str, red: bool | None, container: Any, key: Any) -> int:
+def _die(rules: GrowingNine, word: str, red: bool | None, container: object, key: object) -> int:
     m = re.fullmatch(r"(R?)([1-6])/([1-6])", word)
     if not m or (int(m[2]), int(m[3])) not in INDEX:
         raise ImpossibleState(f"'{word}' is not a die: top/north with adjacent faces (e.g. 3/1, R3/1 for the red)",
@@ -58,7 +58,7 @@ def _die(rules: GrowingNine, word: str, red: bool | None, container: Any, key: A
                               **where(container, key, value=True))
     return 1 + INDEX[(int(m[2]), int(m[3]))] + (RED if m[1] else 0)
 
-def _grid(rules: GrowingNine, rows: Any, container: Any, key: Any) -> tuple[int, ...]:
+def _grid(rules: GrowingNine, rows: Any, container: object, key: object) -> tuple[int, ...]:
     if len(rows) != rules.n:
         raise ImpossibleState(f"grid: {len(rows)} rows, the board has {rules.n}", **where(container, key))
     cells = [0] * rules.size

@@ -154,7 +154,7 @@ class GrowingNineRules(Variant[State, Move]):
         self.max_steps = 100_000
         self._placements: tuple[Move, ...] = ()
 
-    def _content_cell(self, name: str, container: Any, key: int) -> int:
+    def _content_cell(self, name: str, container: object, key: int) -> int:
         try:
             return self.parse_cell(name, name)
         except BadMove as exc:

@@ -83,7 +83,7 @@ class Condition:
 @dataclass(frozen=True)
 class Side:
     key: str
-    name: Any  # Text
+    name: object  # Text
     full_lines: bool
     lines: tuple[Condition, ...]  # rows, then columns
 

@@ -56,7 +56,7 @@ class Tile:
     count: int
     points: int
     size: int
-    name: Any  # Text
+    name: object  # Text
     cells: tuple[tuple[int, int], ...]  # the shape as drawn (row, column)
     masks: tuple[int, ...]  # every placement on the grid, one bit per cell
 
@@ -81,7 +81,7 @@ class State(NamedTuple):
     end: str
 
 
-def parse_shape(text: str, container: Any, key: Any) -> tuple[tuple[int, int], ...]:
+def parse_shape(text: str, container: object, key: object) -> tuple[tuple[int, int], ...]:
     """'#' cells of an ASCII grid, as (row, column) from the top-left."""
     cells = []
     for r, line in enumerate(text.strip("\n").splitlines()):

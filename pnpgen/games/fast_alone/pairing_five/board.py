@@ -31,7 +31,7 @@ RULES_SCHEMA: dict[str, object] = {
 @dataclass(frozen=True)
 class Area:
     label: str
-    name: Any  # Text
+    name: object  # Text
     effect: str
     rule: str
     by: int  # shift: the step

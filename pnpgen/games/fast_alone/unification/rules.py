@@ -62,7 +62,7 @@ class Effect:
 @dataclass(frozen=True)
 class Edge:
     key: str  # N, E, S or W
-    name: Any  # Text
+    name: object  # Text
     effects: tuple[Effect, ...]
     rule: str
 

@@ -16,9 +16,10 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 M = TypeVar("M")
+G = TypeVar("G", bound="Rules[Any, Any]")  # a game of a collection, whatever its state and moves
 
 
-def pick_game(games: Sequence[Rules[Any, Any]], name: str | None, folder_id: str) -> Rules[Any, Any] | None:
+def pick_game(games: Sequence[G], name: str | None, folder_id: str) -> G | None:
     """The game `name` names: its full id ('fast-alone/no-gaps-a'), its name within the
     folder ('no-gaps-a'), or the folder's id when the folder defines one game. No name means
     the only game. None when nothing matches (or the choice is ambiguous)."""
@@ -30,7 +31,7 @@ def pick_game(games: Sequence[Rules[Any, Any]], name: str | None, folder_id: str
     return None
 
 
-def unknown_game(games: Sequence[Rules[Any, Any]], name: str, folder_id: str) -> str:
+def unknown_game(games: Sequence[G], name: str, folder_id: str) -> str:
     """Why `name` picks no game of the folder, with did-you-mean among the folder's games:
     'unknown game 'fast-alone/no-gap-a' (did you mean 'fast-alone/no-gaps-a'?); games: …'."""
     ids = sorted(game.id for game in games)

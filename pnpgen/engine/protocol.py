@@ -70,7 +70,7 @@ class Rules(ABC, Generic[S, M]):
     max_players: int = 1
     max_steps: int = 10_000
 
-    def __init__(self, content: GameContent, id: str | None = None, settings: Any = None) -> None:
+    def __init__(self, content: GameContent, id: str | None = None, settings: object = None) -> None:
         players = content.data.get("players") or {}
         self.content, self.id = content, id or content.id
         self.min_players = int(players.get("min", 1))

@@ -179,19 +179,23 @@ def _init_worker(rules: Rules[S, M], bot_names: list[str], seed: int, check: boo
     _worker.update(rules=rules, bots=bot_names, seed=seed, check=check)
 
 
-def _play_block(block: range) -> list[tuple[Any, ...]]:
+def _play_block(block: range) -> list[Packed]:
     w = _worker
     return [_pack(play_game(w["rules"], seating(w["bots"], i), derive_seed(w["seed"], i), w["check"]))
             for i in block]
 
 
-def _pack(r: GameRecord) -> tuple[Any, ...]:
+# a GameRecord as plain values: seed, winners, scores, end, steps, moves, events, stats, problems
+Packed = tuple[int, tuple[int, ...], tuple[float, ...], str, int, int, Counter[str], dict[str, float], list[str]]
+
+
+def _pack(r: GameRecord) -> Packed:
     """A record as plain values: much cheaper to send between processes."""
     o = r.outcome
     return (r.seed, o.winners, o.scores, o.end, r.steps, r.player_moves, r.events, r.stats, r.problems)
 
 
-def _unpack(data: tuple[Any, ...], bots: list[str]) -> GameRecord:
+def _unpack(data: Packed, bots: list[str]) -> GameRecord:
     seed, winners, scores, end, steps, moves, events, stats, problems = data
     return GameRecord(seed, bots, Outcome(winners, scores, end), steps, moves, events, stats, problems)
 
@@ -410,7 +414,7 @@ class Runner:
 _forked_rules: list[Rules[Any, Any]] = []  # in a ProcessRunner's worker: the Rules it was forked with
 
 
-def _init_pool_worker(rules: Rules[Any, Any]) -> None:
+def _init_pool_worker(rules: Rules[S, M]) -> None:
     _quiet_on_ctrl_c()
     _forked_rules[:] = [rules]
 
@@ -428,10 +432,10 @@ class ProcessRunner(Runner):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"{workers} local worker process(es)"
-        self._pool: Any = None
-        self._pool_rules: Rules[Any, Any] | None = None
+        self._pool: multiprocessing.pool.Pool | None = None
+        self._pool_rules: object = None  # the Rules the pool was forked with
 
-    def _pool_for(self, rules: Rules[Any, Any]) -> Any:
+    def _pool_for(self, rules: Rules[S, M]) -> multiprocessing.pool.Pool:
         if self._pool is None or self._pool_rules is not rules:
             self.close()
             gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
@@ -517,7 +521,7 @@ class Summary:
     def win_rate(self, seat: int) -> float:
         return self.seat_wins[seat] / self.games if self.games else 0.0
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> dict[str, object]:
         """Balance figures: multi-player games only (solo games report the win rate)."""
         if self.solo:
             return {}
@@ -626,7 +630,7 @@ class SkillCheck:
             return "skill matters"
         return "too few games to tell" if high - low > TOO_WIDE_TO_TELL else "no clear effect of skill"
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {"weak": self.weak, "strong": self.strong, "games": self.games, "seed": self.seed,
                 "strong_win_rate": self.rate, "interval95": list(self.interval),
                 "fair_share": self.fair_share, "skill_matters": self.matters}

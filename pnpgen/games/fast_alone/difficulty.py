@@ -22,7 +22,6 @@ from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 
-
 S = TypeVar("S")
 M = TypeVar("M")
 

@@ -129,7 +129,7 @@ class GrowingNineRules(Variant[State, Move]):
             raise ContentError("dice.red: the game has exactly one red die", **where(data["dice"], "red", value=True))
         self.size = self.n * self.n
         self.partner: dict[int, int] = {}
-        self.symbol: dict[int, Any] = {}
+        self.symbol: dict[int, object] = {}  # Text
         self.mark: dict[int, str] = {}
         for spawn in entry["spawns"]:
             names = spawn["cells"]

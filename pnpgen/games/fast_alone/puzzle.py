@@ -10,7 +10,7 @@ its codec, solver and presentation modules registered on it, after these shared 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -34,7 +34,7 @@ class Side(Protocol):
     side_name: object  # Text: a string or {ja:, en:}
 
     @property
-    def siblings(self) -> list[Any]: ...  # every side of the puzzle, this one included
+    def siblings(self) -> Sequence[Side]: ...  # every side of the puzzle, this one included
     def solver_method(self, lang: str) -> str: ...
     def values(self, lang: str) -> dict[str, object]: ...
     def tables(self) -> dict[str, Table]: ...
@@ -81,7 +81,8 @@ def rulebook_table(rules: Side, name: str, lang: str) -> list[list[str]]:
 def difficulty(rules: Side, lang: str) -> list[list[str]]:
     """Every side of the puzzle, random player and solver."""
     games, seed, bots = settings(_variant(rules), rules.data)
-    return difficulty_table([(text_for(r.side_name, lang), r) for r in rules.siblings], games, seed, bots, lang)
+    return difficulty_table([(text_for(r.side_name, lang), _variant(r)) for r in rules.siblings], games, seed, bots,
+                            lang)
 
 
 def _variant(rules: Side) -> Variant[Any, Any]:

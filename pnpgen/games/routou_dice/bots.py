@@ -4,7 +4,7 @@ the engine's, on RoutouRules.sample_move). Weights come from game.yaml `simulati
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen.engine.protocol import Bot
 from pnpgen.games.routou_dice.board import owner
@@ -47,7 +47,7 @@ def evaluate(rules: RoutouDice, state: State, seat: int) -> float:
     and the dice a pending placement roll will bring."""
     if state.result is not None:
         return 1e6 if seat in state.result[1] else -1e6
-    w: dict[str, Any] = dict(rules.simulation.get("greedy", {}).get("weights", {}))
+    w: dict[str, float] = dict(rules.simulation.get("greedy", {}).get("weights", {}))
     board, geo = state.board, rules.geo
     score = 0.0
     for window in geo.windows:

@@ -83,10 +83,10 @@ def state_from_data(rules: RoutouRules, data: Any) -> State:
     check_schema(data, STATE_SCHEMA, path="state")
     cfg, geo = rules.cfg, rules.geo
 
-    def fail(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
+    def fail(message: str, container: object = data, key: object = None) -> ImpossibleState:
         return ImpossibleState(message, **where(container, key))
 
-    def cell(text: Any, container: object, key: object) -> int:
+    def cell(text: object, container: object, key: object) -> int:
         name = str(text)
         if not re.fullmatch(r"\d\d", name) or not geo.on_board(int(name[0]), int(name[1])):
             raise fail(f"'{name}' is not a cell of the board (X {geo.x0}–{geo.x1} then Y {geo.y0}–{geo.y1})",

@@ -11,7 +11,7 @@ longer); the first part of a shadow clone moves first and blocks the second.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import fields
 from fractions import Fraction
 from functools import partial
@@ -183,7 +183,7 @@ class RoutouRules(Rules[State, Move]):
         seat, dice, board, cfg = state.turn, state.roll.dice, state.board, self.cfg
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
-        seen: set[Any] = set()
+        seen: set[Hashable] = set()  # (cells, short) and (cells, gain, destroyed) kinds of result
         occupied = list(compress(self.geo.cells, board))
         declined = (False,) * (len(dice) // 3)
         for triples, aims in self._plans(dice) if supply >= len(declined) else self._groupings(dice):
@@ -220,7 +220,7 @@ class RoutouRules(Rules[State, Move]):
         found = self._plan_cache.get(dice)
         if found is None:
             kept: list[_Plan] = []
-            classes: set[Any] = set()
+            classes: set[Hashable] = set()  # ordered triples, or a set of them
             blank: set[tuple[int, ...]] = set()  # the dice left after a first triple naming no cell
             for head, aims, rest, tails in self._firsts(dice):
                 if not aims:  # an earlier such first triple, the same dice left: the same cells and values

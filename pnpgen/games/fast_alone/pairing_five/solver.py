@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import Bot
@@ -23,7 +23,7 @@ class _Search:
 
     def __init__(self, rules: PairingFive) -> None:
         self.rules = rules
-        self.memo: dict[tuple[Any, ...], float] = {}
+        self.memo: dict[tuple[tuple[int, ...], int, tuple[int, ...], int, int], float] = {}
 
     def value(self, state: State, depth: int) -> float:
         if state.end:

@@ -16,14 +16,17 @@ def solver(rules: BurningDesire) -> TurnSolver:
     """The exact optimal turn policy (solved once, on first use)."""
     return TurnSolver(rules.cfg)
 
+
 def evaluate(rules: BurningDesire, state: State, seat: int) -> float:
     if state.phase == OVER:
         return float(rules.is_terminal(state) and seat in rules.outcome(state).winners)
     pending = state.points if state.turn == seat and state.phase in (GAMBLE, MULTIPLY) else 0
     return float(state.scores[seat] + pending - max(state.scores))
 
+
 def bots(rules: BurningDesire) -> dict[str, object]:
     return {"greedy": lambda: greedy_bot(rules), "optimal": lambda: optimal_bot(rules, rules.solver)}
+
 
 def game_stats(rules: BurningDesire, state: State) -> dict[str, float]:
     if not state.turns:

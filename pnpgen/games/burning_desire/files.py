@@ -35,6 +35,7 @@ STATE_SCHEMA: dict[str, object] = {
 # A custom codec: the file format (1-based seats, nested final_round) predates the
 #     default one and referee files in the wild use it.
 
+
 def to_data(rules: BurningDesire, state: State) -> dict[str, object]:
     data: dict[str, object] = {"scores": list(state.scores), "turn": state.turn + 1, "phase": state.phase}
     if state.phase in (ROLL, CHOOSE):
@@ -55,6 +56,7 @@ def to_data(rules: BurningDesire, state: State) -> dict[str, object]:
     if state.turns:
         data["turns_played"] = state.turns
     return data
+
 
 def from_data(rules: BurningDesire, data: Any) -> State:
     check_schema(data, STATE_SCHEMA)
@@ -133,9 +135,11 @@ def from_data(rules: BurningDesire, data: Any) -> State:
     )
     return checked(rules, state, data)
 
+
 def example_state(rules: BurningDesire) -> State:
     """Three players; seat 2 (on 960) has rolled once and may keep or score."""
     return State((420, 960, 610), 1, CHOOSE, rolls=1, dice=(1, 4, 4, 5, 6, 6), bonus=5, turns=10)
+
 
 def check(rules: BurningDesire, state: State) -> list[str]:
     cfg = rules.cfg

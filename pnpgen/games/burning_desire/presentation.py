@@ -25,6 +25,7 @@ REFUSED = "#c0392b"  # a refused decision's mark
 
 # Builds on the analysis: the rulebook quotes the optimal turn's expected score.
 
+
 def describe(rules: BurningDesire, state: State) -> str | None:
     """The referee's report: totals, the phase, and what each combination would score now."""
     lines = ["Totals: " + ", ".join(f"seat {i + 1} {v}" for i, v in enumerate(state.scores))]
@@ -48,6 +49,7 @@ def describe(rules: BurningDesire, state: State) -> str | None:
         allowed = "allowed" if rules.gamble_allowed(state) else "not allowed"
         lines.append(f"{state.points} points at stake on \"{state.combination}\"; multiplier dice {allowed}")
     return "\n".join(lines)
+
 
 def draw(rules: BurningDesire, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The main dice and, apart, the bonus die (tinted) as faces; the dice a score counts
@@ -111,6 +113,7 @@ def draw(rules: BurningDesire, state: State, moves: Sequence[Move] = (), lang: s
                                    REFUSED if refused else sc.ACCENT, "start"))
     return sc.Scene(width, height, tuple(shapes))
 
+
 def _may_gamble(rules: BurningDesire, state: State) -> bool:
     """Whether the rules allow the multiplier dice from `state` (asked of the rules)."""
     try:
@@ -118,6 +121,7 @@ def _may_gamble(rules: BurningDesire, state: State) -> bool:
     except Exception:  # noqa: BLE001 - IllegalMove: the gamble is refused here
         return False
     return True
+
 
 def rulebook_context(rules: BurningDesire, lang: str) -> dict[str, object]:
     cfg = rules.cfg
@@ -149,6 +153,7 @@ def rulebook_context(rules: BurningDesire, lang: str) -> dict[str, object]:
         "optimal_turn_ev_float": float(ev),
         "optimal_turn_ev_text": f"{float(ev):.2f}",
     }
+
 
 def rulebook_table(rules: BurningDesire, name: str, lang: str) -> list[list[str]]:
     cfg = rules.cfg

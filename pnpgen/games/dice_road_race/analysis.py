@@ -17,6 +17,7 @@ def retire_gaps(rules: StageRace) -> tuple[int, ...]:
     """simulation.retire_gaps: one retiring bot per gap."""
     return tuple(int(gap) for gap in rules.simulation.get("retire_gaps", []))
 
+
 def evaluate(rules: StageRace, state: State, seat: int) -> float:
     if state.live is None:
         return float(rules.is_terminal(state) and seat in rules.outcome(state).winners)
@@ -24,11 +25,13 @@ def evaluate(rules: StageRace, state: State, seat: int) -> float:
     total = next((st.gap for st in standings if st.seat == seat), None)
     return -1000.0 if seat in state.live.retired else -float(total or 0)
 
+
 def bots(rules: StageRace) -> dict[str, object]:
     bots: dict[str, object] = {"rider": lambda: _rider_bot(rules, None)}
     for gap in rules.retire_gaps:
         bots[f"retirer-{gap}"] = lambda gap=gap: _rider_bot(rules, gap)
     return bots
+
 
 def _rider_bot(rules: StageRace, retire_gap: int | None) -> Bot[State, Move]:
     """Always rolls; with a gap, retires once when that far behind the overall leader."""
@@ -44,6 +47,7 @@ def _rider_bot(rules: StageRace, retire_gap: int | None) -> Bot[State, Move]:
         return RETIRE if gap >= retire_gap else ROLL
 
     return choose
+
 
 def game_stats(rules: StageRace, state: State) -> dict[str, float]:
     """Figures of one simulated race. All rest on the stand-in race model (D-RR-1)."""

@@ -38,12 +38,14 @@ LIVE_SCHEMA: dict[str, object] = {
 
 STATE_SCHEMA = LIVE_SCHEMA
 
+
 def to_data(rules: StageRace, state: State) -> dict[str, object]:
     data = race_to_data(state.race)
     if state.live is not None:
         data["live"] = _live_to_data(rules, state.race.players, state.live)
     data["report"] = report_to_data(rules.cfg, rules.report(state))
     return data
+
 
 def _live_to_data(rules: StageRace, names: tuple[str, ...], live: Live) -> dict[str, object]:
     def named(seats: tuple[int, ...]) -> list[str]:
@@ -69,6 +71,7 @@ def _live_to_data(rules: StageRace, names: tuple[str, ...], live: Live) -> dict[
         data["tt_round"] = live.tt_round
     return data
 
+
 def from_data(rules: StageRace, data: Any) -> State:
     race = read_race(data, rules.cfg, rules.min_players, rules.max_players)
     if "live" not in data:
@@ -85,6 +88,7 @@ def from_data(rules: StageRace, data: Any) -> State:
     if problems:
         raise ImpossibleState(problems[0], **where(data, "live"))
     return state
+
 
 def _live_from_data(rules: StageRace, race: Race, data: Any, parent: Any) -> Live:
     check_schema(data, LIVE_SCHEMA, parent, "live", "live")
@@ -140,9 +144,11 @@ def _live_from_data(rules: StageRace, race: Race, data: Any, parent: Any) -> Liv
         tt_finished=seats("tt_finished"),
     )
 
+
 def example_state(rules: StageRace) -> State:
     """The sample race file shipped with the content (race-example.yaml)."""
     return rules.from_data(load_yaml(rules.content.path(EXAMPLE_RACE)))
+
 
 def check(rules: StageRace, state: State) -> list[str]:
     live = state.live
@@ -160,6 +166,7 @@ def check(rules: StageRace, state: State) -> list[str]:
     if not live.racing[live.turn]:
         problems.append(f"{state.race.players[live.turn]} has the turn but is not racing")
     return problems + _live_problems(rules, state.race.players, live)
+
 
 def _live_problems(rules: StageRace, names: tuple[str, ...], live: Live) -> list[str]:
     """Who is still racing agrees with who finished and who retired, phase by phase."""

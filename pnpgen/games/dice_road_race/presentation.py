@@ -23,6 +23,7 @@ WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
 
 # Builds on the state files: a worked example's standings come from its race file.
 
+
 def describe(rules: StageRace, state: State) -> str | None:
     text = describe_race(rules.cfg, rules.report(state))
     live = state.live
@@ -30,6 +31,7 @@ def describe(rules: StageRace, state: State) -> str | None:
         name = state.race.players[live.turn]
         text += f"\nStage {live.stage} in progress ({live.phase}); {name} to play."
     return text
+
 
 def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene | None:
     """The standings after the last stage played, as a small table: the rider who wears
@@ -51,6 +53,7 @@ def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str =
     height = 12.0
     shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
     return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(shapes))
+
 
 def rulebook_figure(rules: StageRace, name: str, lang: str) -> list[sc.Scene]:
     """'course': one row per stage, start to finish: the stage's number, type and total cost,
@@ -86,6 +89,7 @@ def rulebook_figure(rules: StageRace, name: str, lang: str) -> list[sc.Scene]:
         rows.append(sc.Scene(x + 40, board_h + (16 if note else 8), tuple(shapes)))
     return rows
 
+
 def rulebook_context(rules: StageRace, lang: str) -> dict[str, object]:
     cfg = rules.cfg
     return {
@@ -105,10 +109,12 @@ def rulebook_context(rules: StageRace, lang: str) -> dict[str, object]:
         "excluded_face": cfg.model.excluded_face,
     }
 
+
 def rulebook_table(rules: StageRace, name: str, lang: str) -> list[list[str]]:
     if name.startswith("standings/"):
         return _example_standings(rules, name, lang)
     return rulebook_tables(rules.cfg, name, lang)
+
 
 def _example_standings(rules: StageRace, name: str, lang: str) -> list[list[str]]:
     """'standings/<example id>/<stage>': the standings a worked example's race file gives."""

@@ -25,6 +25,7 @@ from pnpgen.games.fast_alone.catalogue import WORDS, header
 S = TypeVar("S")
 M = TypeVar("M")
 
+
 @dataclass(frozen=True)
 class Difficulty:
     games: int

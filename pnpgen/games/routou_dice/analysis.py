@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 def bots(rules: RoutouDice) -> dict[str, object]:
     return {"greedy": lambda: greedy_bot(rules)}  # "random" is the engine's (sample_move)
 
+
 def game_stats(rules: RoutouDice, state: State) -> dict[str, float]:
     total = sum(state.actions) or 1
     stats = {f"share_{k}": n / total for k, n in zip(ACTION_KINDS, state.actions, strict=True)}

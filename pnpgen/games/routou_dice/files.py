@@ -219,17 +219,21 @@ def invariants(rules: RoutouRules, s: State) -> list[str]:
 
 # A custom codec: seats are A and B, cells their two-digit names.
 
+
 def to_data(rules: RoutouDice, state: State) -> dict[str, object]:
     return state_to_data(rules, state)
 
+
 def from_data(rules: RoutouDice, data: Any) -> State:
     return state_from_data(rules, data)
+
 
 def example_state(rules: RoutouDice) -> State:
     for example in load_examples(rules.content):  # the first example with dice on the board
         if example["state"].get("board"):
             return state_from_data(rules, example["state"])
     return rules.initial_state(2)
+
 
 def check(rules: RoutouDice, state: State) -> list[str]:
     return invariants(rules, state)

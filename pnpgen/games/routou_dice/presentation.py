@@ -45,6 +45,7 @@ def describe(rules: RoutouDice, s: State) -> str:
                         if s.roll else ""))
     return "\n".join(lines)
 
+
 def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The board with its coordinates and dice (A white, B dark), who is to play and in which
     phase, each player's stock and kills below; moves and slashes as arrows, placed and
@@ -127,6 +128,7 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
         height += size + 5
     return sc.Scene(grid.x + geo.width * cell + 2, height, tuple(shapes + marks))
 
+
 def _refusal(grid: sc.Grid, x: float, y: float, cell: float) -> list[sc.Shape]:
     """The mark of a cell where a move fails: a red outline and a red badge with a white x
     on its corner, leaving the die's face readable."""
@@ -135,6 +137,7 @@ def _refusal(grid: sc.Grid, x: float, y: float, cell: float) -> list[sc.Shape]:
     return [sc.Rect(x + 0.9, y + 0.9, cell - 1.8, cell - 1.8, None, DESTROY, 1.8),
             sc.Circle(cx, cy, r, DESTROY, sc.PAPER, 0.6),
             *sc.cross(cx - r, cy - r, 2 * r, sc.PAPER, 1.2, inset=0.3)]
+
 
 def _refused(rules: RoutouDice, s: State, moves: Sequence[Move]) -> int | None:
     """The index of the first of `moves` the rules refuse from `s`, or None."""
@@ -146,10 +149,12 @@ def _refused(rules: RoutouDice, s: State, moves: Sequence[Move]) -> int | None:
             return k
     return None
 
+
 def _cr(rules: RoutouDice, i: int) -> tuple[int, int]:
     """A cell index as (column, row) of the drawn grid."""
     x, y = rules.geo.xy(i)
     return x - rules.geo.x0, y - rules.geo.y0
+
 
 def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
     """'actions': the players' table of costs, phases and dice, from rules:;
@@ -166,6 +171,7 @@ def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
                str(dice) if dice else "—"]
         rows.append(row + [NOTATION[action]] if notation else row)
     return rows
+
 
 def rulebook_context(rules: RoutouDice, lang: str) -> dict[str, object]:
     cfg = rules.cfg

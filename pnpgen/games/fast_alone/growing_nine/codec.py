@@ -34,6 +34,7 @@ STATE_SCHEMA: dict[str, object] = {
 
 # State files: what a GrowingNineRules state file holds, and its invariants.
 
+
 def to_data(rules: GrowingNine, state: State) -> dict[str, object]:
     if not rules.placed(state):
         data: dict[str, object] = {"rolled": [die_text(1 + o + (RED if i == 0 else 0))
@@ -48,6 +49,7 @@ def to_data(rules: GrowingNine, state: State) -> dict[str, object]:
         data["end"] = state.end
     return data
 
+
 def _die(rules: GrowingNine, word: str, red: bool | None, container: object, key: object) -> int:
     m = re.fullmatch(r"(R?)([1-6])/([1-6])", word)
     if not m or (int(m[2]), int(m[3])) not in INDEX:
@@ -57,6 +59,7 @@ def _die(rules: GrowingNine, word: str, red: bool | None, container: object, key
         raise ImpossibleState(f"'{word}': {'the red' if red else 'a white'} die expected here",
                               **where(container, key, value=True))
     return 1 + INDEX[(int(m[2]), int(m[3]))] + (RED if m[1] else 0)
+
 
 def _grid(rules: GrowingNine, rows: Any, container: object, key: object) -> tuple[int, ...]:
     if len(rows) != rules.n:
@@ -70,6 +73,7 @@ def _grid(rules: GrowingNine, rows: Any, container: object, key: object) -> tupl
         for c, word in enumerate(words):
             cells[(rules.n - 1 - r) * rules.n + c] = 0 if word == "." else _die(rules, word, None, rows, r)
     return tuple(cells)
+
 
 def from_data(rules: GrowingNine, data: Any) -> State:
     read_state_data(data, STATE_SCHEMA)
@@ -99,6 +103,7 @@ def from_data(rules: GrowingNine, data: Any) -> State:
         raise ImpossibleState(problems[0], **where(data, "grid"))
     return state
 
+
 def example_state(rules: GrowingNine) -> State:
     """Mid-game: the red shows 3, so the white 3 on b1 must tumble (b1-b2 or b1-c1)."""
     last = rules.n - 1
@@ -106,6 +111,7 @@ def example_state(rules: GrowingNine) -> State:
     rows[0] = "1/2 " + ". " * (last - 1) + "R3/2"
     rows[-1] = "4/1 3/2 " + ". " * (last - 2) + "6/2"
     return rules.from_data({"grid": rows, "queue": ["2/1", "5/3", "6/4", "1/3", "2/4"], "turns": 4})
+
 
 # --- checks and analysis -------------------------------------------------------------
 def check(rules: GrowingNine, state: State) -> list[str]:

@@ -47,6 +47,7 @@ def exact_table(sides: Sequence[GrowingNine], lang: str) -> list[list[str]]:
 
 # The rulebook's values and tables, and a state described for the referee.
 
+
 def describe(rules: GrowingNine, state: State) -> str | None:
     lines = [f"{text_for(rules.side_name, 'en')}: {rules.n}x{rules.n}, spawn pairs "
              + ", ".join(f"{rules.cell_name(a)}+{rules.cell_name(b)} ({text_for(rules.symbol[a], 'en')})"
@@ -70,6 +71,7 @@ def describe(rules: GrowingNine, state: State) -> str | None:
         lines.append(f"Must move ({who}): {' '.join(rules.cell_name(c) for c in movers)}; legal: "
                      + ", ".join(rules.format_move(m) for m in rules.legal_moves(state)))
     return "\n".join(lines)
+
 
 def draw(rules: GrowingNine, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The board as printed (a..i west to east, 1.. south to north, the spawn symbols),
@@ -104,6 +106,7 @@ def draw(rules: GrowingNine, state: State, moves: Sequence[Move] = (), lang: str
     width = max(grid.x + n * cell, grid.x + len(waiting) * 13.5) + 2
     return sc.Scene(width, height + 2, tuple(shapes + marks))
 
+
 # --- rulebook ------------------------------------------------------------------------
 def values(rules: GrowingNine, lang: str) -> dict[str, object]:
     return {
@@ -115,6 +118,7 @@ def values(rules: GrowingNine, lang: str) -> dict[str, object]:
         "spawn_pairs": WORDS("g9.pair_separator", lang).join(
             f"{rules.cell_name(a)}–{rules.cell_name(b)}" for a, b in rules.partner.items() if a < b),
     }
+
 
 def tables(rules: GrowingNine) -> dict[str, Callable[[str], list[list[str]]]]:
     return {**puzzle.tables(rules), "exact": partial(exact_table, rules.siblings)}

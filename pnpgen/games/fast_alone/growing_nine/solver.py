@@ -127,6 +127,7 @@ def exact_figures(rules: GrowingNine, setups: int, seed: int) -> Exact:
 
 BOTS = {"solver": solver_bot}  # "random" is the engine's: uniform over legal_moves
 
+
 # --- the exact solver ----------------------------------------------------------------
 def search(rules: GrowingNine, cells: tuple[int, ...], queue: tuple[int, ...],
            seen: frozenset[tuple[int, ...]] = frozenset(),
@@ -172,6 +173,7 @@ def search(rules: GrowingNine, cells: tuple[int, ...], queue: tuple[int, ...],
         dead |= visited
     return Search(False, nodes, ())
 
+
 def solve_placement(rules: GrowingNine, state: State) -> tuple[Search, Move | None]:
     """Every placement of a rolled setup (sharing the dead positions of those with the
     same queue) until one wins."""
@@ -195,6 +197,7 @@ def solve_placement(rules: GrowingNine, state: State) -> tuple[Search, Move | No
             return Search(True, nodes, found.moves), move
     return Search(False, nodes, ()), None
 
+
 def placement_wins(rules: GrowingNine, state: State) -> tuple[int, int, int]:
     """(winning placements, placements, positions searched) of a rolled setup: the
     win rate of a player who places at random and then plays perfectly."""
@@ -212,6 +215,7 @@ def placement_wins(rules: GrowingNine, state: State) -> tuple[int, int, int]:
         wins += bool(found.won)
     return wins, len(moves), nodes
 
+
 def solve(rules: GrowingNine, state: State) -> Search:
     """Exact: can this state still be won?"""
     if state.end:
@@ -220,10 +224,12 @@ def solve(rules: GrowingNine, state: State) -> Search:
         return rules.solve_placement(state)[0]
     return rules.search(state.cells, state.queue, state.seen - {state.cells}, rules.max_nodes)
 
+
 def evaluate(rules: GrowingNine, state: State, seat: int) -> float:
     if state.end:
         return 1000.0 - state.turns if state.end == WON else -1000.0
     return float(rules.whites - len(state.queue))
+
 
 def game_stats(rules: GrowingNine, state: State) -> dict[str, float]:
     on_board = rules.whites - len(state.queue) if rules.placed(state) else 0

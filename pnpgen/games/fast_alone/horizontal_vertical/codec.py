@@ -29,6 +29,7 @@ STATE_SCHEMA: dict[str, object] = {
 
 # State files: what a HorizontalVerticalRules state file holds, and its invariants.
 
+
 def to_data(rules: HorizontalVertical, state: State) -> dict[str, object]:
     data: dict[str, object] = {"grid": rules._grid_lines(state.cells)}
     if state.dice:
@@ -38,6 +39,7 @@ def to_data(rules: HorizontalVertical, state: State) -> dict[str, object]:
     if state.end:
         data["end"] = state.end
     return data
+
 
 def from_data(rules: HorizontalVertical, data: Any) -> State:
     bad = read_state_data(data, STATE_SCHEMA)
@@ -81,6 +83,7 @@ def from_data(rules: HorizontalVertical, data: Any) -> State:
         raise bad(problems[0], data, key)
     return state
 
+
 def example_state(rules: HorizontalVertical) -> State:
     """Mid-game on the Total side's board: a roll of 1 3 5 to use."""
     state = rules.from_data({
@@ -88,6 +91,7 @@ def example_state(rules: HorizontalVertical) -> State:
         "dice": [1, 3, 5], "passes_used": 1, "turns": 7,
     })
     return state
+
 
 # --- checks and analysis -------------------------------------------------------------
 def check(rules: HorizontalVertical, state: State) -> list[str]:

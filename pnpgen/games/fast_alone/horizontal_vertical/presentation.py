@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 # The rulebook's values and tables, and a state described for the referee.
 
+
 def describe(rules: HorizontalVertical, state: State) -> str | None:
     lines = [f"{text_for(rules.board.name, 'en')}; rows {', '.join(map(str, rules.row_labels))} top to "
              f"bottom, columns {', '.join(map(str, rules.col_labels))} left to right"]
@@ -48,6 +49,7 @@ def describe(rules: HorizontalVertical, state: State) -> str | None:
     else:
         lines.append("A roll is due")
     return "\n".join(lines)
+
 
 def draw(rules: HorizontalVertical, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The sheet: row and column numbers, each line's condition at its end, the numbers
@@ -82,6 +84,7 @@ def draw(rules: HorizontalVertical, state: State, moves: Sequence[Move] = (), la
         right = max(right, grid.x + rules.max_passes * (box + 3) + 8 + len(state.dice) * 16)
     return sc.Scene(right, bottom + 14, tuple(shapes + marks))
 
+
 # --- rulebook ------------------------------------------------------------------------
 def values(rules: HorizontalVertical, lang: str) -> dict[str, object]:
     rows, columns = rules.board.lines[:rules.n_rows], rules.board.lines[rules.n_rows:]
@@ -106,8 +109,10 @@ def values(rules: HorizontalVertical, lang: str) -> dict[str, object]:
         **{f"column_condition_{i + 1}": c.label for i, c in enumerate(columns)},
     }
 
+
 def tables(rules: HorizontalVertical) -> dict[str, Callable[[str], list[list[str]]]]:
     return {**puzzle.tables(rules), "conditions": rules.conditions_table}
+
 
 def conditions_table(rules: HorizontalVertical, lang: str) -> list[list[str]]:
     rows = [header(lang, "hv.line", "hv.label", "hv.condition")]

@@ -116,10 +116,12 @@ def solver_bot(rules: HorizontalVertical) -> Bot[State, Move]:
 
 BOTS = {"solver": solver_bot}
 
+
 def evaluate(rules: HorizontalVertical, state: State, seat: int) -> float:
     if state.end:
         return 1000.0 + rules.max_passes - state.passes if state.end == WON else -1000.0
     return rules.position_value(state.cells, state.passes)
+
 
 def line_promise(rules: HorizontalVertical, cells: tuple[int, ...], line: int) -> float:
     """How close a line is to meeting its condition, 0..1 (solver heuristic)."""
@@ -142,6 +144,7 @@ def line_promise(rules: HorizontalVertical, cells: tuple[int, ...], line: int) -
         return 0.0
     return rules.decay ** (2 * need) * (1 + 0.1 * (empty - need))
 
+
 def position_value(rules: HorizontalVertical, cells: tuple[int, ...], passes: int) -> float:
     promise = [rules.line_promise(cells, line) for line in range(len(rules.line_cells))]
     rows = sorted(promise[: rules.n_rows], reverse=True)
@@ -149,6 +152,7 @@ def position_value(rules: HorizontalVertical, cells: tuple[int, ...], passes: in
     core = _top(rows, rules.win_rows) * _top(cols, rules.win_cols)
     return (core + rules.spread * sum(promise) / len(promise)
             + rules.pass_value * (rules.max_passes - passes) + rules.empty_value * cells.count(0))
+
 
 def game_stats(rules: HorizontalVertical, state: State) -> dict[str, float]:
     won = state.end == WON

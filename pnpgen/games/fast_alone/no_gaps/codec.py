@@ -34,7 +34,6 @@ STATE_SCHEMA: dict[str, object] = {
 
 
 # State files: what a NoGapsRules state file holds, and its invariants.
-
 # --- state files ---------------------------------------------------------------------
 def to_data(rules: NoGaps, state: State) -> dict[str, object]:
     data: dict[str, object] = {
@@ -46,6 +45,7 @@ def to_data(rules: NoGaps, state: State) -> dict[str, object]:
     if state.end:
         data["end"] = state.end
     return data
+
 
 def from_data(rules: NoGaps, data: Any) -> State:
     bad = read_state_data(data, STATE_SCHEMA)
@@ -94,10 +94,12 @@ def from_data(rules: NoGaps, data: Any) -> State:
         raise bad(problems[0], data, key)
     return state
 
+
 def example_state(rules: NoGaps) -> State:
     """Early in a game: two tiles drawn, dice 1 3 5 in hand."""
     return rules.from_data({"drawn": ["O4 a1 b1 a2 b2", "D c1 d1"], "dice": [1, 3, 5], "set_aside": 3,
                            "removed": 0, "rerolls_used": 0, "phase": PLAY})
+
 
 # --- checks and analysis -------------------------------------------------------------
 def check(rules: NoGaps, state: State) -> list[str]:

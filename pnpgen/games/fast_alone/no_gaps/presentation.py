@@ -36,6 +36,7 @@ TINTS = ("#c9dcef", "#f3d9b1", "#d4e8c9", "#e8cde3", "#f1e6a9", "#cfe4e4", "#e6d
 
 # The rulebook's values and tables, and a state described for the referee.
 
+
 def picture(rules: NoGaps, state: State) -> list[str]:
     """The grid, each cell showing the drawing order (1-9, then letters) of its tile."""
     marks = ["."] * rules.size
@@ -45,6 +46,7 @@ def picture(rules: NoGaps, state: State) -> list[str]:
             if mask >> i & 1:
                 marks[i] = symbols[n % len(symbols)]
     return [" ".join(marks[r * rules.cols:(r + 1) * rules.cols]) for r in range(rules.rows)]
+
 
 def draw(rules: NoGaps, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The sheet's grid with every tile drawn so far as its shape, the dice in hand and the
@@ -77,9 +79,11 @@ def draw(rules: NoGaps, state: State, moves: Sequence[Move] = (), lang: str = "e
     width = max(grid.x + rules.cols * cell, dice_x + len(state.hand) * 16) + 2
     return sc.Scene(width, bottom + 15, tuple(shapes))
 
+
 def _cells(rules: NoGaps, mask: int) -> list[tuple[int, int]]:
     """The (column, row) cells of a mask."""
     return [(i % rules.cols, i // rules.cols) for i in range(rules.size) if mask >> i & 1]
+
 
 def describe(rules: NoGaps, state: State) -> str | None:
     lines = [f"{text_for(rules.side_name, 'en')}: columns a–{chr(ord('a') + rules.cols - 1)}, rows 1–{rules.rows} "
@@ -102,6 +106,7 @@ def describe(rules: NoGaps, state: State) -> str | None:
         lines.append("A roll is due" if state.phase == ROLL else "Every die is used: reroll")
     return "\n".join(lines)
 
+
 # --- rulebook ------------------------------------------------------------------------
 def values(rules: NoGaps, lang: str) -> dict[str, object]:
     return {
@@ -116,6 +121,7 @@ def values(rules: NoGaps, lang: str) -> dict[str, object]:
         "tile_cells": sum(t.count * t.size for t in rules.tiles),
         "orientations": len(rules.transforms),
     }
+
 
 def rulebook_figure(rules: NoGaps, name: str, lang: str) -> list[sc.Scene]:
     """'tiles': the tile chart as the sheet prints it, one row per tile: the die face, the
@@ -143,6 +149,7 @@ def rulebook_figure(rules: NoGaps, name: str, lang: str) -> list[sc.Scene]:
         rows.append(sc.Scene(row.width, row.height, row.shapes + tuple(sc.die(die_x, 3, die, blank, edge=sc.INK))))
     return rows
 
+
 def _chart_row(texts: list[str], widths: tuple[float, ...], height: float, fill: str | None = None) -> sc.Scene:
     """One row of a chart: its cells outlined, their texts set left (the caller adds pictures)."""
     shapes: list[sc.Shape] = []
@@ -154,9 +161,11 @@ def _chart_row(texts: list[str], widths: tuple[float, ...], height: float, fill:
         x += width
     return sc.Scene(x + 0.5, height, tuple(shapes))
 
+
 def tables(rules: NoGaps) -> dict[str, Callable[[str], list[list[str]]]]:
     return {**puzzle.tables(rules), "tiles": rules.tiles_table, "chart": rules.chart_table,
             "sheet_chart": rules.sheet_chart_table}
+
 
 def tiles_table(rules: NoGaps, lang: str) -> list[list[str]]:
     rows = [header(lang, "die", "tile", "shape", "points")]
@@ -168,6 +177,7 @@ def tiles_table(rules: NoGaps, lang: str) -> list[list[str]]:
         rows.append([str(face), WORDS("no-gaps.set_aside", lang), "", ""])
     return rows
 
+
 def chart_table(rules: NoGaps, lang: str) -> list[list[str]]:
     """One row per face: the compact chart of a board sheet."""
     rows = [header(lang, "die", "tiles")]
@@ -176,6 +186,7 @@ def chart_table(rules: NoGaps, lang: str) -> list[list[str]]:
                  for t in rules.tiles if t.face == face]
         rows.append([str(face), ("、" if lang == "ja" else ", ").join(items) or WORDS("none", lang)])
     return rows
+
 
 def sheet_chart_table(rules: NoGaps, lang: str) -> list[list[str]]:
     """The board sheet's chart: per face, its points and each tile's picture."""

@@ -66,10 +66,12 @@ def solver_bot(rules: NoGaps) -> Bot[State, Move]:
 
 BOTS = {"solver": solver_bot}
 
+
 def evaluate(rules: NoGaps, state: State, seat: int) -> float:
     if state.phase == OVER:
         return 1000.0 + rules.last_points(state) if state.end == WON else -1000.0
     return rules.position_value(state.filled, state.left)
+
 
 def regions(rules: NoGaps, filled: int) -> list[int]:
     """The empty cells as edge-connected regions (bitmasks)."""
@@ -91,6 +93,7 @@ def regions(rules: NoGaps, filled: int) -> list[int]:
         empty &= ~region
     return result
 
+
 def tileable(rules: NoGaps, region: int, left: tuple[int, ...]) -> bool:
     """The region can be covered exactly by tiles not yet crossed off (shapes, not dice)."""
     if not region:
@@ -106,6 +109,7 @@ def tileable(rules: NoGaps, region: int, left: tuple[int, ...]) -> bool:
                         return True
                     counts[i] += 1
     return False
+
 
 def position_value(rules: NoGaps, filled: int, left: tuple[int, ...], hand: tuple[int, ...] = ()) -> float:
     """Solver heuristic: compact empty space, no region that the tiles left cannot fill,
@@ -139,6 +143,7 @@ def position_value(rules: NoGaps, filled: int, left: tuple[int, ...], hand: tupl
     return (-w["perimeter"] * perimeter - w["regions"] * max(0, len(regions) - 1)
             - w["dead"] * dead - w["small_region"] * small + w["tiles_kept"] * kept
             + w["usable_face"] * usable - w["lost_die"] * lost)
+
 
 def game_stats(rules: NoGaps, state: State) -> dict[str, float]:
     return {

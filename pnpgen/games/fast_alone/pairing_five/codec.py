@@ -29,7 +29,6 @@ STATE_SCHEMA: dict[str, object] = {
 
 
 # State files: what a PairingFiveRules state file holds, and its invariants.
-
 # --- state files ---------------------------------------------------------------------
 def to_data(rules: PairingFive, state: State) -> dict[str, object]:
     areas = {rules.label(a): [f for f in state.cells[2 * a:2 * a + 2] if f] for a in range(rules.n)}
@@ -43,6 +42,7 @@ def to_data(rules: PairingFive, state: State) -> dict[str, object]:
     if state.end:
         data["end"] = state.end
     return data
+
 
 def from_data(rules: PairingFive, data: Any) -> State:
     bad = read_state_data(data, STATE_SCHEMA)
@@ -83,10 +83,12 @@ def from_data(rules: PairingFive, data: Any) -> State:
         raise bad(problems[0], data, key)
     return state
 
+
 def example_state(rules: PairingFive) -> State:
     """Three dice placed on the Basic side's board; the rest to place."""
     return rules.from_data({"areas": {"A": [5], "C": [2], "D": [6]}, "red": "A",
                            "unused": [1, 3, 3, 4, 4, 6, 6], "turns": 3})
+
 
 # --- checks and analysis -------------------------------------------------------------
 def check(rules: PairingFive, state: State) -> list[str]:

@@ -30,6 +30,7 @@ def effect_text(spec: Area, faces: int, lang: str) -> str:
 
 # The rulebook's values and tables, and a state described for the referee.
 
+
 def draw(rules: PairingFive, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The board: each area's letter and effect over its 1st and 2nd cells, with the dice
     placed (the red tinted); the red die waiting and the unused dice below. A placement
@@ -74,6 +75,7 @@ def draw(rules: PairingFive, state: State, moves: Sequence[Move] = (), lang: str
     right = max(left + len(names) * width, x + len(state.pool) * (small + 3.5))
     return sc.Scene(right, y + small + 1, tuple(shapes + marks))
 
+
 def describe(rules: PairingFive, state: State) -> str | None:
     lines = [f"{text_for(rules.side_name, 'en')}"]
     for a, spec in enumerate(rules.areas):
@@ -98,6 +100,7 @@ def describe(rules: PairingFive, state: State) -> str | None:
                          f"{text_for(rules.areas[area].name, 'en')}")
     return "\n".join(lines)
 
+
 # --- rulebook ------------------------------------------------------------------------
 def values(rules: PairingFive, lang: str) -> dict[str, object]:
     return {
@@ -109,11 +112,14 @@ def values(rules: PairingFive, lang: str) -> dict[str, object]:
         **{f"area_{a.label}": text_for(a.name, lang) for a in rules.areas},
     }
 
+
 def solver_method(rules: PairingFive, lang: str) -> str:
     return WORDS("pairing-five.solver_method", lang, exact_from=rules.exact_from, depth=rules.depth)
 
+
 def tables(rules: PairingFive) -> dict[str, Callable[[str], list[list[str]]]]:
     return {**puzzle.tables(rules), "areas": rules.areas_table}
+
 
 def areas_table(rules: PairingFive, lang: str) -> list[list[str]]:
     rows = [header(lang, "pf.area", "effect", "what_it_does")]

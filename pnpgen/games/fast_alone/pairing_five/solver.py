@@ -70,6 +70,7 @@ def solver_bot(rules: PairingFive) -> Bot[State, Move]:
 
 BOTS = {"solver": solver_bot}  # "random" is the engine's: uniform over legal_moves
 
+
 def misfits(rules: PairingFive, cells: tuple[int, ...], pool: tuple[int, ...]) -> int:
     """Unused dice that no area could take as things stand (the solver's leaf measure)."""
     counts = Counter(pool)
@@ -88,11 +89,13 @@ def misfits(rules: PairingFive, cells: tuple[int, ...], pool: tuple[int, ...]) -
     used += sum(pairs[:empty])
     return len(pool) - used
 
+
 def evaluate(rules: PairingFive, state: State, seat: int) -> float:
     if state.end:
         return 1.0 if state.end == WON else 0.0
     pool = state.pool + ((state.red,) if state.red else ())
     return max(0.0, 1.0 - rules.misfit_cost * rules.misfits(state.cells, pool))
+
 
 def game_stats(rules: PairingFive, state: State) -> dict[str, float]:
     return {"turns": float(state.turns), "dice placed": float(state.turns), "rerolls": float(state.rerolls)}

@@ -30,7 +30,6 @@ STATE_SCHEMA: dict[str, object] = {
 
 
 # State files: what a UnificationRules state file holds, and its invariants.
-
 # --- state files ---------------------------------------------------------------------
 def to_data(rules: Unification, state: State) -> dict[str, object]:
     n = rules.n
@@ -44,6 +43,7 @@ def to_data(rules: Unification, state: State) -> dict[str, object]:
     if state.end:
         data["end"] = state.end
     return data
+
 
 def from_data(rules: Unification, data: Any) -> State:
     bad = read_state_data(data, STATE_SCHEMA)
@@ -77,10 +77,12 @@ def from_data(rules: Unification, data: Any) -> State:
         raise bad(problems[0], data, key)
     return state
 
+
 def example_state(rules: Unification) -> State:
     """A game under way on the Simple side's board."""
     return rules.from_data({"grid": [[3, 1, 4], [1, 5, 2], [6, 5, 3]], "red": [2, 2], "push": 5,
                            "banned": "E2", "pushes": 3})
+
 
 # --- checks and analysis -------------------------------------------------------------
 def check(rules: Unification, state: State) -> list[str]:

@@ -34,6 +34,7 @@ PUSH_FILL = "#d9e4f2"  # the push die
 
 # The rulebook's values and tables, and a state described for the referee.
 
+
 def draw(rules: Unification, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene:
     """The grid of dice (the red tinted) with each edge's effect named on its side and the
     lines numbered, the push die (tinted) in the corner, the place the last die left by
@@ -66,6 +67,7 @@ def draw(rules: Unification, state: State, moves: Sequence[Move] = (), lang: str
     width = grid.x + n * cell + away + sc.text_width(names.get("E", ""), size) + 2
     return sc.Scene(width, grid.y + n * cell + away + 6, tuple(shapes + marks))
 
+
 def _outside(rules: Unification, grid: sc.Grid, edge: str, line: float, gap: float) -> tuple[float, float]:
     """The point `gap` outside the grid's `edge`, in front of `line`."""
     n, cell = rules.n, grid.cell
@@ -77,6 +79,7 @@ def _outside(rules: Unification, grid: sc.Grid, edge: str, line: float, gap: flo
     if edge == "W":
         return grid.x - gap, grid.y + along
     return grid.x + n * cell + gap, grid.y + along
+
 
 def describe(rules: Unification, state: State) -> str | None:
     n = rules.n
@@ -103,6 +106,7 @@ def describe(rules: Unification, state: State) -> str | None:
         lines.append(f"Effect steps still needed, at least: {rules.distance(state)}")
     return "\n".join(lines)
 
+
 # --- rulebook ------------------------------------------------------------------------
 def values(rules: Unification, lang: str) -> dict[str, object]:
     return {
@@ -114,11 +118,14 @@ def values(rules: Unification, lang: str) -> dict[str, object]:
         **{f"edge_{k}": text_for(e.name, lang) for k, e in rules.edges.items()},
     }
 
+
 def solver_method(rules: Unification, lang: str) -> str:
     return WORDS("unification.solver_method", lang, nodes=rules.nodes, weight=f"{rules.weight:g}")
 
+
 def tables(rules: Unification) -> dict[str, Callable[[str], list[list[str]]]]:
     return {**puzzle.tables(rules), "edges": rules.edges_table}
+
 
 def edges_table(rules: Unification, lang: str) -> list[list[str]]:
     rows = [header(lang, "un.edge", "effect", "what_it_does")]

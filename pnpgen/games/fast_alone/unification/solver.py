@@ -114,6 +114,7 @@ def solver_bot(rules: Unification) -> Bot[State, Move]:
 
 BOTS = {"solver": solver_bot}  # "random" is the engine's: uniform over legal_moves
 
+
 def distance(rules: Unification, state: State) -> int:
     """The fewest certain effect steps that could still unify the grid: over the white
     dice (grid and push die), all but one must reach the red die's face; a paradigm
@@ -130,6 +131,7 @@ def distance(rules: Unification, state: State) -> int:
         best = min(best, cost)
     return best
 
+
 def evaluate(rules: Unification, state: State, seat: int) -> float:
     if state.end:
         return 1.0 if state.end == WON else 0.0
@@ -137,9 +139,11 @@ def evaluate(rules: Unification, state: State, seat: int) -> float:
         return 0.0
     return 1.0 / (1.0 + rules.distance(state))
 
+
 def game_stats(rules: Unification, state: State) -> dict[str, float]:
     return {"turns": float(state.pushes), "pushes": float(state.pushes), "rerolls": float(state.rerolls),
             "red in centre": float(state.end == WON and state.red == rules.centre)}
+
 
 def steps(rules: Unification) -> tuple[tuple[int, ...], ...]:
     """steps[f][t]: the fewest pushes whose certain effects turn face f into t (the

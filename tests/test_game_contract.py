@@ -12,10 +12,10 @@ from types import ModuleType
 import pytest
 
 from pnpgen.content.game import load_games
-from pnpgen.engine.capabilities import own
+from pnpgen.engine.capabilities import own, own_bots
 from pnpgen.engine.protocol import Analysis, Notation, Rules, StateCodec
 from pnpgen.games import OWN_ENGINES, rules_for_content
-from pnpgen.render.publishing import Publishing
+from pnpgen.render.publishing import Publishing, mockup, rulebook_context, rulebook_figure, rulebook_table
 from pnpgen.scaffold import new_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,3 +97,25 @@ def test_a_protocol_stub_is_no_capability() -> None:
     assert own(Bare(), "game_stats") is None
     found = own(Written(), "game_stats")
     assert found is not None and found(3) == {"state": 3.0}
+
+
+def test_one_random_bot(registered: dict[str, type]) -> None:
+    """No game writes a random bot: `random` is the engine's, on the game's sample_move."""
+    for content in load_games(ROOT / "content"):
+        for rules in rules_for_content(content):
+            assert "random" not in own_bots(rules), rules.id
+
+
+def test_publishing_asks_each_method_by_name() -> None:
+    """What a game publishes for print only; a game that publishes nothing gives nothing."""
+    from tests.test_harness_toys import CoinRace, toy_content
+
+    bare = CoinRace(toy_content("coin-race", {"target": 5}, {"target": "reached the target"}))
+    assert rulebook_context(bare, "en") == {} and mockup(bare, "en") is None
+    with pytest.raises(KeyError):
+        rulebook_table(bare, "anything", "en")
+    with pytest.raises(KeyError):
+        rulebook_figure(bare, "anything", "en")
+    (game,) = load_games(ROOT / "content", ["burning-desire"])
+    (rules,) = rules_for_content(game)
+    assert rulebook_context(rules, "en")["threshold"] == rules.cfg.threshold  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.engine.protocol import Presentation, Rules
+from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.output import BuildOptions, BuiltFile, OutputError
 from pnpgen.render.colour import check_colours
@@ -35,6 +35,7 @@ from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.preview import Recorder, contact_sheet, save_preview, tile_sheet
+from pnpgen.render.publishing import mockup
 from pnpgen.render.text import TemplateRefused
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
@@ -291,7 +292,7 @@ MOCKUP_SCALE = 3.0  # a scene's points per preview point: a table of 5 x 7 cards
 
 
 def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> list[Path]:
-    """The full-table mock-up a game draws (Presentation.mockup) as a preview, table-<lang>.svg
+    """The full-table mock-up a game draws (Publishing.mockup) as a preview, table-<lang>.svg
     and its PNG twin; one per game of the content (a collection names each by its id)."""
     from pnpgen.render.diagram import draw_scene
     from pnpgen.render.fonts import setup_fonts
@@ -299,7 +300,7 @@ def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> li
     setup_fonts()  # the labels' widths are measured in the bundled faces
     made: list[Path] = []
     for rule in rules:
-        scene = rule.mockup(lang) if isinstance(rule, Presentation) else None
+        scene = mockup(rule, lang)
         if scene is None:
             continue
         rec = Recorder(scene.width * MOCKUP_SCALE, scene.height * MOCKUP_SCALE)

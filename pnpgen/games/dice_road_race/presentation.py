@@ -14,6 +14,7 @@ from pnpgen.examples import load_examples
 from pnpgen.games.dice_road_race.config import RaceConfig
 from pnpgen.games.dice_road_race.files import StageRaceFiles
 from pnpgen.games.dice_road_race.model import State
+from pnpgen.games.dice_road_race.race import stage_lines
 from pnpgen.games.dice_road_race.report import describe_race
 from pnpgen.words import Words
 
@@ -34,6 +35,9 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
     def draw(self, state: State, moves: Sequence[Any] = (), lang: str = "en") -> sc.Scene | None:
         """The standings after the last stage played, as a small table: the rider who wears
         the leader colour in the next stage has the row in that colour."""
+        live = state.live
+        if live is not None and (live.winners_turn or live.retired) and live.phase != "time_trial":
+            return self._stage_so_far(state, lang)
         report = self.report(state)
         if not report.stages:
             return None
@@ -52,12 +56,41 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
         shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
         return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(shapes))
 
+    def _stage_so_far(self, state: State, lang: str) -> sc.Scene:
+        """A road stage in progress: each rider who has finished with their stage place and
+        stage time (added plus bonus, as the rules give it at the finish), then the riders
+        still on the course."""
+        live = state.live
+        assert live is not None
+        stage = self.cfg.course[live.stage - 1]
+        names, unit = state.race.players, self.cfg.unit_text(lang)
+        finished = self._result(live)
+        lines = {line.seat: line for line in stage_lines(self.cfg, stage, finished, len(names))}
+        rows = [[WORDS(key, lang) for key in ("stage_place", "rider", "stage_time")]]
+        for seat in finished.finishers:
+            line = lines[seat]
+            rows.append([WORDS("place", lang, n=line.place), names[seat],
+                         WORDS("time", lang, value=line.time, unit=unit).replace("-", "−")])
+        rows += [["", names[s], WORDS("riding", lang)] for s in range(len(names)) if live.racing[s]]
+        widths, height = [60.0, 46.0, 70.0], 12.0
+        shapes = sc.table(0.5, 0.5, rows, widths, height, {k + 1: sc.HIGHLIGHT for k in range(len(finished.finishers))},
+                          size=7.2)
+        title = WORDS("stage_so_far", lang, n=live.stage)
+        shapes = [sc.Label(0.5, 5, title, 7.2, sc.INK, "start"), *(sc.shift(s, 0, 10) for s in shapes)]
+        return sc.Scene(sum(widths) + 1, height * len(rows) + 11, tuple(shapes))
+
     def rulebook_figure(self, name: str, lang: str) -> list[sc.Scene]:
-        """'course': one row per stage, start to finish: the stage's number, type and total cost,
+        """'setup': the table before stage 1 (setup_figure);
+        'course': one row per stage, start to finish: the stage's number, type and total cost,
         then its boards laid end to end as the table lists them, each with its number in the
         lower right corner on the colour printed there (black or white), a flag at the finish."""
+        if name == "setup":
+            return setup_figure(self, lang)
         if name != "course":
             raise KeyError(name)
+        return self._course_rows(lang)
+
+    def _course_rows(self, lang: str) -> list[sc.Scene]:
         rows: list[sc.Scene] = []
         label_w, board_w, board_h, gap = 120.0, 78.0, 26.0, 3.0
         for stage in self.cfg.course:
@@ -85,6 +118,14 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
                 shapes.append(sc.Label(label_w, board_h + 12, note, 6.5, sc.GREY, "start"))
             rows.append(sc.Scene(x + 40, board_h + (16 if note else 8), tuple(shapes)))
         return rows
+
+    def _sheet(self, state: State, lang: str) -> sc.Scene:
+        """The standings sheet before any stage: every rider listed, no time yet."""
+        rows = [[WORDS(key, lang) for key in ("rank", "rider", "total", "gap")]]
+        rows += [["", name, "", ""] for name in state.race.players]
+        widths, height = [46.0, 46.0, 56.0, 50.0], 12.0
+        return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(sc.table(0.5, 0.5, rows, widths, height,
+                                                                             size=7.2)))
 
     def rulebook_context(self, lang: str) -> dict[str, Any]:
         cfg = self.cfg
@@ -129,6 +170,30 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
             total = WORDS("time", lang, value=st.total, unit=unit)
             rows.append([WORDS("place", lang, n=st.rank), names[st.seat], total, gap])
         return rows
+
+
+def setup_figure(game: StageRacePresentation, lang: str, players: int = 4) -> list[sc.Scene]:
+    """The table before stage 1, drawn from the initial state: stage 1's boards from start to
+    finish; each rider's piece on the start with the dice the state gives them; the leader
+    colour's piece left unpicked; and the standings sheet with no time yet. Labelled under
+    each part."""
+    state = game.initial_state(players)
+    live = state.live
+    assert live is not None
+    names, size = state.race.players, 12.0
+    course = game._course_rows(lang)[live.stage - 1]
+    riders: list[sc.Scene] = []
+    labels: list[str] = []
+    for seat, name in enumerate(names):
+        shapes: list[sc.Shape] = [*sc.token(8, 8, 8, sc.PAPER, name)]
+        for k in range(live.dice[seat]):  # the rider's dice, a small pile beside the piece
+            shapes.append(sc.Rect(20 + k * 4, 4 - k * 1.5 + 6, size, size, sc.PAPER, sc.INK, 0.7, radius=2, role="die"))
+        riders.append(sc.Scene(20 + (live.dice[seat] - 1) * 4 + size + 1, 22, tuple(shapes)))
+        labels.append(WORDS("setup_rider", lang, name=name, n=live.dice[seat]))
+    riders.append(sc.Scene(16, 22, tuple(sc.token(8, 8, 8, game.cfg.leader_swatch))))
+    labels.append(WORDS("setup_leader", lang))
+    sheet = game._sheet(state, lang)
+    return [course, sc.labelled(riders, labels, gap=16), sc.labelled([sheet], [WORDS("setup_sheet", lang)])]
 
 
 def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:

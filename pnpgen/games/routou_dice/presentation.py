@@ -127,6 +127,12 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
             height += size + 5
         return sc.Scene(grid.x + geo.width * cell + 2, height, tuple(shapes + marks))
 
+    def rulebook_figure(self, name: str, lang: str) -> list[sc.Scene]:
+        """'setup': the table at the start (setup_figure)."""
+        if name != "setup":
+            raise KeyError(name)
+        return [setup_figure(self, lang)]
+
     @staticmethod
     def _refusal(grid: sc.Grid, x: float, y: float, cell: float) -> list[sc.Shape]:
         """The mark of a cell where a move fails: a red outline and a red badge with a white x
@@ -176,3 +182,23 @@ class RoutouPresentation(RoutouRules, Presentation[State]):
                 "rows": f"{cfg.rows[0]}{to}{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
                 "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
                 "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}
+
+
+def setup_figure(game: RoutouPresentation, lang: str) -> sc.Scene:
+    """The table at the start, drawn from the initial state: the empty board (its subject:
+    nothing is on it yet) with who plays first, and each player's supply of dice in their
+    colour beside it (a pile and its count), labelled under each part."""
+    state = game.initial_state(2)
+    board = game.draw(state, (), lang)
+    size = 16.0
+    parts, labels = [board], [WORDS("setup_board", lang)]
+    for seat, name in enumerate(SEATS):
+        count = state.supply[seat]
+        shapes: list[sc.Shape] = []
+        for k in range(min(count, 4)):  # a pile of faceless dice in the seat's colour, its count beside it
+            shapes.append(sc.Rect(k * 5, 12 - k * 4, size, size, SEAT_FILL[seat], sc.INK, 0.8, radius=size * 0.18,
+                                  role="die"))
+        shapes.append(sc.Label(3 * 5 + size + 4, 12 + size / 2, f"× {count}", 9, sc.INK, "start"))
+        parts.append(sc.Scene(3 * 5 + size + 34, 12 + size, tuple(shapes)))
+        labels.append(WORDS("setup_supply", lang, seat=name, n=count))
+    return sc.labelled(parts, labels, gap=20)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
+from pnpgen.engine.protocol import CHANCE
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.difficulty import settings
 from pnpgen.games.fast_alone.growing_nine.rules import (
@@ -103,6 +105,12 @@ class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State, Move]
         return sc.Scene(width, height + 2, tuple(shapes + marks))
 
     # --- rulebook ------------------------------------------------------------------------
+    def rulebook_figure(self, name: str, lang: str) -> list[sc.Scene]:
+        """'setup': the collection's table at the start, on this side's board (setup_figure)."""
+        if name != "setup":
+            raise KeyError(name)
+        return [setup_figure(self, lang)]
+
     def values(self, lang: str) -> dict[str, Any]:
         return {
             "exact_setups": int(self.data["exact"]["setups"]),
@@ -116,3 +124,36 @@ class GrowingNinePresentation(GrowingNineSolver, PuzzlePresentation[State, Move]
 
     def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
         return {**super().tables(), "exact": partial(exact_table, self.siblings)}
+
+
+def setup_state(game: GrowingNinePresentation, seed: int = 1) -> State:
+    """A board after its setup: the dice rolled and the red and first whites placed on the spawn
+    corners, by seeded draws and the first legal placement."""
+    rng = random.Random(seed)
+    state = game.initial_state(1)
+    while not game.placed(state):
+        if game.current_player(state) == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            move = rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0]
+        else:
+            move = game.legal_moves(state)[0]
+        state = game.apply(state, move)[0]
+    return state
+
+
+def setup_figure(game: GrowingNinePresentation, lang: str) -> sc.Scene:
+    """The table at the start of a game, drawn from a setup state: the board sheet with the red
+    die and the first whites placed and the other whites waiting below it, the marker, and the
+    timer set to the game's minutes; labelled under each part."""
+    state = setup_state(game)
+    board = game.draw(state, (), lang)
+    pen = sc.Scene(70, 14, (sc.Rect(0, 3, 54, 8, "#3d5a80", sc.INK, 0.6, radius=2),
+                            sc.Rect(54, 4.5, 8, 5, sc.PAPER, sc.INK, 0.6),
+                            sc.Polygon(((62, 4.5), (69, 7), (62, 9.5)), sc.INK, sc.INK, 0.4)))
+    minutes = int(game.content.data["time_minutes"])
+    timer = sc.Scene(36, 36, (sc.Circle(18, 18, 17, sc.PAPER, sc.INK, 1.0),
+                              sc.Label(18, 18, f"{minutes}:00", 9, sc.INK)))
+    labels = [WORDS("g9.setup_board", lang, side=text_for(game.side_name, lang),
+                    placed=game.start_whites, waiting=len(state.queue)),
+              WORDS("g9.setup_marker", lang), WORDS("g9.setup_timer", lang, minutes=minutes)]
+    return sc.labelled([board, pen, timer], labels, gap=18)

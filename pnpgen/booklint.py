@@ -23,7 +23,6 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import Notation, Rules
 from pnpgen.errors import ContentError
 from pnpgen.render.rulebook.model import Book, Resolver, Section, load_book
-from pnpgen.terms import TEMPLATE, bilingual_texts
 from pnpgen.words import LANGS
 
 KINDS = ("command line", "rule code", "move notation", "YAML key", "backtick", "long fraction",
@@ -40,6 +39,7 @@ JA_CONVENTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("'+' for an age (use 歳以上)", re.compile(r"\d\+(?![\s\d])")),
 )
 JA_KINDS = tuple(kind for kind, _ in JA_CONVENTIONS)
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 # pnpgen's commands (pnpgen/app.py): "pnpgen as an example" is prose, "pnpgen build" a command line
 COMMANDS = ("build", "validate", "referee", "simulate", "report", "sweep", "list", "new", "watch", "schema",
@@ -251,10 +251,16 @@ def check_players_book(content: GameContent, rules_list: list[Rules[Any, Any]]) 
             text = str(finding).replace("players' book", f"players' book ({lang})", 1)
             if text not in problems:
                 problems.append(text)
-    # the cards, sheets and every other Japanese text of the folder keep the same conventions
-    cards = [Passage(pair.where, TEMPLATE.sub("0", pair.ja)) for pair in bilingual_texts(content)]
-    for finding in lint_japanese(cards):
-        text = str(finding).replace("players' book holds", "Japanese text breaks the convention:", 1)
-        if text not in problems:
-            problems.append(text)
+    return problems
+
+
+def check_japanese(texts: Iterable[tuple[str, str]]) -> list[str]:
+    """The Japanese conventions over (where, Japanese text) pairs: the cards, sheets and every
+    other text of a game folder (`pnpgen validate` passes pnpgen.terms.bilingual_texts). A
+    template counts as a number ({{ n }} 点 breaks the spacing rule once filled in)."""
+    problems: list[str] = []
+    for finding in lint_japanese(Passage(where_, _TEMPLATE.sub("0", text)) for where_, text in texts):
+        line = f"{finding.where}: Japanese text breaks the convention: {finding.kind}: {finding.found!r}"
+        if line not in problems:
+            problems.append(line)
     return problems

@@ -16,6 +16,7 @@ from pnpgen.booklint import (
     KINDS,
     Passage,
     book_passages,
+    check_japanese,
     check_players_book,
     lint_japanese,
     lint_passages,
@@ -23,6 +24,7 @@ from pnpgen.booklint import (
 )
 from pnpgen.content.game import load_games
 from pnpgen.games import rules_for_content
+from pnpgen.terms import bilingual_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
@@ -186,6 +188,8 @@ def test_a_card_breaking_a_japanese_convention_fails_validate(tmp_path: Path) ->
     rows[1] = ",".join(cells)
     cards.write_text("\n".join(rows) + "\n", encoding="utf-8")
     (content,) = load_games(root, ["dungeon-war"])
-    problems = [p for p in check_players_book(content, rules_for_content(content)) if "convention" in p]
+    problems = check_japanese((pair.where, pair.ja) for pair in bilingual_texts(content))
     assert len(problems) == 2, problems
+    shipped = load_games(CONTENT, ["dungeon-war"])[0]
+    assert check_japanese((pair.where, pair.ja) for pair in bilingual_texts(shipped)) == []
     assert all(f"{cards.name}:2" in p for p in problems)

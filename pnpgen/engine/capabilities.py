@@ -122,10 +122,11 @@ def picture(rules: Rules[Any, Any], before: Any, moves: list[Any] | None = None,
     `max_width`; None for a game that draws no pictures."""
     if not isinstance(rules, Presentation):
         return None
-    first = rules.draw(before, list(moves or []), lang)
+    pair = rules.draw_pair(before, list(moves), after, lang) if after is not None and moves else None
+    first = pair[0] if pair else rules.draw(before, list(moves or []), lang)
     if first is None or after is None or not moves:
         return first
-    second = rules.draw(after, [], lang)
+    second = pair[1] if pair else rules.draw(after, [], lang)
     if second is None:
         return first
     from pnpgen.scene import below, beside  # drawing only: kept off the referee's start-up

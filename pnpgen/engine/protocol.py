@@ -224,6 +224,11 @@ class Presentation(Generic[S]):
         `lang` is for the few words a picture may carry (table headers)."""
         return None
 
+    def draw_pair(self, before: S, moves: Sequence[Any], after: S, lang: str = "en") -> tuple[Scene, Scene] | None:
+        """`before` with `moves` marked and `after`, drawn to match (a game that crops its board
+        shows the same part of it in both); None: draw each alone with `draw`."""
+        return None
+
     def mockup(self, lang: str = "en") -> Scene | None:
         """The whole table at the start of a game, laid out as players set it up (a preview
         picture `pnpgen build` writes to build/<game>/preview/); None when the game has none."""

@@ -181,7 +181,7 @@ def setup_figure(game: BurningDesirePresentation, lang: str, players: int = 3) -
     mult: list[sc.Shape] = []
     for k, d in enumerate(cfg.multipliers):  # a multiplier die carries its name, its faces are in the table
         x = k * (size + gap)
-        mult += [sc.Rect(x, 0, size, size, MULT_FILL, sc.INK, 0.9, radius=size * 0.18, role="die"),
+        mult += [sc.Rect(x, 0, size, size, MULT_FILL, sc.ROLE_INK["die"], 0.9, radius=size * 0.18, role="die"),
                  sc.Label(x + size / 2, size / 2, d.name, size * 0.55, sc.INK)]
     shared = sc.Scene(len(cfg.multipliers) * (size + gap) - gap, size, tuple(mult))
     captions = [WORDS("setup_pad", lang, n=state.turn + 1), WORDS("setup_main", lang, n=cfg.dice),

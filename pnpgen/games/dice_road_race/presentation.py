@@ -187,7 +187,8 @@ def setup_figure(game: StageRacePresentation, lang: str, players: int = 4) -> li
     for seat, name in enumerate(names):
         shapes: list[sc.Shape] = [*sc.token(8, 8, 8, sc.PAPER, name)]
         for k in range(live.dice[seat]):  # the rider's dice, a small pile beside the piece
-            shapes.append(sc.Rect(20 + k * 4, 4 - k * 1.5 + 6, size, size, sc.PAPER, sc.INK, 0.7, radius=2, role="die"))
+            shapes.append(sc.Rect(20 + k * 4, 4 - k * 1.5 + 6, size, size, sc.PAPER, sc.ROLE_INK["die"], 0.7, radius=2,
+                                  role="die"))
         riders.append(sc.Scene(20 + (live.dice[seat] - 1) * 4 + size + 1, 22, tuple(shapes)))
         labels.append(WORDS("setup_rider", lang, name=name, n=live.dice[seat]))
     riders.append(sc.Scene(16, 22, tuple(sc.token(8, 8, 8, game.cfg.leader_swatch))))

@@ -235,8 +235,8 @@ def setup_figure(game: RoutouPresentation, lang: str) -> sc.Scene:
         count = state.supply[seat]
         shapes: list[sc.Shape] = []
         for k in range(min(count, 4)):  # a pile of faceless dice in the seat's colour, its count beside it
-            shapes.append(sc.Rect(k * 5, 12 - k * 4, size, size, SEAT_FILL[seat], sc.ROLE_INK["die"], 0.8, radius=size * 0.18,
-                                  role="die"))
+            shapes.append(sc.Rect(k * 5, 12 - k * 4, size, size, SEAT_FILL[seat], sc.ROLE_INK["die"], 0.8,
+                                  radius=size * 0.18, role="die"))
         shapes.append(sc.Label(3 * 5 + size + 4, 12 + size / 2, f"× {count}", 9, sc.INK, "start"))
         parts.append(sc.Scene(3 * 5 + size + 34, 12 + size, tuple(shapes)))
         labels.append(WORDS("setup_supply", lang, seat=name, n=count))

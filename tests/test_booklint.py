@@ -193,3 +193,14 @@ def test_a_card_breaking_a_japanese_convention_fails_validate(tmp_path: Path) ->
     shipped = load_games(CONTENT, ["dungeon-war"])[0]
     assert check_japanese((pair.where, pair.ja) for pair in bilingual_texts(shipped)) == []
     assert all(f"{cards.name}:2" in p for p in problems)
+
+
+def test_the_word_over_a_refused_picture_is_not_a_refused_caption(routou) -> None:  # type: ignore[no-untyped-def]
+    """The renderer prints a word over a refused move's picture (render.words.yaml
+    'attempted'); the book lint refuses "The move is refused" and the shogi この手は指せない."""
+    from pnpgen.render.rulebook.layout import label
+
+    content, rules = routou
+    for lang in ("en", "ja"):
+        word = label("attempted", lang)
+        assert word and lint_passages([Passage("x", word)], rule_ids(content), rules) == [], word

@@ -88,6 +88,7 @@ def test_dice_road_race_setup(rules: dict[str, Any], lang: str) -> None:
     first = game.cfg.course[0]
     assert labels[0] == ("Stage 1" if lang == "en" else "第1ステージ")  # stage 1's boards come first
     assert sum(1 for s in scenes[0].shapes if isinstance(s, sc.Rect) and s.w > 50) == len(first.boards)
+    assert sum(isinstance(s, sc.Circle) for s in scenes[0].shapes) == len(live.dice)  # the pieces on the start
     assert _dice(scenes[1:]) == sum(live.dice)  # each rider's dice, as the initial state gives them
     for name in ("P1", "P2", "P3", "P4"):
         assert labels.count(name) >= 2  # a piece and a line of the standings sheet

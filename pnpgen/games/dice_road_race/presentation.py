@@ -19,6 +19,7 @@ from pnpgen.games.dice_road_race.report import describe_race
 from pnpgen.words import Words
 
 WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
+COURSE_LABEL_W = 120.0  # pt: the course picture's stage names, left of the boards
 
 
 class StageRacePresentation(StageRaceFiles, Presentation[State]):
@@ -92,7 +93,7 @@ class StageRacePresentation(StageRaceFiles, Presentation[State]):
 
     def _course_rows(self, lang: str) -> list[sc.Scene]:
         rows: list[sc.Scene] = []
-        label_w, board_w, board_h, gap = 120.0, 78.0, 26.0, 3.0
+        label_w, board_w, board_h, gap = COURSE_LABEL_W, 78.0, 26.0, 3.0
         for stage in self.cfg.course:
             shapes: list[sc.Shape] = [
                 sc.Label(0, 9, WORDS("stage_label", lang, n=stage.number), 8.5, sc.INK, "start"),
@@ -182,6 +183,10 @@ def setup_figure(game: StageRacePresentation, lang: str, players: int = 4) -> li
     assert live is not None
     names, size = state.race.players, 12.0
     course = game._course_rows(lang)[live.stage - 1]
+    pieces: list[sc.Shape] = []  # every rider's piece on the start, at the first board's left end
+    for seat, name in enumerate(names):
+        pieces += sc.token(COURSE_LABEL_W + 8 + (seat // 2) * 11, 3 + 7 + (seat % 2) * 12, 5, sc.PAPER, name)
+    course = sc.Scene(course.width, course.height, course.shapes + tuple(pieces))
     riders: list[sc.Scene] = []
     labels: list[str] = []
     for seat, name in enumerate(names):

@@ -17,10 +17,11 @@ from pypdf.generic import ContentStream
 from pnpgen import scene as sc
 from pnpgen.content.game import load_game
 from pnpgen.content.schema import text_for
-from pnpgen.engine.capabilities import picture, rulebook_figure
+from pnpgen.engine.capabilities import picture
 from pnpgen.examples import load_examples, positions
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
+from pnpgen.render.publishing import rulebook_figure
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import ACCENT as ACCENT_COLOUR
 from pnpgen.render.rulebook.model import Resolver, load_book

@@ -17,6 +17,7 @@ from pnpgen.engine.protocol import Presentation
 from pnpgen.examples import load_examples, positions
 from pnpgen.games import rules_for_content
 from pnpgen.games.routou_dice.presentation import DESTROY
+from pnpgen.games.routou_dice.presentation import window as routou_window
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES: list[tuple[str, str]] = []
@@ -83,7 +84,7 @@ def test_routou_pictures_are_cropped_to_their_point(game: str, name: str) -> Non
     the same part before and after, and is cropped unless the dice span the board."""
     rules, before, moves, after = _replay(game, name)
     geo = rules.geo
-    window = rules._window([before] + ([after] if after is not None else []), moves)
+    window = routou_window(rules, [before] + ([after] if after is not None else []), moves)
     c0, r0, cols, rows = window
     if cols == 0:  # an action with no cell on an empty board: its words, no board
         assert not any(before.board) and not _cells(rules.draw(before, moves, "en"))

@@ -139,6 +139,20 @@ def beside(scenes: Sequence[Scene], gap: float = 20.0, captions: Sequence[str] =
     return Scene(x - gap, height, tuple(shapes))
 
 
+def labelled(parts: Sequence[Scene], labels: Sequence[str], gap: float = 14.0, size: float = 7.5) -> Scene:
+    """Parts in a row, bottom-aligned, each centred in a slot as wide as it or its label,
+    with the label under it (a labelled picture of the table: "6 main dice", "score pad")."""
+    slots = [max(p.width, text_width(label, size)) for p, label in zip(parts, labels, strict=True)]
+    height = max(p.height for p in parts)
+    shapes: list[Shape] = []
+    x = 0.0
+    for part, label, slot in zip(parts, labels, slots, strict=True):
+        shapes += part.moved(x + (slot - part.width) / 2, height - part.height)
+        shapes.append(Label(x + slot / 2, height + size + 2, label, size, INK))
+        x += slot + gap
+    return Scene(x - gap, height + size * 2 + 4, tuple(shapes))
+
+
 def below(scenes: Sequence[Scene], gap: float = 8.0, captions: Sequence[str] = ()) -> Scene:
     """Scenes stacked, left-aligned, each with its caption above."""
     shapes: list[Shape] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import shooting
 from .config import ARMY
 from .dungeon import manhattan
 from .notation import square_text
@@ -164,17 +165,18 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
                 head == "shoot" and not ("shot" in fx or "breath" in fx)) or (
                 head == "use" and not targeted and "ap" not in fx) or (targeted and "brainwash" not in fx):
             return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
-        if targeted and len(move) > 6 and (int(move[4]), int(move[5])) in rules._charm_targets(state, src, index):
+        aimed = (int(move[4]), int(move[5])) if targeted else None
+        if targeted and len(move) > 6 and aimed in shooting.charm_targets(rules, state, src, index):
             kind = occ[(int(move[4]), int(move[5]))][1]
             return "DW-EQUIP", (f"with no unused {kind}, name one of your own {kind}s on the board to re-place "
                                 f"(D-DW-22); with one unused, name none")
         if targeted:
-            _, _, (low, high), kinds = rules._charm_spec(index)
+            _, _, (low, high), kinds = shooting.charm_spec(rules, index)
             return "DW-EQUIP", (f"{cfg.war_cards[index].id} brainwashes an enemy {' or '.join(sorted(kinds))} "
                                 f"at range {low}-{high}")
         aim = (int(move[4]), int(move[5]))
-        _, _, how, (low, high), *_ = rules.shot_spec(index)
-        if not rules._targetable(state, aim, seat):
+        _, _, how, (low, high), *_ = shooting.shot_spec(rules, index)
+        if not shooting.targetable(rules, state, aim, seat):
             return "DW-SHOT", f"{square_name(aim)} holds no enemy piece or tentacle creature to aim at (D-DW-14)"
         if how == "range":
             return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"

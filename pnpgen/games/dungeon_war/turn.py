@@ -1,0 +1,67 @@
+"""The turn: initial placement, the moves of a turn, its start (AP, turn bonuses) and its end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pnpgen.engine.protocol import Event
+
+from . import cards, core
+from .config import ARMY
+from .core import set_at, square_name
+from .moves import End, Move, Place
+from .state import State
+
+if TYPE_CHECKING:
+    from .model import DungeonWarRules
+
+
+def placements(rules: DungeonWarRules, state: State) -> list[Move]:
+    name = rules.cfg.first_pieces[state.pending[0]]
+    kind = rules.kind(state, state.seat, name)
+    code = rules.cfg.pieces[name].code
+    return [Place(code, r, c) for r, c in core.empty_squares(rules, state, kind, name == "king")]
+
+
+def start_turn(rules: DungeonWarRules, state: State, seat: int, events: list[Event]) -> State:
+    cfg = rules.cfg
+    kind = rules.kind(state, seat, "slime")
+    terrain = rules.dungeon(state).terrain
+    slimes = [(r, c) for r, c, o, k in state.board if o == seat and k == "slime"]
+    ap = cfg.ap + sum(kind.plant_ap for sq in slimes if cfg.terrain[terrain[sq]].get("plant"))
+    state = state._replace(phase="turn", seat=seat, ap=min(ap, cfg.caps["ap"]), king_step=0,
+                           summoned=frozenset(), acted=frozenset(), pending=())
+    state = core.gain_gold(rules, state, seat, kind.gold_per_turn * len(slimes))
+    events.append(Event("turn", f"round {state.round}: seat {seat + 1} takes the die at AP {state.ap}"))
+    return core.settle(rules, cards.window(rules, state, seat))
+
+
+def end_turn(rules: DungeonWarRules, state: State, events: list[Event]) -> State:
+    nxt = (state.seat + 1) % state.players
+    if nxt == 0:
+        if state.round >= rules.cfg.round_cap:
+            events.append(Event("end", "the round cap is reached: everyone loses (stand-in for 3 hours)"))
+            return state._replace(phase="over", draws=(), pending=(), summoned=frozenset())
+        state = state._replace(round=state.round + 1)
+    return start_turn(rules, state, nxt, events)
+
+
+def place(rules: DungeonWarRules, state: State, move: Place, events: list[Event]) -> State:
+    """Initial placement: each seat in turn places the round's piece; then round 1 begins."""
+    seat, cfg = state.seat, rules.cfg
+    code, (r, c) = str(move[1]), move.square
+    name = cfg.by_code[code]
+    i = ARMY.index(name)
+    state = state._replace(board=core.board_with(state, add=((r, c, seat, name),)),
+                           pools=set_at(state.pools, seat, set_at(state.pools[seat], i, state.pools[seat][i] - 1)))
+    events.append(Event("place", f"seat {seat + 1} places its {name} on {square_name((r, c))}"))
+    nxt, index = seat + 1, state.pending[0]
+    if nxt >= state.players:
+        nxt, index = 0, index + 1
+    if index >= len(cfg.first_pieces):
+        return start_turn(rules, state._replace(round=1), 0, events)
+    return state._replace(seat=nxt, pending=(index,))
+
+
+def end(rules: DungeonWarRules, state: State, move: End, events: list[Event]) -> State:
+    return end_turn(rules, state, events)

@@ -13,6 +13,7 @@ from .config import NEUTRAL, PieceKind
 from .core import set_at, square_name
 from .dungeon import STEPS, Square, manhattan, open_spots
 from .moves import Block, Deal, Discard, Dungeon, Fence, Lay, Make, Move, Put, Reverse
+from .pending import Building, Dealing, Laying, Placing
 from .state import State
 
 if TYPE_CHECKING:
@@ -39,9 +40,9 @@ def deal_eligible(rules: DungeonWarRules, state: State) -> list[tuple[int, int]]
 
 def after_deal(rules: DungeonWarRules, state: State) -> State:
     """The next card spot, or initial placement once the spots are filled (or no card fits)."""
-    if state.pending[0] < len(rules.first_spots()) and deal_eligible(rules, state):
+    if Dealing.of(state).spot < len(rules.first_spots()) and deal_eligible(rules, state):
         return state
-    return state._replace(phase="place", seat=0, pending=(0,))
+    return state._replace(phase="place", seat=0, pending=Placing.make(0))
 
 
 def next_to_spot(rules: DungeonWarRules, square: Square, spot: tuple[int, int]) -> bool:
@@ -66,10 +67,10 @@ def drawn_dungeon(rules: DungeonWarRules, state: State, index: int) -> tuple[Sta
         events.append(Event("reshuffle", "the dungeon discards become the deck"))
     state = state._replace(dungeon_deck=set_at(deck, index, deck[index] - 1), dungeon_discard=discard)
     layout = rules.cfg.layouts[index]
-    mode, cr, cc = state.pending
+    mode, cr, cc = Building.of(state)
     if not layout.event:
         events.append(Event("dungeon", f"{layout.id} is drawn"))
-        return state._replace(phase="lay", pending=(mode, cr, cc, index)), events
+        return state._replace(phase="lay", pending=Laying.make(mode, cr, cc, index)), events
     state = state._replace(dungeon_discard=set_at(state.dungeon_discard, index, state.dungeon_discard[index] + 1))
     events.append(Event("event", f"event: {layout.id} (stand-in)"))
     effect = rules.cfg.events[layout.id]
@@ -85,23 +86,23 @@ def drawn_dungeon(rules: DungeonWarRules, state: State, index: int) -> tuple[Sta
                 state = core.put_neutral(rules, state, sq, put)
             if spots:
                 return rebuild(rules, state), events
-        state = state._replace(phase="event", pending=(mode, cr, cc, index))
+        state = state._replace(phase="event", pending=Laying.make(mode, cr, cc, index))
         return state, events
     return rebuild(rules, state), events
 
 
 def rebuild(rules: DungeonWarRules, state: State) -> State:
     """After an event: Remake fails if its card now holds a piece; otherwise draw again."""
-    mode, cr, cc = state.pending[:3]
-    if mode == 1 and (cr, cc) not in remakeable(rules, state):
+    build = Building.of(state)
+    if build.remake and build.spot not in remakeable(rules, state):
         return core.settle(rules, state._replace(phase="turn", pending=()))
     if not (sum(state.dungeon_deck) or sum(state.dungeon_discard)):
         return core.settle(rules, state._replace(phase="turn", pending=()))
-    return state._replace(phase="build", pending=(mode, cr, cc))
+    return state._replace(phase="build", pending=Building.make(*build[:3]))
 
 
 def event_targets(rules: DungeonWarRules, state: State) -> list[Square]:
-    effect = rules.cfg.events[rules.cfg.layouts[state.pending[3]].id]
+    effect = rules.cfg.events[rules.cfg.layouts[Laying.of(state).card].id]
     if "frenzy" in effect:
         return frenzy_targets(rules, state, -1)
     put = str(effect.get("place"))
@@ -129,8 +130,8 @@ def frenzy(rules: DungeonWarRules, state: State, square: Square, events: list[Ev
 
 def put_event(rules: DungeonWarRules, state: State, square: Square, events: list[Event],
               source: tuple[int, ...] = ()) -> State:
-    effect = rules.cfg.events[rules.cfg.layouts[state.pending[3]].id]
-    state = state._replace(pending=state.pending[:3])
+    effect = rules.cfg.events[rules.cfg.layouts[Laying.of(state).card].id]
+    state = state._replace(pending=Building.make(*state.pending[:3]))
     if square[0] < 0:
         events.append(Event("event", "nothing to place"))
     elif "frenzy" in effect:
@@ -142,7 +143,7 @@ def put_event(rules: DungeonWarRules, state: State, square: Square, events: list
 
 
 def lay_card(rules: DungeonWarRules, state: State, flip: bool, events: list[Event]) -> State:
-    mode, cr, cc, index = state.pending
+    mode, cr, cc, index = Laying.of(state)
     cards = state.cards
     if mode == 1:
         old = next(p for p in cards if (p[0], p[1]) == (cr, cc))
@@ -159,10 +160,11 @@ def lay_card(rules: DungeonWarRules, state: State, flip: bool, events: list[Even
 def deal(rules: DungeonWarRules, state: State, move: Deal, events: list[Event]) -> State:
     """Chance, at setup: the next first card (D-DW-9/10)."""
     index, flip = int(move[1]), bool(move[2])
-    cr, cc = rules.first_spots()[state.pending[0]]
+    spot = Dealing.of(state).spot
+    cr, cc = rules.first_spots()[spot]
     state = state._replace(cards=(*state.cards, (cr, cc, index, flip)),
                            dungeon_deck=set_at(state.dungeon_deck, index, state.dungeon_deck[index] - 1),
-                           pending=(state.pending[0] + 1,))
+                           pending=Dealing.make(spot + 1))
     events.append(Event("deal", f"{rules.cfg.layouts[index].id} placed at card {cr + 1}.{cc + 1}"))
     return after_deal(rules, state)
 
@@ -190,7 +192,7 @@ def piece_moves(rules: DungeonWarRules, state: State, square: Square, kind: Piec
 def make(rules: DungeonWarRules, state: State, move: Make, events: list[Event]) -> State:
     (cr, cc) = move.dst
     state = state._replace(ap=state.ap - rules.cfg.action_cost, acted=state.acted | {move.src}, phase="build",
-                           pending=(0, cr, cc))
+                           pending=Building.make(0, cr, cc))
     events.append(Event("make", f"Dungeon Make at card {cr + 1}.{cc + 1}"))
     return state
 
@@ -227,7 +229,7 @@ def lay(rules: DungeonWarRules, state: State, move: Lay, events: list[Event]) ->
 
 
 def discard(rules: DungeonWarRules, state: State, move: Discard, events: list[Event]) -> State:
-    index = state.pending[3]
+    index = Laying.of(state).card
     state = state._replace(dungeon_discard=set_at(state.dungeon_discard, index, state.dungeon_discard[index] + 1))
     events.append(Event("discard", f"{rules.cfg.layouts[index].id} is discarded"))
     return core.settle(rules, state._replace(phase="turn", pending=()))
@@ -235,7 +237,7 @@ def discard(rules: DungeonWarRules, state: State, move: Discard, events: list[Ev
 
 def event_moves(rules: DungeonWarRules, state: State) -> list[Move]:
     """Phase 'event': where the event's piece goes (a neutral piece, or a slime's frenzy)."""
-    effect = rules.cfg.events[rules.cfg.layouts[state.pending[3]].id]
+    effect = rules.cfg.events[rules.cfg.layouts[Laying.of(state).card].id]
     name = "tentacle" if "frenzy" in effect else str(effect.get("place"))
     return [Put(r, c, *src) for r, c in event_targets(rules, state)
             for src in core.sources(state, -1, name)] or [Put(-1, -1)]

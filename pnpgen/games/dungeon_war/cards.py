@@ -12,6 +12,7 @@ from .config import NEUTRAL
 from .core import gear_of, set_at, square_name
 from .dungeon import Square
 from .moves import Ambush, Card, Equip, Move, Pass, Trap, Unequip, UseCard
+from .pending import AmbushAsk, Window
 from .state import State
 
 if TYPE_CHECKING:
@@ -86,12 +87,12 @@ def window(rules: DungeonWarRules, state: State, first: int) -> State:
     for k in range((first - state.seat) % n, n):
         seat = (state.seat + k) % n
         if trap_calls(rules, state, seat):
-            return state._replace(phase="window", pending=(seat,))
+            return state._replace(phase="window", pending=Window.make(seat))
     return state._replace(phase="turn", pending=())
 
 
-def call_trap(rules: DungeonWarRules, state: State, move: Move, events: list[Event]) -> State:
-    seat, index, square = state.pending[0], int(move[1]), (int(move[2]), int(move[3]))
+def call_trap(rules: DungeonWarRules, state: State, move: Trap, events: list[Event]) -> State:
+    seat, index, square = Window.of(state).seat, move.card, move.square
     card = rules.cfg.war_cards[index]
     state = core.drop_card(state, seat, index, "trap")
     events.append(Event("trap", f"seat {seat + 1} calls its trap: {card.name_en} on {square_name(square)}"))
@@ -165,17 +166,17 @@ def draw_card(rules: DungeonWarRules, state: State, move: Card, events: list[Eve
 
 
 def window_moves(rules: DungeonWarRules, state: State) -> list[Move]:
-    return [*trap_calls(rules, state, state.pending[0]), Pass()]
+    return [*trap_calls(rules, state, Window.of(state).seat), Pass()]
 
 
 def ambush_moves(rules: DungeonWarRules, state: State) -> list[Move]:
-    p = state.pending
-    return [*(Ambush(i) for i in ambushes(rules, state, p[5], (p[2], p[3]))), Pass()]
+    asked = AmbushAsk.of(state)
+    return [*(Ambush(i) for i in ambushes(rules, state, asked.seat, asked.dst)), Pass()]
 
 
 def pass_window(rules: DungeonWarRules, state: State, move: Pass, events: list[Event]) -> State:
     """No trap now: the window asks the next seat, or closes back at the active player."""
-    nxt = (state.pending[0] + 1) % state.players
+    nxt = (Window.of(state).seat + 1) % state.players
     return core.settle(rules, window(rules, state, nxt) if nxt != state.seat
                        else state._replace(phase="turn", pending=()))
 

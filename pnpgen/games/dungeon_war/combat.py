@@ -14,6 +14,7 @@ from .core import gear_of, set_at, square_name
 from .dungeon import Square
 from .moves import Acid, Dispose, Move, Revive
 from .odds import BP, Fighter, melee
+from .pending import AcidChoice, Disposing, Melee, Reviving, Shooting
 from .state import State
 
 if TYPE_CHECKING:
@@ -39,12 +40,12 @@ def fighter(rules: DungeonWarRules, state: State, square: Square, who: int, name
 
 
 def fight_sides(rules: DungeonWarRules, state: State) -> tuple[Fighter, Fighter]:
-    sr, sc, dr, dc, dash = state.pending[:5]
+    fight = Melee.of(state)
     occ = rules.occupants(state)
-    a_who, a_name = occ[(sr, sc)]
-    d_who, d_name = occ[(dr, dc)]
-    return (fighter(rules, state, (sr, sc), a_who, a_name, bool(dash), (dr, dc), kept=kept(state.pending, 0)),
-            fighter(rules, state, (dr, dc), d_who, d_name, False, (dr, dc), kept=kept(state.pending, 1)))
+    a_who, a_name = occ[fight.src]
+    d_who, d_name = occ[fight.dst]
+    return (fighter(rules, state, fight.src, a_who, a_name, fight.dash, fight.dst, kept=fight.kept(0)),
+            fighter(rules, state, fight.dst, d_who, d_name, False, fight.dst, kept=fight.kept(1)))
 
 
 def fight_odds(rules: DungeonWarRules, state: State) -> Any:
@@ -74,7 +75,8 @@ def spoils(rules: DungeonWarRules, state: State, winner: int, who: int, name: st
 
 
 def resolve_fight(rules: DungeonWarRules, state: State, result: str) -> tuple[State, list[Event]]:
-    sr, sc, dr, dc, _ = state.pending[:5]
+    fight = Melee.of(state)
+    (sr, sc), (dr, dc) = fight.src, fight.dst
     occ = rules.occupants(state)
     a_who, a_name = occ[(sr, sc)]
     d_who, d_name = occ[(dr, dc)]
@@ -83,7 +85,7 @@ def resolve_fight(rules: DungeonWarRules, state: State, result: str) -> tuple[St
     a_attack, d_attack = (f.attack for f in fight_sides(rules, state))
     for side, (who, name) in enumerate(((a_who, a_name), (d_who, d_name))):  # used disposables go
         used = list(disposables(rules, state, who, name))
-        for i in kept(state.pending, side):
+        for i in fight.kept(side):
             used.remove(i)
         for i in used:
             state = core.drop_card(state, who, i, core.slot_of(state, who, i))
@@ -123,9 +125,9 @@ def resolve_fight(rules: DungeonWarRules, state: State, result: str) -> tuple[St
 
 def start_melee(rules: DungeonWarRules, state: State, side: int, events: list[Event]) -> State:
     """Melee, step 1: acid from either side (attacker first), then victory flags or the roll."""
-    sr, sc, dr, dc, _ = state.pending
+    fight = Melee.of(state)
     occ = rules.occupants(state)
-    for k, (user, victim) in enumerate((((sr, sc), (dr, dc)), ((dr, dc), (sr, sc)))):
+    for k, (user, victim) in enumerate(((fight.src, fight.dst), (fight.dst, fight.src))):
         u_who, u_name = occ[user]
         if k < side or u_who < 0 or not rules.kind(state, u_who, u_name).acid:
             continue
@@ -152,10 +154,11 @@ def choose_disposables(rules: DungeonWarRules, state: State, side: int, events: 
     stays) (digest §6, D-DW-32). pending of 'dispose': the fight's numbers, kept cards, side,
     chooser; kept cards are noted 2 x card + side."""
     occ = rules.occupants(state)
+    fight = Melee.of(state)
     for k in range(side, 2):
-        who, name = occ[(state.pending[2 * k], state.pending[2 * k + 1])]
+        who, name = occ[(fight.src, fight.dst)[k]]
         if disposables(rules, state, who, name):
-            return state._replace(phase="dispose", pending=(*state.pending, k, who))
+            return state._replace(phase="dispose", pending=Disposing.make(*fight, k, who))
     odds = fight_odds(rules, state)
     if odds.by_flags:
         events.append(Event("flags", f"victory flags decide: the {odds.by_flags} wins"))
@@ -167,23 +170,24 @@ def choose_disposables(rules: DungeonWarRules, state: State, side: int, events: 
 
 def dispose_moves(rules: DungeonWarRules, state: State) -> list[Move]:
     """('dispose', cards used...): every choice of which worn disposables to use."""
-    side = state.pending[-2]
+    p = Disposing.of(state)
     occ = rules.occupants(state)
-    cards = disposables(rules, state, *occ[(state.pending[2 * side], state.pending[2 * side + 1])])
+    cards = disposables(rules, state, *occ[(p.melee.src, p.melee.dst)[p.side]])
     return sorted({Dispose(*chosen) for n in range(len(cards) + 1)
                    for chosen in itertools.combinations(cards, n)}, key=lambda m: (len(m), m))
 
 
 def apply_dispose(rules: DungeonWarRules, state: State, used: tuple[int, ...], events: list[Event]) -> State:
-    *fight, side, who = state.pending
+    p = Disposing.of(state)
+    fight, side, who = p.melee, p.side, p.chooser
     occ = rules.occupants(state)
-    kept = list(disposables(rules, state, *occ[(fight[2 * side], fight[2 * side + 1])]))
+    kept = list(disposables(rules, state, *occ[(fight.src, fight.dst)[side]]))
     for i in used:
         kept.remove(i)
     names = ", ".join(rules.cfg.war_cards[i].name_en for i in used) or "none"
     events.append(Event("dispose", f"seat {who + 1} uses {names}"
                         + (f" and keeps {', '.join(rules.cfg.war_cards[i].name_en for i in kept)}" if kept else "")))
-    state = state._replace(phase="fight", pending=(*fight, *(2 * i + side for i in kept)))
+    state = state._replace(phase="fight", pending=Melee.make(*fight, *(2 * i + side for i in kept)))
     return choose_disposables(rules, state, side + 1, events)
 
 
@@ -203,7 +207,7 @@ def acid(rules: DungeonWarRules, state: State, user: int, victim: tuple[int, str
     (state, a state waiting for the choice or None)."""
     cards = [c for c in acid_cards(rules, state, *victim) if c[1] != spare]
     if len({i for _, i in cards}) > 1:
-        return state, state._replace(phase="acid", pending=(mode, *state.pending[:5], user))
+        return state, state._replace(phase="acid", pending=AcidChoice.make(mode, *state.pending[:5], user))
     if cards:
         state = melt(rules, state, victim[0], cards[0], events)
     return state, None
@@ -215,19 +219,20 @@ def melt(rules: DungeonWarRules, state: State, who: int, card: tuple[str, int], 
 
 
 def acid_victim(rules: DungeonWarRules, state: State) -> Square:
-    """pending (mode, 5 numbers, chooser): mode 0 the attacker's acid on the defender, 2 the
-    defender's on the attacker (melee: sr, sc, dr, dc, dash); 1 a shot's on its aim; 3 + k
-    the shot's k-th target's acid on the shooter (sr, sc, card, ar, ac)."""
-    p = state.pending
-    if p[0] >= 3:
-        return (p[1], p[2])
-    return ((p[3], p[4]) if p[0] == 0 else (p[1], p[2])) if p[0] != 1 else (p[4], p[5])
+    """The piece the pending acid melts a card of (pending.AcidChoice)."""
+    p = AcidChoice.of(state)
+    if p.mode in (0, 2):
+        fight = Melee.make(*p.numbers)
+        return fight.dst if p.mode == 0 else fight.src
+    shot = Shooting.make(*p.numbers)
+    return shot.aim if p.mode == 1 else shot.src
 
 
 def acid_choices(rules: DungeonWarRules, state: State) -> list[tuple[str, int]]:
     """The cards the pending acid may melt (a target's acid spares the card being fired)."""
     victim = rules.occupants(state)[acid_victim(rules, state)]
-    spare = state.pending[3] if state.pending[0] >= 3 else -1
+    p = AcidChoice.of(state)
+    spare = Shooting.make(*p.numbers).card if p.mode >= 3 else -1
     return [c for c in acid_cards(rules, state, *victim) if c[1] != spare]
 
 
@@ -264,27 +269,23 @@ def fall(rules: DungeonWarRules, state: State, who: int, name: str, by: frozense
 def revive_queue(rules: DungeonWarRules, state: State, revive: list[tuple[int, int]]) -> State:
     if not revive or state.phase == "over":
         return state
-    return state._replace(phase="revive", pending=tuple(v for pair in revive for v in pair))
+    return state._replace(phase="revive", pending=Reviving.make(*(v for pair in revive for v in pair)))
 
 
 def revive_at(rules: DungeonWarRules, state: State, square: Square, events: list[Event]) -> State:
     """An immortal piece comes back (復活は移動: counts as a move, costs no AP)."""
-    who, i = state.pending[0], state.pending[1]
+    p = Reviving.of(state)
+    who, i = p.seat, p.piece
     name = ARMY[i]
     state = state._replace(board=core.board_with(state, add=((square[0], square[1], who, name),)),
                            pools=set_at(state.pools, who, set_at(state.pools[who], i, state.pools[who][i] - 1)))
     if who == state.seat:
         state = state._replace(acted=state.acted | {square})
     events.append(Event("revive", f"seat {who + 1}'s immortal {name} comes back on {square_name(square)}"))
-    rest = state.pending[2:]
-    if rest and graves(rules, state, rest[0], ARMY[rest[1]]):
+    rest = Reviving.make(*p.rest)
+    if rest and graves(rules, state, rest.seat, ARMY[rest.piece]):
         return state._replace(pending=rest)
     return core.settle(rules, state._replace(phase="turn", pending=()))
-
-
-def kept(pending: tuple[int, ...], side: int) -> tuple[int, ...]:
-    """The disposable cards side 0 (attacker) or 1 (defender) keeps in the pending melee."""
-    return tuple(v // 2 for v in pending[5:] if v % 2 == side)
 
 
 # --- the moves ------------------------------------------------------------------------------
@@ -299,7 +300,8 @@ def dispose(rules: DungeonWarRules, state: State, move: Dispose, events: list[Ev
 
 
 def revive_moves(rules: DungeonWarRules, state: State) -> list[Move]:
-    return [Revive(r, c) for r, c in graves(rules, state, state.pending[0], ARMY[state.pending[1]])]
+    p = Reviving.of(state)
+    return [Revive(r, c) for r, c in graves(rules, state, p.seat, ARMY[p.piece])]
 
 
 def revive(rules: DungeonWarRules, state: State, move: Revive, events: list[Event]) -> State:

@@ -8,6 +8,7 @@ from . import shooting
 from .config import ARMY
 from .dungeon import manhattan
 from .notation import square_text
+from .pending import AmbushAsk, Going, Placing, Shooting, Window
 from .state import Move, State
 
 DungeonWarRules = Any  # the rules object (model.py imports this module, not the reverse)
@@ -30,7 +31,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         return "DW-TURN", f"'{head}' is not a move of a turn"
     occ = rules.occupants(state)
     if head == "place":
-        name = cfg.first_pieces[state.pending[0]]
+        name = cfg.first_pieces[Placing.of(state).round]
         code, square = str(move[1]), (int(move[2]), int(move[3]))
         if code != cfg.pieces[name].code:
             return "DW-PLACE", f"this placement round places a {name} ({cfg.pieces[name].code})"
@@ -183,10 +184,10 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
                            "block, a wall or the outside world")
     if head == "trap" and state.phase == "window":
-        return "DW-TRAP", (f"seat {state.pending[0] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} that "
+        return "DW-TRAP", (f"seat {Window.of(state).seat + 1} holds no face-down {cfg.war_cards[int(move[1])].id} that "
                            "can go there (Rockfall: an empty square; Frenzy Spores: an enemy slime)")
     if head == "trap" and state.phase == "mirror":
-        return "DW-TRAP", (f"seat {state.pending[-1] + 1} holds no face-down "
+        return "DW-TRAP", (f"seat {Shooting.of(state).seat + 1} holds no face-down "
                            f"{cfg.war_cards[int(move[1])].id} that reflects this shot")
     if head == "trap":
         return "DW-TRAP", ("a trap is called between actions (D-DW-21) or, a Mirror Shield, when a straight-line "
@@ -200,7 +201,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head in ("ambush", "pass"):
         if state.phase != "ambush":
             return "DW-TRAP", "an ambush springs only when an enemy enters an empty square its trap names"
-        return "DW-TRAP", (f"seat {state.pending[5] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} "
+        return "DW-TRAP", (f"seat {AmbushAsk.of(state).seat + 1} holds no face-down {cfg.war_cards[int(move[1])].id} "
                            "that fires on this square")
     if head == "lay" or head == "discard":
         return "DW-BUILD", "no dungeon card is waiting to be laid"
@@ -208,7 +209,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         return "DW-EVENT", "the event goes on an empty dungeon square (Frenzy: on a slime)"
     if head == "go":
         dst = (int(move[1]), int(move[2]))
-        sr, sc, _, steps = state.pending
+        going = Going.of(state)
+        (sr, sc), steps = going.src, going.steps
         if len(move) > 3 and move[:3] in rules.legal_moves(state):
             return "DW-MOVE", _bad_path(move[3:], steps)
         return _destination(rules, state, dst, "knight", "DW-MOVE", (sr, sc), steps)

@@ -66,6 +66,7 @@ from .moves import (
     typed,
 )
 from .moves import Dungeon as DrawnDungeon
+from .pending import AcidChoice, AmbushAsk, Dealing, Disposing, Reviving, Rolling, Shooting, Window
 from .state import State
 
 KING_FELL, ROUND_CAP = "king_fell", "round_cap"
@@ -189,7 +190,7 @@ class DungeonWarRules(Rules[State, Move]):
             hands=((),) * players, kings_beaten=(0,) * players,
             war_deck=tuple(c.count for c in cfg.war_cards), war_discard=(0,) * cards,
             dungeon_deck=tuple(layout.count for layout in cfg.layouts), dungeon_discard=(0,) * len(cfg.layouts),
-            draws=(), pending=(0,), fallen=frozenset(), equip=((),) * players,
+            draws=(), pending=Dealing.make(0), fallen=frozenset(), equip=((),) * players,
         )
         return building.after_deal(self, state)
 
@@ -203,12 +204,8 @@ class DungeonWarRules(Rules[State, Move]):
             return TERMINAL
         if state.phase in ("deal", "roll", "fight", "build", "shot", "ambushed", "charm") or state.draws:
             return CHANCE
-        if state.phase == "ambush":
-            return state.pending[5]
-        if state.phase in ("window", "mirror", "acid", "dispose"):
-            return state.pending[-1]
-        if state.phase == "revive":
-            return state.pending[0]
+        if state.phase in ("ambush", "window", "mirror", "acid", "dispose", "revive"):
+            return ASKED[state.phase](state)
         return state.seat
 
     def outcome(self, state: State) -> Outcome:
@@ -231,7 +228,8 @@ class DungeonWarRules(Rules[State, Move]):
             total = sum(n for _, n in eligible)
             return [(Deal(i, flip), Fraction(n, 2 * total)) for i, n in eligible for flip in (False, True)]
         if state.phase == "roll":
-            n = self.cfg.pieces["knight"].dash_dice if state.pending[2] else self.cfg.pieces["knight"].move.dice
+            knight = self.cfg.pieces["knight"]
+            n = knight.dash_dice if Rolling.of(state).dash else knight.move.dice
             return [(Face(total), p) for total, p in dice(n, self.cfg.die)]
         if state.phase == "build":
             deck = state.dungeon_deck if sum(state.dungeon_deck) else state.dungeon_discard
@@ -333,6 +331,12 @@ def pass_(rules: DungeonWarRules, state: State, move: Pass, events: list[Event])
     answer = {"window": cards.pass_window, "mirror": shooting.pass_mirror}.get(state.phase, movement.pass_ambush)
     return answer(rules, state, move, events)
 
+
+ASKED: dict[str, Callable[[State], int]] = {  # the seat a decision phase asks
+    "ambush": lambda s: AmbushAsk.of(s).seat, "window": lambda s: Window.of(s).seat,
+    "mirror": lambda s: Shooting.of(s).seat, "acid": lambda s: AcidChoice.of(s).chooser,
+    "dispose": lambda s: Disposing.of(s).chooser, "revive": lambda s: Reviving.of(s).seat,
+}
 
 PHASE_MOVES: dict[str, Callable[[DungeonWarRules, State], list[Move]]] = {
     "place": turn.placements, "go": movement.go_moves, "lay": building.lay_moves, "event": building.event_moves,

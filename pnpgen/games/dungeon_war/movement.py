@@ -14,6 +14,7 @@ from .core import flat, pairs, set_at, square_name
 from .dungeon import Square
 from .moves import Ambush, Dash, Face, Fight, Go, Move, Pass, Roll, Walk, Warp
 from .odds import Fighter, melee
+from .pending import AmbushAsk, Ambushed, Going, Melee, Rolling
 from .state import State
 
 if TYPE_CHECKING:
@@ -142,8 +143,8 @@ def travel(rules: DungeonWarRules, state: State, src: Square, path: tuple[Square
         after = asked if i == 0 and asked is not None else state.seat
         seat = cards.next_ambusher(rules, state, occ[src][0], sq, after)
         if seat is not None:  # an ambush window before the piece goes on
-            return state._replace(phase="ambush", pending=(src[0], src[1], sq[0], sq[1], int(dash), seat,
-                                                           *flat(path[i + 1:])))
+            return state._replace(phase="ambush", pending=AmbushAsk.make(*src, *sq, int(dash), seat,
+                                                                         *flat(path[i + 1:])))
     return move_to(rules, state, src, path[-1] if path else src, dash, events)
 
 
@@ -156,7 +157,7 @@ def move_to(rules: DungeonWarRules, state: State, src: Square, dst: Square, dash
     if there is not None and dst != src:
         t_who, t_name = there
         if t_who >= 0 or t_name == "tentacle":  # melee (digest §6)
-            state = state._replace(pending=(src[0], src[1], dst[0], dst[1], int(dash)))
+            state = state._replace(pending=Melee.make(*src, *dst, int(dash)))
             return combat.start_melee(rules, state, 0, events)
         state = core.to_pool(state, -1, t_name)
         if t_name in ("block", "fence"):
@@ -185,9 +186,9 @@ def path_of(rules: DungeonWarRules, state: State, src: Square, rest: tuple[Any, 
 def declared_path_ok(rules: DungeonWarRules, state: State, move: Move) -> bool:
     """A move with a declared path: its destination is legal and the path is one it may take."""
     if move[0] == "go" and state.phase == "go" and len(move) > 3:
-        sr, sc, _, steps = state.pending
+        going = Going.of(state)
         base: tuple[Any, ...] = move[:3]
-        src, name, limit, path = (sr, sc), "knight", steps, tuple(pairs(move[3:]))
+        src, name, limit, path = going.src, "knight", going.steps, tuple(pairs(move[3:]))
     elif move[0] == "move" and state.phase == "turn" and len(move) > 5:
         base, src = move[:5], (int(move[1]), int(move[2]))
         piece = rules.occupants(state).get(src)
@@ -224,9 +225,9 @@ def warps_from(rules: DungeonWarRules, state: State, square: Square, kind: Piece
 
 def go_moves(rules: DungeonWarRules, state: State) -> list[Move]:
     """Phase 'go': where the rolled knight may end."""
-    sr, sc, dash, steps = state.pending
+    going = Going.of(state)
     kind = rules.kind(state, state.seat, "knight")
-    return [Go(r, c) for r, c in sorted(reach(rules, state, (sr, sc), kind, state.seat, steps))]
+    return [Go(r, c) for r, c in sorted(reach(rules, state, going.src, kind, state.seat, going.steps))]
 
 
 def walk(rules: DungeonWarRules, state: State, move: Walk, events: list[Event]) -> State:
@@ -251,41 +252,41 @@ def roll(rules: DungeonWarRules, state: State, move: Roll | Dash, events: list[E
     """The knight's move or dash: the die is rolled (phase 'roll', a chance node)."""
     r, c = move.square
     return state._replace(ap=state.ap - rules.cfg.action_cost, acted=state.acted | {(r, c)}, phase="roll",
-                          pending=(r, c, int(isinstance(move, Dash))))
+                          pending=Rolling.make(r, c, int(isinstance(move, Dash))))
 
 
 def face(rules: DungeonWarRules, state: State, move: Face, events: list[Event]) -> State:
-    sr, sc, dash = state.pending
     events.append(Event("roll", f"the knight may move {move[1]}"))
-    return state._replace(phase="go", pending=(sr, sc, dash, int(move[1])))
+    return state._replace(phase="go", pending=Going.make(*Rolling.of(state), int(move[1])))
 
 
 def go(rules: DungeonWarRules, state: State, move: Go, events: list[Event]) -> State:
-    sr, sc, dash, steps = state.pending
-    path = path_of(rules, state, (sr, sc), move[1:], "knight", steps)
+    going = Going.of(state)
+    path = path_of(rules, state, going.src, move[1:], "knight", going.steps)
     state = state._replace(phase="turn", pending=())
-    return travel(rules, state, (sr, sc), path, bool(dash), events)
+    return travel(rules, state, going.src, path, going.dash, events)
 
 
 def ambush_odds(rules: DungeonWarRules, state: State) -> Any:
-    dr, dc, dash, index = state.pending[2], state.pending[3], state.pending[4], state.pending[5]
-    who, name = rules.occupants(state)[(dr, dc)]
-    mover = combat.fighter(rules, state, (dr, dc), who, name, bool(dash), (dr, dc))
-    return melee(mover, Fighter(rules.cfg.war_cards[index].bp), rules.cfg.die, rules.cfg.support,
+    p = Ambushed.of(state)
+    who, name = rules.occupants(state)[p.dst]
+    mover = combat.fighter(rules, state, p.dst, who, name, p.dash, p.dst)
+    return melee(mover, Fighter(rules.cfg.war_cards[p.card].bp), rules.cfg.die, rules.cfg.support,
                  rules.cfg.fatigue_gap)
 
 
 def spring_trap(rules: DungeonWarRules, state: State, index: int, events: list[Event]) -> State:
     """An ambush (digest §7, D-DW-20): the mover arrives, then fights the trap's BP as the
     attacker; the trap is revealed and discarded; no spoils either way."""
-    sr, sc, dr, dc, dash, seat, *rest = state.pending
+    asked = AmbushAsk.of(state)
+    (sr, sc), (dr, dc), seat = asked.src, asked.dst, asked.seat
     who, name = rules.occupants(state)[(sr, sc)]
     state = core.drop_card(state, seat, index, "trap")
     state = state._replace(board=core.board_with(state, ((sr, sc),), ((dr, dc, who, name),)),
                            acted=(state.acted - {(sr, sc)}) | {(dr, dc)})
     events.append(Event("ambush", f"seat {seat + 1} springs {rules.cfg.war_cards[index].name_en} on "
                         f"{square_name((dr, dc))}"))
-    state = state._replace(phase="ambushed", pending=(sr, sc, dr, dc, dash, index, *rest))
+    state = state._replace(phase="ambushed", pending=Ambushed.make(*asked[:5], index, *asked.rest))
     odds = ambush_odds(rules, state)
     if odds.by_flags:
         events.append(Event("flags", f"victory flags decide the ambush: the {odds.by_flags} wins"))
@@ -296,9 +297,10 @@ def spring_trap(rules: DungeonWarRules, state: State, index: int, events: list[E
 
 
 def resolve_ambush(rules: DungeonWarRules, state: State, result: str) -> tuple[State, list[Event]]:
-    _, _, dr, dc, dash, index, *rest = state.pending
+    p = Ambushed.of(state)
+    (dr, dc), rest = p.dst, p.rest
     who, name = rules.occupants(state)[(dr, dc)]
-    element = frozenset({rules.cfg.war_cards[index].element} - {""})
+    element = frozenset({rules.cfg.war_cards[p.card].element} - {""})
     events = [Event("fight", f"ambush at {square_name((dr, dc))}: {result}", {"result": result})]
     state = state._replace(phase="turn", pending=())
     if result not in ("win", "close-win"):
@@ -318,7 +320,7 @@ def resolve_ambush(rules: DungeonWarRules, state: State, result: str) -> tuple[S
         # 緊急移動 (D-DW-20): it may not stop here, so it finishes its declared path
         events.append(Event("emergency", f"the {name} may not stop on {square_name((dr, dc))}: it goes on "
                             "along its declared path"))
-        return travel(rules, state, (dr, dc), tuple(pairs(rest)), bool(dash), events), events
+        return travel(rules, state, (dr, dc), tuple(pairs(rest)), p.dash, events), events
     state = core.arrive(rules, state, (dr, dc), who, events)
     return core.after_action(rules, state, name), events
 
@@ -336,6 +338,6 @@ def fight(rules: DungeonWarRules, state: State, move: Fight, events: list[Event]
 
 def pass_ambush(rules: DungeonWarRules, state: State, move: Pass, events: list[Event]) -> State:
     """No ambush: the move goes on (the next seat that could spring one is asked first)."""
-    sr, sc, dr, dc, dash, asked, *rest = state.pending
+    p = AmbushAsk.of(state)
     state = state._replace(phase="turn", pending=())
-    return travel(rules, state, (sr, sc), ((dr, dc), *pairs(rest)), bool(dash), events, asked)
+    return travel(rules, state, p.src, (p.dst, *pairs(p.rest)), p.dash, events, p.seat)

@@ -14,6 +14,7 @@ from .core import dice, gear_of, set_at, square_name
 from .dungeon import STEPS, Square, manhattan
 from .moves import Acid, Brainwash, Charm, Move, Pass, Shoot, Shot, Trap, UseCard
 from .odds import BP, shot_outcomes
+from .pending import AcidChoice, Charming, Melee, Shooting
 from .state import State
 
 if TYPE_CHECKING:
@@ -102,24 +103,24 @@ def shot_targets(rules: DungeonWarRules, state: State, src: Square, index: int, 
 
 def targets_in_play(rules: DungeonWarRules, state: State) -> list[Square]:
     """The squares the pending shot hits; a reflected shot (Mirror Shield) hits its shooter."""
-    sr, sc, index, ar, ac = state.pending[:5]
-    if len(state.pending) > 5:
-        return [(sr, sc)]
-    return shot_targets(rules, state, (sr, sc), index, (ar, ac))
+    shot = Shooting.of(state)
+    if shot.reflected:
+        return [shot.src]
+    return shot_targets(rules, state, shot.src, shot.card, shot.aim)
 
 
 def shot_odds_in_play(rules: DungeonWarRules, state: State) -> dict[tuple[str | int, ...], Fraction]:
     """The joint outcome of the pending shot; a shot with a range roll (a breath) names the
     rolled range last, since it decides which blocks the breath destroys (D-DW-13)."""
-    sr, sc, index, ar, ac = state.pending[:5]
-    bp, attack, _, _, _, _, range_dice = shot_spec(rules, index)
+    shot = Shooting.of(state)
+    bp, attack, _, _, _, _, range_dice = shot_spec(rules, shot.card)
     occ = rules.occupants(state)
     targets = targets_in_play(rules, state)
-    if len(state.pending) > 5:
+    if shot.reflected:
         range_dice = 0  # the reflection comes straight back
     fighters = [combat.fighter(rules, state, sq, occ[sq][0], occ[sq][1], False, sq, support=False)
                 for sq in targets]
-    distances = [manhattan((sr, sc), sq) for sq in targets]
+    distances = [manhattan(shot.src, sq) for sq in targets]
     kings = [occ[sq][1] == "king" for sq in targets]
     if not range_dice:
         plain = shot_outcomes(bp, attack, fighters, distances, kings, 0, rules.cfg.die, rules.cfg.fatigue_gap)
@@ -140,8 +141,9 @@ def shot_odds_in_play(rules: DungeonWarRules, state: State) -> dict[tuple[str | 
 
 def breath_blocks(rules: DungeonWarRules, state: State, reach: int) -> list[Square]:
     """Blocks a 怪力貫通 shot destroys: those on its line within the rolled range (D-DW-13)."""
-    sr, sc, index, ar, ac = state.pending[:5]
-    if shot_spec(rules, index)[5] != "strong" or len(state.pending) > 5:
+    shot = Shooting.of(state)
+    (sr, sc), (ar, ac) = shot.src, shot.aim
+    if shot_spec(rules, shot.card)[5] != "strong" or shot.reflected:
         return []
     step = ((ar > sr) - (ar < sr), (ac > sc) - (ac < sc))
     terrain, occ = rules.dungeon(state).terrain, rules.occupants(state)
@@ -158,12 +160,13 @@ def breath_blocks(rules: DungeonWarRules, state: State, reach: int) -> list[Squa
 
 def resolve_shot(rules: DungeonWarRules, state: State, statuses: tuple[str, ...],
                   reach: int | None = None) -> tuple[State, list[Event]]:
-    sr, sc, index, ar, ac = state.pending[:5]
+    shot = Shooting.of(state)
+    (sr, sc), index = shot.src, shot.card
     broken = breath_blocks(rules, state, reach) if reach is not None else []
     occ = rules.occupants(state)
     owner, s_name = occ[(sr, sc)]
     targets = targets_in_play(rules, state)
-    shooter = state.pending[5] if len(state.pending) > 5 else owner  # who wins the spoils (D-DW-1)
+    shooter = shot.seat if shot.reflected else owner  # who wins the spoils (D-DW-1)
     card = rules.cfg.war_cards[index]
     events = [Event("shot", f"{card.name_en} from {square_name((sr, sc))}: " + ", ".join(
         f"{square_name(sq)} {st}" for sq, st in zip(targets, statuses, strict=True)), {"result": list(statuses)})]
@@ -200,9 +203,10 @@ def targets_acid(rules: DungeonWarRules, state: State, start: int, events: list[
     """Acid comes first in a shot too (digest §6): each enemy target with acid (the water
     slime), in target order from `start`, melts one of the shooter's worn cards, never the
     card being fired (acid mode 3 + the target's number)."""
-    sr, sc, index = state.pending[:3]
+    shot = Shooting.of(state)
+    index = shot.card
     occ = rules.occupants(state)
-    shooter = occ[(sr, sc)]
+    shooter = occ[shot.src]
     for k, square in enumerate(targets_in_play(rules, state)):
         who, name = occ[square]
         if k < start or who < 0 or who == shooter[0] or not rules.kind(state, who, name).acid:
@@ -229,7 +233,7 @@ def charm_targets(rules: DungeonWarRules, state: State, src: Square, index: int)
 
 
 def charm_odds(rules: DungeonWarRules, state: State) -> Fraction:
-    n, need, _, _ = charm_spec(rules, state.pending[2])
+    n, need, _, _ = charm_spec(rules, Charming.of(state).card)
     return sum((p for total, p in dice(n, rules.cfg.die) if total >= need), Fraction(0))
 
 
@@ -237,7 +241,8 @@ def resolve_charm(rules: DungeonWarRules, state: State, success: bool) -> tuple[
     """Brainwashing (洗脳): the enemy piece goes back to its owner's unused pieces and one of
     the charmer's of the same kind takes its square, with the charmer's stats; with none
     unused, the charmer's first of that kind on the board (square order) is moved (D-DW-22)."""
-    sr, sc, index, tr, tc, *source = state.pending
+    charming = Charming.of(state)
+    index, (tr, tc), source = charming.card, charming.target, charming.source
     seat = state.seat
     card = rules.cfg.war_cards[index]
     events = [Event("charm", f"{card.name_en} on {square_name((tr, tc))}: " + ("it works" if success
@@ -295,7 +300,7 @@ def shoot(rules: DungeonWarRules, state: State, move: Shoot, events: list[Event]
     """A shot is declared: acid first (digest §6), then the Mirror Shield window, then the roll."""
     cfg, seat, src, index, aim = rules.cfg, state.seat, move.src, move.card, move.aim
     state = state._replace(ap=state.ap - cfg.action_cost, acted=state.acted | {src}, phase="shot",
-                           pending=(src[0], src[1], index, aim[0], aim[1]))
+                           pending=Shooting.make(*src, index, *aim))
     events.append(Event("shoot", f"{cfg.war_cards[index].name_en} is fired at {square_name(aim)}"))
     if "acid" in cfg.war_cards[index].effects:  # acid first (digest §6), on the aimed piece
         victim = rules.occupants(state)[aim]
@@ -309,7 +314,7 @@ def brainwash(rules: DungeonWarRules, state: State, move: Brainwash, events: lis
     """A targeted use (brainwashing): the charm roll comes next (phase 'charm')."""
     src, index = move.src, move.card
     state = state._replace(ap=state.ap - rules.cfg.action_cost, acted=state.acted | {src}, phase="charm",
-                           pending=(src[0], src[1], index, *(int(v) for v in move[4:])))
+                           pending=Charming.make(*src, index, *(int(v) for v in move[4:])))
     events.append(Event("use", f"{rules.cfg.war_cards[index].name_en} on {square_name(move.target)}"))
     return state
 
@@ -326,12 +331,12 @@ def mirrors(rules: DungeonWarRules, state: State, seat: int) -> list[int]:
     """Seat's face-down Mirror Shield-like traps that may answer the declared shot: its card
     has the category the trap names (`mirror:magic`), it is a straight-line shot, and it
     would hit one of seat's pieces (digest §7 発動条件あり)."""
-    sr, sc, index, ar, ac = state.pending[:5]
-    card = rules.cfg.war_cards[index]
-    if shot_spec(rules, index)[2] != "line" or "breath" in card.effects:
+    shot = Shooting.of(state)
+    card = rules.cfg.war_cards[shot.card]
+    if shot_spec(rules, shot.card)[2] != "line" or "breath" in card.effects:
         return []
     occ = rules.occupants(state)
-    if not any(occ[sq][0] == seat for sq in shot_targets(rules, state, (sr, sc), index, (ar, ac))):
+    if not any(occ[sq][0] == seat for sq in shot_targets(rules, state, shot.src, shot.card, shot.aim)):
         return []
     return sorted({i for slot, i in gear_of(state, seat) if slot == "trap"
                    and rules.cfg.war_cards[i].effects.get("mirror") in card.categories})
@@ -343,21 +348,22 @@ def mirror_window(rules: DungeonWarRules, state: State, after: int, events: list
     for k in range((after - state.seat) % n + 1, n):
         seat = (state.seat + k) % n
         if mirrors(rules, state, seat):
-            return state._replace(phase="mirror", pending=(*state.pending[:5], seat))
-    return targets_acid(rules, state._replace(phase="shot", pending=state.pending[:5]), 0, events)
+            return state._replace(phase="mirror", pending=Shooting.make(*Shooting.of(state).shot, seat))
+    return targets_acid(rules, state._replace(phase="shot", pending=Shooting.of(state).shot), 0, events)
 
 
 def mirror_moves(rules: DungeonWarRules, state: State) -> list[Move]:
-    return [*(Trap(i) for i in mirrors(rules, state, state.pending[-1])), Pass()]
+    return [*(Trap(i) for i in mirrors(rules, state, Shooting.of(state).seat)), Pass()]
 
 
 def apply_acid(rules: DungeonWarRules, state: State, index: int, events: list[Event]) -> State:
     """The acid's owner chose the card it melts; the melee or the shot goes on."""
-    mode, chooser = state.pending[0], state.pending[-1]
+    p = AcidChoice.of(state)
+    mode, chooser = p.mode, p.chooser
     victim = rules.occupants(state)[combat.acid_victim(rules, state)]
     card = next(c for c in combat.acid_choices(rules, state) if c[1] == index)
     state = combat.melt(rules, state, victim[0], card, events)
-    state = state._replace(pending=state.pending[1:6])
+    state = state._replace(pending=(Melee if mode in (0, 2) else Shooting).make(*p.numbers))
     if mode >= 3:
         return targets_acid(rules, state._replace(phase="shot"), mode - 2, events)
     if mode == 1:
@@ -371,12 +377,13 @@ def acid_move(rules: DungeonWarRules, state: State, move: Acid, events: list[Eve
 
 def reflect(rules: DungeonWarRules, state: State, move: Trap, events: list[Event]) -> State:
     """A Mirror Shield: the declared shot comes back at its shooter."""
-    mirror_seat, index = state.pending[5], move.card
+    shot = Shooting.of(state)
+    mirror_seat, index = shot.seat, move.card
     state = core.drop_card(state, mirror_seat, index, "trap")
     events.append(Event("mirror", f"seat {mirror_seat + 1} calls {rules.cfg.war_cards[index].name_en}: the shot "
                         "is reflected at its shooter"))
-    return state._replace(phase="shot", pending=(*state.pending[:5], mirror_seat))
+    return state._replace(phase="shot", pending=Shooting.make(*shot.shot, mirror_seat))
 
 
 def pass_mirror(rules: DungeonWarRules, state: State, move: Pass, events: list[Event]) -> State:
-    return mirror_window(rules, state, state.pending[5], events)
+    return mirror_window(rules, state, Shooting.of(state).seat, events)

@@ -10,6 +10,7 @@ from . import cards, core
 from .config import ARMY
 from .core import set_at, square_name
 from .moves import End, Move, Place
+from .pending import Placing
 from .state import State
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def placements(rules: DungeonWarRules, state: State) -> list[Move]:
-    name = rules.cfg.first_pieces[state.pending[0]]
+    name = rules.cfg.first_pieces[Placing.of(state).round]
     kind = rules.kind(state, state.seat, name)
     code = rules.cfg.pieces[name].code
     return [Place(code, r, c) for r, c in core.empty_squares(rules, state, kind, name == "king")]
@@ -55,12 +56,12 @@ def place(rules: DungeonWarRules, state: State, move: Place, events: list[Event]
     state = state._replace(board=core.board_with(state, add=((r, c, seat, name),)),
                            pools=set_at(state.pools, seat, set_at(state.pools[seat], i, state.pools[seat][i] - 1)))
     events.append(Event("place", f"seat {seat + 1} places its {name} on {square_name((r, c))}"))
-    nxt, index = seat + 1, state.pending[0]
+    nxt, index = seat + 1, Placing.of(state).round
     if nxt >= state.players:
         nxt, index = 0, index + 1
     if index >= len(cfg.first_pieces):
         return start_turn(rules, state._replace(round=1), 0, events)
-    return state._replace(seat=nxt, pending=(index,))
+    return state._replace(seat=nxt, pending=Placing.make(index))
 
 
 def end(rules: DungeonWarRules, state: State, move: End, events: list[Event]) -> State:

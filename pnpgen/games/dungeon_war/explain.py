@@ -1,14 +1,18 @@
-"""Why a move that is not legal is refused: the rule id and one sentence (the referee's verdict)."""
+"""Why a move that is not legal is refused: the rule id and one sentence (the referee's verdict).
+
+The kinds of move each decision phase takes (pending.ANSWERS) and whether a piece may act
+(turn.action_refusal) come from the rules the move generator uses; what remains here are the
+reasons a listed action's target (a square, an aim, a card) is not among the legal ones."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import shooting
+from . import shooting, turn
 from .config import ARMY
 from .dungeon import manhattan
 from .notation import square_text
-from .pending import AmbushAsk, Going, Placing, Shooting, Window
+from .pending import ANSWERS, AmbushAsk, Going, Placing, Shooting, Window
 from .state import Move, State
 
 DungeonWarRules = Any  # the rules object (model.py imports this module, not the reverse)
@@ -17,14 +21,11 @@ DungeonWarRules = Any  # the rules object (model.py imports this module, not the
 def square_name(square: tuple[int, int]) -> str:
     return square_text(*square)
 
-PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
-               "ambush": ("ambush", "pass"), "window": ("trap", "pass"), "mirror": ("trap", "pass"),
-               "acid": ("acid",), "revive": ("revive",), "dispose": ("dispose",)}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
     cfg, seat, head = rules.cfg, state.seat, move[0]
-    wanted = PHASE_MOVES.get(state.phase)
+    wanted = tuple(dict.fromkeys(kind.head for kind in ANSWERS.get(state.phase, ())))
     if wanted and head not in wanted:
         return "DW-TURN", f"now the move is one of: {', '.join(wanted)}"
     if state.phase == "turn" and head in ("place", "go", "lay", "discard", "put"):
@@ -43,24 +44,11 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head in ("move", "roll", "dash", "warp", "make", "block", "fence", "reverse"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
-        if piece is None:
-            return "DW-ACTION", f"no piece on {square_name(src)}"
+        refused = turn.action_refusal(rules, state, src, piece, str(head))
+        if refused or piece is None:
+            return refused or ("DW-ACTION", "")
         who, name = piece
-        if who != seat:
-            return "DW-ACTION", f"the piece on {square_name(src)} is not seat {seat + 1}'s"
-        if state.king_step:
-            return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
-        if src in state.acted:
-            return "DW-ONCE", f"the {name} on {square_name(src)} has already acted this turn"
         kind = rules.kind(state, who, name)
-        action = "move" if head in ("move", "roll") else head
-        if action not in kind.actions and name != "king":
-            return "DW-ACTION", f"a {name} has no '{head}' action"
-        if name == "king" and head != "move":
-            return "DW-KING", f"the King Dragon has no '{head}' action"
-        cost = cfg.actions_a["move"] if name == "king" else cfg.action_cost
-        if state.ap < cost:
-            return "DW-TURN", f"{state.ap} AP left; the action costs {cost}"
         if head == "roll" or (head == "move" and kind.move.dice):
             return "DW-MOVE", "the knight rolls first ('roll'), then chooses where to go"
         if head == "warp":
@@ -150,14 +138,9 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head in ("use", "shoot"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
-        if piece is None or piece[0] != seat:
-            return "DW-ACTION", f"no piece of seat {seat + 1} on {square_name(src)}"
-        if state.king_step:
-            return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
-        if src in state.acted:
-            return "DW-ONCE", f"the {piece[1]} on {square_name(src)} has already acted this turn"
-        if state.ap < cfg.action_cost:
-            return "DW-TURN", f"{state.ap} AP left; the action costs {cfg.action_cost}"
+        refused = turn.action_refusal(rules, state, src, piece, str(head))
+        if refused or piece is None:
+            return refused or ("DW-ACTION", "")
         index = int(move[3])
         slots = cfg.wearers.get(piece[1], ())
         fx = cfg.war_cards[index].effects

@@ -366,15 +366,13 @@ CHANCE_APPLY: dict[type[Move], Handler] = {
 def turn_moves(rules: DungeonWarRules, state: State) -> list[Move]:
     cfg, seat = rules.cfg, state.seat
     moves: list[Move] = [End()]
-    cost = cfg.action_cost
     king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
     if state.king_step in (3, 4):
         return list(dict.fromkeys(moves + cards.placements_b(rules, state)))  # two copies of a card: one move
     if state.king_step == 0:
         for r, c, owner, name in state.board:
-            if owner != seat or name == "king" or (r, c) in state.acted or state.ap < cost:
-                continue
-            moves += piece_moves(rules, state, (r, c), name)
+            if name != "king" and not turn.action_refusal(rules, state, (r, c), (owner, name)):
+                moves += piece_moves(rules, state, (r, c), name)
         if king_square and king_square not in state.acted:
             moves += king.king_a(rules, state, king_square)
     elif state.king_step == 1 and state.summoned and state.ap >= 0 and king_square:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from .moves import Acid, Ambush, Discard, Dispose, Go, Lay, Move, Pass, Place, Put, Revive, Trap
+
 Square = tuple[int, int]
 P = TypeVar("P", bound="Pending")
 
@@ -273,4 +275,11 @@ PENDING: dict[str, type[Pending]] = {
     "event": Laying, "fight": Melee, "dispose": Disposing, "shot": Shooting, "mirror": Shooting,
     "acid": AcidChoice, "ambush": AmbushAsk, "ambushed": Ambushed, "window": Window, "revive": Reviving,
     "charm": Charming,
+}
+
+# the moves that answer each decision phase (the turn takes the rest); legal_moves lists them
+# and the referee refuses any other kind in that phase
+ANSWERS: dict[str, tuple[type[Move], ...]] = {
+    "place": (Place,), "go": (Go,), "lay": (Lay, Discard), "event": (Put,), "ambush": (Ambush, Pass),
+    "window": (Trap, Pass), "mirror": (Trap, Pass), "acid": (Acid,), "revive": (Revive,), "dispose": (Dispose,),
 }

@@ -53,6 +53,6 @@ class State(NamedTuple):
     dungeon_deck: tuple[int, ...]  # counts per dungeon/event card
     dungeon_discard: tuple[int, ...]
     draws: tuple[tuple[int, int], ...]  # war cards owed: (seat, how many)
-    pending: tuple[int, ...]  # the phase's details (see model.py)
+    pending: tuple[int, ...]  # the phase's decision (pending.py, one class per phase)
     fallen: frozenset[int]  # seats whose King Dragon was defeated
     equip: tuple[tuple[tuple[str, int], ...], ...] = ()  # per seat, placed war cards (slot, card), sorted

@@ -9,7 +9,9 @@ from pnpgen.engine.protocol import Event
 from . import cards, core
 from .config import ARMY
 from .core import set_at, square_name
+from .dungeon import Square
 from .moves import End, Move, Place
+from .notation import square_text
 from .pending import Placing
 from .state import State
 
@@ -66,3 +68,33 @@ def place(rules: DungeonWarRules, state: State, move: Place, events: list[Event]
 
 def end(rules: DungeonWarRules, state: State, move: End, events: list[Event]) -> State:
     return end_turn(rules, state, events)
+
+
+def action_refusal(rules: DungeonWarRules, state: State, src: Square, piece: tuple[int, str] | None,
+                   head: str | None = None) -> tuple[str, str] | None:
+    """Why the piece on `src` may not take an action now (rule id, reason), or None: it is the
+    seat's, the King Dragon has not acted, it has not acted this turn, it has the action
+    (`head`; None: any) and the AP pay for it. The turn's move generator lists the actions
+    of the pieces this lets act; the referee's verdict on a refused action starts here."""
+    cfg, seat = rules.cfg, state.seat
+    card_use = head in ("use", "shoot")
+    if piece is None or (card_use and piece[0] != seat):
+        return "DW-ACTION", (f"no piece of seat {seat + 1} on {square_text(*src)}" if card_use
+                             else f"no piece on {square_text(*src)}")
+    who, name = piece
+    if who != seat:
+        return "DW-ACTION", f"the piece on {square_text(*src)} is not seat {seat + 1}'s"
+    if state.king_step:
+        return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
+    if src in state.acted:
+        return "DW-ONCE", f"the {name} on {square_text(*src)} has already acted this turn"
+    if head is not None and not card_use:
+        action = "move" if head in ("move", "roll") else head
+        if action not in rules.kind(state, who, name).actions and name != "king":
+            return "DW-ACTION", f"a {name} has no '{head}' action"
+        if name == "king" and head != "move":
+            return "DW-KING", f"the King Dragon has no '{head}' action"
+    cost = cfg.actions_a["move"] if name == "king" and not card_use else cfg.action_cost
+    if state.ap < cost:
+        return "DW-TURN", f"{state.ap} AP left; the action costs {cost}"
+    return None

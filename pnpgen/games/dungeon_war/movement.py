@@ -74,13 +74,17 @@ def reach_paths(rules: DungeonWarRules, state: State, start: Square, kind: Piece
     seen = {start}
     layer: list[tuple[Square, tuple[Square, ...]]] = [(start, ())]
     cracked = "cracked_wall" in rules.cfg.breaks[kind.strength]
+    entries: dict[Square, tuple[bool, bool, bool] | None] = {}  # entering a square: the same from any side
     for _ in range(limit):
         nxt_layer = []
         for square, path in layer:
             for t, wall in step_targets(rules, state, square, cracked):
                 if t == start:
                     continue
-                found = entry(rules, state, occ, t, kind, owner, king)
+                if t in entries:
+                    found = entries[t]
+                else:
+                    found = entries[t] = entry(rules, state, occ, t, kind, owner, king)
                 if found is None:
                     continue
                 stop, go_on, forced = found

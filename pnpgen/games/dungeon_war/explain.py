@@ -1,8 +1,9 @@
 """Why a move that is not legal is refused: the rule id and one sentence (the referee's verdict).
 
-The kinds of move each decision phase takes (pending.ANSWERS) and whether a piece may act
-(turn.action_refusal) come from the rules the move generator uses; what remains here are the
-reasons a listed action's target (a square, an aim, a card) is not among the legal ones."""
+The kinds of move each decision phase takes (pending.ANSWERS), whether a piece may act
+(turn.action_refusal) and where the first pieces go (turn.placement_refusal) come from the
+rules the move generator uses; what remains here are the reasons a listed action's target
+(a square, an aim, a card) or a King Dragon's action is not among the legal ones."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from . import shooting, turn
 from .config import ARMY
 from .dungeon import manhattan
 from .notation import square_text
-from .pending import ANSWERS, AmbushAsk, Going, Placing, Shooting, Window
+from .pending import ANSWERS, AmbushAsk, Going, Shooting, Window
 from .state import Move, State
 
 DungeonWarRules = Any  # the rules object (model.py imports this module, not the reverse)
@@ -32,15 +33,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         return "DW-TURN", f"'{head}' is not a move of a turn"
     occ = rules.occupants(state)
     if head == "place":
-        name = cfg.first_pieces[Placing.of(state).round]
-        code, square = str(move[1]), (int(move[2]), int(move[3]))
-        if code != cfg.pieces[name].code:
-            return "DW-PLACE", f"this placement round places a {name} ({cfg.pieces[name].code})"
-        if square not in rules.dungeon(state).terrain:
-            return "DW-PLACE", f"{square_name(square)} is not a dungeon square"
-        if square in occ:
-            return "DW-PLACE", f"{square_name(square)} is not empty (rule ②)"
-        return "DW-PLACE", f"a {name} may not be placed on this terrain ({rules.dungeon(state).terrain[square]})"
+        refused = turn.placement_refusal(rules, state, str(move[1]), (int(move[2]), int(move[3])))
+        return refused or ("DW-PLACE", "")
     if head in ("move", "roll", "dash", "warp", "make", "block", "fence", "reverse"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)

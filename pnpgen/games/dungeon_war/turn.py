@@ -20,10 +20,27 @@ if TYPE_CHECKING:
 
 
 def placements(rules: DungeonWarRules, state: State) -> list[Move]:
-    name = rules.cfg.first_pieces[Placing.of(state).round]
-    kind = rules.kind(state, state.seat, name)
-    code = rules.cfg.pieces[name].code
-    return [Place(code, r, c) for r, c in core.empty_squares(rules, state, kind, name == "king")]
+    """Initial placement: the round's piece on each square placement_refusal lets it go."""
+    code = rules.cfg.pieces[rules.cfg.first_pieces[Placing.of(state).round]].code
+    return [Place(code, r, c) for r, c in sorted(rules.dungeon(state).terrain)
+            if placement_refusal(rules, state, code, (r, c)) is None]
+
+
+def placement_refusal(rules: DungeonWarRules, state: State, code: str, square: Square) -> tuple[str, str] | None:
+    """Why the piece `code` may not be placed on `square` now (rule id, reason), or None: it is
+    the round's piece, on an empty dungeon square whose terrain it may stand on (rule ②)."""
+    cfg = rules.cfg
+    name = cfg.first_pieces[Placing.of(state).round]
+    if code != cfg.pieces[name].code:
+        return "DW-PLACE", f"this placement round places a {name} ({cfg.pieces[name].code})"
+    terrain = rules.dungeon(state).terrain
+    if square not in terrain:
+        return "DW-PLACE", f"{square_text(*square)} is not a dungeon square"
+    if any((r, c) == square for r, c, _, _ in state.board):
+        return "DW-PLACE", f"{square_text(*square)} is not empty (rule ②)"
+    if not rules.may_stand(rules.kind(state, state.seat, name), terrain[square], name == "king"):
+        return "DW-PLACE", f"a {name} may not be placed on this terrain ({terrain[square]})"
+    return None
 
 
 def start_turn(rules: DungeonWarRules, state: State, seat: int, events: list[Event]) -> State:

@@ -71,6 +71,14 @@ def evaluation(rules: Rules[Any, Any]) -> Callable[[Any, int], float]:
     return terminal_value
 
 
+def search_evaluation(rules: Rules[Any, Any]) -> Callable[[Any, int], float]:
+    """What the guided search judges its leaves by: the game's `search_evaluate(state, seat)`
+    when it defines one (what only a search needs, e.g. pressure toward a win a one-move
+    look-ahead cannot see), else its evaluation."""
+    found: Callable[[Any, int], float] | None = getattr(rules, "search_evaluate", None)
+    return found if isinstance(rules, Analysis) and found is not None else evaluation(rules)
+
+
 def move_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any]:
     """The game's lazy random move (Analysis.sample_move), or uniform over legal_moves()."""
     if isinstance(rules, Analysis):

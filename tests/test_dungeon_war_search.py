@@ -18,6 +18,7 @@ from pnpgen.engine.mcts import MCTS, UNFINISHED, GuidedMCTS
 from pnpgen.games import rules_for_content
 from pnpgen.games.dungeon_war import evaluation
 from pnpgen.games.dungeon_war.evaluation import pressure, search_evaluate
+from pnpgen.games.dungeon_war.odds import BP, Fighter, melee
 from pnpgen.games.dungeon_war.state import State
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,13 +38,19 @@ def with_golem(state: State, square: tuple[int, int]) -> State:
 
 def test_pressure_grows_as_a_golem_closes_in(game: Any) -> None:
     state = game.example_state()
+    state = state._replace(gold=(0, *state.gold[1:]))  # no gold: no reserve piece to count
     far, near, next_to = (with_golem(state, sq) for sq in [(2, 9), (5, 12), (5, 13)])
     values = [pressure(game, s, 0, 1) for s in (state, far, near, next_to)]
     assert values[0] == values[1] < values[2] < values[3]  # 8 squares away: beyond REACH, no pressure
-    # next to the King Dragon (1D+20 against the golem's 2D+13): the exact chance it falls
-    # (a win or both defeated), times KILL, on top of the squares closed
-    gained = values[3] - values[1]
-    assert gained > evaluation.KILL * 5 / 54
+    # next to the King Dragon, unsupported: the squares closed, the siege, and KILL x the exact
+    # chance that the golem (2D+13) defeats the King Dragon (1D+20, +2 per crystal held) or both fall
+    cfg = game.cfg
+    king = cfg.pieces["king"].bp
+    odds = melee(Fighter(cfg.pieces["golem"].bp),
+                 Fighter(BP(king.dice, king.plus + cfg.crystal_bp * game.crystals(next_to, 1))))
+    closed = evaluation.APPROACH * (evaluation.REACH - 1) + evaluation.SIEGE
+    expected = closed + evaluation.KILL * float(odds.win + odds.draw)
+    assert 0 < odds.win < 1 and values[3] - values[1] == pytest.approx(expected)
     assert search_evaluate(game, next_to, 0) - game.evaluate(next_to, 0) > search_evaluate(game, far, 0) - \
         game.evaluate(far, 0)
 

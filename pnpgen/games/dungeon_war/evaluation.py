@@ -13,10 +13,13 @@ fatigue, crystals, placed face-up cards), like the game's evaluation.
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .analysis import evaluate
+from .config import ARMY, Config, PieceKind
 from .dungeon import manhattan
 from .odds import Fighter, melee
 from .state import State
@@ -26,8 +29,10 @@ if TYPE_CHECKING:
 
 APPROACH = 0.5  # per square closer than REACH that an own piece stands to an enemy King Dragon
 REACH = 6  # squares (Manhattan) from which a piece counts as approaching
-SIEGE = 2.0  # per own piece next to an enemy King Dragon
-KILL = 30.0  # x the best chance that one own piece, within a move, defeats an enemy King Dragon now
+SIEGE = 2.0  # per own piece next to an enemy King Dragon (each lends the attacker support)
+KILL = 100.0  # x the best chance that one own piece defeats an enemy King Dragon with the support it has now
+SUPPORT = 2  # squares from the enemy King Dragon within which a piece counts as a supporter to come
+FAR = 0.5  # that chance's discount per further move the piece needs to reach the King Dragon
 
 
 @lru_cache(maxsize=4096)
@@ -38,28 +43,59 @@ def _kill_chance(attacker: Fighter, defender: Fighter, sides: int, support: int,
 
 
 def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float:
-    """How hard `seat`'s pieces press `foe`'s King Dragon (0 when it is not on the board)."""
+    """How hard `seat`'s pieces press `foe`'s King Dragon (0 when it is not on the board): the
+    squares they have closed, those next to it, and the best strike: the exact chance a piece
+    defeats it with the support it could gather (its other pieces within SUPPORT squares of
+    the King Dragon, up to the free squares beside it), discounted by FAR per move the piece is
+    short; a piece in reserve counts as summoned beside its own King Dragon a move later, in
+    the share of its cost the seat's gold covers."""
     king = next(((r, c) for r, c, o, k in state.board if o == foe and k == "king"), None)
     if king is None:
         return 0.0
     cfg = rules.cfg
-    defender: Fighter | None = None
+    defender = rules.fighter(state, king, foe, "king", False, king)
+    room = sum(1 for _ in rules.dungeon(state).adjacent(king)) - 1  # beside it, the striker's square aside
+    gathering = sum(1 for r, c, o, _ in state.board if o == seat and manhattan((r, c), king) <= SUPPORT)
     value = best = 0.0
+
+    def strike(attacker: Fighter, nearby: bool, reach: float) -> float:
+        helpers = min(room, gathering - nearby)
+        attacker = replace(attacker, support=max(attacker.support, helpers))
+        return reach * _kill_chance(attacker, defender, cfg.die, cfg.support, cfg.fatigue_gap)
+
     for r, c, owner, name in state.board:
         if owner != seat or name == "king":
             continue
         distance = manhattan((r, c), king)
-        value += APPROACH * max(0, REACH - distance) + (SIEGE if distance == 1 else 0.0)
-        kind = cfg.pieces[name]
-        if "move" not in kind.actions or distance > kind.move.plus + kind.move.dice * cfg.die:
+        if distance >= REACH:
             continue
-        if defender is None:
-            defender = rules.fighter(state, king, foe, "king", False, king)
-        dashes = (False, True) if kind.dash_dice else (False,)
-        for dash in dashes:
-            attacker = rules.fighter(state, (r, c), seat, name, dash, king)
-            best = max(best, _kill_chance(attacker, defender, cfg.die, cfg.support, cfg.fatigue_gap))
+        value += APPROACH * (REACH - distance) + (SIEGE if distance == 1 else 0.0)
+        kind = cfg.pieces[name]
+        reach = _reach(cfg, kind, distance)
+        if "move" not in kind.actions or reach <= best:
+            continue
+        for dash in (False, True) if kind.dash_dice else (False,):
+            best = max(best, strike(rules.fighter(state, (r, c), seat, name, dash, king), distance <= SUPPORT, reach))
+    own_king = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
+    if own_king is not None:
+        distance = manhattan(own_king, king)
+        for name, left in zip(ARMY, state.pools[seat], strict=True):
+            kind = cfg.pieces[name]
+            if not left or name == "king" or kind.needs_card or "move" not in kind.actions:
+                continue
+            reach = FAR * _reach(cfg, kind, distance) * min(1.0, state.gold[seat] / kind.cost if kind.cost else 1.0)
+            if reach > best:
+                attacker = rules.fighter(state, own_king, seat, name, False, king, support=False)
+                best = max(best, strike(attacker, False, reach))
     return value + KILL * best
+
+
+def _reach(cfg: Config, kind: PieceKind, distance: int) -> float:
+    """FAR to the power of the moves a piece of `kind` needs beyond its first to strike from
+    `distance` squares (1 when one move takes it there)."""
+    longest = kind.move.plus + kind.move.dice * cfg.die  # squares in one move, at most
+    step = max(1.0, kind.move.plus + kind.move.dice * (cfg.die + 1) / 2)  # on average
+    return float(FAR ** math.ceil(max(0, distance - longest) / step))
 
 
 def search_evaluate(rules: DungeonWarRules, state: State, seat: int) -> float:

@@ -88,19 +88,19 @@ def match(bot: str, rival: str, games: int, seed: int, workers: int, first: int 
           listing: bool = False) -> str:
     jobs = [(bot, rival, seed, i) for i in range(first, first + games)]
     start = time.perf_counter()
+    results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = sorted(pool.map(one_game, jobs))
+        for g in pool.map(one_game, jobs):  # in game order, each printed as it is known (--list)
+            results.append(g)
+            if listing:
+                print(f"  game {g.number}: seed {g.seed}, {bot} in seat {g.seat + 1}: {g.result} ({g.end}, "
+                      f"round {g.rounds}, {g.cpu:.1f} s CPU)", flush=True)
     wall = time.perf_counter() - start
-    lines = []
-    if listing:
-        lines += [f"  game {g.number}: seed {g.seed}, {bot} in seat {g.seat + 1}: {g.result} ({g.end}, "
-                  f"round {g.rounds}, {g.cpu:.1f} s CPU)" for g in results]
     cpu = sum(g.cpu for g in results) / max(1, games)
-    lines.insert(0, f"{bot} vs {rival}, games {first}–{first + games - 1} (seeds derive_seed({seed}, k) for "
-                    f"k = {first // 2}–{(first + games - 1) // 2}, seats swapped in each pair): "
-                    f"{summary(results)}; {cpu:.1f} s CPU a game, {wall:.0f} s wall")
-    for seat in (0, 1):
-        lines.insert(1 + seat, f"  {bot} in seat {seat + 1}: {summary([g for g in results if g.seat == seat])}")
+    lines = [f"{bot} vs {rival}, games {first}–{first + games - 1} (seeds derive_seed({seed}, k) for "
+             f"k = {first // 2}–{(first + games - 1) // 2}, seats swapped in each pair): "
+             f"{summary(results)}; {cpu:.1f} s CPU a game, {wall:.0f} s wall"]
+    lines += [f"  {bot} in seat {seat + 1}: {summary([g for g in results if g.seat == seat])}" for seat in (0, 1)]
     return "\n".join(lines)
 
 

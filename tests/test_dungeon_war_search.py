@@ -17,6 +17,7 @@ from pnpgen.engine.capabilities import search_evaluation
 from pnpgen.engine.mcts import MCTS, UNFINISHED, GuidedMCTS
 from pnpgen.games import rules_for_content
 from pnpgen.games.dungeon_war import evaluation
+from pnpgen.games.dungeon_war.config import ARMY
 from pnpgen.games.dungeon_war.evaluation import pressure, search_evaluate
 from pnpgen.games.dungeon_war.odds import BP, Fighter, melee
 from pnpgen.games.dungeon_war.state import State
@@ -53,6 +54,27 @@ def test_pressure_grows_as_a_golem_closes_in(game: Any) -> None:
     assert 0 < odds.win < 1 and values[3] - values[1] == pytest.approx(expected)
     assert search_evaluate(game, next_to, 0) - game.evaluate(next_to, 0) > search_evaluate(game, far, 0) - \
         game.evaluate(far, 0)
+
+
+def test_a_supporter_on_its_way_counts_for_the_strike(game: Any) -> None:
+    state = with_golem(game.example_state()._replace(gold=(0, 3)), (5, 13))
+    helped = state._replace(board=tuple(sorted((*state.board, (5, 12, 0, "slime")))))  # 2 squares from the King
+    cfg, king = game.cfg, game.cfg.pieces["king"].bp
+    defender = Fighter(BP(king.dice, king.plus + cfg.crystal_bp * game.crystals(state, 1)))
+    chance = [float(o.win + o.draw) for o in (melee(Fighter(cfg.pieces["golem"].bp, support=k), defender)
+                                              for k in (0, 1))]
+    closed = evaluation.APPROACH * (evaluation.REACH - 2)  # the slime's own approach
+    assert pressure(game, helped, 0, 1) - pressure(game, state, 0, 1) == pytest.approx(
+        closed + evaluation.KILL * (chance[1] - chance[0]))
+    assert chance[1] > 2 * chance[0]
+
+
+def test_gold_toward_a_reserve_golem_counts_up_to_its_cost(game: Any) -> None:
+    state = game.example_state()
+    assert state.pools[0][ARMY.index("golem")] == 1
+    cost = game.cfg.pieces["golem"].cost
+    values = [pressure(game, state._replace(gold=(gold, 3)), 0, 1) for gold in (0, cost // 2, cost, cost + 2)]
+    assert values[0] < values[1] < values[2] == values[3]
 
 
 def test_pressure_reads_the_support_bp_from_the_rules(game: Any) -> None:

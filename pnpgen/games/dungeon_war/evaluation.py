@@ -4,11 +4,15 @@ the enemy King Dragon, for the guided MCTS only (the greedy bot keeps the game's
 With two players the game is won only by defeating the other King Dragon (DW-END); a searcher
 valuing material alone builds an army and runs into the round cap, where everyone loses. So a
 seat also scores, against each standing opponent, how close its pieces stand to that King
-Dragon, how many stand next to it (each lends the attacker support BP), and the best exact
-chance (odds.melee) that one of its pieces within a move of that King Dragon defeats it now.
-The weights are the bot's, not the game's; every rule number (die, support BP, the King
-Dragon's BP, move ranges) is read from the rules. Only public facts are read (the board,
-fatigue, crystals, placed face-up cards), like the game's evaluation.
+Dragon, how many stand next to it (each lends the attacker support BP), and its best strike:
+the exact chance (odds.melee) that one of its pieces defeats that King Dragon with the support
+it could gather (its pieces within SUPPORT squares), discounted per move the piece is short; a
+piece still in reserve counts as summoned beside the seat's own King Dragon, in the share of
+its cost the seat's gold covers (so saving for a golem shows). A seat's value is the game's
+evaluation plus its pressure on the most pressed opponent less the most any opponent presses
+it. The weights below are the bot's, not the game's; every rule number (die, support BP, the
+King Dragon's BP, move ranges, costs) is read from the rules. Only public facts are read (the
+board, gold, fatigue, crystals, placed face-up cards), like the game's evaluation.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ if TYPE_CHECKING:
 APPROACH = 0.5  # per square closer than REACH that an own piece stands to an enemy King Dragon
 REACH = 6  # squares (Manhattan) from which a piece counts as approaching
 SIEGE = 2.0  # per own piece next to an enemy King Dragon (each lends the attacker support)
-KILL = 100.0  # x the best chance that one own piece defeats an enemy King Dragon with the support it has now
+KILL = 100.0  # x the best strike's chance to defeat an enemy King Dragon
 SUPPORT = 2  # squares from the enemy King Dragon within which a piece counts as a supporter to come
 FAR = 0.5  # that chance's discount per further move the piece needs to reach the King Dragon
 

@@ -39,10 +39,13 @@ SUPPORT = 2  # squares from the enemy King Dragon within which a piece counts as
 FAR = 0.5  # that chance's discount per further move the piece needs to reach the King Dragon
 
 
+_FIGHTERS: dict[tuple[object, ...], Fighter] = {}  # attackers' stats, by what they rest on
+
+
 @lru_cache(maxsize=4096)
-def _kill_chance(attacker: Fighter, defender: Fighter, sides: int, support: int, gap: int) -> float:
-    """The chance the defender falls: a win, or both defeated."""
-    odds = melee(attacker, defender, sides, support, gap)
+def _kill_chance(attacker: Fighter, helpers: int, defender: Fighter, sides: int, support: int, gap: int) -> float:
+    """The chance the defender falls (a win, or both defeated) to `attacker` with `helpers` supporters."""
+    odds = melee(replace(attacker, support=helpers), defender, sides, support, gap)
     return float(odds.win + odds.draw)
 
 
@@ -61,11 +64,16 @@ def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float
     room = sum(1 for _ in rules.dungeon(state).adjacent(king)) - 1  # beside it, the striker's square aside
     gathering = sum(1 for r, c, o, _ in state.board if o == seat and manhattan((r, c), king) <= SUPPORT)
     value = best = 0.0
-
-    def strike(attacker: Fighter, nearby: bool, reach: float) -> float:
-        helpers = min(room, gathering - nearby)
-        attacker = replace(attacker, support=max(attacker.support, helpers))
-        return reach * _kill_chance(attacker, defender, cfg.die, cfg.support, cfg.fatigue_gap)
+    def strike(name: str, dash: bool, nearby: bool, reach: float) -> float:
+        # a piece's stats (support aside) rest on its kind, the seat's worn cards and slime element
+        key = (id(cfg), name, dash, state.element[seat], state.equip[seat] if state.equip else ())
+        attacker = _FIGHTERS.get(key)
+        if attacker is None:
+            if len(_FIGHTERS) > 4096:
+                _FIGHTERS.clear()
+            attacker = _FIGHTERS[key] = rules.fighter(state, king, seat, name, dash, king, support=False)
+        helpers = max(0, min(room, gathering - nearby))
+        return reach * _kill_chance(attacker, helpers, defender, cfg.die, cfg.support, cfg.fatigue_gap)
 
     for r, c, owner, name in state.board:
         if owner != seat or name == "king":
@@ -79,7 +87,7 @@ def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float
         if "move" not in kind.actions or reach <= best:
             continue
         for dash in (False, True) if kind.dash_dice else (False,):
-            best = max(best, strike(rules.fighter(state, (r, c), seat, name, dash, king), distance <= SUPPORT, reach))
+            best = max(best, strike(name, dash, distance <= SUPPORT, reach))
     own_king = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
     if own_king is not None:
         distance = manhattan(own_king, king)
@@ -89,8 +97,7 @@ def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float
                 continue
             reach = FAR * _reach(cfg, kind, distance) * min(1.0, state.gold[seat] / kind.cost if kind.cost else 1.0)
             if reach > best:
-                attacker = rules.fighter(state, own_king, seat, name, False, king, support=False)
-                best = max(best, strike(attacker, False, reach))
+                best = max(best, strike(name, False, False, reach))
     return value + KILL * best
 
 

@@ -64,6 +64,7 @@ def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float
     room = sum(1 for _ in rules.dungeon(state).adjacent(king)) - 1  # beside it, the striker's square aside
     gathering = sum(1 for r, c, o, _ in state.board if o == seat and manhattan((r, c), king) <= SUPPORT)
     value = best = 0.0
+
     def strike(name: str, dash: bool, nearby: bool, reach: float) -> float:
         # a piece's stats (support aside) rest on its kind, the seat's worn cards and slime element
         key = (id(cfg), name, dash, state.element[seat], state.equip[seat] if state.equip else ())

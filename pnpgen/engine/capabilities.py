@@ -89,6 +89,14 @@ def evaluation(rules: Rules[S, M]) -> Callable[[S, int], float]:
     return terminal_value
 
 
+def search_evaluation(rules: Rules[S, M]) -> Callable[[S, int], float]:
+    """What the guided search judges its leaves by: the game's `search_evaluate(state, seat)`
+    when it defines one (what only a search needs, e.g. pressure toward a win a one-move
+    look-ahead cannot see), else its evaluation."""
+    found: Callable[[S, int], float] | None = own(rules, "search_evaluate")
+    return found if found is not None else evaluation(rules)
+
+
 def move_sampler(rules: Rules[S, M]) -> Callable[[S, random.Random], M]:
     """The game's lazy random move (Analysis.sample_move), or uniform over legal_moves()."""
     sample = own(rules, "sample_move")

@@ -151,6 +151,7 @@ class StateCodec(ABC, Generic[S]):
 
     STATE_SCHEMA: ClassVar[dict[str, Any]] = {}
     SEATS: ClassVar[tuple[str, ...]] = ()  # fields holding seats: 0-based in the State, 1-based in files
+    STATE_KEY: ClassVar[str | None] = None  # where a problem naming no key of the file is shown (None: the file)
     State: ClassVar[type]  # a NamedTuple or frozen dataclass; by default the S of StateCodec[S]
 
     def to_data(self, state: S) -> dict[str, Any]:
@@ -164,7 +165,7 @@ class StateCodec(ABC, Generic[S]):
         """`state`, or ImpossibleState at the key its first broken invariant names ('key: ...')."""
         problems = self.check(state)
         if problems:
-            refuse(problems[0], data)
+            refuse(problems[0], data, self.STATE_KEY)
         return state
 
     @abstractmethod

@@ -8,6 +8,7 @@ at the file, line and key they concern.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -99,11 +100,20 @@ def state_class(codec: Any) -> type:
     raise TypeError(f"{type(codec).__name__} names no State type for its StateCodec")
 
 
-def refuse(problem: str, data: Any) -> typing.NoReturn:
-    """Raise ImpossibleState for 'key: problem' at that key of the data (or the whole file)."""
-    key = problem.split(":")[0]
-    raise ImpossibleState(problem, **where(data, key if isinstance(data, dict) and key in data else None,
-                                           value=True))
+def refuse(problem: str, data: Any, fallback: str | None = None) -> typing.NoReturn:
+    """Raise ImpossibleState for a problem at the key of the data it starts with ('dice: …',
+    'end is …'), else at `fallback`, else for the whole file."""
+    keys = [problem.split(":")[0], *re.findall(r"^\w+", problem), fallback]
+    key = next((k for k in keys if isinstance(data, dict) and k in data), None)
+    raise ImpossibleState(problem, **where(data, key, value=True))
+
+
+def read_word(data: dict[str, Any], key: str, words: tuple[str, ...]) -> str:
+    """data[key] as text ('' when absent), or ImpossibleState at that key unless one of `words`."""
+    word = str(data.get(key, ""))
+    if word and word not in words:
+        raise ImpossibleState(f"{key}: '{word}' is not one of {', '.join(words)}", **where(data, key, value=True))
+    return word
 
 
 def read_state_data(data: Any, schema: dict[str, Any]) -> Callable[..., ImpossibleState]:

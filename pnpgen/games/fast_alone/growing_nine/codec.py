@@ -7,7 +7,7 @@ from typing import Any
 
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import read_state_data, read_word
 from pnpgen.errors import ImpossibleState
 from pnpgen.games.fast_alone.growing_nine.rules import (
     ENDS,
@@ -35,6 +35,7 @@ class GrowingNineCodec(GrowingNineRules, StateCodec[State]):
     """State files: what a GrowingNineRules state file holds, and its invariants."""
 
     STATE_SCHEMA = STATE_SCHEMA
+    STATE_KEY = "grid"
 
     def to_data(self, state: State) -> dict[str, Any]:
         if not self.placed(state):
@@ -75,9 +76,7 @@ class GrowingNineCodec(GrowingNineRules, StateCodec[State]):
 
     def from_data(self, data: Any) -> State:
         read_state_data(data, STATE_SCHEMA)
-        end = str(data.get("end", ""))
-        if end and end not in ENDS:
-            raise ImpossibleState(f"end: '{end}' is not one of {', '.join(ENDS)}", **where(data, "end", value=True))
+        end = read_word(data, "end", ENDS)
         turns = int(data.get("turns", 0))
         if "grid" not in data:
             rolled = data.get("rolled") or []
@@ -85,21 +84,12 @@ class GrowingNineCodec(GrowingNineRules, StateCodec[State]):
                 raise ImpossibleState(f"rolled: {len(rolled)} dice, the game has {self.whites + 1}",
                                       **where(data, "rolled"))
             dice = tuple((self._die(w, i == 0, rolled, i) - 1) % RED for i, w in enumerate(rolled))
-            setup = State(dice, (0,) * self.size, (), frozenset(), turns, end)
-            problems = self.check(setup)
-            if problems:
-                key = next((k for k in ("end", "turns") if problems[0].startswith(k) and k in data), "rolled")
-                raise ImpossibleState(problems[0], **where(data, key if key in data else None, value=True))
-            return setup
+            return self.checked(State(dice, (0,) * self.size, (), frozenset(), turns, end), data)
         cells = self._grid(data["grid"], data, "grid")
         queue = data.get("queue") or []
         q = tuple(self._die(w, False, queue, i) - 1 for i, w in enumerate(queue))
         seen = {cells} | {self._grid(h, data["history"], i) for i, h in enumerate(data.get("history") or [])}
-        state = State((), cells, q, frozenset(seen), turns, end)
-        problems = self.check(state)
-        if problems:
-            raise ImpossibleState(problems[0], **where(data, "grid"))
-        return state
+        return self.checked(State((), cells, q, frozenset(seen), turns, end), data)
 
     def example_state(self) -> State:
         """Mid-game: the red shows 3, so the white 3 on b1 must tumble (b1-b2 or b1-c1)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import read_state_data, read_word
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     FULL,
     STUCK,
@@ -30,6 +30,7 @@ class HorizontalVerticalCodec(HorizontalVerticalRules, StateCodec[State]):
     """State files: what a HorizontalVerticalRules state file holds, and its invariants."""
 
     STATE_SCHEMA = STATE_SCHEMA
+    STATE_KEY = "grid"
 
     def to_data(self, state: State) -> dict[str, Any]:
         data: dict[str, Any] = {"grid": self._grid_lines(state.cells)}
@@ -69,19 +70,12 @@ class HorizontalVerticalCodec(HorizontalVerticalRules, StateCodec[State]):
         for i, face in enumerate(dice):
             if not 1 <= face <= self.faces:
                 raise bad(f"dice[{i}]: {face} is not a face 1–{self.faces}", dice, i)
-        end = str(data.get("end", ""))
-        if end and end not in (WON, STUCK, FULL):
-            raise bad(f"end: '{end}' is not one of {WON}, {STUCK}, {FULL}", data, "end")
+        end = read_word(data, "end", (WON, STUCK, FULL))
         passes = int(data["passes_used"])
         # turns are rolls made; a file may leave them out (then the fewest the grid needs)
         turns = int(data["turns"]) if "turns" in data else self.turns_needed(tuple(cells), passes, bool(dice))
         state = State(tuple(cells), tuple(sorted(dice)), passes, turns, end)
-        problems = self.check(state)
-        if problems:
-            key = next((k for k in ("end", "passes_used", "dice", "turns") if problems[0].startswith(k) and k in data),
-                       "grid")
-            raise bad(problems[0], data, key)
-        return state
+        return self.checked(state, data)
 
     def example_state(self) -> State:
         """Mid-game on the Total side's board: a roll of 1 3 5 to use."""

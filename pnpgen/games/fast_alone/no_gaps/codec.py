@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import read_state_data, read_word
 from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.no_gaps.rules import (
     ENDS,
@@ -84,17 +84,10 @@ class NoGapsCodec(NoGapsRules, StateCodec[State]):
         phase = data["phase"]
         if phase not in (ROLL, PLAY, REROLL, OVER):
             raise bad(f"phase: '{phase}' is not one of {ROLL}, {PLAY}, {REROLL}, {OVER}", data, "phase")
-        end = str(data.get("end", ""))
-        if end and end not in ENDS:
-            raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+        end = read_word(data, "end", ENDS)
         state = State(filled, tuple(drawn), tuple(left), tuple(sorted(hand)), int(data["set_aside"]),
                       int(data["removed"]), int(data["rerolls_used"]), phase, end)
-        problems = self.check(state)
-        if problems:
-            key = next((k for k in ("dice", "set_aside", "removed", "rerolls_used", "phase", "end")
-                        if problems[0].startswith(k) and k in data), None)
-            raise bad(problems[0], data, key)
-        return state
+        return self.checked(state, data)
 
     def example_state(self) -> State:
         """Early in a game: two tiles drawn, dice 1 3 5 in hand."""

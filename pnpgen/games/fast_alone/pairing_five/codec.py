@@ -6,7 +6,7 @@ from typing import Any
 
 from pnpgen.content.schema import OneOf
 from pnpgen.engine.protocol import StateCodec
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import read_state_data, read_word
 from pnpgen.games.fast_alone.pairing_five.rules import (
     ENDS,
     STUCK,
@@ -31,6 +31,7 @@ class PairingFiveCodec(PairingFiveRules, StateCodec[State]):
     """State files: what a PairingFiveRules state file holds, and its invariants."""
 
     STATE_SCHEMA = STATE_SCHEMA
+    STATE_KEY = "areas"
 
     # --- state files ---------------------------------------------------------------------
     def to_data(self, state: State) -> dict[str, Any]:
@@ -72,18 +73,11 @@ class PairingFiveCodec(PairingFiveRules, StateCodec[State]):
         for i, face in enumerate(pool):
             if not isinstance(face, int) or not 1 <= face <= self.faces:
                 raise bad(f"unused[{i}]: {face} is not a face 1–{self.faces}", pool, i)
-        end = str(data.get("end", ""))
-        if end and end not in ENDS:
-            raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+        end = read_word(data, "end", ENDS)
         turns = int(data.get("turns", sum(1 for c in cells if c)))
         state = State(tuple(cells), red_face, red_area, tuple(sorted(pool)), int(data.get("rerolling", 0)),
                       turns, int(data.get("rerolls", 0)), end)
-        problems = self.check(state)
-        if problems:
-            key = next((k for k in ("end", "red", "unused", "rerolling", "turns") if problems[0].startswith(k)
-                        and k in data), "areas")
-            raise bad(problems[0], data, key)
-        return state
+        return self.checked(state, data)
 
     def example_state(self) -> State:
         """Three dice placed on the Basic side's board; the rest to place."""

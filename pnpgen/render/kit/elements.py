@@ -2,17 +2,17 @@
 
 A layout is a list of elements, each a mapping with one main key:
 
-    - text: "**{name}** costs :coin: {cost}"   # rich text, see below
+    - text: "**{{ name }}** costs :coin: {{ cost }}"   # rich text, see below
       size: 9                                  # points
     - shape: rounded                           # rect | rounded | circle | ellipse | line
       fill: "#f4e3c1"
       bleed: true                              # extend to the bleed edge
-    - image: art/{id}.svg                      # PNG or SVG, relative to the game folder
+    - image: art/{{ id }}.svg                  # PNG or SVG, relative to the game folder
       fit: contain                             # contain | cover | stretch
     - table: {from_rules: scores}              # or rows: [[...], ...]
 
 Positions `x`, `y`, `w`, `h` are millimetres from the box's top-left corner (y down);
-an element without them fills the box. Every string may name card fields as `{field}`.
+an element without them fills the box. Every string may name card fields as `{{ field }}`.
 
 `lang: ja` (or en) prints a text or table in that language whatever the build's language
 (a bilingual card). Rich text: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon
@@ -64,7 +64,7 @@ from pnpgen.words import PLACEHOLDER
 FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
-Number = OneOf(float, str)  # a number, or a `{field}` giving one
+Number = OneOf(float, str)  # a number, or a `{{ field }}` giving one
 POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
                             "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
@@ -110,7 +110,7 @@ LEADING = 1.25
 
 @dataclass
 class ElementContext:
-    """What elements need to draw one face: the job, how errors name it, `{field}` values,
+    """What elements need to draw one face: the job, how errors name it, `{{ field }}` values,
     the component's icons, the bleed (points) beyond the box, defaults."""
 
     job: KitJob
@@ -244,7 +244,7 @@ def check_elements(elements: Sequence[Any], path: str) -> None:
 
 
 def _check_numbers(element: Mapping[str, Any], here: str) -> None:
-    """Lengths, sizes and dashes within their ranges (a `{field}` is checked when drawn)."""
+    """Lengths, sizes and dashes within their ranges (a `{{ field }}` is checked when drawn)."""
     for key in RANGES:
         value = element.get(key)
         if isinstance(value, str) and "{" not in value:
@@ -284,7 +284,7 @@ def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | N
 
 
 def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
-    """A number of the element (or `default`), a `{field}` filled in; checked against RANGES."""
+    """A number of the element (or `default`), a `{{ field }}` filled in; checked against RANGES."""
     value = element.get(key)
     if value is None:
         number = default

@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -58,7 +57,7 @@ from pnpgen.render.kit.richtext import (
     text_width,
 )
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
-from pnpgen.render.text import TEMPLATE_MISTAKES, Refused, TemplateRefused, is_plain, refuse_old_placeholder
+from pnpgen.render.text import TemplateMistake, is_plain, refuse_old_placeholder
 from pnpgen.words import PLACEHOLDER
 
 FONTS = {"sans": SANS, "serif": SERIF}
@@ -165,19 +164,12 @@ def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = N
             return ctx.job.text(found) if found is not None else ""
 
         return PLACEHOLDER.sub(sub, text)
-    templates = ctx.job.templates
     try:
-        names = ctx.names()
-        missing = sorted(templates.names(text) - set(names))
-        if missing:
-            raise _unknown(missing[0], ctx, location)
-        return templates.render(text, names)
-    except Refused as err:
-        raise TemplateRefused(f"template error: {err}", **location) from None
-    except jinja2.TemplateSyntaxError as err:
-        raise BuildError(f"{ctx.label}: template error: {err.message}", **location) from None
-    except TEMPLATE_MISTAKES as err:
-        raise BuildError(f"{ctx.label}: template error: {err}", **location) from None
+        return ctx.job.templates.fill(text, ctx.names(), location)
+    except TemplateMistake as err:
+        if err.unknown is not None:
+            raise _unknown(err.unknown, ctx, location) from None
+        raise BuildError(f"{ctx.label}: {err.message}", **location) from None
 
 
 def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:

@@ -233,13 +233,19 @@ def ci_files(root: Path, package: Path | None = None, source: Source | None = No
                            (workflow, repo / ".github" / "workflows" / "pnpgen.yml")):
         if path.exists():
             continue
-        text = (TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl").read_text(encoding="utf-8")
-        for mark, value in marks.items():
-            text = text.replace(f"@@{mark}@@", value)
-        with atomic_output(path) as tmp:
-            tmp.write_text(text, encoding="utf-8")
+        _write_marked(TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl", path, marks)
         written.append(path)
     return written
+
+
+def _write_marked(template: Path, path: Path, marks: dict[str, str]) -> None:
+    """`template` written to `path` with each `@@MARK@@` replaced by its value (the files of
+    templates/new hold Jinja and GitHub expressions of their own, so they mark values apart)."""
+    text = template.read_text(encoding="utf-8")
+    for mark, value in marks.items():
+        text = text.replace(f"@@{mark}@@", value)
+    with atomic_output(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -> list[Path]:
@@ -263,10 +269,6 @@ def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -
     targets[folder / "package" / "rules.py.tmpl"] = package_dir / module / "__init__.py"
     written = []
     for template, path in targets.items():
-        text = template.read_text(encoding="utf-8")
-        for mark, value in marks.items():
-            text = text.replace(f"@@{mark}@@", value)
-        with atomic_output(path) as tmp:
-            tmp.write_text(text, encoding="utf-8")
+        _write_marked(template, path, marks)
         written.append(path)
     return written

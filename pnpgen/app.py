@@ -226,8 +226,8 @@ def build(
                      autocompletion=complete_preset),
     ] = None,
     ink_saver: Annotated[
-        bool, typer.Option("--ink-saver", help="Home files with backgrounds and full-bleed fills off, art kept "
-                           "(light text on them turns dark); print-shop files are unchanged.")
+        bool, typer.Option("--ink-saver", help="Also write <id>-ink-saver*.pdf beside the home files: backgrounds "
+                           "and full-bleed fills off, art kept (light text on them turns dark).")
     ] = False,
     vendor: Annotated[
         str | None,

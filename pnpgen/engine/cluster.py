@@ -25,7 +25,7 @@ import os
 import pickle
 import re
 from collections import OrderedDict
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.engine.figures import CODE, folder_digest
 from pnpgen.engine.protocol import Rules
@@ -76,6 +76,8 @@ def code_digest() -> str:
 
 
 # Rules already unpickled in this worker process, by payload digest (a few, most recent).
+S = TypeVar("S")
+M = TypeVar("M")
 _loaded: OrderedDict[str, Rules[Any, Any]] = OrderedDict()
 
 
@@ -134,7 +136,7 @@ class DaskRunner(Runner):
             raise PnpgenError(f"Dask worker(s) {', '.join(different)} run other pnpgen code than this "
                               "machine; install the same pnpgen (and game packages) on every worker")
 
-    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+    def tally(self, rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
               check_invariants: bool = False, on_games: OnGames | None = None,
               timeout: float | None = None) -> Tally:
         from distributed import as_completed
@@ -167,7 +169,7 @@ class DaskRunner(Runner):
                 self.client.cancel(unfinished)
         return total
 
-    def _send(self, rules: Rules[Any, Any]) -> tuple[Any, str]:
+    def _send(self, rules: Rules[S, M]) -> tuple[Any, str]:
         """The Rules scattered to every worker (the pickle, MBs once its caches are warm,
         travels once, not with each task), and its digest; sent again only for other Rules."""
         if self._sent is None or self._sent[0] is not rules or not self._still_held():

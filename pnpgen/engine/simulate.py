@@ -18,12 +18,12 @@ import random
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.engine.bots import make_bot, scaled_bot
 from pnpgen.engine.capabilities import broken_invariants, game_stats, tallier
@@ -35,7 +35,10 @@ from pnpgen.engine.metrics import (
     seat_balance,
     wilson_interval,
 )
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, Outcome, Rules
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 TIMEOUT = "timeout"
 TALLY = "tally "  # event counts under this prefix are a game's tallies (Analysis.tally)
@@ -73,7 +76,7 @@ class GameRecord:
 
 
 def play_game(
-    rules: Rules[Any, Any],
+    rules: Rules[S, M],
     bot_names: list[str],
     seed: int,
     check_invariants: bool = False,
@@ -112,18 +115,18 @@ def play_game(
                       game_stats(rules, state), problems)
 
 
-def _checked_step(rules: Rules[Any, Any]) -> Callable[[Any, Any], tuple[Any, tuple[str, ...]]]:
-    def step(state: Any, move: Any) -> tuple[Any, tuple[str, ...]]:
+def _checked_step(rules: Rules[S, M]) -> Callable[[S, M], tuple[S, tuple[str, ...]]]:
+    def step(state: S, move: M) -> tuple[S, tuple[str, ...]]:
         new, events = rules.apply(state, move)
         return new, tuple(event.kind for event in events)
 
     return step
 
 
-def _tallied_step(rules: Rules[Any, Any], tally: Callable[[Any, Any, Any], Any]
-                  ) -> Callable[[Any, Any], tuple[Any, tuple[str, ...]]]:
+def _tallied_step(rules: Rules[S, M], tally: Callable[[S, M, Sequence[Event]], Sequence[str]]
+                  ) -> Callable[[S, M], tuple[S, tuple[str, ...]]]:
     """A checked step whose kinds also hold the game's tally labels (Analysis.tally)."""
-    def step(state: Any, move: Any) -> tuple[Any, tuple[str, ...]]:
+    def step(state: S, move: M) -> tuple[S, tuple[str, ...]]:
         new, events = rules.apply(state, move)
         return new, (*(event.kind for event in events), *(TALLY + label for label in tally(state, move, events)))
 
@@ -171,24 +174,28 @@ def forking_without_ctrl_c() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _init_worker(rules: Rules[Any, Any], bot_names: list[str], seed: int, check: bool) -> None:
+def _init_worker(rules: Rules[S, M], bot_names: list[str], seed: int, check: bool) -> None:
     _quiet_on_ctrl_c()
     _worker.update(rules=rules, bots=bot_names, seed=seed, check=check)
 
 
-def _play_block(block: range) -> list[tuple[Any, ...]]:
+def _play_block(block: range) -> list[Packed]:
     w = _worker
     return [_pack(play_game(w["rules"], seating(w["bots"], i), derive_seed(w["seed"], i), w["check"]))
             for i in block]
 
 
-def _pack(r: GameRecord) -> tuple[Any, ...]:
+# a GameRecord as plain values: seed, winners, scores, end, steps, moves, events, stats, problems
+Packed = tuple[int, tuple[int, ...], tuple[float, ...], str, int, int, Counter[str], dict[str, float], list[str]]
+
+
+def _pack(r: GameRecord) -> Packed:
     """A record as plain values: much cheaper to send between processes."""
     o = r.outcome
     return (r.seed, o.winners, o.scores, o.end, r.steps, r.player_moves, r.events, r.stats, r.problems)
 
 
-def _unpack(data: tuple[Any, ...], bots: list[str]) -> GameRecord:
+def _unpack(data: Packed, bots: list[str]) -> GameRecord:
     seed, winners, scores, end, steps, moves, events, stats, problems = data
     return GameRecord(seed, bots, Outcome(winners, scores, end), steps, moves, events, stats, problems)
 
@@ -200,7 +207,7 @@ def cores_here() -> int:
 
 
 def play_many(
-    rules: Rules[Any, Any], games: int, seed: int, bot_names: list[str],
+    rules: Rules[S, M], games: int, seed: int, bot_names: list[str],
     check_invariants: bool = False, workers: int = 1,
 ) -> Iterator[GameRecord]:
     """Records of games 0..games-1 in order, whatever the number of workers."""
@@ -340,7 +347,7 @@ class Tally:
         )
 
 
-def tally_games(rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+def tally_games(rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
                 check_invariants: bool = False) -> Tally:
     """Games start..stop-1 of a run, tallied (bots rotated, game i seeded derive_seed(seed, i))."""
     tally = Tally(len(bot_names))
@@ -379,7 +386,7 @@ class Runner:
     workers = 1
     description = "this process"
 
-    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+    def tally(self, rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
               check_invariants: bool = False, on_games: OnGames | None = None,
               timeout: float | None = None) -> Tally:
         """Games start..stop-1, tallied. With `timeout` (seconds), raises OutOfTime when they
@@ -407,7 +414,7 @@ class Runner:
 _forked_rules: list[Rules[Any, Any]] = []  # in a ProcessRunner's worker: the Rules it was forked with
 
 
-def _init_pool_worker(rules: Rules[Any, Any]) -> None:
+def _init_pool_worker(rules: Rules[S, M]) -> None:
     _quiet_on_ctrl_c()
     _forked_rules[:] = [rules]
 
@@ -425,10 +432,10 @@ class ProcessRunner(Runner):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"{workers} local worker process(es)"
-        self._pool: Any = None
-        self._pool_rules: Rules[Any, Any] | None = None
+        self._pool: multiprocessing.pool.Pool | None = None
+        self._pool_rules: object = None  # the Rules the pool was forked with
 
-    def _pool_for(self, rules: Rules[Any, Any]) -> Any:
+    def _pool_for(self, rules: Rules[S, M]) -> multiprocessing.pool.Pool:
         if self._pool is None or self._pool_rules is not rules:
             self.close()
             gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
@@ -440,7 +447,7 @@ class ProcessRunner(Runner):
             self._pool_rules = rules
         return self._pool
 
-    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+    def tally(self, rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
               check_invariants: bool = False, on_games: OnGames | None = None,
               timeout: float | None = None) -> Tally:
         if timeout is None and (self.workers <= 1 or stop - start < 2):
@@ -514,7 +521,7 @@ class Summary:
     def win_rate(self, seat: int) -> float:
         return self.seat_wins[seat] / self.games if self.games else 0.0
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> dict[str, object]:
         """Balance figures: multi-player games only (solo games report the win rate)."""
         if self.solo:
             return {}
@@ -564,7 +571,7 @@ def score_figures(scores: list[float]) -> dict[str, float]:
 
 
 def simulate(
-    rules: Rules[Any, Any],
+    rules: Rules[S, M],
     games: int,
     seed: int,
     bot_names: list[str],
@@ -623,14 +630,14 @@ class SkillCheck:
             return "skill matters"
         return "too few games to tell" if high - low > TOO_WIDE_TO_TELL else "no clear effect of skill"
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {"weak": self.weak, "strong": self.strong, "games": self.games, "seed": self.seed,
                 "strong_win_rate": self.rate, "interval95": list(self.interval),
                 "fair_share": self.fair_share, "skill_matters": self.matters}
 
 
 def skill_check(
-    rules: Rules[Any, Any], bot: str, players: int, games: int, seed: int,
+    rules: Rules[S, M], bot: str, players: int, games: int, seed: int,
     factor: int = 4, workers: int = 1,
     on_games: OnGames | None = None, runner: Runner | None = None,
 ) -> SkillCheck:

@@ -19,8 +19,8 @@ from typing import Any
 import jinja2
 
 from pnpgen.content.game import GameContent
-from pnpgen.engine.capabilities import rulebook_context
 from pnpgen.engine.protocol import Rules
+from pnpgen.render.publishing import rulebook_context
 from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
 from pnpgen.words import PLACEHOLDER
 

@@ -42,9 +42,9 @@ from pnpgen.render.kit.blocks import (
     text_height,
 )
 from pnpgen.render.kit.bounds import FONT, LENGTH, SIZE, check_bounds, check_draws
-from pnpgen.render.kit.elements import Align, check_elements, draw_elements
+from pnpgen.render.kit.elements import Align, check_elements, draw_elements, safe_breaches
 from pnpgen.render.kit.page import EDGE, KitJob, Rect, grown, marked_bleed, problems_of, write_pdf
-from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding, padding_problem
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, drawn_text_problems, padding, padding_problem
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame, Tile, TilePlan, TooManyTiles, alignment_marks, plan_tiles
 from pnpgen.render.words import WORDS
@@ -732,8 +732,23 @@ def check(component: YMap, job: KitJob) -> list[str]:
 
 
 def safe_zone(component: YMap, job: KitJob) -> list[str]:
-    """A padding narrower than the safe zone (validate's problem)."""
-    return padding_problem(component, job.options.preset)
+    """Text nearer the cut than the safe zone (validate's problems; a build warns): a
+    padding narrower than it; else a decoration's text (elements.safe_breaches, at its
+    line; `safe: off` lets it in), or any other text the board draws (labels, titles,
+    marks, blocks), measured where its letters land."""
+    problems = padding_problem(component, job.options.preset)
+    if problems:
+        return problems
+    plan, ctx = plan_board(component, job)
+    safe = bleed_safe(component, job.options.preset)[1]
+    w, h = plan.layout.width * mm, plan.layout.height * mm
+    if "decorations" in component:
+        problems += safe_breaches(component["decorations"], Rect(0, 0, w, h), ctx.element_ctx(), safe * mm)
+    rec = Recorder(w, h)
+    bare = {key: value for key, value in component.items() if key != "decorations"}  # measured above
+    draw_board(rec, Frame(0, h), bare, plan.layout, plan.stack, ctx)  # type: ignore[arg-type]
+    key = "labels" if "labels" in component else "grid"
+    return problems + drawn_text_problems(rec, (0, 0, w, h), safe, ctx.label, component, key)
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:
@@ -749,7 +764,8 @@ def render(component: YMap, job: KitJob) -> list[Any]:
     tiles = plan.tiles
     note = (f"tiled {tiles.columns}×{tiles.rows} with {tiles.overlap:g} mm overlap" if tiles.tiled
             else "one page")
-    return [write_pdf(job, component, (first.w, first.h), draw, "board", [f"{size}, {note}"])]
+    warnings = [f"warning: {problem}" for problem in safe_zone(component, job)]
+    return [write_pdf(job, component, (first.w, first.h), draw, "board", [f"{size}, {note}", *warnings])]
 
 
 def preview(component: YMap, job: KitJob) -> list[Path]:

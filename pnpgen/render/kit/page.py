@@ -126,17 +126,19 @@ class KitJob:
     @property
     def variant(self) -> str:
         """What the file name says this build is: 'print-shop' for a print shop's file
-        (--print-shop), 'proof' for a home file with --guides lines, else ''."""
+        (--print-shop); for a home file 'ink-saver' (--ink-saver) and 'proof' (--guides
+        lines), joined by '-' when both; else ''."""
         if self.options.print_shop:
             return "print-shop"
-        return "proof" if self.options.guides else ""
+        return "-".join(name for name, on in (("ink-saver", self.options.ink_saver), ("proof", self.options.guides))
+                        if on)
 
     def home(self) -> KitJob:
         """The same job for the home-print files (a --print-shop build writes both)."""
         return replace(self, options=replace(self.options, print_shop=False))
 
     def out_path(self, component_id: str, suffix: str = "") -> Path:
-        """build/<game>/<id>[-<suffix>][-<variant>][-<lang>].pdf (variant: print-shop, proof)"""
+        """build/<game>/<id>[-<suffix>][-<variant>][-<lang>].pdf (variant: print-shop, ink-saver, proof)"""
         name = (component_id + (f"-{suffix}" if suffix else "") + (f"-{self.variant}" if self.variant else "")
                 + (f"-{self.lang}" if self.lang else ""))
         return self.game_dir / f"{name}.pdf"
@@ -219,8 +221,10 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
     returns how many. Viewers are asked to print at actual size (/PrintScaling /None) and,
     with `duplex` ('long' or 'short'), double-sided flipping on that edge."""
     path = job.out_path(str(component["id"]), suffix)
-    kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
-        job.variant, kind)
+    if job.variant == "print-shop":
+        kind = f"{kind} (print shop)"
+    elif job.options.guides:
+        kind = f"{kind} (PROOF, not for printing)"
     if job.options.ink_saver and job.variant != "print-shop":
         kind = f"{kind} (ink saver)"
     with atomic_output(path) as tmp:

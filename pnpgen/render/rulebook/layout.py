@@ -30,7 +30,7 @@ from reportlab.platypus import (
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap
-from pnpgen.engine.capabilities import picture, rulebook_figure
+from pnpgen.engine.capabilities import picture
 from pnpgen.engine.protocol import Rules
 from pnpgen.examples import positions
 from pnpgen.render.diagram import drawing
@@ -39,6 +39,7 @@ from pnpgen.render.kit.images import Image, draw_image_file
 from pnpgen.render.kit.page import Rect
 from pnpgen.render.linebreak import KinsokuParagraph as Paragraph  # kinsoku, nothing past the measure
 from pnpgen.render.markup import curly_quotes, scan
+from pnpgen.render.publishing import rulebook_figure
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.rulebook.pagefill import FittedContents, keep_with_start
 from pnpgen.render.rulebook.tables import FitTable, text_table

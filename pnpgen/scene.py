@@ -35,8 +35,15 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
+MM = 72.0 / 2.54 * 0.1  # points per millimetre, as ReportLab's `mm`
+EPS = 1e-6  # points: rectangles this close touch
+
+
 @dataclass(frozen=True)
 class Rect:
+    """A rectangle, the one pnpgen has: a shape of a scene (with its fill, stroke and role) and
+    the geometry of a printed page (in points, origin bottom-left of the paper; render/kit)."""
+
     x: float
     y: float
     w: float
@@ -46,6 +53,46 @@ class Rect:
     width: float = 0.6
     radius: float = 0.0
     role: str = ""
+
+    @classmethod
+    def mm(cls, x: float, y: float, w: float, h: float) -> Rect:
+        """A rectangle given in millimetres, in points."""
+        return cls(x * MM, y * MM, w * MM, h * MM)
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+    def inset(self, by: float) -> Rect:
+        """Smaller on every side by `by` (negative: larger)."""
+        return replace(self, x=self.x + by, y=self.y + by, w=self.w - 2 * by, h=self.h - 2 * by)
+
+    def outset(self, by: float) -> Rect:
+        return self.inset(-by)
+
+    def box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1), as PDF page boxes are written."""
+        return (self.x, self.y, self.right, self.top)
+
+    def in_mm(self) -> tuple[float, float, float, float]:
+        return (self.x / MM, self.y / MM, self.w / MM, self.h / MM)
+
+    def contains(self, other: Rect) -> bool:
+        return (self.x - EPS <= other.x and self.y - EPS <= other.y
+                and other.right <= self.right + EPS and other.top <= self.top + EPS)
+
+    def overlaps(self, other: Rect) -> bool:
+        return (self.x < other.right - EPS and other.x < self.right - EPS
+                and self.y < other.top - EPS and other.y < self.top - EPS)
+
+    def mirrored(self, page_width: float) -> Rect:
+        """The same rectangle seen from the back of the sheet (flipped on the long edge
+        of a portrait page: left and right swap)."""
+        return replace(self, x=page_width - self.right)
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,7 @@ def is_localized(component: YMap, content: GameContent) -> bool:
 
 
 def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules[Any, Any]]:
-    """The rules a component draws `{fields}` and `from_rules` tables from: the first game,
+    """The rules a component draws `{{ fields }}` and `from_rules` tables from: the first game,
     or the one its `game:` names (a collection's 'fast-alone/no-gaps-a', or 'no-gaps-a')."""
     name = component.get("game")
     if name is None:

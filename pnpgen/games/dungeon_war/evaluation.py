@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .analysis import evaluate
+from .combat import fighter
 from .config import ARMY, Config, PieceKind
 from .dungeon import manhattan
 from .odds import Fighter, melee
@@ -60,7 +61,7 @@ def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float
     if king is None:
         return 0.0
     cfg = rules.cfg
-    defender = rules.fighter(state, king, foe, "king", False, king)
+    defender = fighter(rules, state, king, foe, "king", False, king)
     room = sum(1 for _ in rules.dungeon(state).adjacent(king)) - 1  # beside it, the striker's square aside
     gathering = sum(1 for r, c, o, _ in state.board if o == seat and manhattan((r, c), king) <= SUPPORT)
     value = best = 0.0
@@ -72,7 +73,7 @@ def pressure(rules: DungeonWarRules, state: State, seat: int, foe: int) -> float
         if attacker is None:
             if len(_FIGHTERS) > 4096:
                 _FIGHTERS.clear()
-            attacker = _FIGHTERS[key] = rules.fighter(state, king, seat, name, dash, king, support=False)
+            attacker = _FIGHTERS[key] = fighter(rules, state, king, seat, name, dash, king, support=False)
         helpers = max(0, min(room, gathering - nearby))
         return reach * _kill_chance(attacker, helpers, defender, cfg.die, cfg.support, cfg.fatigue_gap)
 

@@ -169,6 +169,7 @@ def write_release_notes(content: GameContent, options: BuildOptions, files: list
         kinds={f.kind.split(" (")[0] for f in files},
         shop=any(f.kind.endswith("(print shop)") for f in files),
         proof=any("(PROOF" in f.kind for f in files),
+        saver=any(f.kind.endswith("(ink saver)") for f in files),
         tts=any("(Tabletop Simulator)" in f.kind for f in files),
         warnings=[f"{f.path.relative_to(folder).as_posix()}: {n[9:]}" for f in files for n in f.notes
                   if n.startswith("warning: ")],

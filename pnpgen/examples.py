@@ -97,7 +97,7 @@ def _events_match(expected: list[dict[str, Any]], events: list[Event]) -> list[s
     for index, want in enumerate(expected):
         found = next((i for i, got in enumerate(remaining) if not diff_partial(want, got, "")), None)
         if found is None:
-            kinds = ", ".join(e["kind"] for e in remaining) or "none"
+            kinds = ", ".join(str(e["kind"]) for e in remaining) or "none"
             problems.append(
                 f"events[{index}]: no event matches {_plain(want)} (remaining events: {kinds})"
             )

@@ -52,6 +52,7 @@ class Limits:
 
 
 DEFAULTS = Limits()
+SAFE_TOLERANCE_MM = 0.05  # a glyph box on the safe line itself (text placed at 3 mm) is not a breach
 FAIL_PPI_SHARE = 0.75  # 225 ppi at 300: visibly soft
 INK_DPI = 100  # the CMYK raster the ink is measured on
 
@@ -456,7 +457,7 @@ def _check_safe_zone(path: Path, report: FileReport, limits: Limits,
     """Characters (PDFium's boxes) reaching into the safe zone, inside the trim by safe_mm."""
     import pypdfium2 as pdfium
 
-    safe = limits.safe_mm * PT_PER_MM
+    safe = (limits.safe_mm - SAFE_TOLERANCE_MM) * PT_PER_MM
     document = pdfium.PdfDocument(str(path))
     outside: list[tuple[float, str, float, float, int]] = []  # distance from the cut, glyph, where, page
     pages: set[int] = set()
@@ -566,8 +567,9 @@ def preflight_png(path: Path, profile: Profile, name: str) -> FileReport:
 # --- a game ---------------------------------------------------------------------------------
 
 
-def print_files(content: GameContent, options: BuildOptions) -> Iterator[tuple[Path, str]]:
-    """The game's print files, built into options.out: the vendor's, else the print-shop PDFs."""
+def print_files(content: GameContent, options: BuildOptions) -> Iterator[tuple[Path, str, list[str]]]:
+    """The game's print files, built into options.out: the vendor's, else the print-shop PDFs;
+    each with its build notes (the safe-zone warnings name component, element and mm)."""
     from pnpgen.games import rules_for_content
     from pnpgen.render.kit import TYPES, components, jobs
 
@@ -578,13 +580,13 @@ def print_files(content: GameContent, options: BuildOptions) -> Iterator[tuple[P
 
         for built in export_vendor(content, rules, options):
             if built.path.suffix in (".pdf", ".png"):
-                yield built.path, built.path.relative_to(folder).as_posix()
+                yield built.path, built.path.relative_to(folder).as_posix(), built.notes
         return
     shop = replace(options, print_shop=True)
     for item in components(content):
         for job in jobs(content, rules, shop, item):
             for built in TYPES[str(item["type"])].render(item, job):
-                yield built.path, built.path.relative_to(folder).as_posix()
+                yield built.path, built.path.relative_to(folder).as_posix(), built.notes
 
 
 def preflight_game(content: GameContent, vendor: str | None, content_root: Path) -> list[FileReport]:
@@ -594,13 +596,18 @@ def preflight_game(content: GameContent, vendor: str | None, content_root: Path)
 
     limits = limits_for(vendor)
     reports: list[FileReport] = []
+    said: set[str] = set()
     with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
         options = BuildOptions(out=Path(tmp), vendor=vendor, content_root=content_root)
-        for path, name in print_files(content, options):
+        for path, name, notes in print_files(content, options):
             if path.suffix == ".png" and limits.vendor is not None:
                 reports.append(preflight_png(path, limits.vendor, name))
             else:
                 reports.append(preflight_pdf(path, limits, name))
+            for note in notes:  # the content's own safe zone: 'file:line:col: component, element, mm'
+                if note.startswith("warning: ") and "safe zone" in note and note not in said:
+                    said.add(note)  # once, on the first file of its deck
+                    reports[-1].add("safe zone", "warn", note[len("warning: "):])
     colours = FileReport(f"{content.id} (content colours)")
     from pnpgen.games import rules_for_content
 

@@ -148,3 +148,62 @@ def test_print_shop_ink_is_under_300_percent_and_the_cut_is_its_own_plate(tmp_pa
         assert max(total) <= 3.0 * 255 + 2
         cut = plates["CutContour"][page]
         assert 100 < sum(1 for v in cut if v > 128) < 0.1 * len(cut)  # a thin outline, not an area
+
+
+TINY = """\
+id: tiny
+title: {ja: 小さな, en: Tiny}
+players: {min: 2, max: 3}
+time_minutes: 5
+version: 1
+components: parts.yaml
+"""
+PARTS = """\
+- type: deck
+  id: spells
+  title: Spells
+  calibration: false
+  cards: [{name: Ember}, {name: Gust}]
+  front:
+    - {shape: rect, fill: "#3a2f4a", bleed: true}
+    - {text: "{{ name }}", x: 5, y: 10, w: 50, h: 8, size: 10, color: "#f4eee2"}
+  back:
+    - {shape: rect, fill: "#4a3f2c", bleed: true}
+- type: sheet
+  id: score
+  title: Score
+  blocks: [{text: "Score"}]
+"""
+
+
+def test_ink_saver_files_sit_beside_the_full_ink_files(tmp_path: Path) -> None:
+    """`--ink-saver` names its copies `<id>-ink-saver[-<lang>].pdf` and writes them beside the
+    full-ink home files, which it leaves byte for byte as a plain build makes them: a plain
+    build and then an ink-saver build into one --out keep every file, and README.txt lists
+    both (the ink-saver ones marked). A plain build after it removes the ink-saver copies
+    again (the folder holds what its README lists)."""
+    from typer.testing import CliRunner
+
+    from pnpgen.app import app
+
+    game = tmp_path / "content" / "tiny"
+    game.mkdir(parents=True)
+    (game / "game.yaml").write_text(TINY, encoding="utf-8")
+    (game / "parts.yaml").write_text(PARTS, encoding="utf-8")
+
+    def run(*extra: str) -> dict[str, bytes]:
+        result = CliRunner().invoke(app, ["build", "tiny", "--content", str(tmp_path / "content"),
+                                          "--out", str(tmp_path / "out"), "--lang", "en", *extra])
+        assert result.exit_code == 0, result.output
+        return {p.name: p.read_bytes() for p in (tmp_path / "out" / "tiny").glob("*.pdf")}
+
+    plain = run()
+    assert sorted(plain) == ["score.pdf", "spells.pdf"]
+    both = run("--ink-saver")
+    assert sorted(both) == ["score-ink-saver.pdf", "score.pdf", "spells-ink-saver.pdf", "spells.pdf"]
+    assert all(both[name] == data for name, data in plain.items())  # the full-ink files, untouched
+    assert both["spells-ink-saver.pdf"] != both["spells.pdf"]  # the deck's copy drops its fills
+    readme = (tmp_path / "out" / "tiny" / "README.txt").read_text(encoding="utf-8")
+    assert all(name in readme for name in both)
+    assert readme.count("(ink saver)") == 4 and "*-ink-saver*.pdf" in readme  # two files; the note in en and ja
+    assert run() == plain  # a plain build again: exactly the plain files

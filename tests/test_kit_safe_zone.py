@@ -153,3 +153,110 @@ def test_a_sheet_padding_inside_the_safe_zone_is_reported(tmp_path: Path) -> Non
     assert len(problems) == 1 and "deck.yaml:4:" in problems[0] and "3 mm safe zone" in problems[0], problems
     (folder / "deck.yaml").write_text((folder / "deck.yaml").read_text().replace("padding: 2", "padding: 3"))
     assert check_components(load_game(folder), []) == []
+
+
+BOARD = """\
+- type: board
+  id: b
+  title: B
+  padding: 3
+  grid: {columns: 4, rows: 3, cell: 12}
+  labels:
+    - {axis: columns, sides: [top], size: 3, font_size: %s}
+  decorations:
+    - {text: "Start here", x: %s, y: 20, w: 20, h: 5, size: 7%s}
+"""
+
+
+def board_problems(tmp_path: Path, font: float = 6, x: float = 5, extra: str = "") -> list[str]:
+    folder = tmp_path / "content" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "deck.yaml").write_text(BOARD % (font, x, extra), encoding="utf-8")
+    return check_components(load_game(folder), [])
+
+
+def test_board_labels_and_decorations_keep_to_the_safe_zone(tmp_path: Path) -> None:
+    """A board's own text (its column labels, 14 pt in a 3 mm band, reach past the 3 mm
+    padding to 1.9 mm from the cut: the font's ascent) and its decorations' text (at x 1 mm) are held to the
+    safe zone, each at its line with how near it comes; `safe: off` lets a decoration in."""
+    assert board_problems(tmp_path / "clean") == []
+    labels = board_problems(tmp_path / "labels", font=14)
+    assert len(labels) == 1, labels
+    assert "deck.yaml:6:" in labels[0] and "component b" in labels[0]
+    assert "'1' comes 1.9 mm from the trim, inside the 3 mm safe zone (and 3 more texts)" in labels[0]
+    decoration = board_problems(tmp_path / "decoration", x=1)
+    assert len(decoration) == 1 and "deck.yaml:9:" in decoration[0], decoration
+    assert "'Start here' comes 1.0 mm from the trim" in decoration[0]
+    assert board_problems(tmp_path / "off", x=1, extra=", safe: off") == []
+
+
+def test_square_labels_keep_to_the_safe_zone(tmp_path: Path) -> None:
+    """A `squares` element's labels at the foot of the bottom row (baseline 10 % of a 21 mm
+    square up: their letters 1.8 mm from the cut) are a problem at the element's line; a
+    `label_offset` of 3.6 mm clears them (Dungeon War's dungeon cards); `safe: off` too."""
+    layout = """\
+        - squares: rows
+          x: 0
+          y: 0
+          w: 63
+          h: 42%s
+          codes: {F: {fill: "#eeeeee"}, W: {fill: "#88ccee", label: WATER, label_size: 6.5}}
+        """
+    folder = tmp_path / "content" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+
+    def problems(extra: str) -> list[str]:
+        (folder / "deck.yaml").write_text(textwrap.dedent("""\
+            - type: deck
+              id: d
+              title: D
+              size: {width: 63, height: 42}
+              cards: [{name: A, rows: [FWF, WWW]}]
+              front:
+            """) + textwrap.indent(textwrap.dedent(layout) % extra, "    "), encoding="utf-8")
+        return check_components(load_game(folder), [])
+
+    found = problems("")
+    assert len(found) == 1 and "deck.yaml:7:" in found[0], found
+    assert "the label 'WATER' comes 1.8 mm from the trim, inside the 3 mm safe zone (and 2 more of its labels)" \
+        in found[0]
+    assert problems("\n  label_offset: 3.6") == []
+    assert problems("\n  safe: off") == []
+
+
+def test_a_build_warns_of_board_text_in_the_safe_zone(tmp_path: Path) -> None:
+    """The build prints the breach as a warning naming the file, component, text and mm,
+    and README.txt lists it; the PDF is still written."""
+    from typer.testing import CliRunner
+
+    from pnpgen.app import app
+
+    board_problems(tmp_path, x=1)
+    result = CliRunner().invoke(app, ["build", "tiny", "--content", str(tmp_path / "content"), "--out",
+                                      str(tmp_path / "out"), "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "warning: b.pdf: " in result.output and "'Start here' comes 1.0 mm from the trim" in result.output
+    assert "'Start here' comes 1.0 mm" in (tmp_path / "out" / "tiny" / "README.txt").read_text(encoding="utf-8")
+
+
+def test_preflight_of_a_game_names_the_element_in_the_safe_zone(tmp_path: Path) -> None:
+    """`pnpgen preflight GAME` lists the content's own breach beside the PDF's: file:line,
+    component, text and mm (a warning: exit 0)."""
+    import json
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from pnpgen.app import app
+
+    if shutil.which("gs") is None:
+        pytest.skip("Ghostscript (gs) is not installed")
+    board_problems(tmp_path, x=1)
+    result = CliRunner().invoke(app, ["preflight", "tiny", "--content", str(tmp_path / "content"), "--json"])
+    assert result.exit_code == 0, result.output
+    files = json.loads(result.stdout)["files"]
+    found = [f["message"] for f in files[0]["findings"] if f["check"] == "safe zone"]
+    assert files[0]["file"] == "b-print-shop.pdf"
+    assert any("deck.yaml:9:" in m and "component b" in m and "'Start here' comes 1.0 mm" in m for m in found), found

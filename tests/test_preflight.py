@@ -180,3 +180,18 @@ def test_cli_exit_codes(run_pnpgen: CliRun, tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["files"][0]["findings"][0]["check"] == "small text"
     code, _, err = run_pnpgen("preflight", str(tmp_path / "missing.pdf"))
     assert code == 2 and "missing.pdf: no such file" in err
+
+
+def test_text_on_the_safe_line_is_not_in_the_safe_zone(tmp_path: Path) -> None:
+    """A letter placed exactly 3 mm inside the cut (Dungeon War's 'Vault' at x 3) is on the
+    safe line, not over it: PDFium's glyph box may start a hundredth of a millimetre nearer.
+    0.2 mm further out is a breach."""
+    def at(x: float) -> Callable[[Canvas], None]:
+        def draw(canvas: Canvas) -> None:
+            canvas.setFont(SANS, 8)
+            canvas.drawString(BLEED + x * mm, BLEED + 60 * mm, "Vault")
+        return draw
+
+    assert found(preflight_pdf(card_pdf(tmp_path / "on.pdf", at(3.0))), "safe zone", "warn") == []
+    (near,) = found(preflight_pdf(card_pdf(tmp_path / "over.pdf", at(2.8))), "safe zone", "warn")
+    assert "'V' on page 1, 2.8 mm from the cut" in near, near

@@ -16,13 +16,15 @@ from pnpgen.errors import PnpgenError
 from pnpgen.limits import MAX_MCTS_ITERATIONS
 
 T = TypeVar("T")
+S = TypeVar("S")
+M = TypeVar("M")
 
 
-def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
+def uniform_bot(rules: Rules[S, M]) -> Bot[S, M]:
     """Uniform over every legal move."""
     legal_moves = rules.legal_moves
 
-    def choose(state: Any, rng: random.Random) -> Any:
+    def choose(state: S, rng: random.Random) -> M:
         moves = legal_moves(state)
         if not moves:
             raise IndexError("no legal move to choose from")
@@ -31,8 +33,9 @@ def uniform_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     return choose
 
 
-def random_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
-    """The game's lazy random move (Analysis.sample_move); uniform where the game has none."""
+def random_bot(rules: Rules[S, M]) -> Bot[S, M]:
+    """The random player of every game: the game's lazy random move (Analysis.sample_move),
+    uniform over legal_moves where it has none. No game writes a random bot of its own."""
     return move_sampler(rules)
 
 
@@ -49,12 +52,12 @@ def best_of(scored: Iterable[tuple[T, float]], rng: random.Random, tolerance: fl
     return rng.choice(best)
 
 
-def greedy_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
+def greedy_bot(rules: Rules[S, M]) -> Bot[S, M]:
     """One-move look-ahead on the game's evaluation; ties broken by the rng."""
 
     evaluate = evaluation(rules)
 
-    def choose(state: Any, rng: random.Random) -> Any:
+    def choose(state: S, rng: random.Random) -> M:
         seat = rules.current_player(state)
         return best_of(((move, evaluate(rules.apply(state, move)[0], seat))
                         for move in rules.legal_moves(state)), rng)
@@ -62,7 +65,7 @@ def greedy_bot(rules: Rules[Any, Any]) -> Bot[Any, Any]:
     return choose
 
 
-def search_bot(rules: Rules[Any, Any], iterations: int | None = None) -> Bot[Any, Any]:
+def search_bot(rules: Rules[S, M], iterations: int | None = None) -> Bot[S, M]:
     return mcts_bot(rules, iterations or DEFAULT_ITERATIONS)
 
 
@@ -78,11 +81,11 @@ GENERIC_BOTS: dict[str, Callable[..., Bot[Any, Any]]] = {
 SIZED_BOTS = {"mcts", "guided"}
 
 
-def available_bots(rules: Rules[Any, Any]) -> list[str]:
+def available_bots(rules: Rules[S, M]) -> list[str]:
     return sorted(set(GENERIC_BOTS) | set(own_bots(rules)))
 
 
-def parse_bot(rules: Rules[Any, Any], name: str) -> tuple[str, int | None]:
+def parse_bot(rules: Rules[S, M], name: str) -> tuple[str, int | None]:
     """Split "mcts:400" into ("mcts", 400), checking the name exists."""
     base, _, size = name.partition(":")
     if base not in own_bots(rules) and base not in GENERIC_BOTS:
@@ -105,7 +108,7 @@ def scaled_bot(name: str, factor: int) -> str:
     return f"{base}:{int(size or DEFAULT_ITERATIONS) * factor}"
 
 
-def simulation_bots(rules: Rules[Any, Any]) -> list[str]:
+def simulation_bots(rules: Rules[S, M]) -> list[str]:
     """The bots a game plays itself with by default, one per seat: game.yaml
     `simulation: bots` (random when none), cycled to fill the seats within the player
     counts (used by `pnpgen validate`'s smoke test, golden playthroughs and reports)."""
@@ -114,7 +117,7 @@ def simulation_bots(rules: Rules[Any, Any]) -> list[str]:
     return (bots * players)[:players]
 
 
-def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
+def make_bot(rules: Rules[S, M], name: str) -> Bot[S, M]:
     """A bot by name: the game's own bots take precedence over the generic ones. In a game
     with hidden information every bot acts on its seat's view (pnpgen.engine.hidden).
     Every call makes a new bot (a bot may keep state); finding how is done once."""
@@ -122,10 +125,10 @@ def make_bot(rules: Rules[Any, Any], name: str) -> Bot[Any, Any]:
 
 
 @lru_cache(maxsize=64)  # a simulation makes bots for every game: look the name up once
-def _bot_maker(rules: Rules[Any, Any], name: str) -> Callable[[], Bot[Any, Any]]:
+def _bot_maker(rules: Rules[S, M], name: str) -> Callable[[], Bot[S, M]]:
     base, size = parse_bot(rules, name)
     own = own_bots(rules)
-    factory: Callable[[], Bot[Any, Any]]
+    factory: Callable[[], Bot[S, M]]
     if base in own and base != "uniform":
         factory = own[base]
     elif size is not None:

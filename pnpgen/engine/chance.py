@@ -9,12 +9,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate, combinations_with_replacement
-from typing import Any
+from typing import TypeVar
 
 from pnpgen.engine.protocol import Rules
 
+S = TypeVar("S")
+M = TypeVar("M")
 
-def chance_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any]:
+def chance_sampler(rules: Rules[S, M]) -> Callable[[S, random.Random], M]:
     """The game's own sampler if it has one; else a fast equivalent of the default.
 
     The fast path draws exactly what `Rules.sample_chance` would (the same float
@@ -25,7 +27,7 @@ def chance_sampler(rules: Rules[Any, Any]) -> Callable[[Any, random.Random], Any
         return rules.sample_chance
     outcomes_of = rules.chance_outcomes
 
-    def sample(state: Any, rng: random.Random) -> Any:
+    def sample(state: S, rng: random.Random) -> M:
         outcomes = outcomes_of(state)
         cumulative = list(accumulate([p.numerator / p.denominator for _, p in outcomes]))
         r = rng.random() * cumulative[-1]

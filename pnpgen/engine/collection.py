@@ -1,6 +1,6 @@
 """Collections: a content folder defining several games (Fast Alone: five puzzles, two board
 sides each, with ids like 'fast-alone/no-gaps-a'). `pick_game` finds one of them; `Variant`
-is the base of a game that is one side of one variant, `Tables` dispatches rulebook tables."""
+is the base of a game that is one side of one variant."""
 
 from __future__ import annotations
 
@@ -9,16 +9,17 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
-from pnpgen.engine.protocol import Bot, Presentation, Rules
+from pnpgen.engine.protocol import Bot, Rules
 
 if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
 
 S = TypeVar("S")
 M = TypeVar("M")
+G = TypeVar("G", bound="Rules[Any, Any]")  # a game of a collection, whatever its state and moves
 
 
-def pick_game(games: Sequence[Rules[Any, Any]], name: str | None, folder_id: str) -> Rules[Any, Any] | None:
+def pick_game(games: Sequence[G], name: str | None, folder_id: str) -> G | None:
     """The game `name` names: its full id ('fast-alone/no-gaps-a'), its name within the
     folder ('no-gaps-a'), or the folder's id when the folder defines one game. No name means
     the only game. None when nothing matches (or the choice is ambiguous)."""
@@ -30,7 +31,7 @@ def pick_game(games: Sequence[Rules[Any, Any]], name: str | None, folder_id: str
     return None
 
 
-def unknown_game(games: Sequence[Rules[Any, Any]], name: str, folder_id: str) -> str:
+def unknown_game(games: Sequence[G], name: str, folder_id: str) -> str:
     """Why `name` picks no game of the folder, with did-you-mean among the folder's games:
     'unknown game 'fast-alone/no-gap-a' (did you mean 'fast-alone/no-gaps-a'?); games: …'."""
     ids = sorted(game.id for game in games)
@@ -59,11 +60,11 @@ class Variant(Rules[S, M]):
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         super().__init__(content, f"{content.id}/{key}-{side}", data)
         self.key, self.data, self.side = key, data, side
-        self.side_name: Any = data["sides"][side]["name"]  # Text
+        self.side_name: object = data["sides"][side]["name"]  # Text
         self.siblings: list[Self] = [cast(Self, self)]  # every side of this variant (set by create)
 
     @classmethod
-    def create(cls, content: GameContent, key: str, data: Any) -> list[Rules[Any, Any]]:
+    def create(cls, content: GameContent, key: str, data: Any) -> list[Self]:
         """One game per side of `data`, each knowing the others as its siblings."""
         sides = [cls(content, key, data, side) for side in data["sides"]]
         for rules in sides:
@@ -79,15 +80,3 @@ class Variant(Rules[S, M]):
         """The variant's own bots (its Analysis capability's), made from BOTS."""
         return {name: partial(make, self) for name, make in self.BOTS.items()}
 
-
-class Tables(Presentation[S]):
-    """Rulebook tables by name: `tables()` maps each name to a function of the language."""
-
-    def tables(self) -> dict[str, Callable[[str], list[list[str]]]]:
-        return {}
-
-    def rulebook_table(self, name: str, lang: str) -> list[list[str]]:
-        table = self.tables().get(name)
-        if table is None:
-            raise KeyError(name)
-        return table(lang)

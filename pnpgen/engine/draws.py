@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 _T = TypeVar("_T")
 
@@ -43,7 +43,7 @@ def choice(items: Sequence[_T], rng: random.Random) -> _T:
     return items[below(len(items), rng)]
 
 
-def shuffle(items: list[Any], rng: random.Random) -> None:
+def shuffle(items: list[_T], rng: random.Random) -> None:
     """rng.shuffle(items): from the last index down to 1, a swap with a random one at or below it."""
     bits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):

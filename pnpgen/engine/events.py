@@ -37,7 +37,7 @@ class Event:
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, {self.text!r}, {self.data!r})"
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {"kind": self.kind, "text": self.text, **({"data": self.data} if self.data else {})}
 
 

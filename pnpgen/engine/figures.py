@@ -38,8 +38,8 @@ def fingerprint(folder: Path) -> str:
     return hashlib.sha256(" ".join(parts).encode()).hexdigest()
 
 
-def cached(kind: str, folder: Path, key: Any, compute: Callable[[], dict[str, Any]],
-           valid: Callable[[Any], bool]) -> dict[str, Any]:
+def cached(kind: str, folder: Path, key: object, compute: Callable[[], dict[str, Any]],
+           valid: Callable[[object], bool]) -> dict[str, Any]:
     """Figures for `key` of the game in `folder`: read back from the cache when a stored
     entry passes `valid`, else computed and stored (a corrupt entry is overwritten)."""
     root = cache_folder()

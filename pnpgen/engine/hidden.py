@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 from pnpgen.engine.capabilities import hidden_information, move_text
 from pnpgen.engine.mcts import DEFAULT_ITERATIONS, MCTS, GuidedMCTS
@@ -33,15 +34,17 @@ from pnpgen.engine.protocol import Bot, HiddenInformation, Rules
 DEFAULT_WORLDS = 4
 UNWRAPPED = {"random", "uniform"}  # bots whose choice depends on the legal moves only
 SEARCHES: dict[str, type[MCTS]] = {"mcts": MCTS, "guided": GuidedMCTS}  # run in each drawn world
+S = TypeVar("S")
+M = TypeVar("M")
+V = TypeVar("V")
 
 
-def worlds_of(rules: Rules[Any, Any]) -> int:
+def worlds_of(rules: Rules[S, M]) -> int:
     sim = rules.content.data.get("simulation", {}) or {}
     return max(1, int(sim.get("mcts_worlds", DEFAULT_WORLDS)))
 
 
-def drawn_world(rules: Rules[Any, Any], info: HiddenInformation[Any, Any, Any], state: Any,
-                rng: random.Random) -> Any:
+def drawn_world(rules: Rules[S, M], info: HiddenInformation[S, M, V], state: S, rng: random.Random) -> S:
     """A state drawn from what the seat to move sees of `state` (never `state`'s hidden facts)."""
     seat = rules.current_player(state)
     world = info.determinise(info.view(state, seat), seat, rng)
@@ -50,7 +53,7 @@ def drawn_world(rules: Rules[Any, Any], info: HiddenInformation[Any, Any, Any], 
     return world
 
 
-def on_view(rules: Rules[Any, Any], base: str, size: int | None, bot: Bot[Any, Any]) -> Bot[Any, Any]:
+def on_view(rules: Rules[S, M], base: str, size: int | None, bot: Bot[S, M]) -> Bot[S, M]:
     """`bot` made to act on the view of the seat to move (see the module docstring)."""
     info = hidden_information(rules)
     if info is None or base in UNWRAPPED:
@@ -58,27 +61,27 @@ def on_view(rules: Rules[Any, Any], base: str, size: int | None, bot: Bot[Any, A
     if base in SEARCHES:
         return DeterminisedMCTS(rules, info, size or DEFAULT_ITERATIONS, worlds_of(rules), SEARCHES[base]).choose
 
-    def choose(state: Any, rng: random.Random) -> Any:
+    def choose(state: S, rng: random.Random) -> M:
         return bot(drawn_world(rules, info, state, rng), rng)
 
     return choose
 
 
-class DeterminisedMCTS:
+class DeterminisedMCTS(Generic[S, M, V]):
     """PIMC: plain MCTS in several worlds drawn from the seat's view; the most chosen move."""
 
-    def __init__(self, rules: Rules[Any, Any], info: HiddenInformation[Any, Any, Any], iterations: int,
+    def __init__(self, rules: Rules[S, M], info: HiddenInformation[S, M, V], iterations: int,
                  worlds: int, search: type[MCTS] = MCTS) -> None:
         self.rules, self.info = rules, info
         self.worlds = max(1, min(worlds, iterations))
         self.search = search(rules, max(1, iterations // self.worlds))
 
-    def choose(self, state: Any, rng: random.Random) -> Any:
+    def choose(self, state: S, rng: random.Random) -> M:
         first = drawn_world(self.rules, self.info, state, rng)
         moves = self.rules.legal_moves(first)
         if len(moves) == 1:
             return moves[0]
-        votes: Counter[Any] = Counter()
+        votes: Counter[Hashable] = Counter()
         for i in range(self.worlds):
             world = first if i == 0 else drawn_world(self.rules, self.info, state, rng)
             votes[_key(self.rules, self.search.choose(world, rng))] += 1
@@ -86,7 +89,7 @@ class DeterminisedMCTS:
         return rng.choice([m for m in moves if votes.get(_key(self.rules, m), 0) == top])
 
 
-def _key(rules: Rules[Any, Any], move: Any) -> Any:
+def _key(rules: Rules[S, M], move: M) -> Hashable:
     try:
         hash(move)
         return move

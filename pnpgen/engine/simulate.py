@@ -16,14 +16,15 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.engine.bots import make_bot, scaled_bot
 from pnpgen.engine.capabilities import broken_invariants, game_stats, tallier
@@ -35,7 +36,11 @@ from pnpgen.engine.metrics import (
     seat_balance,
     wilson_interval,
 )
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, Outcome, Rules
+from pnpgen.errors import Interrupted
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 TIMEOUT = "timeout"
 TALLY = "tally "  # event counts under this prefix are a game's tallies (Analysis.tally)
@@ -73,7 +78,7 @@ class GameRecord:
 
 
 def play_game(
-    rules: Rules[Any, Any],
+    rules: Rules[S, M],
     bot_names: list[str],
     seed: int,
     check_invariants: bool = False,
@@ -112,18 +117,18 @@ def play_game(
                       game_stats(rules, state), problems)
 
 
-def _checked_step(rules: Rules[Any, Any]) -> Callable[[Any, Any], tuple[Any, tuple[str, ...]]]:
-    def step(state: Any, move: Any) -> tuple[Any, tuple[str, ...]]:
+def _checked_step(rules: Rules[S, M]) -> Callable[[S, M], tuple[S, tuple[str, ...]]]:
+    def step(state: S, move: M) -> tuple[S, tuple[str, ...]]:
         new, events = rules.apply(state, move)
         return new, tuple(event.kind for event in events)
 
     return step
 
 
-def _tallied_step(rules: Rules[Any, Any], tally: Callable[[Any, Any, Any], Any]
-                  ) -> Callable[[Any, Any], tuple[Any, tuple[str, ...]]]:
+def _tallied_step(rules: Rules[S, M], tally: Callable[[S, M, Sequence[Event]], Sequence[str]]
+                  ) -> Callable[[S, M], tuple[S, tuple[str, ...]]]:
     """A checked step whose kinds also hold the game's tally labels (Analysis.tally)."""
-    def step(state: Any, move: Any) -> tuple[Any, tuple[str, ...]]:
+    def step(state: S, move: M) -> tuple[S, tuple[str, ...]]:
         new, events = rules.apply(state, move)
         return new, (*(event.kind for event in events), *(TALLY + label for label in tally(state, move, events)))
 
@@ -160,9 +165,10 @@ def _quiet_on_ctrl_c() -> None:
 
 
 @contextmanager
-def forking_without_ctrl_c() -> Iterator[None]:
+def without_ctrl_c() -> Iterator[None]:
     """SIGINT blocked while worker processes are forked or spawned: a child keeps the mask
-    (across exec too) and never sees Ctrl-C, which is the parent's to handle. A Ctrl-C
+    (across exec too) and never sees Ctrl-C, which is the parent's to handle. So does a thread
+    started meanwhile (Dask's event loop, which spawns and restarts Dask's workers). A Ctrl-C
     meanwhile waits, and reaches the parent as soon as the block ends."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -171,24 +177,45 @@ def forking_without_ctrl_c() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _init_worker(rules: Rules[Any, Any], bot_names: list[str], seed: int, check: bool) -> None:
+@contextmanager
+def ctrl_c_waits() -> Iterator[None]:
+    """A Ctrl-C inside is handled when the block ends, so the work in it is never left half
+    done. (Python runs signal handlers in the main thread only; elsewhere this does nothing.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, caught[0])
+
+
+def _init_worker(rules: Rules[S, M], bot_names: list[str], seed: int, check: bool) -> None:
     _quiet_on_ctrl_c()
     _worker.update(rules=rules, bots=bot_names, seed=seed, check=check)
 
 
-def _play_block(block: range) -> list[tuple[Any, ...]]:
+def _play_block(block: range) -> list[Packed]:
     w = _worker
     return [_pack(play_game(w["rules"], seating(w["bots"], i), derive_seed(w["seed"], i), w["check"]))
             for i in block]
 
 
-def _pack(r: GameRecord) -> tuple[Any, ...]:
+# a GameRecord as plain values: seed, winners, scores, end, steps, moves, events, stats, problems
+Packed = tuple[int, tuple[int, ...], tuple[float, ...], str, int, int, Counter[str], dict[str, float], list[str]]
+
+
+def _pack(r: GameRecord) -> Packed:
     """A record as plain values: much cheaper to send between processes."""
     o = r.outcome
     return (r.seed, o.winners, o.scores, o.end, r.steps, r.player_moves, r.events, r.stats, r.problems)
 
 
-def _unpack(data: tuple[Any, ...], bots: list[str]) -> GameRecord:
+def _unpack(data: Packed, bots: list[str]) -> GameRecord:
     seed, winners, scores, end, steps, moves, events, stats, problems = data
     return GameRecord(seed, bots, Outcome(winners, scores, end), steps, moves, events, stats, problems)
 
@@ -200,7 +227,7 @@ def cores_here() -> int:
 
 
 def play_many(
-    rules: Rules[Any, Any], games: int, seed: int, bot_names: list[str],
+    rules: Rules[S, M], games: int, seed: int, bot_names: list[str],
     check_invariants: bool = False, workers: int = 1,
 ) -> Iterator[GameRecord]:
     """Records of games 0..games-1 in order, whatever the number of workers."""
@@ -214,7 +241,7 @@ def play_many(
     seatings = [seating(bot_names, k) for k in range(len(bot_names))]
     gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
     try:
-        with forking_without_ctrl_c():
+        with without_ctrl_c():
             pool = context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants))
         with pool:
             for block, packed in zip(ranges, pool.imap(_play_block, ranges), strict=True):
@@ -340,7 +367,7 @@ class Tally:
         )
 
 
-def tally_games(rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+def tally_games(rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
                 check_invariants: bool = False) -> Tally:
     """Games start..stop-1 of a run, tallied (bots rotated, game i seeded derive_seed(seed, i))."""
     tally = Tally(len(bot_names))
@@ -368,6 +395,44 @@ OnGames = Callable[[int], None]
 """Progress: called with the number of games just finished."""
 
 
+class RunInterrupted(Interrupted):
+    """Ctrl-C during a run. `done` tallies its first games, `start`..`start + done.games - 1`:
+    blocks that finished after a gap are left out, so `done` is what a run of that many games
+    with the same seed gives, whatever order the blocks finished in."""
+
+    def __init__(self, done: Tally) -> None:
+        super().__init__()
+        self.done = done
+
+
+class InOrder:
+    """Block tallies merged in game order as they arrive in any order: `total` always holds
+    games start..`next` - 1. A Ctrl-C waits while a block is merged, so `total` is never half
+    merged."""
+
+    def __init__(self, players: int, start: int) -> None:
+        self.total = Tally(players)
+        self.next = start
+        self._early: dict[int, tuple[int, Tally]] = {}  # blocks that finished before an earlier one
+
+    def add(self, a: int, b: int, part: Tally) -> None:
+        with ctrl_c_waits():
+            self._early[a] = (b, part)
+            while self.next in self._early:
+                self.next, ready = self._early.pop(self.next)
+                self.total.merge(ready)
+
+    @contextmanager
+    def on_ctrl_c(self) -> Iterator[InOrder]:
+        """Ctrl-C (Interrupted or KeyboardInterrupt) inside: RunInterrupted with the games so far."""
+        try:
+            yield self
+        except RunInterrupted:
+            raise
+        except (KeyboardInterrupt, Interrupted):
+            raise RunInterrupted(self.total) from None
+
+
 class OutOfTime(Exception):
     """A run given `timeout` seconds did not finish; its games were stopped and are not counted."""
 
@@ -379,20 +444,20 @@ class Runner:
     workers = 1
     description = "this process"
 
-    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+    def tally(self, rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
               check_invariants: bool = False, on_games: OnGames | None = None,
               timeout: float | None = None) -> Tally:
         """Games start..stop-1, tallied. With `timeout` (seconds), raises OutOfTime when they
         are not all done by then (this process checks between blocks; workers are stopped)."""
-        total = Tally(len(bot_names))
         deadline = None if timeout is None else time.monotonic() + timeout
-        for a, b in blocks(start, stop, block_size(stop - start, 4)):
-            if deadline is not None and time.monotonic() > deadline:
-                raise OutOfTime
-            total.merge(tally_games(rules, bot_names, seed, a, b, check_invariants))
-            if on_games:
-                on_games(b - a)
-        return total
+        with InOrder(len(bot_names), start).on_ctrl_c() as done:
+            for a, b in blocks(start, stop, block_size(stop - start, 4)):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise OutOfTime
+                done.add(a, b, tally_games(rules, bot_names, seed, a, b, check_invariants))
+                if on_games:
+                    on_games(b - a)
+        return done.total
 
     def close(self) -> None:
         pass
@@ -407,7 +472,7 @@ class Runner:
 _forked_rules: list[Rules[Any, Any]] = []  # in a ProcessRunner's worker: the Rules it was forked with
 
 
-def _init_pool_worker(rules: Rules[Any, Any]) -> None:
+def _init_pool_worker(rules: Rules[S, M]) -> None:
     _quiet_on_ctrl_c()
     _forked_rules[:] = [rules]
 
@@ -425,45 +490,45 @@ class ProcessRunner(Runner):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"{workers} local worker process(es)"
-        self._pool: Any = None
-        self._pool_rules: Rules[Any, Any] | None = None
+        self._pool: multiprocessing.pool.Pool | None = None
+        self._pool_rules: object = None  # the Rules the pool was forked with
 
-    def _pool_for(self, rules: Rules[Any, Any]) -> Any:
+    def _pool_for(self, rules: Rules[S, M]) -> multiprocessing.pool.Pool:
         if self._pool is None or self._pool_rules is not rules:
             self.close()
             gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
             try:
-                with forking_without_ctrl_c():
+                with without_ctrl_c():
                     self._pool = multiprocessing.get_context("fork").Pool(self.workers, _init_pool_worker, (rules,))
             finally:
                 gc.unfreeze()
             self._pool_rules = rules
         return self._pool
 
-    def tally(self, rules: Rules[Any, Any], bot_names: list[str], seed: int, start: int, stop: int,
+    def tally(self, rules: Rules[S, M], bot_names: list[str], seed: int, start: int, stop: int,
               check_invariants: bool = False, on_games: OnGames | None = None,
               timeout: float | None = None) -> Tally:
         if timeout is None and (self.workers <= 1 or stop - start < 2):
             return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games)
-        total = Tally(len(bot_names))
         todo = [(bot_names, seed, check_invariants, a, b)
                 for a, b in blocks(start, stop, block_size(stop - start, self.workers))]
         deadline = None if timeout is None else time.monotonic() + timeout
         results = self._pool_for(rules).imap_unordered(_tally_block, todo)
         try:
-            for _ in todo:
-                wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-                try:
-                    (a, b), part = results.next(wait)
-                except multiprocessing.TimeoutError:
-                    raise OutOfTime from None
-                total.merge(part)
-                if on_games:
-                    on_games(b - a)
+            with InOrder(len(bot_names), start).on_ctrl_c() as done:
+                for _ in todo:
+                    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    try:
+                        (a, b), part = results.next(wait)
+                    except multiprocessing.TimeoutError:
+                        raise OutOfTime from None
+                    done.add(a, b, part)
+                    if on_games:
+                        on_games(b - a)
         except BaseException:
             self.close()  # workers still playing this run's games are stopped
             raise
-        return total
+        return done.total
 
     def close(self) -> None:
         if self._pool is not None:
@@ -514,7 +579,7 @@ class Summary:
     def win_rate(self, seat: int) -> float:
         return self.seat_wins[seat] / self.games if self.games else 0.0
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> dict[str, object]:
         """Balance figures: multi-player games only (solo games report the win rate)."""
         if self.solo:
             return {}
@@ -564,7 +629,7 @@ def score_figures(scores: list[float]) -> dict[str, float]:
 
 
 def simulate(
-    rules: Rules[Any, Any],
+    rules: Rules[S, M],
     games: int,
     seed: int,
     bot_names: list[str],
@@ -623,14 +688,14 @@ class SkillCheck:
             return "skill matters"
         return "too few games to tell" if high - low > TOO_WIDE_TO_TELL else "no clear effect of skill"
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {"weak": self.weak, "strong": self.strong, "games": self.games, "seed": self.seed,
                 "strong_win_rate": self.rate, "interval95": list(self.interval),
                 "fair_share": self.fair_share, "skill_matters": self.matters}
 
 
 def skill_check(
-    rules: Rules[Any, Any], bot: str, players: int, games: int, seed: int,
+    rules: Rules[S, M], bot: str, players: int, games: int, seed: int,
     factor: int = 4, workers: int = 1,
     on_games: OnGames | None = None, runner: Runner | None = None,
 ) -> SkillCheck:

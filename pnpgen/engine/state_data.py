@@ -8,6 +8,7 @@ at the file, line and key they concern.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -17,8 +18,11 @@ from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ImpossibleState
 
+if typing.TYPE_CHECKING:
+    from pnpgen.engine.protocol import StateCodec
 
-def _fields(state: Any) -> dict[str, Any]:
+
+def _fields(state: object) -> dict[str, object]:
     if hasattr(state, "_asdict"):
         return dict(state._asdict())
     if dataclasses.is_dataclass(state) and not isinstance(state, type):
@@ -39,7 +43,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _shift(value: Any, by: int) -> Any:
+def _shift(value: object, by: int) -> object:
     """A seat (or a list or tuple of seats) moved by `by`: 0-based in a State, 1-based in files."""
     if isinstance(value, bool) or value is None:
         return value
@@ -85,25 +89,58 @@ def state_from_data(state_type: type, data: Any, schema: dict[str, Any] | None,
     return state_type(**values)
 
 
-def state_class(codec: Any) -> type:
-    """The State type a codec reads: its `State` attribute, else the argument of the
-    `StateCodec[...]` it inherits (`class Pig(Rules[State, str], StateCodec[State])`)."""
+def state_class(codec: object) -> type:
+    """The State type a codec reads: its `State` attribute, else the state argument of the
+    `Rules[...]` or `StateCodec[...]` it inherits (`class Pig(Rules[State, str])`)."""
     explicit = getattr(codec, "State", None)
     if isinstance(explicit, type):
         return explicit
     for klass in type(codec).__mro__:
         for base in getattr(klass, "__orig_bases__", ()):
             origin, args = typing.get_origin(base), typing.get_args(base)
-            if getattr(origin, "__name__", "") == "StateCodec" and args and isinstance(args[0], type):
+            if getattr(origin, "__name__", "") in ("Rules", "StateCodec") and args and isinstance(args[0], type):
                 return args[0]
-    raise TypeError(f"{type(codec).__name__} names no State type for its StateCodec")
+    raise TypeError(f"{type(codec).__name__} names no State type (Rules[State, Move])")
 
 
-def refuse(problem: str, data: Any) -> typing.NoReturn:
-    """Raise ImpossibleState for 'key: problem' at that key of the data (or the whole file)."""
-    key = problem.split(":")[0]
-    raise ImpossibleState(problem, **where(data, key if isinstance(data, dict) and key in data else None,
-                                           value=True))
+def fields_to_data(codec: object, state: object) -> dict[str, Any]:
+    """The default state file: `state`'s fields as keys, its SEATS fields 1-based."""
+    return state_to_data(state, getattr(codec, "SEATS", ()))
+
+
+def fields_from_data(codec: Any, data: Any) -> Any:
+    """The default reading of a state file: checked against the codec's STATE_SCHEMA, read
+    into its State type, then held to its `check` (ImpossibleState at the first problem's key)."""
+    seats = getattr(codec, "SEATS", ())
+    state = state_from_data(state_class(codec), data, getattr(codec, "STATE_SCHEMA", {}), seats)
+    return checked(codec, state, data, getattr(codec, "STATE_KEY", None))
+
+
+T = typing.TypeVar("T")
+
+
+def checked(codec: StateCodec[T], state: T, data: object, fallback: str | None = None) -> T:
+    """`state`, or ImpossibleState for the codec's first broken invariant (see `refuse`)."""
+    problems = codec.check(state)
+    if problems:
+        refuse(problems[0], data, fallback)
+    return state
+
+
+def refuse(problem: str, data: object, fallback: str | None = None) -> typing.NoReturn:
+    """Raise ImpossibleState for a problem at the key of the data it starts with ('dice: …',
+    'end is …'), else at `fallback` (a codec's board, say), else for the whole file."""
+    keys = [problem.split(":")[0], *re.findall(r"^\w+", problem), fallback]
+    key = next((k for k in keys if isinstance(data, dict) and k in data), None)
+    raise ImpossibleState(problem, **where(data, key, value=True))
+
+
+def read_word(data: dict[str, Any], key: str, words: tuple[str, ...]) -> str:
+    """data[key] as text ('' when absent), or ImpossibleState at that key unless one of `words`."""
+    word = str(data.get(key, ""))
+    if word and word not in words:
+        raise ImpossibleState(f"{key}: '{word}' is not one of {', '.join(words)}", **where(data, key, value=True))
+    return word
 
 
 def read_state_data(data: Any, schema: dict[str, Any]) -> Callable[..., ImpossibleState]:

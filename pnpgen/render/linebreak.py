@@ -67,7 +67,7 @@ class Piece(NamedTuple):
     kind: str  # word | space | break
 
 
-def fill(pieces: Sequence[Piece], measure: Callable[[int], float]) -> list[tuple[int, int]]:
+def line_ranges(pieces: Sequence[Piece], measure: Callable[[int], float]) -> list[tuple[int, int]]:
     """Greedy filling: `(start, end)` index ranges of `pieces`, one per line, line `n` at
     most `measure(n)` wide. Spaces at a line's ends are dropped (a range never starts or ends
     with one); a `break` piece ends its line and belongs to it; a word wider than the

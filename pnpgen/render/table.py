@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pnpgen.engine.capabilities import rulebook_table
 from pnpgen.engine.protocol import Rules
+from pnpgen.render.publishing import rulebook_table
 
 ALIGNS = ("left", "center", "right")
 

@@ -10,8 +10,8 @@ from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Range
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.events import Event, IllegalMove, Outcome
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Analysis, Notation, Presentation, Rules, StateCodec
-from pnpgen.engine.state_data import refuse
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Rules
+from pnpgen.engine.state_data import fields_from_data, fields_to_data, refuse
 from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.words import number
 
@@ -22,7 +22,7 @@ CHOOSE, ROLL, OVER = "choose", "roll", "over"  # a seat rolls or holds / the die
 Move = str  # in notation: "roll" or "hold" (a seat's choice), "die 4" (the face rolled: a chance outcome)
 
 
-class State(NamedTuple):  # its fields are the state file's keys (the default codec of StateCodec[State])
+class State(NamedTuple):  # its fields are the state file's keys (the default codec: fields_to_data)
     scores: tuple[int, ...]
     turn: int  # seat on turn, 0-based (1-based in state files and events)
     phase: str
@@ -33,7 +33,7 @@ def create(content: GameContent) -> list[Rules[Any, Any]]:
     return [Pig(content)]
 
 
-class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State], Analysis[State, Move], Presentation[State]):
+class Pig(Rules[State, Move]):  # with notation, state files, bots and rulebook values: capabilities by name
     SEATS = ("turn",)  # the default codec (State's fields as keys) writes the seat on turn 1-based
     STATE_SCHEMA = {"scores": [int], "turn": int, "phase": Choice(CHOOSE, ROLL, OVER), "turn_total?": int,
                     "winner?": int}
@@ -104,14 +104,14 @@ class Pig(Rules[State, Move], Notation[State, Move], StateCodec[State], Analysis
         return move
 
     def to_data(self, state: State) -> dict[str, Any]:  # the default, but a finished game names its winner
-        data = super().to_data(state)
+        data = fields_to_data(self, state)
         if state.phase == OVER:
             del data["turn_total"]
             data["winner"] = data["turn"]
         return data
 
     def from_data(self, data: Any) -> State:
-        state = super().from_data(data)  # the schema, then check(): problems at the key they name
+        state: State = fields_from_data(self, data)  # the schema, then check(): problems at the key they name
         over = state.phase == OVER
         if over != ("winner" in data) or over and ("turn_total" in data or data["winner"] != data["turn"]):
             refuse("phase: only a finished game has a winner (the seat on turn), and then no turn_total", data)

@@ -8,16 +8,18 @@ the referee's report and the rulebook's values and tables.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
-from pnpgen.engine.protocol import Rules
+
+if TYPE_CHECKING:
+    from pnpgen.games.burning_desire.game import BurningDesire
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "BurningDesire", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: dict[str, object] = {
     "tie_break_rounds?": Range(int, 1, 1_000),  # D-BD-1: still tied after this many rounds: shared win
     "gamble_margin?": Range(int, 0, 1_000_000),  # bots gamble on reaching the threshold with a smaller lead
 }
@@ -28,7 +30,7 @@ def game_ids(content: GameContent) -> list[str]:
     return [content.id]
 
 
-def create(content: GameContent) -> list[Rules[Any, Any]]:
+def create(content: GameContent) -> list[BurningDesire]:
     from pnpgen.games.burning_desire.game import BurningDesire  # imported only when a game is played
 
     return [BurningDesire(content)]

@@ -9,7 +9,7 @@ from pnpgen.content.schema import Choice, Each, Text, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
-COMBINATION_SCHEMA: dict[str, Any] = {
+COMBINATION_SCHEMA: dict[str, object] = {
     "id": str,
     "name": Text,
     "faces": Each(int, min=1),
@@ -17,7 +17,7 @@ COMBINATION_SCHEMA: dict[str, Any] = {
     "bonus": Choice("per_die", "double"),
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "main_dice": {"count": int, "faces": int},
     "bonus_die": {"faces": int},
     "multiplier_dice": Each({"name": str, "faces": Each(int, min=1)}, min=1),
@@ -32,7 +32,7 @@ RULES_SCHEMA: dict[str, Any] = {
 @dataclass(frozen=True)
 class Combination:
     id: str
-    name: Any  # Text
+    name: object  # Text
     faces: frozenset[int]
     points: tuple[int, ...]  # points for 1, 2, ... counted dice
     bonus: str  # "per_die" or "double"
@@ -66,7 +66,7 @@ class Config:
         return next((c for c in self.combinations if c.id == cid), None)
 
 
-def _fail(message: str, container: Any, key: Any) -> ContentError:
+def _fail(message: str, container: object, key: object) -> ContentError:
     return ContentError(f"rules.{message}", **where(container, key, value=True))
 
 

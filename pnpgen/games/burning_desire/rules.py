@@ -13,11 +13,12 @@ import random
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
+from typing import Literal, overload
 
 from pnpgen.content.game import GameContent
 from pnpgen.engine.chance import dice_rolls
 from pnpgen.engine.draws import below, below_each
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.burning_desire.config import Config, load_config
 from pnpgen.games.burning_desire.scoring import Breakdown, score
@@ -65,7 +66,7 @@ _SCORE_BANK = {then: ("score", *kinds) for then, kinds in _BANK.items()}
 _BUST_BANK = {then: ("bust", *kinds) for then, kinds in _BANK.items()}
 
 
-class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
+class BurningDesireRules(Rules[State, Move]):
     """The mechanics and the move notation; analysis, presentation and state files are
     composed onto them in the package's BurningDesire."""
 
@@ -170,78 +171,111 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         reach = state.scores[state.turn] + state.points >= self.cfg.threshold
         return self.cfg.gamble_on_reaching and reach
 
-    # --- moves ---------------------------------------------------------------------------
+    # --- moves: one core for apply (checked, with events) and apply_unchecked (kinds only) ---
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        phase, kind = state.phase, move.kind
+        return self._step(state, move, True)
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() for a move the engine drew: no checks, and the events' kinds only."""
+        return self._step(state, move, False)
+
+    def _refuse(self, state: State, move: Move) -> None:
+        """Raise IllegalMove naming the rule when `move` cannot be played now (apply's checks;
+        an unknown combination is refused by breakdown)."""
+        phase, kind, cfg = state.phase, move.kind, self.cfg
         if phase == OVER:
             raise IllegalMove("BD-6.1", "the game is over")
         if phase == ROLL:
             if kind != "roll":
                 raise IllegalMove("BD-1", "the dice are being rolled: the next move is the roll's outcome")
-            return self._roll(state, move)
-        if phase == MULTIPLY:
+            need, bonus_rolled = cfg.dice - len(state.dice), state.bonus == 0
+            if len(move.dice) != need or (move.bonus != 0) != bonus_rolled:
+                what = f"{need} main dice" + (" and the bonus die" if bonus_rolled else " (the bonus die is kept)")
+                raise IllegalMove("BD-2.3", f"this roll is {what}; the outcome does not match")
+            if (move.dice and (min(move.dice) < 1 or max(move.dice) > cfg.faces)) \
+                    or not 0 <= move.bonus <= cfg.bonus_faces:
+                raise IllegalMove("BD-2.3", f"a main die shows 1–{cfg.faces} and the bonus die 1–{cfg.bonus_faces}")
+        elif phase == MULTIPLY:
+            dice = cfg.multipliers
             if kind != "mult":
                 raise IllegalMove("BD-1", "the multiplier dice are being rolled: the next move is their outcome")
-            return self._multiply(state, move)
-        if phase == CHOOSE:
+            if len(move.dice) != len(dice) or any(f not in d.faces for f, d in zip(move.dice, dice, strict=False)):
+                faces = "; ".join(f"{d.name}: {', '.join(map(str, sorted(set(d.faces))))}" for d in dice)
+                raise IllegalMove("BD-4.2", f"the multiplier dice show one face each ({faces})")
+        elif phase == CHOOSE:
             if kind == "keep":
-                return self._keep(state, move)
-            if kind == "score":
-                return self._score(state, move)
-            if kind in ("gamble", "stop"):
+                if state.rolls >= cfg.rolls:
+                    raise IllegalMove("BD-2.1", f"all {cfg.rolls} rolls of this turn are used; choose a combination")
+                for face in set(move.dice):
+                    if move.dice.count(face) > state.dice.count(face):
+                        raise IllegalMove("BD-2.2", f"keeps {move.dice.count(face)} × {face} but "
+                                          f"{state.dice.count(face)} main dice show {face}")
+                if len(move.dice) == cfg.dice and move.bonus:
+                    raise IllegalMove("BD-2.2", "keeping every die rerolls nothing; reroll at least one die or score")
+            elif kind in ("gamble", "stop"):
                 raise IllegalMove("BD-4.1", "the multiplier dice come after a combination is chosen")
-            raise IllegalMove("BD-1", f"seat {state.turn + 1} must keep and reroll, or score a combination")
-        if kind == "stop":
-            return self._bank(state, state.points, [])
-        if kind == "gamble":
-            if not self.gamble_allowed(state):
-                total = state.scores[state.turn] + state.points
-                raise IllegalMove("BD-4.1", f"multiplier dice are rolled only in the final round or when "
-                                  f"the turn reaches {self.cfg.threshold}, and "
-                                  f"{state.scores[state.turn]} + {state.points} = {total} does not")
-            return state._replace(phase=MULTIPLY), [
-                Event("gamble", f"seat {state.turn + 1} rolls the multiplier dice on {state.points}",
-                      {"player": state.turn + 1, "points": state.points})]
-        raise IllegalMove("BD-1", f"seat {state.turn + 1} has scored {state.points}: gamble or stop")
+            elif kind != "score":
+                raise IllegalMove("BD-1", f"seat {state.turn + 1} must keep and reroll, or score a combination")
+        elif kind == "gamble" and not self.gamble_allowed(state):
+            total = state.scores[state.turn] + state.points
+            raise IllegalMove("BD-4.1", f"multiplier dice are rolled only in the final round or when "
+                              f"the turn reaches {cfg.threshold}, and "
+                              f"{state.scores[state.turn]} + {state.points} = {total} does not")
+        elif kind not in ("gamble", "stop"):
+            raise IllegalMove("BD-1", f"seat {state.turn + 1} has scored {state.points}: gamble or stop")
 
-    def _roll(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        cfg = self.cfg
-        need = cfg.dice - len(state.dice)
-        bonus_rolled = state.bonus == 0
-        if len(move.dice) != need or (move.bonus != 0) != bonus_rolled:
-            what = f"{need} main dice" + (" and the bonus die" if bonus_rolled else " (the bonus die is kept)")
-            raise IllegalMove("BD-2.3", f"this roll is {what}; the outcome does not match")
-        if (move.dice and (min(move.dice) < 1 or max(move.dice) > cfg.faces)) or not 0 <= move.bonus <= cfg.bonus_faces:
-            raise IllegalMove("BD-2.3", f"a main die shows 1–{cfg.faces} and the bonus die 1–{cfg.bonus_faces}")
-        new = _rolled(state, Move("roll", tuple(sorted(move.dice)), move.bonus))
-        dice, bonus = new.dice, new.bonus
+    @overload
+    def _step(self, state: State, move: Move, checked: Literal[True]) -> tuple[State, list[Event]]: ...
 
-        def text() -> str:
-            return f"seat {state.turn + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
+    @overload
+    def _step(self, state: State, move: Move, checked: Literal[False]) -> tuple[State, tuple[str, ...]]: ...
 
-        return new, [Event("roll", text, {"player": state.turn + 1, "roll": new.rolls,
-                                          "dice": list(dice), "bonus": bonus})]
+    def _step(self, state: State, move: Move, checked: bool) -> tuple[State, list[Event] | tuple[str, ...]]:
+        """The next state, with apply's checks and events (checked) or only the events' kinds."""
+        if checked:
+            self._refuse(state, move)
+        phase, seat = state.phase, state.turn
+        if phase == ROLL:  # rolled dice come sorted from the engine; a referee's are sorted here
+            new = _rolled(state, Move("roll", tuple(sorted(move.dice)), move.bonus) if checked else move)
+            if not checked:
+                return new, _ROLL
+            dice, bonus = new.dice, new.bonus
 
-    def _keep(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        cfg = self.cfg
-        if state.rolls >= cfg.rolls:
-            raise IllegalMove("BD-2.1", f"all {cfg.rolls} rolls of this turn are used; choose a combination")
-        for face in set(move.dice):
-            if move.dice.count(face) > state.dice.count(face):
-                raise IllegalMove("BD-2.2", f"keeps {move.dice.count(face)} × {face} but "
-                                  f"{state.dice.count(face)} main dice show {face}")
-        if len(move.dice) == cfg.dice and move.bonus:
-            raise IllegalMove("BD-2.2", "keeping every die rerolls nothing; reroll at least one die or score")
-        new = _kept(state, move)
-        kept = new.dice
-        rerolled = cfg.dice - len(kept)
-        def text() -> str:
-            return (f"seat {state.turn + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
-                    f"{' and the bonus die' if move.bonus else ''}, rerolls {rerolled} main dice"
-                    f"{'' if move.bonus else ' and the bonus die'}")
+            def rolled() -> str:
+                return f"seat {seat + 1} roll {new.rolls}: {' '.join(map(str, dice))}, bonus die {bonus}"
 
-        return new, [Event("keep", text, {"player": state.turn + 1, "kept": list(kept),
-                                          "kept_bonus": bool(move.bonus)})]
+            return new, [Event("roll", rolled, {"player": seat + 1, "roll": new.rolls, "dice": list(dice),
+                                                "bonus": bonus})]
+        if phase == CHOOSE and move.kind == "keep":
+            new = _kept(state, move)
+            if not checked:
+                return new, _KEEP
+            kept, rerolled = new.dice, self.cfg.dice - len(new.dice)
+
+            def keeps() -> str:
+                return (f"seat {seat + 1} keeps {' '.join(map(str, kept)) or 'no main die'}"
+                        f"{' and the bonus die' if move.bonus else ''}, rerolls {rerolled} main dice"
+                        f"{'' if move.bonus else ' and the bonus die'}")
+
+            return new, [Event("keep", keeps, {"player": seat + 1, "kept": list(kept), "kept_bonus": bool(move.bonus)})]
+        if phase == CHOOSE:
+            return self._score(state, move, checked)
+        if phase == GAMBLE and move.kind == "stop":
+            return self._bank(state, state.points, [], checked)
+        if phase == GAMBLE:
+            new = _new(State, (state.scores, seat, MULTIPLY, *state[3:]))
+            return new, [Event("gamble", f"seat {seat + 1} rolls the multiplier dice on {state.points}",
+                               {"player": seat + 1, "points": state.points})] if checked else _GAMBLE
+        if 0 in move.dice:  # MULTIPLY: a zero busts the turn
+            events = [Event("bust", f"seat {seat + 1} rolls {' and '.join(map(str, move.dice))}: a zero, "
+                            "the turn scores 0", {"player": seat + 1, "faces": list(move.dice)})] if checked else []
+            return self._bank(state, 0, events, checked, "bust")
+        points = state.points * math.prod(move.dice)
+        new = _new(State, (state.scores, seat, GAMBLE, *state[3:7], points, *state[8:]))
+        if not checked:
+            return new, _MULTIPLY
+        text = f"seat {seat + 1} rolls {' and '.join(map(str, move.dice))}: {state.points} becomes {points}"
+        return new, [Event("multiply", text, {"player": seat + 1, "faces": list(move.dice), "points": points})]
 
     def breakdown(self, state: State, combination: str) -> Breakdown:
         combo = self.cfg.combination(combination)
@@ -249,13 +283,25 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
             raise IllegalMove("BD-3.1", f"there is no combination '{combination}'")
         return score(self.cfg, combo, state.dice, state.bonus)
 
-    def _score(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        br = self.breakdown(state, move.combination)
-        new = state._replace(phase=GAMBLE, rolls=0, dice=(), bonus=0, combination=br.combination,
-                      points=br.points)
+    def _score(self, state: State, move: Move, checked: bool) -> tuple[State, list[Event] | tuple[str, ...]]:
+        """Score a combination (BD-3); a roll worth nothing ends the turn at once."""
+        if checked:
+            br = self.breakdown(state, move.combination)  # refuses an unknown combination
+            points = br.points
+        else:  # the fast path remembers the points of each scored roll
+            key = (move.combination, state.dice, state.bonus)
+            found = self._points.get(key)
+            if found is None:
+                if len(self._points) >= POINTS_KEPT:
+                    self._points.clear()
+                found = self._points[key] = self.breakdown(state, move.combination).points
+            points = found
+        new = _new(State, (state.scores, state.turn, GAMBLE, 0, (), 0, move.combination, points, *state[8:]))
+        if not checked:
+            return (new, _SCORE) if points else self._bank(state, 0, [], False, "score")
         allowed = self.gamble_allowed(new)
 
-        def text() -> str:
+        def scores() -> str:
             parts = [f"{br.base} for {br.count} dice"]
             if br.bonus:
                 parts.append(f"+{br.bonus} bonus")
@@ -264,26 +310,8 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
             return (f"seat {state.turn + 1} scores \"{br.combination}\": {', '.join(parts)} = {br.points}; "
                     f"multiplier dice {'allowed' if allowed else 'not allowed'}")
 
-        events = [Event("score", text, {"player": state.turn + 1, **br.to_data(), "gamble_allowed": allowed})]
-        if br.points == 0:  # nothing to multiply: the turn ends
-            return self._bank(state, 0, events)
-        return new, events
-
-    def _multiply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        dice = self.cfg.multipliers
-        if len(move.dice) != len(dice) or any(
-                f not in d.faces for f, d in zip(move.dice, dice, strict=False)):
-            faces = "; ".join(f"{d.name}: {', '.join(map(str, sorted(set(d.faces))))}" for d in dice)
-            raise IllegalMove("BD-4.2", f"the multiplier dice show one face each ({faces})")
-        seat = state.turn + 1
-        if 0 in move.dice:
-            events = [Event("bust", f"seat {seat} rolls {' and '.join(map(str, move.dice))}: a zero, "
-                            "the turn scores 0", {"player": seat, "faces": list(move.dice)})]
-            return self._bank(state, 0, events)
-        points = state.points * math.prod(move.dice)
-        text = f"seat {seat} rolls {' and '.join(map(str, move.dice))}: {state.points} becomes {points}"
-        return state._replace(phase=GAMBLE, points=points), [
-            Event("multiply", text, {"player": seat, "faces": list(move.dice), "points": points})]
+        events = [Event("score", scores, {"player": state.turn + 1, **br.to_data(), "gamble_allowed": allowed})]
+        return (new, events) if points else self._bank(state, 0, events, True)
 
     def _banked(self, state: State, gained: int) -> tuple[State, str]:
         """End the turn: add the points, start or run the final round, pass the turn on. With
@@ -311,9 +339,12 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
         order = _clockwise(leaders, seat + 1, n)
         return base._replace(turn=order[0], to_play=order[1:], tie_round=state.tie_round + 1), "tie_break"
 
-    def _bank(self, state: State, gained: int, events: list[Event]) -> tuple[State, list[Event]]:
-        """_banked, with its events."""
+    def _bank(self, state: State, gained: int, events: list[Event], checked: bool,
+              first: str = "") -> tuple[State, list[Event] | tuple[str, ...]]:
+        """_banked, with its events (checked) or their kinds, after those of `first` ('score', 'bust')."""
         new, then = self._banked(state, gained)
+        if not checked:
+            return new, (_SCORE_BANK if first == "score" else _BUST_BANK if first == "bust" else _BANK)[then]
         seat, scores = state.turn, new.scores
         events = events + [Event("bank", lambda: f"seat {seat + 1} banks {gained}: total {scores[seat]}",
                                  {"player": seat + 1, "points": gained, "total": scores[seat]})]
@@ -332,44 +363,6 @@ class BurningDesireRules(Rules[State, Move], Notation[State, Move]):
                                 f"{max(scores)}: tie-break round {new.tie_round}",
                                 {"tied": [s + 1 for s in sorted(order)], "round": new.tie_round}))
         return new, events
-
-    # --- the fast path: moves the engine drew itself (simulation, search) -------------
-    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
-        """apply() without its checks and without writing events (their kinds only)."""
-        scores, turn, phase, rolls, dice, bonus, _, _, trigger, to_play, tie_round, _, _, turns = state
-        if phase == ROLL:  # _rolled and _kept, inlined: most steps are these two
-            dice = tuple(sorted(dice + move.dice)) if dice else move.dice
-            return _new(State, (scores, turn, CHOOSE, rolls + 1, dice, bonus or move.bonus, "", 0, trigger,
-                                to_play, tie_round, (), "", turns)), _ROLL
-        if phase == CHOOSE:
-            if move.kind == "keep":
-                return _new(State, (scores, turn, ROLL, rolls, tuple(sorted(move.dice)), bonus if move.bonus else 0,
-                                    "", 0, trigger, to_play, tie_round, (), "", turns)), _KEEP
-            key = (move.combination, dice, bonus)
-            points = self._points.get(key)
-            if points is None:
-                if len(self._points) >= POINTS_KEPT:
-                    self._points.clear()
-                points = self._points[key] = self.breakdown(state, move.combination).points
-            if points == 0:
-                new, then = self._banked(state, 0)
-                return new, _SCORE_BANK[then]
-            return _new(State, (scores, turn, GAMBLE, 0, (), 0, move.combination, points, trigger, to_play,
-                                tie_round, (), "", turns)), _SCORE
-        if phase == GAMBLE:
-            if move.kind == "stop":
-                new, then = self._banked(state, state.points)
-                return new, _BANK[then]
-            return _new(State, (scores, turn, MULTIPLY, *state[3:])), _GAMBLE
-        if phase == MULTIPLY:
-            if 0 in move.dice:
-                new, then = self._banked(state, 0)
-                return new, _BUST_BANK[then]
-            points = state.points * math.prod(move.dice)
-            return _new(State, (scores, turn, GAMBLE, rolls, dice, bonus, state.combination, points,
-                                *state[8:])), _MULTIPLY
-        new, events = self.apply(state, move)  # raises: the game is over
-        return new, tuple(e.kind for e in events)
 
     def outcome(self, state: State) -> Outcome:
         return Outcome(state.winners, tuple(float(s) for s in state.scores), state.end)

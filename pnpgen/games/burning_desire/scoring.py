@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from pnpgen.games.burning_desire.config import Combination, Config
 
@@ -17,7 +16,7 @@ class Breakdown:
     doubled: bool  # doubling by the bonus die (double combinations)
     points: int
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {"combination": self.combination, "count": self.count, "base": self.base,
                 "bonus": self.bonus, "doubled": self.doubled, "points": self.points}
 

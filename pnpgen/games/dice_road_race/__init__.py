@@ -8,16 +8,18 @@ the referee's standings and the rulebook's tables; every number is in game.yaml.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Range
-from pnpgen.engine.protocol import Rules
+
+if TYPE_CHECKING:
+    from pnpgen.games.dice_road_race.game import StageRace
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "StageRace", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: dict[str, object] = {
     "retire_gaps?": Each(Range(int, 1, 100_000)),  # bots retire when this far behind, per stage
 }
 
@@ -27,7 +29,7 @@ def game_ids(content: GameContent) -> list[str]:
     return [content.id]
 
 
-def create(content: GameContent) -> list[Rules[Any, Any]]:
+def create(content: GameContent) -> list[StageRace]:
     from pnpgen.games.dice_road_race.game import StageRace  # imported only when a game is played
 
     return [StageRace(content)]

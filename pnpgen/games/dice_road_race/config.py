@@ -10,7 +10,7 @@ from pnpgen.content.schema import Choice, Each, OneOf, Text, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
-STAGE_SCHEMA: dict[str, Any] = {
+STAGE_SCHEMA: dict[str, object] = {
     "stage": int,
     "type": str,
     "boards": Each(Each(OneOf(int, str), min=2), min=1),
@@ -19,7 +19,7 @@ STAGE_SCHEMA: dict[str, Any] = {
     "note?": Text,
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "time_unit": Text,
     "bonus_seconds": [int],
     "added_seconds": {"winners_turn": int, "extra_round": int, "not_finished": int},
@@ -48,7 +48,7 @@ class Stage:
     total_cost: int
     time_trial: bool
     settle_ties: bool
-    note: Any  # Text or None
+    note: object  # Text or None
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class Model:
 
 @dataclass(frozen=True)
 class RaceConfig:
-    unit: Any
+    unit: object  # Text
     bonus: tuple[int, ...]
     added_winners_turn: int
     added_extra_round: int
@@ -88,8 +88,8 @@ class RaceConfig:
     tt_bonus: bool
     leader_max_players: int
     leader_swatch: str  # the leader colour as pictures show it (#rrggbb)
-    stage_types: dict[str, Any]
-    board_sides: dict[str, Any]
+    stage_types: dict[str, dict[str, object]]  # id: name (Text), time_trial?
+    board_sides: dict[str, object]  # side: its name (Text)
     course: tuple[Stage, ...]
     model: Model
 
@@ -183,7 +183,7 @@ def load_config(rules: Any) -> RaceConfig:
     )
 
 
-def _swatch(leader: Any) -> str:
+def _swatch(leader: dict[str, object]) -> str:
     """The leader colour's #rrggbb (a pale yellow when the YAML names none)."""
     value = str(leader.get("swatch", "#f5d327"))
     if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):

@@ -1,10 +1,31 @@
-"""The stage race composed: rules and notation, state files, analysis and presentation."""
+"""The stage race composed: StageRaceRules (model.py: mechanics and notation) with the
+functions of files.py (state files), analysis.py (evaluation, bots, figures) and
+presentation.py (the referee's report, pictures, the rulebook's values, tables and figures)
+registered on it."""
 
 from __future__ import annotations
 
-from pnpgen.games.dice_road_race.analysis import StageRaceAnalysis
-from pnpgen.games.dice_road_race.presentation import StageRacePresentation
+from pnpgen.games.dice_road_race import analysis, files, presentation
+from pnpgen.games.dice_road_race.model import StageRaceRules
 
 
-class StageRace(StageRacePresentation, StageRaceAnalysis):
+class StageRace(StageRaceRules):
     """The whole game: rules and notation, state files, analysis and presentation."""
+
+    # state files
+    STATE_SCHEMA = files.STATE_SCHEMA
+    to_data = files.to_data
+    from_data = files.from_data
+    example_state = files.example_state
+    check = files.check
+    # analysis
+    retire_gaps = property(analysis.retire_gaps)
+    evaluate = analysis.evaluate
+    bots = analysis.bots
+    game_stats = analysis.game_stats
+    # presentation and publishing
+    describe = presentation.describe
+    draw = presentation.draw
+    rulebook_figure = presentation.rulebook_figure
+    rulebook_context = presentation.rulebook_context
+    rulebook_table = presentation.rulebook_table

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.engine.chance import dice_rolls
 from pnpgen.engine.draws import below_each
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 from pnpgen.errors import BadMove
 from pnpgen.games.dice_road_race.config import RaceConfig, load_config
 from pnpgen.games.dice_road_race.race import Race, RaceReport, Ride, StageResult, clockwise, compute
@@ -72,7 +72,7 @@ def roll_outcomes(dice: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     return dice_rolls(dice, (6, 5, 4, 3, 2, 1))
 
 
-class StageRaceRules(Rules[State, Move], Notation[State, Move]):
+class StageRaceRules(Rules[State, Move]):
     """Five-stage race: the real stage-race rules over the stand-in race model. The
     mechanics and the notation; state files, analysis and presentation are composed
     onto them in the package's StageRace."""
@@ -156,44 +156,41 @@ class StageRaceRules(Rules[State, Move], Notation[State, Move]):
         return ("dice", tuple(faces))
 
     def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        new, events = self._step(state, move, True)
+        return new, events
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
+        """apply() for a move the engine drew: no checks, and the events' kinds only."""
+        new, kinds = self._step(state, move, False)
+        return new, tuple(kinds)
+
+    def _step(self, state: State, move: Move, checked: bool) -> tuple[State, list[Any]]:
+        """apply's one core: with `checked`, its checks and Events; without, the kinds only."""
         live = state.live
         if live is None:
             raise IllegalMove("RR-9", "the race is over")
-        name = state.race.players[live.turn]
         kind, faces = move
+        if checked:
+            self._refuse(state.race.players[live.turn], live, kind, faces)
         if live.rolling:
-            if kind != "dice":
-                raise IllegalMove("RR-M", f"{name} has rolled; the dice must be read first")
-            if len(faces) != live.dice[live.turn] or any(not 1 <= f <= 6 for f in faces):
-                raise IllegalMove(
-                    "RR-M", f"{name} rolls {live.dice[live.turn]} dice, the outcome shows {len(faces)}"
-                )
-            return self._move(state.race, live, faces, [])
-        if kind == "dice":
-            raise IllegalMove("RR-M", f"{name} has not chosen to roll yet")
+            return self._move(state.race, live, faces, [] if checked else None)
         if kind == "retire":
+            name = state.race.players[live.turn]
             return self._retire(state.race, live, [Event("retire", f"{name} retires: total time lost; back next "
-                                                         f"stage with {self.cfg.retire_dice} dice", {"player": name})])
-        return _new(State, (state.race, _but(live, rolling=True))), []
+                                                         f"stage with {self.cfg.retire_dice} dice",
+                                                         {"player": name})] if checked else None)
+        values = list(live)  # roll
+        values[_ROLLING] = True
+        return _new(State, (state.race, _new(Live, values))), []
 
-    def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[str, ...]]:
-        """apply() without its checks or events' text (their kinds only): the fast path."""
-        live = state.live
-        if live is not None:
-            kind = move[0]
-            if live.rolling:
-                if kind == "dice":
-                    new, kinds = self._move(state.race, live, move[1], None)
-                    return new, tuple(kinds)
-            elif kind == "roll":
-                values = list(live)
-                values[_ROLLING] = True
-                return _new(State, (state.race, _new(Live, values))), ()
-            elif kind == "retire":
-                new, kinds = self._retire(state.race, live, None)
-                return new, tuple(kinds)
-        new, events = self.apply(state, move)  # not a move the engine draws: apply's errors
-        return new, tuple(event.kind for event in events)
+    def _refuse(self, name: str, live: Live, kind: str, faces: tuple[int, ...]) -> None:
+        """Raise IllegalMove naming the rule when the move cannot be played now."""
+        if live.rolling and kind != "dice":
+            raise IllegalMove("RR-M", f"{name} has rolled; the dice must be read first")
+        if live.rolling and (len(faces) != live.dice[live.turn] or any(not 1 <= f <= 6 for f in faces)):
+            raise IllegalMove("RR-M", f"{name} rolls {live.dice[live.turn]} dice, the outcome shows {len(faces)}")
+        if not live.rolling and kind == "dice":
+            raise IllegalMove("RR-M", f"{name} has not chosen to roll yet")
 
     # A step copies the Live into a list once, changes it in place, and makes one new Live of
     # it (or closes the stage); `events` are Events, or None on the fast path (kinds only).

@@ -18,8 +18,8 @@ from pnpgen.content.yamlpos import where
 from pnpgen.errors import ImpossibleState
 from pnpgen.games.dice_road_race.config import RaceConfig, Stage
 
-GROUP_SCHEMA: dict[str, Any] = {"turn": str, "finished": Each(str, min=1)}
-STAGE_RESULT_SCHEMA: dict[str, Any] = {
+GROUP_SCHEMA: dict[str, object] = {"turn": str, "finished": Each(str, min=1)}
+STAGE_RESULT_SCHEMA: dict[str, object] = {
     "stage": int,
     "type?": str,
     "winners_turn?": GROUP_SCHEMA,
@@ -30,7 +30,7 @@ STAGE_RESULT_SCHEMA: dict[str, Any] = {
     "time_trial?": {"*": {"rolls": int, "leftover?": int, "last_roll?": int, "cost_left?": int}},
     "dice?": {"*": int},
 }
-RACE_SCHEMA: dict[str, Any] = {
+RACE_SCHEMA: dict[str, object] = {
     "players": Each(str, min=1),
     "leader_colour?": bool,
     "stages": [STAGE_RESULT_SCHEMA],
@@ -143,7 +143,7 @@ class _Reader:
             )
         listed: dict[int, str] = {}
 
-        def enter(container: Any, key: Any, list_name: str) -> int:
+        def enter(container: object, key: object, list_name: str) -> int:
             seat = self.player(container, key)
             if seat in listed:
                 both = {listed[seat], list_name}

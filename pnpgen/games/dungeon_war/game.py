@@ -8,11 +8,12 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from pnpgen.engine.protocol import Analysis, Bot, Event, HiddenInformation, Notation, Presentation, StateCodec, Unseen
+from pnpgen.engine.protocol import Bot, Event, Unseen
+from pnpgen.engine.state_data import checked
 from pnpgen.errors import BadMove
 from pnpgen.scene import Scene
 
-from . import analysis, drawing, files, hidden, notation
+from . import analysis, drawing, evaluation, files, hidden, notation
 from .config import ARMY, NEUTRAL
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
@@ -22,8 +23,9 @@ from .state import Move
 from .state import State as DWState
 
 
-class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move], StateCodec[DWState],
-                 Analysis[DWState, Move], Presentation[DWState], HiddenInformation[DWState, Move, hidden.View]):
+class DungeonWar(DungeonWarPresentation, DungeonWarRules):
+    """The mechanics (model.py) with every capability's methods forwarding to its module."""
+
     State: ClassVar[type] = DWState
 
     # --- notation ------------------------------------------------------------------------
@@ -38,7 +40,7 @@ class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move
         return files.to_data(self, state)
 
     def from_data(self, data: Any) -> DWState:
-        return self.checked(files.from_data(self, data), data)
+        return checked(self, files.from_data(self, data), data)
 
     def check(self, state: DWState) -> list[str]:
         return files.check(self, state)
@@ -83,6 +85,10 @@ class DungeonWar(DungeonWarPresentation, DungeonWarRules, Notation[DWState, Move
     def evaluate(self, state: DWState, seat: int) -> float:
         """Own public value minus the best standing opponent's (analysis.py; weights in YAML)."""
         return analysis.evaluate(self, state, seat)
+
+    def search_evaluate(self, state: DWState, seat: int) -> float:
+        """The guided MCTS's evaluation: the above plus pressure on the enemy King Dragon (evaluation.py)."""
+        return evaluation.search_evaluate(self, state, seat)
 
     def bots(self) -> dict[str, Callable[[], Bot[DWState, Move]]]:
         return analysis.bots(self)

@@ -24,8 +24,8 @@ RULE_MODULES = {
     "pairing-five": "pairing_five",
 }
 
-RULES_SCHEMA: dict[str, Any] = {f"{key}?": str for key in RULE_MODULES}
-SIMULATION_SCHEMA: dict[str, Any] = {"difficulty_table?": str}  # the intro chapter's table, a file
+RULES_SCHEMA: dict[str, object] = {f"{key}?": str for key in RULE_MODULES}
+SIMULATION_SCHEMA: dict[str, object] = {"difficulty_table?": str}  # the intro chapter's table, a file
 
 
 def game_ids(content: GameContent) -> list[str]:

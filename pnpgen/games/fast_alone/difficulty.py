@@ -9,11 +9,11 @@ for the process (the Japanese and English rulebooks share them) and in the disk 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.schema import Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
-from pnpgen.engine.capabilities import rulebook_context
+from pnpgen.engine.capabilities import own
 from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
@@ -21,6 +21,9 @@ from pnpgen.engine.simulate import cores_here, play_many
 from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone.catalogue import WORDS, header
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 @dataclass(frozen=True)
@@ -39,10 +42,10 @@ class Difficulty:
 _measured: dict[tuple[str, str, int, int], Difficulty] = {}
 
 
-def measure(rules: Rules[Any, Any], bot: str, games: int, seed: int) -> Difficulty:
+def measure(rules: Rules[S, M], bot: str, games: int, seed: int) -> Difficulty:
     key = (rules.id, bot, games, seed)
     if key not in _measured:
-        def simulate() -> dict[str, Any]:
+        def simulate() -> dict[str, object]:
             records = list(play_many(rules, games, seed, [bot], workers=cores_here()))  # same records on any count
             won = [r for r in records if r.outcome.winners]
             return {"games": len(records), "wins": len(won),
@@ -63,7 +66,7 @@ def _readable(data: Any) -> bool:
     return all(abs(data[f]) < 1e15 for f in fields) and 0 <= data["wins"] <= data["games"] and data["games"] >= 1
 
 
-def settings(rules: Rules[Any, Any], data: Any) -> tuple[int, int, list[str]]:
+def settings(rules: Rules[S, M], data: Any) -> tuple[int, int, list[str]]:
     """(games, seed, bots): games and bots from the puzzle's `difficulty:` data, the seed
     from game.yaml `simulation: seed:`."""
     sim = rules.content.data.get("simulation", {}) or {}
@@ -71,7 +74,7 @@ def settings(rules: Rules[Any, Any], data: Any) -> tuple[int, int, list[str]]:
     return int(spec["games"]), int(sim.get("seed", 1)), [str(b) for b in spec["bots"]]
 
 
-def difficulty_table(sides: list[tuple[str, Rules[Any, Any]]], games: int, seed: int, bots: list[str],
+def difficulty_table(sides: list[tuple[str, Rules[S, M]]], games: int, seed: int, bots: list[str],
                      lang: str) -> list[list[str]]:
     """Header row, then one row per side and bot."""
     rows = [header(lang, "side", "player", "win_rate", "interval", "turns", "score_when_won")]
@@ -87,7 +90,7 @@ def difficulty_table(sides: list[tuple[str, Rules[Any, Any]]], games: int, seed:
 # --- the collection's table (intro chapter): every side of every puzzle game.yaml lists --
 
 COLLECTION_TABLE = "collection_difficulty"  # the rulebook table name every puzzle serves
-TABLE_SCHEMA: dict[str, Any] = {"puzzles": {"*": Text}}
+TABLE_SCHEMA: dict[str, object] = {"puzzles": {"*": Text}}
 
 
 def _cell(d: Difficulty) -> str:
@@ -95,7 +98,7 @@ def _cell(d: Difficulty) -> str:
     return f"{d.rate:.0%}\n({low:.0%}–{high:.0%})"  # two lines: narrow columns never split a figure
 
 
-def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
+def collection_table(rules: Rules[S, M], lang: str) -> list[list[str]]:
     """One row per board side of the collection `rules` belongs to: games simulated, the
     random player's and the solver's win rates with 95% intervals, the solver's method,
     mean turns (random / solver) and the solver's mean score when it wins. Games and bots
@@ -120,7 +123,8 @@ def collection_table(rules: Rules[Any, Any], lang: str) -> list[list[str]]:
         data = getattr(side, "data", None)
         if not isinstance(data, dict) or "difficulty" not in data:
             continue  # a puzzle with no difficulty data yet stays out of the table
-        context = rulebook_context(side, lang)
+        context_of = own(side, "rulebook_context")  # the puzzle's rulebook values
+        context = context_of(lang) if context_of is not None else {}
         games, seed, _ = settings(side, data)
         random_, solver = measure(side, "random", games, seed), measure(side, "solver", games, seed)
         rows.append([WORDS("puzzle_side", lang, puzzle=text_for(title, lang), side=context["side_name"]),

@@ -6,16 +6,18 @@ game.yaml `rules:`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Range
-from pnpgen.engine.protocol import Rules
+
+if TYPE_CHECKING:
+    from pnpgen.games.routou_dice.game import RoutouDice
 
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: dict[str, object] = {
     "random_pass_probability?": Range(float, 0, 1),  # the random bot passes this often when it may
     "greedy?": {"clone_sample?": Range(int, 1, 10_000), "weights?": {"*": Range(float, -1e6, 1e6)}},
 }
@@ -26,7 +28,7 @@ def game_ids(content: GameContent) -> list[str]:
     return [content.id]
 
 
-def create(content: GameContent) -> list[Rules[Any, Any]]:
+def create(content: GameContent) -> list[RoutouDice]:
     from pnpgen.games.routou_dice.game import RoutouDice  # imported only when a game is played
 
     return [RoutouDice(content)]

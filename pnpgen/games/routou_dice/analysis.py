@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from pnpgen.engine.protocol import Analysis
-from pnpgen.games.routou_dice.bots import evaluate, greedy_bot, random_bot
+from pnpgen.games.routou_dice.bots import greedy_bot
 from pnpgen.games.routou_dice.config import ACTION_KINDS
-from pnpgen.games.routou_dice.model import RoutouRules
-from pnpgen.games.routou_dice.state import Move, State
+from pnpgen.games.routou_dice.state import State
+
+if TYPE_CHECKING:
+    from pnpgen.games.routou_dice.game import RoutouDice
 
 
-class RoutouAnalysis(RoutouRules, Analysis[State, Move]):
-    def evaluate(self, state: State, seat: int) -> float:
-        return evaluate(self, state, seat)
+def bots(rules: RoutouDice) -> dict[str, object]:
+    return {"greedy": lambda: greedy_bot(rules)}  # "random" is the engine's (sample_move)
 
-    def bots(self) -> dict[str, Any]:
-        return {"random": lambda: random_bot(self), "greedy": lambda: greedy_bot(self)}
 
-    def game_stats(self, state: State) -> dict[str, float]:
-        total = sum(state.actions) or 1
-        stats = {f"share_{k}": n / total for k, n in zip(ACTION_KINDS, state.actions, strict=True)}
-        stats["actions"] = float(sum(state.actions))
-        stats["kills_total"] = float(sum(state.kills))
-        stats["dice_on_board"] = float(sum(1 for v in state.board if v))
-        return stats
+def game_stats(rules: RoutouDice, state: State) -> dict[str, float]:
+    total = sum(state.actions) or 1
+    stats = {f"share_{k}": n / total for k, n in zip(ACTION_KINDS, state.actions, strict=True)}
+    stats["actions"] = float(sum(state.actions))
+    stats["kills_total"] = float(sum(state.kills))
+    stats["dice_on_board"] = float(sum(1 for v in state.board if v))
+    return stats

@@ -1,10 +1,10 @@
-"""ROUTOU DICE bots: a random player that picks an action kind first, and a greedy
-player valuing lines, kills and safety. Weights come from game.yaml `simulation:`."""
+"""ROUTOU DICE bots: a greedy player valuing lines, kills and safety (the random player is
+the engine's, on RoutouRules.sample_move). Weights come from game.yaml `simulation:`."""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnpgen.engine.protocol import Bot
 from pnpgen.games.routou_dice.board import owner
@@ -12,21 +12,6 @@ from pnpgen.games.routou_dice.state import Move, State
 
 if TYPE_CHECKING:
     from pnpgen.games.routou_dice.model import RoutouRules as RoutouDice
-
-
-def random_bot(rules: RoutouDice) -> Bot[State, Move]:
-    """Passes with the configured probability when it may; otherwise rules.sample_move:
-    uniform over the open action kinds that have a move, then a mover, then a target
-    (sampled lazily, never listing every move), and at placement a random ordering of the
-    dice."""
-    pass_chance = float(rules.simulation.get("random_pass_probability", 0.0))
-
-    def choose(state: State, rng: random.Random) -> Move:
-        if state.roll is None and "pass" in rules.kinds(state) and rng.random() < pass_chance:
-            return Move("pass")
-        return rules.sample_move(state, rng)
-
-    return choose
 
 
 def greedy_bot(rules: RoutouDice) -> Bot[State, Move]:
@@ -62,7 +47,7 @@ def evaluate(rules: RoutouDice, state: State, seat: int) -> float:
     and the dice a pending placement roll will bring."""
     if state.result is not None:
         return 1e6 if seat in state.result[1] else -1e6
-    w: dict[str, Any] = dict(rules.simulation.get("greedy", {}).get("weights", {}))
+    w: dict[str, float] = dict(rules.simulation.get("greedy", {}).get("weights", {}))
     board, geo = state.board, rules.geo
     score = 0.0
     for window in geo.windows:

@@ -18,11 +18,11 @@ A state file (YAML or JSON):
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Any_, Choice, OneOf, check
+from pnpgen.content.schema import Any_, Choice, OneOf
+from pnpgen.content.schema import check as check_schema
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.protocol import StateCodec
 from pnpgen.errors import ImpossibleState
 from pnpgen.examples import load_examples
 from pnpgen.games.routou_dice.board import owner, signed
@@ -30,8 +30,11 @@ from pnpgen.games.routou_dice.config import ACTION_KINDS
 from pnpgen.games.routou_dice.model import RoutouRules
 from pnpgen.games.routou_dice.state import SEATS, Roll, State
 
+if TYPE_CHECKING:
+    from pnpgen.games.routou_dice.game import RoutouDice
+
 PAIR = {"A": int, "B": int}
-STATE_SCHEMA: dict[str, Any] = {
+STATE_SCHEMA: dict[str, object] = {
     "turn": Choice(*SEATS),
     "phase": int,
     "board": OneOf({"*": str}, type(None)),
@@ -49,9 +52,9 @@ STATE_SCHEMA: dict[str, Any] = {
 _DIE = re.compile(r"^([AB])(\d)$")
 
 
-def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
+def state_to_data(rules: RoutouRules, s: State) -> dict[str, object]:
     geo = rules.geo
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "turn": SEATS[s.turn],
         "phase": s.phase + 1,
         "board": {geo.name(i): f"{SEATS[owner(v)]}{abs(v)}" for i, v in enumerate(s.board) if v},
@@ -63,7 +66,7 @@ def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
         "actions": dict(zip(ACTION_KINDS, s.actions, strict=True)),
     }
     if s.roll is not None:
-        roll: dict[str, Any] = {"action": s.roll.action}
+        roll: dict[str, object] = {"action": s.roll.action}
         if s.roll.dice is not None:
             roll["dice"] = list(s.roll.dice)
         if s.roll.cell is not None:
@@ -77,13 +80,13 @@ def state_to_data(rules: RoutouRules, s: State) -> dict[str, Any]:
 def state_from_data(rules: RoutouRules, data: Any) -> State:
     if not isinstance(data, dict):
         raise ImpossibleState("a state must be a mapping")
-    check(data, STATE_SCHEMA, path="state")
+    check_schema(data, STATE_SCHEMA, path="state")
     cfg, geo = rules.cfg, rules.geo
 
-    def fail(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
+    def fail(message: str, container: object = data, key: object = None) -> ImpossibleState:
         return ImpossibleState(message, **where(container, key))
 
-    def cell(text: Any, container: Any, key: Any) -> int:
+    def cell(text: object, container: object, key: object) -> int:
         name = str(text)
         if not re.fullmatch(r"\d\d", name) or not geo.on_board(int(name[0]), int(name[1])):
             raise fail(f"'{name}' is not a cell of the board (X {geo.x0}–{geo.x1} then Y {geo.y0}–{geo.y1})",
@@ -214,22 +217,23 @@ def invariants(rules: RoutouRules, s: State) -> list[str]:
     return problems
 
 
-class RoutouFiles(RoutouRules, StateCodec[State]):
-    """A custom codec: seats are A and B, cells their two-digit names."""
+# A custom codec: seats are A and B, cells their two-digit names.
 
-    STATE_SCHEMA = STATE_SCHEMA
 
-    def to_data(self, state: State) -> dict[str, Any]:
-        return state_to_data(self, state)
+def to_data(rules: RoutouDice, state: State) -> dict[str, object]:
+    return state_to_data(rules, state)
 
-    def from_data(self, data: Any) -> State:
-        return state_from_data(self, data)
 
-    def example_state(self) -> State:
-        for example in load_examples(self.content):  # the first example with dice on the board
-            if example["state"].get("board"):
-                return state_from_data(self, example["state"])
-        return self.initial_state(2)
+def from_data(rules: RoutouDice, data: Any) -> State:
+    return state_from_data(rules, data)
 
-    def check(self, state: State) -> list[str]:
-        return invariants(self, state)
+
+def example_state(rules: RoutouDice) -> State:
+    for example in load_examples(rules.content):  # the first example with dice on the board
+        if example["state"].get("board"):
+            return state_from_data(rules, example["state"])
+    return rules.initial_state(2)
+
+
+def check(rules: RoutouDice, state: State) -> list[str]:
+    return invariants(rules, state)

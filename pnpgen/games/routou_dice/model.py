@@ -11,7 +11,7 @@ longer); the first part of a shadow clone moves first and blocks the second.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import fields
 from fractions import Fraction
 from functools import partial
@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from pnpgen.content.game import GameContent
 from pnpgen.engine import draws
 from pnpgen.engine.chance import dice_rolls
-from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Notation, Outcome, Rules
+from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome, Rules
 from pnpgen.games.routou_dice import notation
 from pnpgen.games.routou_dice.board import Board, Geometry, owner, signed
 from pnpgen.games.routou_dice.config import ACTION_KINDS, load_config
@@ -39,7 +39,7 @@ _BARE = {kind: Event(kind, "") for kind in ("large", "small", "roll", "placed", 
                                             "trade", "clone")}
 
 
-class RoutouRules(Rules[State, Move], Notation[State, Move]):
+class RoutouRules(Rules[State, Move]):
     """The mechanics and the move notation; state files, analysis and presentation are
     composed onto them in the package's RoutouDice."""
 
@@ -48,6 +48,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         self.min_players = self.max_players = 2  # seats A and B are the mechanics'
         self.cfg = load_config(self.settings)
         self.geo = Geometry(self.cfg)
+        self.pass_chance = float(self.simulation.get("random_pass_probability", 0.0))  # sample_move's
         self._kinds: dict[int, list[str]] = {}  # open action kinds by phase (a few phases)
         self._open_actions: dict[int, tuple[str, ...]] = {}
         self._rolls: dict[tuple[int, ...], Move] = {}
@@ -182,7 +183,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         seat, dice, board, cfg = state.turn, state.roll.dice, state.board, self.cfg
         zeros, supply = dice.count(0), state.supply[seat]
         moves: list[Move] = []
-        seen: set[Any] = set()
+        seen: set[Hashable] = set()  # (cells, short) and (cells, gain, destroyed) kinds of result
         occupied = list(compress(self.geo.cells, board))
         declined = (False,) * (len(dice) // 3)
         for triples, aims in self._plans(dice) if supply >= len(declined) else self._groupings(dice):
@@ -219,7 +220,7 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         found = self._plan_cache.get(dice)
         if found is None:
             kept: list[_Plan] = []
-            classes: set[Any] = set()
+            classes: set[Hashable] = set()  # ordered triples, or a set of them
             blank: set[tuple[int, ...]] = set()  # the dice left after a first triple naming no cell
             for head, aims, rest, tails in self._firsts(dice):
                 if not aims:  # an earlier such first triple, the same dice left: the same cells and values
@@ -270,9 +271,12 @@ class RoutouRules(Rules[State, Move], Notation[State, Move]):
         open kinds that have a move; pass only when nothing else has one), then a mover,
         then a target; at placement, a random ordering of the dice, then the zero currency.
         Not uniform over legal moves (a kind with few moves is as likely as one with many);
-        the same rng gives the same move."""
+        the same rng gives the same move. The random player passes when it may with the
+        probability simulation.random_pass_probability gives."""
         if state.roll is not None:
             return self._sample_placement(state, rng)
+        if "pass" in self.kinds(state) and rng.random() < self.pass_chance:
+            return _PLAIN["pass"]
         kinds = list(self._actions(state.phase))
         draws.shuffle(kinds, rng)
         own: list[tuple[int, int]] | None = None  # the movers, listed once for every kind tried

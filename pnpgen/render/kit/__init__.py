@@ -11,7 +11,8 @@ page furniture and the one PDF-writing tail, write_pdf), imposition.py and tilin
 A component whose text differs by language is built once per language of the build
 (`<id>-ja.pdf`, `<id>-en.pdf`); a language-neutral one once (`<id>.pdf`). `--print-shop`
 adds `<id>-print-shop[-<lang>].pdf` beside those home-print files, never replacing them;
-`--guides` names its files `<id>-proof[-<lang>].pdf`. `--tts` adds Tabletop Simulator card
+`--guides` names its files `<id>-proof[-<lang>].pdf`; `--ink-saver` adds `<id>-ink-saver[-<lang>].pdf`
+beside the home files (`<id>-ink-saver-proof…` with --guides). `--tts` adds Tabletop Simulator card
 sheets, board images and saved objects under `tts/` (tts.py).
 """
 
@@ -26,7 +27,7 @@ from typing import Any, Protocol
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import check
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.engine.protocol import Presentation, Rules
+from pnpgen.engine.protocol import Rules
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.output import BuildOptions, BuiltFile, OutputError
 from pnpgen.render.colour import check_colours
@@ -34,6 +35,7 @@ from pnpgen.render.kit import board, deck, sheet
 from pnpgen.render.kit.bounds import check_bounds
 from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.preview import Recorder, contact_sheet, save_preview, tile_sheet
+from pnpgen.render.publishing import mockup
 from pnpgen.render.text import TemplateRefused
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
@@ -113,7 +115,7 @@ def is_localized(component: YMap, content: GameContent) -> bool:
 
 
 def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules[Any, Any]]:
-    """The rules a component draws `{fields}` and `from_rules` tables from: the first game,
+    """The rules a component draws `{{ fields }}` and `from_rules` tables from: the first game,
     or the one its `game:` names (a collection's 'fast-alone/no-gaps-a', or 'no-gaps-a')."""
     name = component.get("game")
     if name is None:
@@ -228,15 +230,18 @@ def render_components(
                 # the print-shop file is added beside the home files, never replacing them; it
                 # is made first, so a print-shop limit stops the component before any home file
                 shop = module.render(item, job) if options.print_shop else []
-                built += module.render(item, job.home()) + shop
+                home = job.home()  # --ink-saver: its copies (named -ink-saver) beside the full-ink files
+                full = module.render(item, replace(home, options=replace(home.options, ink_saver=False)))
+                built += full + (module.render(item, home) if options.ink_saver else []) + shop
         except OutputError:
             raise
         except PnpgenError as error:
             failures.append(str(error))
             failed.add(str(item["id"]))
-    render_previews(content, rules, replace(options, print_shop=False, guides=False), failed)
+    plain = replace(options, print_shop=False, guides=False, ink_saver=False)  # previews and TTS: full ink
+    render_previews(content, rules, plain, failed)
     if options.tts:
-        built += render_tts(content, rules, replace(options, print_shop=False, guides=False), failed)
+        built += render_tts(content, rules, plain, failed)
     if failures:
         raise PartialBuild(built, failures)
     return built
@@ -287,7 +292,7 @@ MOCKUP_SCALE = 3.0  # a scene's points per preview point: a table of 5 x 7 cards
 
 
 def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> list[Path]:
-    """The full-table mock-up a game draws (Presentation.mockup) as a preview, table-<lang>.svg
+    """The full-table mock-up a game draws (Publishing.mockup) as a preview, table-<lang>.svg
     and its PNG twin; one per game of the content (a collection names each by its id)."""
     from pnpgen.render.diagram import draw_scene
     from pnpgen.render.fonts import setup_fonts
@@ -295,7 +300,7 @@ def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> li
     setup_fonts()  # the labels' widths are measured in the bundled faces
     made: list[Path] = []
     for rule in rules:
-        scene = rule.mockup(lang) if isinstance(rule, Presentation) else None
+        scene = mockup(rule, lang)
         if scene is None:
             continue
         rec = Recorder(scene.width * MOCKUP_SCALE, scene.height * MOCKUP_SCALE)

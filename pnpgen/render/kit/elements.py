@@ -2,17 +2,17 @@
 
 A layout is a list of elements, each a mapping with one main key:
 
-    - text: "**{name}** costs :coin: {cost}"   # rich text, see below
+    - text: "**{{ name }}** costs :coin: {{ cost }}"   # rich text, see below
       size: 9                                  # points
     - shape: rounded                           # rect | rounded | circle | ellipse | line
       fill: "#f4e3c1"
       bleed: true                              # extend to the bleed edge
-    - image: art/{id}.svg                      # PNG or SVG, relative to the game folder
+    - image: art/{{ id }}.svg                  # PNG or SVG, relative to the game folder
       fit: contain                             # contain | cover | stretch
     - table: {from_rules: scores}              # or rows: [[...], ...]
 
 Positions `x`, `y`, `w`, `h` are millimetres from the box's top-left corner (y down);
-an element without them fills the box. Every string may name card fields as `{field}`.
+an element without them fills the box. Every string may name card fields as `{{ field }}`.
 
 `lang: ja` (or en) prints a text or table in that language whatever the build's language
 (a bilingual card). Rich text: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon
@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -58,13 +57,13 @@ from pnpgen.render.kit.richtext import (
     text_width,
 )
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
-from pnpgen.render.text import TEMPLATE_MISTAKES, Refused, TemplateRefused, is_plain, refuse_old_placeholder
+from pnpgen.render.text import TemplateMistake, is_plain, refuse_old_placeholder
 from pnpgen.words import PLACEHOLDER
 
 FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
-Number = OneOf(float, str)  # a number, or a `{field}` giving one
+Number = OneOf(float, str)  # a number, or a `{{ field }}` giving one
 POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
                             "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
@@ -97,7 +96,7 @@ SQUARE_CODE: dict[str, Any] = {
 ELEMENTS["squares"] = {
     "squares": str, **POSITION, "codes": {"*": SQUARE_CODE}, "walls?": str,
     "wall_kinds?": {"*": {"stroke?": str, "width?": float, "dash?": Each(float)}},
-    "stroke?": str, "stroke_width?": float,
+    "stroke?": str, "stroke_width?": float, "label_offset?": float,
 }
 ELEMENT_SCHEMA = Each(Any_)  # each item is checked by check_elements (one main key each)
 
@@ -110,7 +109,7 @@ LEADING = 1.25
 
 @dataclass
 class ElementContext:
-    """What elements need to draw one face: the job, how errors name it, `{field}` values,
+    """What elements need to draw one face: the job, how errors name it, `{{ field }}` values,
     the component's icons, the bleed (points) beyond the box, defaults."""
 
     job: KitJob
@@ -165,19 +164,12 @@ def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = N
             return ctx.job.text(found) if found is not None else ""
 
         return PLACEHOLDER.sub(sub, text)
-    templates = ctx.job.templates
     try:
-        names = ctx.names()
-        missing = sorted(templates.names(text) - set(names))
-        if missing:
-            raise _unknown(missing[0], ctx, location)
-        return templates.render(text, names)
-    except Refused as err:
-        raise TemplateRefused(f"template error: {err}", **location) from None
-    except jinja2.TemplateSyntaxError as err:
-        raise BuildError(f"{ctx.label}: template error: {err.message}", **location) from None
-    except TEMPLATE_MISTAKES as err:
-        raise BuildError(f"{ctx.label}: template error: {err}", **location) from None
+        return ctx.job.templates.fill(text, ctx.names(), location)
+    except TemplateMistake as err:
+        if err.unknown is not None:
+            raise _unknown(err.unknown, ctx, location) from None
+        raise BuildError(f"{ctx.label}: {err.message}", **location) from None
 
 
 def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
@@ -244,7 +236,7 @@ def check_elements(elements: Sequence[Any], path: str) -> None:
 
 
 def _check_numbers(element: Mapping[str, Any], here: str) -> None:
-    """Lengths, sizes and dashes within their ranges (a `{field}` is checked when drawn)."""
+    """Lengths, sizes and dashes within their ranges (a `{{ field }}` is checked when drawn)."""
     for key in RANGES:
         value = element.get(key)
         if isinstance(value, str) and "{" not in value:
@@ -271,7 +263,7 @@ def _check_numbers(element: Mapping[str, Any], here: str) -> None:
 RANGES: dict[str, Range] = {
     **dict.fromkeys(("x", "y", "x2", "y2"), OFFSET),
     **dict.fromkeys(("w", "h"), SIZE),
-    **dict.fromkeys(("padding", "radius", "stroke_width"), LENGTH),
+    **dict.fromkeys(("padding", "radius", "stroke_width", "label_offset"), LENGTH),
     **dict.fromkeys(("size", "min_size"), FONT),
     "leading": LINE_HEIGHT,
 }
@@ -284,7 +276,7 @@ def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | N
 
 
 def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
-    """A number of the element (or `default`), a `{field}` filled in; checked against RANGES."""
+    """A number of the element (or `default`), a `{{ field }}` filled in; checked against RANGES."""
     value = element.get(key)
     if value is None:
         number = default
@@ -656,17 +648,53 @@ def _mark(canvas: Canvas, kind: str, cx: float, cy: float, r: float) -> None:
         canvas.line(cx - r, cy + r, cx + r, cy - r)
 
 
+def square_text_place(element: Mapping[str, Any], spec: Mapping[str, Any], key: str, y: float,
+                      side: float) -> tuple[float, float]:
+    """(size, baseline) in points of a square's `label` or `glyph`, the square's bottom at
+    `y`: a glyph centred a little above the middle, a label `label_offset` mm above the
+    bottom edge (10 % of the side by default)."""
+    if key == "glyph":
+        size = float(spec.get("glyph_size", 14))
+        return size, y + side * 0.58 - size * 0.35
+    offset = float(element["label_offset"]) * mm if "label_offset" in element else side * 0.1
+    return float(spec.get("label_size", 7)), y + offset
+
+
+def square_texts(element: Mapping[str, Any], ctx: ElementContext, rows: list[str], key: str) -> dict[str, str]:
+    """Each code's `label` or `glyph` text (fields filled), for the codes the rows use."""
+    return {code: fill_fields(ctx.job.text(spec[key]) if isinstance(spec.get(key), dict)
+                              else str(spec[key]), ctx, spec, key)
+            for code, spec in element["codes"].items() if key in spec and any(code in row for row in rows)}
+
+
+def _square_ink(element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> Iterator[tuple[str, Rect]]:
+    """Each label and glyph of a `squares` element and where its letters go (centred on
+    the square, from the font's ascent to its descent), in points."""
+    rows = square_rows(element, ctx)
+    side, left, top = square_grid(area, rows)
+    for key in ("label", "glyph"):
+        texts = square_texts(element, ctx, rows, key)
+        for r, row in enumerate(rows):
+            for c, code in enumerate(row):
+                if not texts.get(code):
+                    continue
+                spec = element["codes"][code]
+                font = FONTS[str(spec.get("font", "sans"))]
+                size, baseline = square_text_place(element, spec, key, top - (r + 1) * side, side)
+                ascent, descent = (v * size / 1000 for v in ascent_descent(font))
+                width = stringWidth(texts[code], font, size)
+                centre = left + (c + 0.5) * side
+                yield f"the {key} {quoted(texts[code])}", Rect(centre - width / 2, baseline + descent, width,
+                                                               ascent - descent)
+
+
 def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
     """A grid of squares from a card field: each code's fill, pattern, mark and label, grid
     lines, and walls on square edges from another field."""
     rows = square_rows(element, ctx)
     codes = element["codes"]
-    labels = {code: fill_fields(ctx.job.text(spec["label"]) if isinstance(spec.get("label"), dict)
-                                else str(spec["label"]), ctx, spec, "label")
-              for code, spec in codes.items() if "label" in spec and any(code in row for row in rows)}
-    glyphs = {code: fill_fields(ctx.job.text(spec["glyph"]) if isinstance(spec.get("glyph"), dict)
-                                else str(spec["glyph"]), ctx, spec, "glyph")
-              for code, spec in codes.items() if "glyph" in spec and any(code in row for row in rows)}
+    labels = square_texts(element, ctx, rows, "label")
+    glyphs = square_texts(element, ctx, rows, "glyph")
     walls = _walls(element, ctx, rows)
     fills = {code: colour_of(spec, "fill", ctx) for code, spec in codes.items()
              if spec.get("fill") and any(code in row for row in rows)}
@@ -696,21 +724,21 @@ def _squares_element(canvas: Canvas | None, element: Mapping[str, Any], area: Re
                 canvas.setLineWidth(0.3 * mm)
                 _mark(canvas, str(spec["mark"]), x + side / 2, y + side * 0.58, side * 0.22)
             if glyphs.get(code):
-                size = float(spec.get("glyph_size", 14))
+                size, baseline = square_text_place(element, spec, "glyph", y, side)
                 canvas.setFillColor(ctx.colour(str(spec.get("glyph_color", "#000000"))))
                 canvas.setFont(FONTS[str(spec.get("font", "sans"))], size)
-                canvas.drawCentredString(x + side / 2, y + side * 0.58 - size * 0.35, glyphs[code])
+                canvas.drawCentredString(x + side / 2, baseline, glyphs[code])
             if labels.get(code):
-                size = float(spec.get("label_size", 7))
+                size, baseline = square_text_place(element, spec, "label", y, side)
                 font = FONTS[str(spec.get("font", "sans"))]
                 if spec.get("label_fill"):  # a plate behind the label, readable over a pattern
                     width = stringWidth(labels[code], font, size) + 1.2 * mm
                     canvas.setFillColor(ctx.colour(str(spec["label_fill"])))
-                    canvas.rect(x + (side - width) / 2, y + side * 0.1 - size * 0.3, width, size * 1.25,
+                    canvas.rect(x + (side - width) / 2, baseline - size * 0.3, width, size * 1.25,
                                 stroke=0, fill=1)
                 canvas.setFillColor(ctx.colour(str(spec.get("label_color", "#000000"))))
                 canvas.setFont(font, size)
-                canvas.drawCentredString(x + side / 2, y + side * 0.1, labels[code])
+                canvas.drawCentredString(x + side / 2, baseline, labels[code])
     canvas.setStrokeColor(ctx.colour(stroke))
     canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * mm)
     for r in range(len(rows) + 1):
@@ -783,28 +811,39 @@ def safe_breaches(elements: Sequence[Any], box: Rect, ctx: ElementContext, safe:
     inside = box.inset(safe)
     found: list[str] = []
     for kind, element in iter_elements(elements):
-        if kind not in ("text", "table") or element.get("safe", True) is False:
+        if kind not in ("text", "table", "squares") or element.get("safe", True) is False:
             continue
         here = replace(ctx, job=ctx.job.in_lang(element["lang"])) if "lang" in element else ctx
         area = element_rect(element, box, here)
+        inks: list[tuple[str, Rect]] = []
         if kind == "text":
             layout, inner, text = _text_layout(element, area, here)
             if not text.strip():
                 continue
-            ink = ink_rect(layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")))
-            if element.get("upside_down"):  # turned half round about its box's centre
-                ink = Rect(area.x + area.right - ink.right, area.y + area.top - ink.top, ink.w, ink.h)
-            what = text.replace("\n", " ").replace("**", "")
+            inks.append((quoted(text.replace("\n", " ").replace("**", "")),
+                         ink_rect(layout, inner, str(element.get("align", "left")), str(element.get("valign", "top")))))
+        elif kind == "squares":  # each square's label and glyph
+            inks += _square_ink(element, area, here)
         else:
-            ink, what = area, "a table"
-        if inside.contains(ink):
+            inks.append(("a table", area))
+        outside = [(what, ink if not element.get("upside_down")  # turned half round about its box's centre
+                    else Rect(area.x + area.right - ink.right, area.y + area.top - ink.top, ink.w, ink.h))
+                   for what, ink in inks]
+        outside = [(what, ink) for what, ink in outside if not inside.contains(ink)]
+        if not outside:
             continue
-        near = min(ink.x - box.x, box.right - ink.right, ink.y - box.y, box.top - ink.top) / mm
-        said = what if len(what) <= 30 else what[:29] + "…"
+        near, what = min((min(ink.x - box.x, box.right - ink.right, ink.y - box.y, box.top - ink.top) / mm, what)
+                         for what, ink in outside)
+        more = f" (and {len(outside) - 1} more of its labels)" if len(outside) > 1 else ""
         found.append(str(BuildError(
-            f"{ctx.label}: '{said}' comes {near:.1f} mm from the trim, inside the {safe / mm:g} mm safe zone "
-            "(move it inward, or give the element 'safe: off' if it may be cut)", **where(element, kind))))
+            f"{ctx.label}: {what} comes {near:.1f} mm from the trim, inside the {safe / mm:g} mm safe zone"
+            f"{more} (move it inward, or give the element 'safe: off' if it may be cut)", **where(element, kind))))
     return found
+
+
+def quoted(text: str) -> str:
+    """A text as a problem quotes it: at most 30 characters."""
+    return f"'{text}'" if len(text) <= 30 else f"'{text[:29]}…'"
 
 
 def iter_elements(elements: Sequence[Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:

@@ -28,9 +28,10 @@ from pnpgen.render.paper import paper_mm
 from pnpgen.render.pdf import atomic_output, new_canvas
 from pnpgen.render.text import TemplateRefused, Templates, text_values
 from pnpgen.render.words import WORDS
+from pnpgen.scene import EPS as EPS  # re-exported: the kit reads it from here
+from pnpgen.scene import Rect
 
 MM = mm  # points per millimetre
-EPS = 1e-6
 
 # Crop marks: how far from the bleed edge they start, and their longest length.
 CROP_GAP = 1.0 * mm
@@ -61,56 +62,6 @@ def low_ppi_warnings(canvas: Any, folder: Path) -> list[str]:
 
     return [f"warning: {name(path)} prints at {ppi:.0f} ppi (under {MIN_PPI}): it will look soft; "
             f"give it {MIN_PPI / ppi:.1f}× the pixels" for path, ppi in sorted(low.items())]
-
-
-@dataclass(frozen=True)
-class Rect:
-    """A rectangle in points, origin bottom-left of the paper."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @classmethod
-    def mm(cls, x: float, y: float, w: float, h: float) -> Rect:
-        """A rectangle given in millimetres."""
-        return cls(x * mm, y * mm, w * mm, h * mm)
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def top(self) -> float:
-        return self.y + self.h
-
-    def inset(self, by: float) -> Rect:
-        """Smaller on every side by `by` points (negative: larger)."""
-        return Rect(self.x + by, self.y + by, self.w - 2 * by, self.h - 2 * by)
-
-    def outset(self, by: float) -> Rect:
-        return self.inset(-by)
-
-    def box(self) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1), as PDF page boxes are written."""
-        return (self.x, self.y, self.right, self.top)
-
-    def in_mm(self) -> tuple[float, float, float, float]:
-        return (self.x / mm, self.y / mm, self.w / mm, self.h / mm)
-
-    def contains(self, other: Rect) -> bool:
-        return (self.x - EPS <= other.x and self.y - EPS <= other.y
-                and other.right <= self.right + EPS and other.top <= self.top + EPS)
-
-    def overlaps(self, other: Rect) -> bool:
-        return (self.x < other.right - EPS and other.x < self.right - EPS
-                and self.y < other.top - EPS and other.y < self.top - EPS)
-
-    def mirrored(self, page_width: float) -> Rect:
-        """The same rectangle seen from the back of the sheet (flipped on the long edge
-        of a portrait page: left and right swap)."""
-        return Rect(page_width - self.right, self.y, self.w, self.h)
 
 
 Bleed = float | tuple[float, float]  # points: the same on every side, or (left/right, bottom/top)
@@ -175,17 +126,19 @@ class KitJob:
     @property
     def variant(self) -> str:
         """What the file name says this build is: 'print-shop' for a print shop's file
-        (--print-shop), 'proof' for a home file with --guides lines, else ''."""
+        (--print-shop); for a home file 'ink-saver' (--ink-saver) and 'proof' (--guides
+        lines), joined by '-' when both; else ''."""
         if self.options.print_shop:
             return "print-shop"
-        return "proof" if self.options.guides else ""
+        return "-".join(name for name, on in (("ink-saver", self.options.ink_saver), ("proof", self.options.guides))
+                        if on)
 
     def home(self) -> KitJob:
         """The same job for the home-print files (a --print-shop build writes both)."""
         return replace(self, options=replace(self.options, print_shop=False))
 
     def out_path(self, component_id: str, suffix: str = "") -> Path:
-        """build/<game>/<id>[-<suffix>][-<variant>][-<lang>].pdf (variant: print-shop, proof)"""
+        """build/<game>/<id>[-<suffix>][-<variant>][-<lang>].pdf (variant: print-shop, ink-saver, proof)"""
         name = (component_id + (f"-{suffix}" if suffix else "") + (f"-{self.variant}" if self.variant else "")
                 + (f"-{self.lang}" if self.lang else ""))
         return self.game_dir / f"{name}.pdf"
@@ -268,8 +221,10 @@ def write_pdf(job: KitJob, component: YMap, pagesize: tuple[float, float], draw:
     returns how many. Viewers are asked to print at actual size (/PrintScaling /None) and,
     with `duplex` ('long' or 'short'), double-sided flipping on that edge."""
     path = job.out_path(str(component["id"]), suffix)
-    kind = {"print-shop": f"{kind} (print shop)", "proof": f"{kind} (PROOF, not for printing)"}.get(
-        job.variant, kind)
+    if job.variant == "print-shop":
+        kind = f"{kind} (print shop)"
+    elif job.options.guides:
+        kind = f"{kind} (PROOF, not for printing)"
     if job.options.ink_saver and job.variant != "print-shop":
         kind = f"{kind} (ink saver)"
     with atomic_output(path) as tmp:

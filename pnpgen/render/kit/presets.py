@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from reportlab.lib.units import mm
+
 from pnpgen.content.yamlpos import where
-from pnpgen.errors import ContentError, PnpgenError
+from pnpgen.errors import BuildError, ContentError, PnpgenError
+from pnpgen.render.kit.preview import Recorder, text_nearer_than
 
 
 @dataclass(frozen=True)
@@ -74,3 +77,18 @@ def padding_problem(component: Any, build_preset: str | None) -> list[str]:
         return []
     return [str(ContentError(f"padding: {own:g} mm puts the content inside the {safe:g} mm safe zone; "
                              f"give at least {safe:g} mm", **where(component, "padding", value=True)))]
+
+
+def drawn_text_problems(rec: Recorder, trim: tuple[float, float, float, float], safe: float, label: str,
+                        place: Any, key: str | None) -> list[str]:
+    """Text drawn on `rec` (a board's labels and titles, a sheet's blocks) nearer the cut of
+    `trim` (points) than `safe` mm: one problem at `place`'s `key` naming the nearest text
+    and how near it comes, and how many more there are; none otherwise."""
+    near = text_nearer_than(rec, trim, safe * mm)
+    if not near:
+        return []
+    (text, gap), more = near[0], len(near) - 1
+    said = text if len(text) <= 30 else text[:29] + "…"
+    also = f" (and {more} more text{'s' if more > 1 else ''})" if more else ""
+    return [str(BuildError(f"{label}: '{said}' comes {gap / mm:.1f} mm from the trim, inside the {safe:g} mm safe "
+                           f"zone{also} (a larger padding, or smaller text)", **where(place, key)))]

@@ -383,6 +383,30 @@ class Recorder:
 # --- SVG ----------------------------------------------------------------------------------
 
 
+def text_nearer_than(rec: Recorder, trim: tuple[float, float, float, float],
+                     safe: float) -> list[tuple[str, float]]:
+    """Each text drawn on `rec` whose letters (the font's ascent to descent, turned with the
+    text) come nearer an edge of `trim` (x0, y0, x1, y1, points) than `safe` points, with how
+    near it comes (points; negative past the edge), nearest first: the safe-zone check of
+    whatever a board or sheet draws."""
+    from reportlab.pdfbase.pdfmetrics import getAscentDescent
+
+    found = []
+    for op in rec.ops:
+        if not isinstance(op, TextOp) or not op.text.strip():
+            continue
+        width = stringWidth(op.text, op.font, op.size)
+        ascent, descent = getAscentDescent(op.font, op.size)
+        turn = math.radians(op.angle)
+        cos, sin = math.cos(turn), math.sin(turn)
+        xs, ys = zip(*[(op.x + dx * cos - dy * sin, op.y + dx * sin + dy * cos)
+                       for dx in (0.0, width) for dy in (descent, ascent)], strict=True)
+        near = min(min(xs) - trim[0], trim[2] - max(xs), min(ys) - trim[1], trim[3] - max(ys))
+        if near < safe - 1e-6:
+            found.append((op.text, near))
+    return sorted(found, key=lambda item: item[1])
+
+
 def _hex(rgb: RGB | None) -> str:
     if rgb is None:
         return "none"

@@ -25,7 +25,7 @@ from pnpgen.render.kit.blocks import (
     TextBlock,
     TextCtx,
     check_blocks,
-    fill,
+    component_text,
     finish_page,
     heading,
     localized,
@@ -48,7 +48,7 @@ from pnpgen.render.kit.page import (
     union,
     write_pdf,
 )
-from pnpgen.render.kit.presets import PRESETS, bleed_safe, padding, padding_problem
+from pnpgen.render.kit.presets import PRESETS, bleed_safe, drawn_text_problems, padding, padding_problem
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.tiling import Box, Frame
 
@@ -62,7 +62,7 @@ SCHEMA: dict[str, Any] = {
     "type": str,
     "id": str,
     "title": Text,
-    "game?": str,  # a collection: the game whose rules fill {fields} and from_rules tables
+    "game?": str,  # a collection: the game whose rules fill {{ fields }} and from_rules tables
     "paper?": str,
     "landscape?": bool,
     "size?": OneOf(Choice(*SIZES), {"width": float, "height": float}),
@@ -217,8 +217,19 @@ def check(component: YMap, job: KitJob) -> list[str]:
 
 
 def safe_zone(component: YMap, job: KitJob) -> list[str]:
-    """A padding narrower than the safe zone (validate's problem)."""
-    return padding_problem(component, job.options.preset)
+    """Text nearer the cut than the safe zone (validate's problems; a build warns): a
+    padding narrower than it, else any text one copy of the sheet draws, measured where
+    its letters land."""
+    problems = padding_problem(component, job.options.preset)
+    if problems:
+        return problems
+    plan, ctx = plan_sheet(component, job)
+    trim = plan.trims[0]
+    rec = Recorder(plan.page.w, plan.page.h)
+    draw_sheet(rec, trim, plan, ctx)  # type: ignore[arg-type]
+    safe = bleed_safe(component, job.options.preset)[1]
+    return drawn_text_problems(rec, trim.box(), safe, ctx.label, component, "padding" if "padding" in component
+                               else "blocks")
 
 
 def render(component: YMap, job: KitJob) -> list[Any]:
@@ -238,6 +249,7 @@ def render(component: YMap, job: KitJob) -> list[Any]:
     w, h = plan.trims[0].w / mm, plan.trims[0].h / mm
     note = f"{len(plan.trims)} per page" if len(plan.trims) > 1 else "one per page"
     notes = [f"{w:.0f}×{h:.0f} mm, {note}"] + ([plan.note] if plan.note else [])
+    notes += [f"warning: {problem}" for problem in safe_zone(component, job)]
     return [write_pdf(job, component, (plan.page.w, plan.page.h), draw, "sheet", notes)]
 
 
@@ -263,7 +275,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     rec = Recorder(trim.w, trim.h)
     draw_sheet(rec, Rect(0, 0, trim.w, trim.h), plan, ctx)  # type: ignore[arg-type]
     name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
-    return [save_preview(tile_sheet([(rec, fill(component["title"], ctx, component, "title"))], columns=1),
+    return [save_preview(tile_sheet([(rec, component_text(component["title"], ctx, component, "title"))], columns=1),
                          job.preview_dir() / name)]
 
 __all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]

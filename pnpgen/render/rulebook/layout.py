@@ -18,13 +18,14 @@ from typing import Any
 from reportlab.lib import colors
 
 from pnpgen.content.yamlpos import YMap, where
-from pnpgen.engine.capabilities import picture, rulebook_figure
+from pnpgen.engine.capabilities import picture
 from pnpgen.engine.protocol import Presentation, Rules
 from pnpgen.errors import ContentError
 from pnpgen.examples import positions
 from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
 from pnpgen.render.markup import curly_quotes, scan
+from pnpgen.render.publishing import alt_text, rulebook_figure
 from pnpgen.render.rulebook.alt import scene_alt
 from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
@@ -643,7 +644,7 @@ class Writer:
         lang = self.lang
 
         def words(state: Any, marked: list[Any]) -> str:
-            own = rules.alt_text(state, marked, lang) if isinstance(rules, Presentation) else None
+            own = alt_text(rules, state, marked, lang)
             if own:
                 return own
             drawn = rules.draw(state, marked, lang) if isinstance(rules, Presentation) else None

@@ -1,14 +1,15 @@
 """Growing Nine (ふえていく): GAMES.md §3.2, decisions D-FA-4..6.
 
-One board side is one class built in four layers, each a module of this package and each
-using the ones before it: rules (mechanics and move notation), codec (state files),
-solver (the bots and the evaluation) and presentation (the rulebook's values and tables,
-a state described).
+One board side is one class: GrowingNineRules (rules.py: mechanics and move notation) with the
+functions of codec.py (state files), solver.py (the bots and the evaluation) and
+presentation.py (the rulebook's values and tables, a state described and drawn)
+registered on it, after the ones every puzzle shares (pnpgen.games.fast_alone.puzzle).
 """
 
 from __future__ import annotations
 
-from pnpgen.games.fast_alone.growing_nine.presentation import GrowingNinePresentation
+from pnpgen.games.fast_alone import puzzle
+from pnpgen.games.fast_alone.growing_nine import codec, presentation, solver
 from pnpgen.games.fast_alone.growing_nine.rules import (
     ORIENTATIONS,
     REPEAT,
@@ -17,6 +18,7 @@ from pnpgen.games.fast_alone.growing_nine.rules import (
     TOP,
     TUMBLE,
     WON,
+    GrowingNineRules,
     Move,
     State,
 )
@@ -28,8 +30,34 @@ __all__ = [
 ]
 
 
-class GrowingNine(GrowingNinePresentation):
+class GrowingNine(GrowingNineRules):
     """One board side of Growing Nine."""
+
+    # shared by every puzzle
+    solver_method = puzzle.solver_method
+    bot_methods = puzzle.bot_methods
+    rulebook_context = puzzle.rulebook_context
+    rulebook_table = puzzle.rulebook_table
+    # state files
+    STATE_SCHEMA = codec.STATE_SCHEMA
+    to_data = codec.to_data
+    from_data = codec.from_data
+    example_state = codec.example_state
+    check = codec.check
+    # bots and evaluation
+    BOTS = solver.BOTS
+    search = solver.search
+    solve_placement = solver.solve_placement
+    placement_wins = solver.placement_wins
+    solve = solver.solve
+    evaluate = solver.evaluate
+    game_stats = solver.game_stats
+    # the rulebook and the referee
+    describe = presentation.describe
+    draw = presentation.draw
+    rulebook_figure = presentation.rulebook_figure
+    values = presentation.values
+    tables = presentation.tables
 
 
 create = GrowingNine.create

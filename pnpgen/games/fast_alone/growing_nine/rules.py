@@ -28,9 +28,9 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
-from pnpgen.games.fast_alone.puzzle import Puzzle
 from pnpgen.games.words import number
 
 WON, STUCK, REPEAT = "g9_won", "g9_stuck", "g9_repeat"
@@ -75,13 +75,13 @@ TOP = tuple(o[0] for o in ORIENTATIONS)
 
 TUMBLE = {d: tuple(ORIENTATIONS.index(_tumble(o, d)) for o in ORIENTATIONS) for d in DIRS}
 
-SIDE_SCHEMA: dict[str, Any] = {
+SIDE_SCHEMA: dict[str, object] = {
     "name": Text,
     "size": int,
     "spawns": Each({"symbol": Text, "mark": str, "cells": [str]}, min=1),
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "dice": {"whites": int, "red": int},
     "sides": {"*": SIDE_SCHEMA},
     "solver": {"max_nodes": int},
@@ -114,7 +114,7 @@ def die_text(value: int) -> str:
 
 
 
-class GrowingNineRules(Puzzle[State, Move]):
+class GrowingNineRules(Variant[State, Move]):
     """One board side of Growing Nine."""
 
     ENDS = ENDS
@@ -129,7 +129,7 @@ class GrowingNineRules(Puzzle[State, Move]):
             raise ContentError("dice.red: the game has exactly one red die", **where(data["dice"], "red", value=True))
         self.size = self.n * self.n
         self.partner: dict[int, int] = {}
-        self.symbol: dict[int, Any] = {}
+        self.symbol: dict[int, object] = {}  # Text
         self.mark: dict[int, str] = {}
         for spawn in entry["spawns"]:
             names = spawn["cells"]
@@ -154,7 +154,7 @@ class GrowingNineRules(Puzzle[State, Move]):
         self.max_steps = 100_000
         self._placements: tuple[Move, ...] = ()
 
-    def _content_cell(self, name: str, container: Any, key: int) -> int:
+    def _content_cell(self, name: str, container: object, key: int) -> int:
         try:
             return self.parse_cell(name, name)
         except BadMove as exc:

@@ -1,14 +1,13 @@
-"""GrowingNineSolver: solver."""
+"""GrowingNine: solver."""
 
 from __future__ import annotations
 
 import random
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import CHANCE, Bot
-from pnpgen.games.fast_alone.growing_nine.codec import GrowingNineCodec
 from pnpgen.games.fast_alone.growing_nine.rules import (
     RED,
     REPEAT,
@@ -17,7 +16,9 @@ from pnpgen.games.fast_alone.growing_nine.rules import (
     Move,
     State,
 )
-from pnpgen.games.fast_alone.puzzle import PuzzleAnalysis
+
+if TYPE_CHECKING:
+    from pnpgen.games.fast_alone.growing_nine import GrowingNine
 
 
 class Search(NamedTuple):
@@ -26,16 +27,7 @@ class Search(NamedTuple):
     moves: tuple[Move, ...]  # a winning line (empty when none)
 
 
-def random_bot(rules: GrowingNineSolver) -> Bot[State, Move]:
-    """Any legal move, equally likely (a random placement, then random tumbles)."""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        return rng.choice(rules.legal_moves(state))
-
-    return choose
-
-
-def solver_bot(rules: GrowingNineSolver) -> Bot[State, Move]:
+def solver_bot(rules: GrowingNine) -> Bot[State, Move]:
     """Plays a proven winning line when the exact search finds one; otherwise any move
     that does not repeat a position."""
     plan: dict[tuple[int, ...], Move] = {}
@@ -70,7 +62,7 @@ def solver_bot(rules: GrowingNineSolver) -> Bot[State, Move]:
     return choose
 
 
-def roll_setup(rules: GrowingNineSolver, rng: random.Random) -> State:
+def roll_setup(rules: GrowingNine, rng: random.Random) -> State:
     """A setup rolled by chance: the red and every white, each in one of 24 orientations."""
     state = rules.initial_state(1)
     while rules.current_player(state) == CHANCE:
@@ -78,7 +70,7 @@ def roll_setup(rules: GrowingNineSolver, rng: random.Random) -> State:
     return state
 
 
-def solve_setup(rules: GrowingNineSolver, state: State) -> tuple[bool | None, int, float]:
+def solve_setup(rules: GrowingNine, state: State) -> tuple[bool | None, int, float]:
     """For the bench: (won, positions searched, seconds) for one rolled setup, the best
     placement chosen (or for one placed state)."""
     start = time.perf_counter()
@@ -105,7 +97,7 @@ class Exact(NamedTuple):
 _exact: dict[tuple[str, int, int], Exact] = {}
 
 
-def exact_figures(rules: GrowingNineSolver, setups: int, seed: int) -> Exact:
+def exact_figures(rules: GrowingNine, setups: int, seed: int) -> Exact:
     """Roll `setups` setups with random.Random(seed) and decide each exactly: with the best
     placement, and from one placement drawn at random (a player who places blindly)."""
     key = (rules.id, setups, seed)
@@ -131,109 +123,115 @@ def exact_figures(rules: GrowingNineSolver, setups: int, seed: int) -> Exact:
     return result
 
 
-class GrowingNineSolver(GrowingNineCodec, PuzzleAnalysis[State, Move]):
-    """The random player, the solver and the figures simulation reports."""
+# The random player, the solver and the figures simulation reports.
 
-    BOTS = {"random": random_bot, "solver": solver_bot}
+BOTS = {"solver": solver_bot}  # "random" is the engine's: uniform over legal_moves
 
-    # --- the exact solver ----------------------------------------------------------------
-    def search(self, cells: tuple[int, ...], queue: tuple[int, ...], seen: frozenset[tuple[int, ...]] = frozenset(),
-               limit: int = 0, dead: set[tuple[int, ...]] | None = None,
-               winning: set[tuple[int, ...]] | None = None) -> Search:
-        """Depth-first search for the last spawn, never entering `seen` (module docstring).
 
-        `dead` and `winning` may be shared between searches from empty histories with the
-        same queue: `dead` holds positions proven not to lead to a win (a failed search
-        adds every position it saw) and `winning` positions proven to (reaching one ends
-        the search; its line is then not returned). A position left behind by a search
-        that won may still win through one on the stack, so only failures feed `dead`."""
-        dead = set() if dead is None else dead
-        winning = set() if winning is None else winning
-        visited = set(seen)
-        visited.add(cells)
-        total = len(queue)
-        nodes = 1
-        path: list[Move] = []
-        stack = [(cells, total - len(queue), iter(self.steps(cells)))]
-        while stack:
-            here, spawned, options = stack[-1]
-            step = next(options, None)
-            if step is None:
-                stack.pop()
-                if path:
-                    path.pop()
-                continue
-            frm, to, value = step
-            new, rest, _ = self._after_tumble(here, frm, to, value, queue[spawned:])
-            if not rest or new in winning:
-                winning.update(alive for alive, _, _ in stack)
-                return Search(True, nodes, tuple(path) + (Move("tumble", cell=frm, to=to),))
-            if new in visited or new in dead:
-                continue
-            visited.add(new)
-            nodes += 1
-            if limit and nodes > limit:
-                return Search(None, nodes, ())
-            path.append(Move("tumble", cell=frm, to=to))
-            stack.append((new, total - len(rest), iter(self.steps(new))))
-        if not seen:
-            dead |= visited
-        return Search(False, nodes, ())
+# --- the exact solver ----------------------------------------------------------------
+def search(rules: GrowingNine, cells: tuple[int, ...], queue: tuple[int, ...],
+           seen: frozenset[tuple[int, ...]] = frozenset(),
+           limit: int = 0, dead: set[tuple[int, ...]] | None = None,
+           winning: set[tuple[int, ...]] | None = None) -> Search:
+    """Depth-first search for the last spawn, never entering `seen` (module docstring).
 
-    def solve_placement(self, state: State) -> tuple[Search, Move | None]:
-        """Every placement of a rolled setup (sharing the dead positions of those with the
-        same queue) until one wins."""
-        nodes = 0
-        dead: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
-        for move in self.placements(state):
-            placed, _ = self._place(state, move)
-            if placed.end:
-                continue
-            shared = dead.setdefault(placed.queue, set())
-            if placed.cells in shared:
-                continue
-            if self.max_nodes and nodes >= self.max_nodes:
-                return Search(None, nodes, ()), None
-            limit = self.max_nodes - nodes if self.max_nodes else 0
-            found = self.search(placed.cells, placed.queue, limit=limit, dead=shared)
-            nodes += found.nodes
-            if found.won is None:
-                return Search(None, nodes, ()), None
-            if found.won:
-                return Search(True, nodes, found.moves), move
-        return Search(False, nodes, ()), None
+    `dead` and `winning` may be shared between searches from empty histories with the
+    same queue: `dead` holds positions proven not to lead to a win (a failed search
+    adds every position it saw) and `winning` positions proven to (reaching one ends
+    the search; its line is then not returned). A position left behind by a search
+    that won may still win through one on the stack, so only failures feed `dead`."""
+    dead = set() if dead is None else dead
+    winning = set() if winning is None else winning
+    visited = set(seen)
+    visited.add(cells)
+    total = len(queue)
+    nodes = 1
+    path: list[Move] = []
+    stack = [(cells, total - len(queue), iter(rules.steps(cells)))]
+    while stack:
+        here, spawned, options = stack[-1]
+        step = next(options, None)
+        if step is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        frm, to, value = step
+        new, rest, _ = rules._after_tumble(here, frm, to, value, queue[spawned:])
+        if not rest or new in winning:
+            winning.update(alive for alive, _, _ in stack)
+            return Search(True, nodes, tuple(path) + (Move("tumble", cell=frm, to=to),))
+        if new in visited or new in dead:
+            continue
+        visited.add(new)
+        nodes += 1
+        if limit and nodes > limit:
+            return Search(None, nodes, ())
+        path.append(Move("tumble", cell=frm, to=to))
+        stack.append((new, total - len(rest), iter(rules.steps(new))))
+    if not seen:
+        dead |= visited
+    return Search(False, nodes, ())
 
-    def placement_wins(self, state: State) -> tuple[int, int, int]:
-        """(winning placements, placements, positions searched) of a rolled setup: the
-        win rate of a player who places at random and then plays perfectly."""
-        nodes = wins = 0
-        dead: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
-        good: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
-        moves = self.placements(state)
-        for move in moves:
-            placed, _ = self._place(state, move)
-            if placed.end:
-                continue
-            found = self.search(placed.cells, placed.queue, dead=dead.setdefault(placed.queue, set()),
-                                winning=good.setdefault(placed.queue, set()))
-            nodes += found.nodes
-            wins += bool(found.won)
-        return wins, len(moves), nodes
 
-    def solve(self, state: State) -> Search:
-        """Exact: can this state still be won?"""
-        if state.end:
-            return Search(state.end == WON, 0, ())
-        if not self.placed(state):
-            return self.solve_placement(state)[0]
-        return self.search(state.cells, state.queue, state.seen - {state.cells}, self.max_nodes)
+def solve_placement(rules: GrowingNine, state: State) -> tuple[Search, Move | None]:
+    """Every placement of a rolled setup (sharing the dead positions of those with the
+    same queue) until one wins."""
+    nodes = 0
+    dead: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    for move in rules.placements(state):
+        placed, _ = rules._place(state, move)
+        if placed.end:
+            continue
+        shared = dead.setdefault(placed.queue, set())
+        if placed.cells in shared:
+            continue
+        if rules.max_nodes and nodes >= rules.max_nodes:
+            return Search(None, nodes, ()), None
+        limit = rules.max_nodes - nodes if rules.max_nodes else 0
+        found = rules.search(placed.cells, placed.queue, limit=limit, dead=shared)
+        nodes += found.nodes
+        if found.won is None:
+            return Search(None, nodes, ()), None
+        if found.won:
+            return Search(True, nodes, found.moves), move
+    return Search(False, nodes, ()), None
 
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.end:
-            return 1000.0 - state.turns if state.end == WON else -1000.0
-        return float(self.whites - len(state.queue))
 
-    def game_stats(self, state: State) -> dict[str, float]:
-        on_board = self.whites - len(state.queue) if self.placed(state) else 0
-        return {"turns": float(state.turns), "whites on the board": float(on_board),
-                "score (turns when won)": float(state.turns) if state.end == WON else 0.0}
+def placement_wins(rules: GrowingNine, state: State) -> tuple[int, int, int]:
+    """(winning placements, placements, positions searched) of a rolled setup: the
+    win rate of a player who places at random and then plays perfectly."""
+    nodes = wins = 0
+    dead: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    good: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    moves = rules.placements(state)
+    for move in moves:
+        placed, _ = rules._place(state, move)
+        if placed.end:
+            continue
+        found = rules.search(placed.cells, placed.queue, dead=dead.setdefault(placed.queue, set()),
+                            winning=good.setdefault(placed.queue, set()))
+        nodes += found.nodes
+        wins += bool(found.won)
+    return wins, len(moves), nodes
+
+
+def solve(rules: GrowingNine, state: State) -> Search:
+    """Exact: can this state still be won?"""
+    if state.end:
+        return Search(state.end == WON, 0, ())
+    if not rules.placed(state):
+        return rules.solve_placement(state)[0]
+    return rules.search(state.cells, state.queue, state.seen - {state.cells}, rules.max_nodes)
+
+
+def evaluate(rules: GrowingNine, state: State, seat: int) -> float:
+    if state.end:
+        return 1000.0 - state.turns if state.end == WON else -1000.0
+    return float(rules.whites - len(state.queue))
+
+
+def game_stats(rules: GrowingNine, state: State) -> dict[str, float]:
+    on_board = rules.whites - len(state.queue) if rules.placed(state) else 0
+    return {"turns": float(state.turns), "whites on the board": float(on_board),
+            "score (turns when won)": float(state.turns) if state.end == WON else 0.0}

@@ -1,23 +1,57 @@
 """Horizontal & Vertical (ヨコとタテと): GAMES.md §3.1, decisions D-FA-1..3.
 
-One board side is one class built in four layers, each a module of this package and each
-using the ones before it: rules (mechanics and move notation), codec (state files),
-solver (the bots and the evaluation) and presentation (the rulebook's values and tables,
-a state described).
+One board side is one class: HorizontalVerticalRules (rules.py: mechanics and move notation) with the
+functions of codec.py (state files), solver.py (the bots and the evaluation) and
+presentation.py (the rulebook's values and tables, a state described and drawn)
+registered on it, after the ones every puzzle shares (pnpgen.games.fast_alone.puzzle).
 """
 
 from __future__ import annotations
 
-from pnpgen.games.fast_alone.horizontal_vertical.presentation import HorizontalVerticalPresentation
-from pnpgen.games.fast_alone.horizontal_vertical.rules import FULL, RULES_SCHEMA, STUCK, WON, Move, State
+from pnpgen.games.fast_alone import puzzle
+from pnpgen.games.fast_alone.horizontal_vertical import codec, presentation, solver
+from pnpgen.games.fast_alone.horizontal_vertical.rules import (
+    FULL,
+    RULES_SCHEMA,
+    STUCK,
+    WON,
+    HorizontalVerticalRules,
+    Move,
+    State,
+)
 
 __all__ = [
     "FULL", "HorizontalVertical", "Move", "RULES_SCHEMA", "STUCK", "State", "WON", "create"
 ]
 
 
-class HorizontalVertical(HorizontalVerticalPresentation):
+class HorizontalVertical(HorizontalVerticalRules):
     """One board side of Horizontal & Vertical."""
+
+    # shared by every puzzle
+    solver_method = puzzle.solver_method
+    bot_methods = puzzle.bot_methods
+    rulebook_context = puzzle.rulebook_context
+    rulebook_table = puzzle.rulebook_table
+    # state files
+    STATE_SCHEMA = codec.STATE_SCHEMA
+    to_data = codec.to_data
+    from_data = codec.from_data
+    example_state = codec.example_state
+    check = codec.check
+    # bots and evaluation
+    sample_move = solver.sample_move
+    BOTS = solver.BOTS
+    evaluate = solver.evaluate
+    line_promise = solver.line_promise
+    position_value = solver.position_value
+    game_stats = solver.game_stats
+    # the rulebook and the referee
+    describe = presentation.describe
+    draw = presentation.draw
+    values = presentation.values
+    tables = presentation.tables
+    conditions_table = presentation.conditions_table
 
 
 create = HorizontalVertical.create

@@ -19,10 +19,11 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Text
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
+from pnpgen.games.fast_alone.puzzle import content_error
 from pnpgen.games.words import number
 
 X = -1  # a crossed cell; 0 is an empty cell, 1..faces a written number
@@ -31,7 +32,7 @@ WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
 
 TESTS = ("at_most", "equals", "at_least", "parity")
 
-CONDITION_SCHEMA: dict[str, Any] = {
+CONDITION_SCHEMA: dict[str, object] = {
     "label": str,
     "measure": Choice("sum", "same"),
     "at_most?": int,
@@ -40,14 +41,14 @@ CONDITION_SCHEMA: dict[str, Any] = {
     "parity?": Choice("even", "odd"),
 }
 
-SIDE_SCHEMA: dict[str, Any] = {
+SIDE_SCHEMA: dict[str, object] = {
     "name": Text,
     "full_lines": bool,
     "rows": Each(CONDITION_SCHEMA, min=1),
     "columns": Each(CONDITION_SCHEMA, min=1),
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "dice": {"count": int, "faces": int},
     "rows": Each(int, min=1),
     "columns": Each(int, min=1),
@@ -82,7 +83,7 @@ class Condition:
 @dataclass(frozen=True)
 class Side:
     key: str
-    name: Any  # Text
+    name: object  # Text
     full_lines: bool
     lines: tuple[Condition, ...]  # rows, then columns
 
@@ -114,7 +115,7 @@ def _condition(entry: Any) -> Condition:
                      (0 if value == "even" else 1) if test == "parity" else int(value))
 
 
-class HorizontalVerticalRules(Puzzle[State, Move]):
+class HorizontalVerticalRules(Variant[State, Move]):
     """One board side of Horizontal & Vertical."""
 
     ENDS = (WON, STUCK, FULL)

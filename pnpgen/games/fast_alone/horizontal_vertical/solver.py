@@ -1,4 +1,4 @@
-"""HorizontalVerticalSolver: solver."""
+"""HorizontalVertical: solver."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
+from typing import TYPE_CHECKING
 
 from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import Bot
-from pnpgen.games.fast_alone.horizontal_vertical.codec import HorizontalVerticalCodec
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     WON,
     Condition,
@@ -17,7 +17,9 @@ from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     State,
     X,
 )
-from pnpgen.games.fast_alone.puzzle import PuzzleAnalysis
+
+if TYPE_CHECKING:
+    from pnpgen.games.fast_alone.horizontal_vertical import HorizontalVertical
 
 
 def _top(values: list[float], count: int) -> float:
@@ -49,7 +51,7 @@ def _sum_chance(cond: Condition, filled: int, empty: int, faces: int) -> float:
     return good / faces**empty
 
 
-def _best_crosses(rules: HorizontalVerticalSolver, cells: tuple[int, ...], passes: int, count: int,
+def _best_crosses(rules: HorizontalVertical, cells: tuple[int, ...], passes: int, count: int,
                   taken: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Place `count` x one at a time where they cost the position least."""
     placed: list[int] = []
@@ -68,25 +70,22 @@ def _best_crosses(rules: HorizontalVerticalSolver, cells: tuple[int, ...], passe
     return tuple(sorted(placed)), tuple(current)
 
 
-def random_bot(rules: HorizontalVerticalSolver) -> Bot[State, Move]:
-    """A random player: any write (value and cell) or the pass, equally likely; x anywhere.
+def sample_move(rules: HorizontalVertical, state: State, rng: random.Random) -> Move:
+    """The random player's move: any write (value and cell) or the pass, equally likely; x anywhere.
 
     (The generic `uniform` bot picks among every x placement too, so it mostly plays
     double wilds.)"""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        options: list[tuple[int, int, int]] = [(v, c, cost) for (v, c), cost in rules.writes(state).items()]
-        if state.passes < rules.max_passes:
-            options.append((0, -1, rules.pass_x))
-        value, cell, cost = rng.choice(options)
-        empty = [i for i, v in enumerate(state.cells) if v == 0 and i != cell]
-        xs = tuple(sorted(rng.sample(empty, cost)))
-        return Move("write", value, cell, xs) if cell >= 0 else Move("pass", xs=xs)
-
-    return choose
+    options: list[tuple[int, int, int]] = [(v, c, cost) for (v, c), cost in rules.writes(state).items()]
+    if state.passes < rules.max_passes:
+        options.append((0, -1, rules.pass_x))
+    value, cell, cost = rng.choice(options)
+    empty = [i for i, v in enumerate(state.cells) if v == 0 and i != cell]
+    xs = tuple(sorted(rng.sample(empty, cost)))
+    return Move("write", value, cell, xs) if cell >= 0 else Move("pass", xs=xs)
 
 
-def solver_bot(rules: HorizontalVerticalSolver) -> Bot[State, Move]:
+
+def solver_bot(rules: HorizontalVertical) -> Bot[State, Move]:
     """Greedy on the heuristic: try every write (and a pass), x where they hurt least."""
 
     def choose(state: State, rng: random.Random) -> Move:
@@ -113,46 +112,49 @@ def solver_bot(rules: HorizontalVerticalSolver) -> Bot[State, Move]:
     return choose
 
 
-class HorizontalVerticalSolver(HorizontalVerticalCodec, PuzzleAnalysis[State, Move]):
-    """The random player, the solver and the figures simulation reports."""
+# The random player, the solver and the figures simulation reports.
 
-    BOTS = {"random": random_bot, "solver": solver_bot}
+BOTS = {"solver": solver_bot}
 
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.end:
-            return 1000.0 + self.max_passes - state.passes if state.end == WON else -1000.0
-        return self.position_value(state.cells, state.passes)
 
-    def line_promise(self, cells: tuple[int, ...], line: int) -> float:
-        """How close a line is to meeting its condition, 0..1 (solver heuristic)."""
-        values = [cells[i] for i in self.line_cells[line]]
-        if X in values:
-            return 0.0
-        cond = self.board.lines[line]
-        empty = values.count(0)
-        numbers = [v for v in values if v]
-        if cond.measure == "sum":
-            if not self.board.full_lines:
-                return 1.0 if cond.holds(sum(numbers)) else 0.0
-            chance = _sum_chance(cond, sum(numbers), empty, self.faces)
-            return chance * self.decay**empty
-        best = max(Counter(numbers).values(), default=0)
-        if cond.holds(best):
-            return 1.0
-        need = max(0, cond.value - best) if cond.test in ("at_least", "equals") else 0
-        if need > empty:
-            return 0.0
-        return self.decay ** (2 * need) * (1 + 0.1 * (empty - need))
+def evaluate(rules: HorizontalVertical, state: State, seat: int) -> float:
+    if state.end:
+        return 1000.0 + rules.max_passes - state.passes if state.end == WON else -1000.0
+    return rules.position_value(state.cells, state.passes)
 
-    def position_value(self, cells: tuple[int, ...], passes: int) -> float:
-        promise = [self.line_promise(cells, line) for line in range(len(self.line_cells))]
-        rows = sorted(promise[: self.n_rows], reverse=True)
-        cols = sorted(promise[self.n_rows:], reverse=True)
-        core = _top(rows, self.win_rows) * _top(cols, self.win_cols)
-        return (core + self.spread * sum(promise) / len(promise)
-                + self.pass_value * (self.max_passes - passes) + self.empty_value * cells.count(0))
 
-    def game_stats(self, state: State) -> dict[str, float]:
-        won = state.end == WON
-        return {"turns": float(state.turns), "score (passes left)": float(self.max_passes - state.passes)
-                if won else 0.0, "passes used": float(state.passes)}
+def line_promise(rules: HorizontalVertical, cells: tuple[int, ...], line: int) -> float:
+    """How close a line is to meeting its condition, 0..1 (solver heuristic)."""
+    values = [cells[i] for i in rules.line_cells[line]]
+    if X in values:
+        return 0.0
+    cond = rules.board.lines[line]
+    empty = values.count(0)
+    numbers = [v for v in values if v]
+    if cond.measure == "sum":
+        if not rules.board.full_lines:
+            return 1.0 if cond.holds(sum(numbers)) else 0.0
+        chance = _sum_chance(cond, sum(numbers), empty, rules.faces)
+        return chance * rules.decay**empty
+    best = max(Counter(numbers).values(), default=0)
+    if cond.holds(best):
+        return 1.0
+    need = max(0, cond.value - best) if cond.test in ("at_least", "equals") else 0
+    if need > empty:
+        return 0.0
+    return rules.decay ** (2 * need) * (1 + 0.1 * (empty - need))
+
+
+def position_value(rules: HorizontalVertical, cells: tuple[int, ...], passes: int) -> float:
+    promise = [rules.line_promise(cells, line) for line in range(len(rules.line_cells))]
+    rows = sorted(promise[: rules.n_rows], reverse=True)
+    cols = sorted(promise[rules.n_rows:], reverse=True)
+    core = _top(rows, rules.win_rows) * _top(cols, rules.win_cols)
+    return (core + rules.spread * sum(promise) / len(promise)
+            + rules.pass_value * (rules.max_passes - passes) + rules.empty_value * cells.count(0))
+
+
+def game_stats(rules: HorizontalVertical, state: State) -> dict[str, float]:
+    won = state.end == WON
+    return {"turns": float(state.turns), "score (passes left)": float(rules.max_passes - state.passes)
+            if won else 0.0, "passes used": float(state.passes)}

@@ -19,10 +19,10 @@ from typing import Any, NamedTuple
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text
 from pnpgen.content.yamlpos import where
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove, ContentError
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
-from pnpgen.games.fast_alone.puzzle import Puzzle
 from pnpgen.games.words import number
 
 ROLL, PLAY, REROLL, OVER = "roll", "play", "reroll", "over"
@@ -31,9 +31,9 @@ WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
 
 ENDS = (WON, NO_REROLLS, NO_DICE)
 
-SHAPE_SCHEMA: dict[str, Any] = {"name": Text, "points": int, "shape": str}
+SHAPE_SCHEMA: dict[str, object] = {"name": Text, "points": int, "shape": str}
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "grid": {"rows": int, "columns": int},
     "dice": {"count": int, "faces": int},
     "rerolls": int,
@@ -56,7 +56,7 @@ class Tile:
     count: int
     points: int
     size: int
-    name: Any  # Text
+    name: object  # Text
     cells: tuple[tuple[int, int], ...]  # the shape as drawn (row, column)
     masks: tuple[int, ...]  # every placement on the grid, one bit per cell
 
@@ -81,7 +81,7 @@ class State(NamedTuple):
     end: str
 
 
-def parse_shape(text: str, container: Any, key: Any) -> tuple[tuple[int, int], ...]:
+def parse_shape(text: str, container: object, key: object) -> tuple[tuple[int, int], ...]:
     """'#' cells of an ASCII grid, as (row, column) from the top-left."""
     cells = []
     for r, line in enumerate(text.strip("\n").splitlines()):
@@ -114,7 +114,7 @@ def connected(cells: tuple[tuple[int, int], ...]) -> bool:
     return len(seen) == len(every)
 
 
-class NoGapsRules(Puzzle[State, Move]):
+class NoGapsRules(Variant[State, Move]):
     """One board side of No Gaps."""
 
     ENDS = ENDS

@@ -11,7 +11,7 @@ from pnpgen.games.fast_alone.puzzle import content_error
 CHANGES = ("down", "up", "flip", "shift", "any")  # effects that turn one unused die to a new face
 EFFECTS = CHANGES + ("reroll", "reroll_same", "swap")
 
-AREA_SCHEMA: dict[str, Any] = {
+AREA_SCHEMA: dict[str, object] = {
     "label": str,
     "name": Text,
     "effect": Choice(*EFFECTS),
@@ -20,7 +20,7 @@ AREA_SCHEMA: dict[str, Any] = {
     "least?": int,
 }
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "dice": {"white": int, "faces": int},
     "sides": {"*": {"name": Text, "areas": Each(AREA_SCHEMA, min=2)}},
     "solver": {"depth": int, "exact_from": int, "misfit_cost": float},
@@ -31,7 +31,7 @@ RULES_SCHEMA: dict[str, Any] = {
 @dataclass(frozen=True)
 class Area:
     label: str
-    name: Any  # Text
+    name: object  # Text
     effect: str
     rule: str
     by: int  # shift: the step

@@ -19,11 +19,12 @@ from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import text_for
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.dice import roll, roll_multisets
 from pnpgen.games.fast_alone.pairing_five.board import CHANGES, Area, read_area
-from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
+from pnpgen.games.fast_alone.puzzle import content_error
 from pnpgen.games.words import number
 
 WON, STUCK = "p5_won", "p5_stuck"
@@ -53,13 +54,16 @@ class State(NamedTuple):
     end: str  # "" while the game goes on
 
 
-class PairingFiveRules(Puzzle[State, Move]):
+class PairingFiveRules(Variant[State, Move]):
     """One board side of Pairing Five."""
 
     ENDS = ENDS
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         super().__init__(content, key, data, side)
+        self.depth = int(data["solver"]["depth"])
+        self.exact_from = int(data["solver"]["exact_from"])
+        self.misfit_cost = float(data["solver"]["misfit_cost"])
         entry = data["sides"][side]
         self.white = int(data["dice"]["white"])
         self.faces = int(data["dice"]["faces"])

@@ -1,38 +1,29 @@
-"""PairingFiveSolver: solver."""
+"""PairingFive: solver."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
-from pnpgen.content.game import GameContent
 from pnpgen.engine.bots import best_of
 from pnpgen.engine.protocol import Bot
-from pnpgen.games.fast_alone.pairing_five.codec import PairingFiveCodec
 from pnpgen.games.fast_alone.pairing_five.rules import (
     WON,
     Move,
     State,
 )
-from pnpgen.games.fast_alone.puzzle import PuzzleAnalysis
 
-
-def random_bot(rules: PairingFiveSolver) -> Bot[State, Move]:
-    """A random player: any placement the rules allow, then any way its effect can fire."""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        return rng.choice(rules.legal_moves(state))
-
-    return choose
+if TYPE_CHECKING:
+    from pnpgen.games.fast_alone.pairing_five import PairingFive
 
 
 class _Search:
     """Expectimax with a memo: the chance of winning from a state, exact near the end."""
 
-    def __init__(self, rules: PairingFiveSolver) -> None:
+    def __init__(self, rules: PairingFive) -> None:
         self.rules = rules
-        self.memo: dict[tuple[Any, ...], float] = {}
+        self.memo: dict[tuple[tuple[int, ...], int, tuple[int, ...], int, int], float] = {}
 
     def value(self, state: State, depth: int) -> float:
         if state.end:
@@ -62,7 +53,7 @@ class _Search:
         return result
 
 
-def solver_bot(rules: PairingFiveSolver) -> Bot[State, Move]:
+def solver_bot(rules: PairingFive) -> Bot[State, Move]:
     """Expectimax: the move with the best chance of winning (ties broken by the rng)."""
     search = _Search(rules)
 
@@ -75,40 +66,36 @@ def solver_bot(rules: PairingFiveSolver) -> Bot[State, Move]:
     return choose
 
 
-class PairingFiveSolver(PairingFiveCodec, PuzzleAnalysis[State, Move]):
-    """The random player, the solver and the figures simulation reports."""
+# The random player, the solver and the figures simulation reports.
 
-    BOTS = {"random": random_bot, "solver": solver_bot}
+BOTS = {"solver": solver_bot}  # "random" is the engine's: uniform over legal_moves
 
-    def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
-        super().__init__(content, key, data, side)
-        self.depth = int(data["solver"]["depth"])
-        self.exact_from = int(data["solver"]["exact_from"])
-        self.misfit_cost = float(data["solver"]["misfit_cost"])
 
-    def misfits(self, cells: tuple[int, ...], pool: tuple[int, ...]) -> int:
-        """Unused dice that no area could take as things stand (the solver's leaf measure)."""
-        counts = Counter(pool)
-        used = 0
-        held = set()
-        empty = 0
-        for a in range(self.n):
-            first, second = cells[2 * a], cells[2 * a + 1]
-            if first:
-                held.add(first)
-                if not second and counts[first]:
-                    used += 1
-            else:
-                empty += 1
-        pairs = sorted((min(2, c) for f, c in counts.items() if f not in held), reverse=True)
-        used += sum(pairs[:empty])
-        return len(pool) - used
+def misfits(rules: PairingFive, cells: tuple[int, ...], pool: tuple[int, ...]) -> int:
+    """Unused dice that no area could take as things stand (the solver's leaf measure)."""
+    counts = Counter(pool)
+    used = 0
+    held = set()
+    empty = 0
+    for a in range(rules.n):
+        first, second = cells[2 * a], cells[2 * a + 1]
+        if first:
+            held.add(first)
+            if not second and counts[first]:
+                used += 1
+        else:
+            empty += 1
+    pairs = sorted((min(2, c) for f, c in counts.items() if f not in held), reverse=True)
+    used += sum(pairs[:empty])
+    return len(pool) - used
 
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.end:
-            return 1.0 if state.end == WON else 0.0
-        pool = state.pool + ((state.red,) if state.red else ())
-        return max(0.0, 1.0 - self.misfit_cost * self.misfits(state.cells, pool))
 
-    def game_stats(self, state: State) -> dict[str, float]:
-        return {"turns": float(state.turns), "dice placed": float(state.turns), "rerolls": float(state.rerolls)}
+def evaluate(rules: PairingFive, state: State, seat: int) -> float:
+    if state.end:
+        return 1.0 if state.end == WON else 0.0
+    pool = state.pool + ((state.red,) if state.red else ())
+    return max(0.0, 1.0 - rules.misfit_cost * rules.misfits(state.cells, pool))
+
+
+def game_stats(rules: PairingFive, state: State) -> dict[str, float]:
+    return {"turns": float(state.turns), "dice placed": float(state.turns), "rerolls": float(state.rerolls)}

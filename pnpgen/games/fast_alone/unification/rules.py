@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, Text, text_for
+from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove
-from pnpgen.games.fast_alone.puzzle import Puzzle, content_error
+from pnpgen.games.fast_alone.puzzle import content_error
 from pnpgen.games.words import number, signed
 
 WON, TIME, STUCK = "un_won", "un_time", "un_stuck"
@@ -38,11 +39,11 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 EFFECTS = ("add", "shift", "flip", "reroll", "rotate", "paradigm")
 
-EFFECT_SCHEMA: dict[str, Any] = {"effect": Choice(*EFFECTS), "by?": int}
+EFFECT_SCHEMA: dict[str, object] = {"effect": Choice(*EFFECTS), "by?": int}
 
-EDGE_SCHEMA: dict[str, Any] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
+EDGE_SCHEMA: dict[str, object] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
 
-RULES_SCHEMA: dict[str, Any] = {
+RULES_SCHEMA: dict[str, object] = {
     "grid": int,
     "dice": {"faces": int},
     "push_limit": int,
@@ -61,7 +62,7 @@ class Effect:
 @dataclass(frozen=True)
 class Edge:
     key: str  # N, E, S or W
-    name: Any  # Text
+    name: object  # Text
     effects: tuple[Effect, ...]
     rule: str
 
@@ -95,13 +96,15 @@ class Result(NamedTuple):
     red_face: int  # the red die's face afterwards (paradigm shift)
 
 
-class UnificationRules(Puzzle[State, Move]):
+class UnificationRules(Variant[State, Move]):
     """One board side of Unification: mechanics and notation."""
 
     ENDS = ENDS
 
     def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
         super().__init__(content, key, data, side)
+        self.weight = float(data["solver"]["weight"])
+        self.nodes = int(data["solver"]["nodes"])
         entry = data["sides"][side]
         self.n = int(data["grid"])
         if not 2 <= self.n <= 9:

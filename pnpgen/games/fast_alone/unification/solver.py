@@ -1,16 +1,12 @@
-"""UnificationSolver: solver."""
+"""Unification: solver."""
 
 from __future__ import annotations
 
 import heapq
 import random
-from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING
 
-from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Bot
-from pnpgen.games.fast_alone.puzzle import PuzzleAnalysis
-from pnpgen.games.fast_alone.unification.codec import UnificationCodec
 from pnpgen.games.fast_alone.unification.rules import (
     OPPOSITE,
     WON,
@@ -18,17 +14,11 @@ from pnpgen.games.fast_alone.unification.rules import (
     State,
 )
 
-
-def random_bot(rules: UnificationSolver) -> Bot[State, Move]:
-    """A random player: any push the rules allow, with any step it may take."""
-
-    def choose(state: State, rng: random.Random) -> Move:
-        return rng.choice(rules.legal_moves(state))
-
-    return choose
+if TYPE_CHECKING:
+    from pnpgen.games.fast_alone.unification import Unification
 
 
-def plan(rules: UnificationSolver, state: State, nodes: int) -> list[Move] | None:
+def plan(rules: Unification, state: State, nodes: int) -> list[Move] | None:
     """A winning line of certain pushes by weighted A* (None when none is found within
     `nodes` positions or the pushes left). A win with the red die off the centre is kept
     while the search goes on, for a quarter of `nodes` more, for a centre win scoring more
@@ -83,7 +73,7 @@ def plan(rules: UnificationSolver, state: State, nodes: int) -> list[Move] | Non
     return best[1] if best else None
 
 
-def solver_bot(rules: UnificationSolver) -> Bot[State, Move]:
+def solver_bot(rules: Unification) -> Bot[State, Move]:
     """Follows a planned winning line; plans again after a reroll or when lost; with no
     plan, the push leaving the fewest effect steps (a reroll valued by its average)."""
     route: list[tuple[State, Move]] = []
@@ -120,63 +110,60 @@ def solver_bot(rules: UnificationSolver) -> Bot[State, Move]:
     return choose
 
 
-class UnificationSolver(UnificationCodec, PuzzleAnalysis[State, Move]):
-    """The random player, the solver and the figures simulation reports."""
+# The random player, the solver and the figures simulation reports.
 
-    BOTS = {"random": random_bot, "solver": solver_bot}
+BOTS = {"solver": solver_bot}  # "random" is the engine's: uniform over legal_moves
 
-    def __init__(self, content: GameContent, key: str, data: Any, side: str) -> None:
-        super().__init__(content, key, data, side)
-        self.weight = float(data["solver"]["weight"])
-        self.nodes = int(data["solver"]["nodes"])
 
-    def distance(self, state: State) -> int:
-        """The fewest certain effect steps that could still unify the grid: over the white
-        dice (grid and push die), all but one must reach the red die's face; a paradigm
-        edge may first give the red another face, for one push more."""
-        red_face = state.cells[state.red]
-        whites = [f for i, f in enumerate(state.cells) if i != state.red] + [state.push]
-        targets = [red_face]
-        if self.paradigm:
-            targets = list(range(1, self.faces + 1))
-        best = 1 << 30
-        for target in targets:
-            steps = sorted(self.steps[f][target] for f in whites)
-            cost = sum(steps[:-1]) + (target != red_face)
-            best = min(best, cost)
-        return best
+def distance(rules: Unification, state: State) -> int:
+    """The fewest certain effect steps that could still unify the grid: over the white
+    dice (grid and push die), all but one must reach the red die's face; a paradigm
+    edge may first give the red another face, for one push more."""
+    red_face = state.cells[state.red]
+    whites = [f for i, f in enumerate(state.cells) if i != state.red] + [state.push]
+    targets = [red_face]
+    if rules.paradigm:
+        targets = list(range(1, rules.faces + 1))
+    best = 1 << 30
+    for target in targets:
+        steps = sorted(rules.steps[f][target] for f in whites)
+        cost = sum(steps[:-1]) + (target != red_face)
+        best = min(best, cost)
+    return best
 
-    def evaluate(self, state: State, seat: int) -> float:
-        if state.end:
-            return 1.0 if state.end == WON else 0.0
-        if not self.settled(state) or not state.push:
-            return 0.0
-        return 1.0 / (1.0 + self.distance(state))
 
-    def game_stats(self, state: State) -> dict[str, float]:
-        return {"turns": float(state.pushes), "pushes": float(state.pushes), "rerolls": float(state.rerolls),
-                "red in centre": float(state.end == WON and state.red == self.centre)}
+def evaluate(rules: Unification, state: State, seat: int) -> float:
+    if state.end:
+        return 1.0 if state.end == WON else 0.0
+    if not rules.settled(state) or not state.push:
+        return 0.0
+    return 1.0 / (1.0 + rules.distance(state))
 
-    @cached_property
-    def steps(self) -> tuple[tuple[int, ...], ...]:
-        """steps[f][t]: the fewest pushes whose certain effects turn face f into t (the
-        solver's measure; a face a reroll alone could give counts 2)."""
-        changes: dict[int, set[int]] = {f: set() for f in range(1, self.faces + 1)}
-        rerolls = False
-        for edge in self.edges.values():
-            for e in edge.effects:
-                for f in changes:
-                    changes[f].update(self._changed(e, f))
-                rerolls |= e.effect == "reroll"
-        far = 2 if rerolls else self.size * self.faces
-        table = []
-        for start in range(self.faces + 1):
-            dist = {start: 0}
-            todo = [start] if start else []
-            for f in todo:
-                for g in changes[f]:
-                    if g not in dist:
-                        dist[g] = dist[f] + 1
-                        todo.append(g)
-            table.append(tuple(min(dist.get(t, far), far) for t in range(self.faces + 1)))
-        return tuple(table)
+
+def game_stats(rules: Unification, state: State) -> dict[str, float]:
+    return {"turns": float(state.pushes), "pushes": float(state.pushes), "rerolls": float(state.rerolls),
+            "red in centre": float(state.end == WON and state.red == rules.centre)}
+
+
+def steps(rules: Unification) -> tuple[tuple[int, ...], ...]:
+    """steps[f][t]: the fewest pushes whose certain effects turn face f into t (the
+    solver's measure; a face a reroll alone could give counts 2)."""
+    changes: dict[int, set[int]] = {f: set() for f in range(1, rules.faces + 1)}
+    rerolls = False
+    for edge in rules.edges.values():
+        for e in edge.effects:
+            for f in changes:
+                changes[f].update(rules._changed(e, f))
+            rerolls |= e.effect == "reroll"
+    far = 2 if rerolls else rules.size * rules.faces
+    table = []
+    for start in range(rules.faces + 1):
+        dist = {start: 0}
+        todo = [start] if start else []
+        for f in todo:
+            for g in changes[f]:
+                if g not in dist:
+                    dist[g] = dist[f] + 1
+                    todo.append(g)
+        table.append(tuple(min(dist.get(t, far), far) for t in range(rules.faces + 1)))
+    return tuple(table)

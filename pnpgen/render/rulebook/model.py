@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import jinja2
-
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Choice, Each, OneOf, Range, Text, check, text_for
 from pnpgen.content.yamlpos import YMap, load_yaml, where
@@ -21,9 +19,8 @@ from pnpgen.errors import ContentError, PnpgenError
 from pnpgen.examples import load_examples
 from pnpgen.render.kit.elements import ImageNameProblem, game_image
 from pnpgen.render.kit.images import Image
-from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
-from pnpgen.render.text import refuse_old_placeholder, text_values
+from pnpgen.render.text import TemplateMistake, Templates, text_values
 
 BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "text": {"text": Text},
@@ -160,7 +157,7 @@ class Resolver:
     ) -> None:
         self.content, self.rules, self.lang, self.collect = content, rules, lang, collect
         self.problems: list[str] = []
-        self.env = ContentSandbox()
+        self.templates = Templates()
         self._contexts: dict[str, dict[str, Any]] = {}
         self._examples: list[dict[str, Any]] | None = None
 
@@ -204,24 +201,11 @@ class Resolver:
     def template(self, source: str, rules: Rules[Any, Any] | None, parent: Any, key: Any) -> str:
         """`source` rendered in the sandbox; problems reported at the text's position."""
         ctx = self.context(rules)
-        refuse_old_placeholder(source, where(parent, key, value=True))
         try:
-            ast = self.env.checked(source)
-            missing = sorted(self.env.undeclared(ast) - set(ctx))
-            if missing:
-                known = ", ".join(sorted(ctx))
-                self.problem(
-                    f"undefined template variable '{missing[0]}' (known: {known})",
-                    parent, key, value=True,
-                )
-                return source
-            return self.env.run(ast, ctx)
-        except Refused as err:
-            raise TemplateRefused(f"template error: {err}", **where(parent, key, value=True)) from None
-        except jinja2.TemplateSyntaxError as err:
-            self.problem(f"template error: {err.message}", parent, key, value=True)
-        except (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as err:
-            self.problem(f"template error: {err}", parent, key, value=True)
+            return self.templates.fill(source, ctx, where(parent, key, value=True))
+        except TemplateMistake as err:
+            known = f" (known: {', '.join(sorted(ctx))})" if err.unknown is not None else ""
+            self.problem(err.message + known, parent, key, value=True)
         return source
 
     def plain(self, value: Any) -> str:

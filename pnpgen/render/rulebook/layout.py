@@ -603,6 +603,9 @@ class Writer:
         if missing:
             chars = " ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing[:5])
             self.res.problem(f"no bundled font has a glyph for {chars} (in a diagram)", *where_)
+        if self.lang == "en":  # curly quotes in a diagram's words too
+            scene = Scene(scene.width, scene.height, tuple(
+                replace(s, text=curly_quotes(s.text)) if isinstance(s, Label) else s for s in scene.shapes))
         scene = with_labels_inside(scene)
         shown = min(width, scene.width)
         least = MIN_LABEL_PT * scene.width / shown if shown > 0 else MIN_LABEL_PT
@@ -658,7 +661,7 @@ class Writer:
         return label("alt_before_after", lang, before=first, after=words(after, []))
 
     def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
-        """A picture the game draws for the book, row by row, under its caption."""
+        """A picture the game draws for the book, row by row, its caption below the last row."""
         if rules is None:
             return []
         try:
@@ -671,7 +674,7 @@ class Writer:
         out = []
         for index, row in enumerate(rows):
             out.append(self.add_figure(row, self.width, scene_alt(row, self.lang),
-                                       caption if index == 0 else None, (block, "figure")))
+                                       caption if index == len(rows) - 1 else None, (block, "figure")))
         return out
 
     def position(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:

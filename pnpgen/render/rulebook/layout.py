@@ -577,9 +577,9 @@ class Writer:
             self.move_refs.append((plain_title, rule, line))
         title = self.runs(plain_title, *self.title_where(example))
         # the example follows its rule and stays whole, its diagram beside its words; only a
-        # box taller than 45 % of the page may run on, rather than leave a page half empty
+        # box taller than half the page may run on, rather than leave a page half empty
         return {"t": "box", "accent": False, "title": title, "c": parts,
-                "breakable": self.estimated_height(parts) > 0.45 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)}
+                "breakable": self.estimated_height(parts) > 0.5 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)}
 
     def estimated_height(self, parts: list[dict[str, Any]]) -> float:
         """About how tall the blocks set (pt): figures as drawn, text by its length."""

@@ -87,6 +87,9 @@ def ink_counts(reader: PdfReader, index: int) -> Counter[str]:
     return counts
 
 
+OPENING = "\x00"  # between an example's title and its text's opening words
+
+
 def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
     """(title, shapes counted) of every example the book prints that the game draws, and
     (CAPTION + caption, shapes counted) of every `position` block."""
@@ -120,8 +123,10 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
             continue
         before, moves, after = replayed
         scene = picture(game_rules, before, moves, after, lang=lang, max_width=400)
-        if scene is not None:
-            out.append((text_for(example["title"], lang), Counter({r: scene.count(r) for r in COUNTED})))
+        if scene is not None:  # the title, and its text's first words (a bold phrase may repeat a title)
+            opening = res.text(example["text"], example, "text", game_rules)[:12] if "text" in example else ""
+            out.append((text_for(example["title"], lang) + OPENING + opening,
+                        Counter({r: scene.count(r) for r in COUNTED})))
     return out
 
 
@@ -147,7 +152,7 @@ def accent_text(reader: PdfReader, index: int) -> str:
             fill[0] = tuple(round(float(v), 3) for v in args)
 
     def text(t: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
-        if fill[0] == accent and float(size) >= 9:  # not a diagram's small labels
+        if fill[0] == accent and 9 <= float(size) < 12:  # not a diagram's small labels, nor a chapter head
             parts.append(t)
 
     reader.pages[index].extract_text(visitor_operand_before=before, visitor_text=text)
@@ -168,9 +173,11 @@ def test_every_example_with_a_position_is_drawn_on_its_page(books: Any, game: st
     wanted: dict[int, Counter[str]] = {}
     for title, counts in drawn:
         caption = title.startswith(CAPTION)  # a position block: found by its caption
-        title = title.removeprefix(CAPTION)
+        title, _, opening = title.removeprefix(CAPTION).partition(OPENING)
         pages = [i for i, text in enumerate(plain if caption else texts)
                  if _squash(title) in text and i not in contents]
+        if len(pages) > 1 and opening:  # the page that sets the title over the example's text
+            pages = [i for i in pages if _squash(title) + _squash(opening) in plain[i]] or pages
         assert pages, f"example '{title}' not found in the {lang} rulebook"
         wanted.setdefault(pages[0], Counter()).update(counts)
     for index, counts in wanted.items():

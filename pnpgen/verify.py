@@ -19,10 +19,10 @@ import random
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypedDict, TypeVar, cast
 
 import yaml

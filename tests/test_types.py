@@ -27,9 +27,7 @@ def _any_names(node: ast.AST) -> int:
     """How many times `Any` (or `typing.Any`) is written under `node`, string annotations included."""
     count = 0
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and sub.id == "Any":
-            count += 1
-        elif isinstance(sub, ast.Attribute) and sub.attr == "Any" and isinstance(sub.value, ast.Name) \
+        if isinstance(sub, ast.Name) and sub.id == "Any" or isinstance(sub, ast.Attribute) and sub.attr == "Any" and isinstance(sub.value, ast.Name) \
                 and sub.value.id in ("typing", "t"):
             count += 1
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and "Any" in sub.value:
@@ -74,9 +72,7 @@ def count_any(tree: ast.Module) -> int:
     for node in ast.walk(tree):
         if id(node) in annotated:
             continue
-        if isinstance(node, ast.Name) and node.id == "Any":
-            count += 1
-        elif isinstance(node, ast.Attribute) and node.attr == "Any" and isinstance(node.value, ast.Name) \
+        if isinstance(node, ast.Name) and node.id == "Any" or isinstance(node, ast.Attribute) and node.attr == "Any" and isinstance(node.value, ast.Name) \
                 and node.value.id in ("typing", "t"):
             count += 1
     return count

@@ -23,12 +23,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pnpgen"
 CEILING = 520
 
 
+def _is_any(node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == "Any"
+    return isinstance(node, ast.Attribute) and node.attr == "Any" and isinstance(node.value, ast.Name) \
+        and node.value.id in ("typing", "t")
+
+
 def _any_names(node: ast.AST) -> int:
     """How many times `Any` (or `typing.Any`) is written under `node`, string annotations included."""
     count = 0
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and sub.id == "Any" or isinstance(sub, ast.Attribute) and sub.attr == "Any" and isinstance(sub.value, ast.Name) \
-                and sub.value.id in ("typing", "t"):
+        if _is_any(sub):
             count += 1
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and "Any" in sub.value:
             try:
@@ -72,8 +78,7 @@ def count_any(tree: ast.Module) -> int:
     for node in ast.walk(tree):
         if id(node) in annotated:
             continue
-        if isinstance(node, ast.Name) and node.id == "Any" or isinstance(node, ast.Attribute) and node.attr == "Any" and isinstance(node.value, ast.Name) \
-                and node.value.id in ("typing", "t"):
+        if _is_any(node):
             count += 1
     return count
 

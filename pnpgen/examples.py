@@ -15,7 +15,7 @@ An example is data:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, Text, check
@@ -24,6 +24,9 @@ from pnpgen.engine.capabilities import codec, notation
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Event, IllegalMove, Rules
 from pnpgen.errors import PnpgenError
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 EXAMPLE_SCHEMA: dict[str, Any] = {
     "id": str,
@@ -106,7 +109,7 @@ def _events_match(expected: list[dict[str, Any]], events: list[Event]) -> list[s
     return problems
 
 
-def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
+def replay(rules: Rules[S, M], example: dict[str, Any]) -> list[str]:
     """Problems found replaying one example (empty when it holds)."""
     expect = example["expect"]
     try:
@@ -138,7 +141,7 @@ def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> list[ExampleResult]:
+def check_examples(content: GameContent, all_rules: list[Rules[S, M]]) -> list[ExampleResult]:
     results = []
     for example in load_examples(content):
         game = example.get("game", all_rules[0].id if len(all_rules) == 1 else "")
@@ -151,7 +154,7 @@ def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> li
     return results
 
 
-def positions(rules: Rules[Any, Any], example: dict[str, Any]) -> tuple[Any, list[Any], Any] | None:
+def positions(rules: Rules[S, M], example: dict[str, Any]) -> tuple[Any, list[Any], Any] | None:
     """(state before, the moves parsed, state after) of an example, the state after None when
     its last move is refused; None when the example does not replay (check_examples says why)."""
     try:

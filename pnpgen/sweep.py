@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -46,6 +46,9 @@ from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
 from pnpgen.report import GRID, INK, content_version
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 MAX_POINTS = 1000
 SERIES = [(0.22, 0.42, 0.69), (0.85, 0.37, 0.05), (0.2, 0.6, 0.3), (0.6, 0.3, 0.65), (0.55, 0.45, 0.2),
@@ -162,7 +165,7 @@ def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
     return planned
 
 
-def run_sweep(planned: list[tuple[dict[str, Any], Rules[Any, Any]]], params: list[tuple[str, list[Any]]],
+def run_sweep(planned: list[tuple[dict[str, Any], Rules[S, M]]], params: list[tuple[str, list[Any]]],
               games: int, seed: int, bots: list[str], runner: Runner, on_games: OnGames | None = None,
               on_point: Callable[[Point], None] | None = None) -> Sweep:
     points = [settings for settings, _ in planned]
@@ -174,7 +177,7 @@ def run_sweep(planned: list[tuple[dict[str, Any], Rules[Any, Any]]], params: lis
                           "bots": bots}, sort_keys=True)
         computed: list[bool] = []
 
-        def compute(rules: Rules[Any, Any] = rules, pseed: int = pseed, computed: list[bool] = computed
+        def compute(rules: Rules[S, M] = rules, pseed: int = pseed, computed: list[bool] = computed
                     ) -> dict[str, Any]:
             computed.append(True)
             return simulate(rules, games, pseed, bots, runner=runner, on_games=on_games).to_data()

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from pnpgen.build import remove_stale_outputs, write_release_notes
@@ -45,6 +45,9 @@ from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions, BuiltFile, clean_stale_parts, recording_writes
 from pnpgen.render.kit import components, jobs, type_module
 from pnpgen.render.rulebook import render_rulebooks
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 RULEBOOK = "rulebook"  # the key of the rulebooks' outputs, beside component ids
 PICTURES = (".svg", ".png", ".jpg", ".jpeg")
@@ -155,7 +158,7 @@ class Watcher:
         except ValueError:
             return None
 
-    def _render(self, content: GameContent, rules: list[Rules[Any, Any]], item: YMap) -> list[BuiltFile]:
+    def _render(self, content: GameContent, rules: list[Rules[S, M]], item: YMap) -> list[BuiltFile]:
         module = type_module(str(item["type"]))
         if module is None:
             return []

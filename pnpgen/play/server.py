@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -39,6 +39,9 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.errors import PnpgenError
 from pnpgen.play.table import PlayError, Table, drawing
 from pnpgen.referee import dump_data, judge_position, legal_move_texts, load_position, position_svg
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 MAX_BODY = limits.MAX_STATE_BYTES + 64_000  # a state file and a move, as JSON
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -313,7 +316,7 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
-def read_position(rules: Rules[Any, Any], text: str, name: str) -> Any:
+def read_position(rules: Rules[S, M], text: str, name: str) -> Any:
     """A pasted or uploaded state (or view) file, read exactly as `pnpgen referee --state`
     reads it; its errors name the file as the page named it."""
     safe = Path(name).name if name else "state.yaml"
@@ -332,7 +335,7 @@ def read_position(rules: Rules[Any, Any], text: str, name: str) -> Any:
             raise
 
 
-def referee_answer(rules: Rules[Any, Any], text: str, name: str, move: str | None, lang: str) -> dict[str, Any]:
+def referee_answer(rules: Rules[S, M], text: str, name: str, move: str | None, lang: str) -> dict[str, Any]:
     """The referee page's answer: the file drawn, its legal moves; with a move, the verdict, the
     rule, the position before and after, and the resulting file (what `pnpgen referee` prints)."""
     position = read_position(rules, text, name)

@@ -20,12 +20,15 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YList, YMap, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, PnpgenError
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 THRESHOLD = 15.0
 """CAM02-UCS ΔE' under which two colours count as alike. 1 is a just-noticeable
@@ -182,7 +185,7 @@ class Verdict:
                 f"alike under ΔE {THRESHOLD:g} (CAM02-UCS){told}")
 
 
-def check_game(content: GameContent, rules: list[Rules[Any, Any]]) -> Verdict:
+def check_game(content: GameContent, rules: list[Rules[S, M]]) -> Verdict:
     """Problems as 'file:line: component '<id>': ...', one per pair of colours a
     colour-blind player cannot tell apart and nothing else tells apart, and what was
     checked. `rules` are the folder's games (a deck's quantities may name their values)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 
@@ -24,6 +24,9 @@ from pnpgen.render.publishing import rulebook_context
 from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
 from pnpgen.words import PLACEHOLDER
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 OLD_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][\w.-]*)\}(?!\})")
 
 
@@ -31,7 +34,7 @@ class OldPlaceholder(TemplateRefused):
     """A text still uses the old `{name}` placeholder: an error (exit 2), never a problem to list."""
 
 
-def text_values(content: GameContent, rules: Rules[Any, Any] | None, lang: str) -> dict[str, Any]:
+def text_values(content: GameContent, rules: Rules[S, M] | None, lang: str) -> dict[str, Any]:
     """The values every text may name, in `lang`: the game's, then the rules' rulebook context."""
     data = content.data
     values: dict[str, Any] = {

@@ -25,7 +25,7 @@ import tempfile
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap, where
@@ -34,6 +34,9 @@ from pnpgen.errors import ContentError
 from pnpgen.output import BuildOptions, BuiltFile, atomic_output
 from pnpgen.render.vendors import Product, Profile, load_profile
 from pnpgen.render.vendors.raster import distinct_pages, limit_ink, rasterise_cmyk, rasterise_rgb
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 SUPERSAMPLE = 2
 MM_PER_INCH = 25.4
@@ -178,7 +181,7 @@ def kind_of(profile: Profile, what: str) -> str:
     return f"{what} (vendor: {profile.id})"
 
 
-def export_vendor(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[BuiltFile]:
+def export_vendor(content: GameContent, rules: list[Rules[S, M]], options: BuildOptions) -> list[BuiltFile]:
     """Every deck of the game as the shop of `options.vendor` takes it, in every language
     of the build; warnings (as notes) for what the shop cannot make."""
     from pnpgen.render.kit import components, deck, jobs

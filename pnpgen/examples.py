@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Each, Text, check
+from pnpgen.content.schema import Each, Schema, Text, check
 from pnpgen.content.yamlpos import YList
 from pnpgen.engine.capabilities import codec, notation
 from pnpgen.engine.collection import pick_game
@@ -28,7 +28,7 @@ from pnpgen.errors import PnpgenError
 S = TypeVar("S")
 M = TypeVar("M")
 
-EXAMPLE_SCHEMA: dict[str, Any] = {
+EXAMPLE_SCHEMA: Schema = {
     "id": str,
     "game?": str,
     "title": Text,

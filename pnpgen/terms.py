@@ -26,7 +26,7 @@ from typing import Any
 from pnpgen import limits
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, check
-from pnpgen.content.yamlpos import YMap, load_yaml, read_text, where
+from pnpgen.content.yamlpos import Where, YMap, load_yaml, read_text, where
 from pnpgen.errors import ContentError
 
 GLOSSARY = "glossary.yaml"
@@ -125,7 +125,7 @@ def bilingual_texts(content: GameContent) -> list[Pair]:
     return pairs
 
 
-def _where(loc: dict[str, Any]) -> str:
+def _where(loc: Where) -> str:
     return ":".join(str(v) for v in (loc.get("file"), loc.get("line"), loc.get("column")) if v is not None)
 
 

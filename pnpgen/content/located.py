@@ -4,9 +4,19 @@ item, so any later check can report `file:line:col: problem`."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, TypedDict
 
 Position = tuple[int, int]  # 1-based line, column
+
+
+class Where(TypedDict, total=False):
+    """Where a value was written, as keyword arguments of a PnpgenError (`**where(...)`);
+    `where()` gives all three, a CSV row file and line."""
+
+    file: str | Path | None
+    line: int | None
+    column: int | None
 
 
 class YMap(dict[Any, Any]):

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.yamlpos import YList, YMap, where
+from pnpgen.content.yamlpos import Where, YList, YMap, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, PnpgenError
 
@@ -48,7 +48,7 @@ class Swatch:
     colour: str  # '#rrggbb'
     name: str  # how a message names it: 'team R', 'L'
     cues: tuple[tuple[str, str], ...]  # the other cues, (key, value)
-    where: dict[str, Any]
+    where: Where
 
 
 def rgb(colour: str) -> tuple[float, float, float]:

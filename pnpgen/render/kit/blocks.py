@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, text_for
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Schema, Text, text_for
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
@@ -64,10 +64,10 @@ from pnpgen.render.kit.tiling import Box, Frame
 PT = 1 / mm  # one point in millimetres
 
 
-LINE = {"caption?": Text, "merge?": bool, "height?": float}
+LINE: Schema = {"caption?": Text, "merge?": bool, "height?": float}
 
 
-ROW = {
+ROW: Schema = {
     "label?": OneOf(Text, int, float),
     "caption?": Text,
     "cells?": Each(OneOf(Text, int, float)),
@@ -79,7 +79,7 @@ ROW = {
 }
 
 
-COLUMN = {
+COLUMN: Schema = {
     "header?": OneOf(Text, int),
     "repeat?": int,
     "width?": float,
@@ -91,10 +91,10 @@ COLUMN = {
 }
 
 
-GROUP = {"group": Text, "repeat?": int, "columns": Each(COLUMN, min=1)}
+GROUP: Schema = {"group": Text, "repeat?": int, "columns": Each(COLUMN, min=1)}
 
 
-TABLE = {
+TABLE: Schema = {
     "columns?": Each(OneOf(GROUP, COLUMN), min=1),
     "rows?": Each(ROW),
     "from_rules?": str,

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, number
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Schema, Text, number
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError
@@ -57,7 +57,7 @@ SYMBOLS = ("circle", "dot", "cross", "square", "diamond", "triangle", "star", "r
 
 COUNT = OneOf(int, {"range": OneOf(str, Each(int, min=2))}, {"count_of": str})
 CELL_REF = Each(int, min=2)
-MARK = {
+MARK: Schema = {
     "fill?": str,
     "symbol?": Choice(*SYMBOLS),
     "symbol_size?": float,
@@ -66,7 +66,7 @@ MARK = {
     "text_size?": float,
     "image?": str,
 }
-LABELS = {
+LABELS: Schema = {
     "axis": Choice("columns", "rows"),
     "values?": OneOf(str, Each(OneOf(Text, int, float))),
     "range?": OneOf(str, Each(int, min=2)),
@@ -79,7 +79,7 @@ LABELS = {
     "upside_down?": bool,
     "span?": bool,
 }
-SCHEMA: dict[str, Any] = {
+SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnpgen.content.schema import Range
-from pnpgen.content.yamlpos import where
+from pnpgen.content.yamlpos import Where, where
 from pnpgen.errors import ContentError
 from pnpgen.limits import MAX_DRAWS, MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_PAGES, MAX_REPEAT
 
-Location = dict[str, Any]  # keyword arguments of ContentError: file, line, column
+Location = Where  # keyword arguments of ContentError: file, line, column
 
 
 LENGTH = Range(float, 0, MAX_LENGTH_MM, "mm")  # a margin, bleed, gap or line: 0 or more

@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, OneOf, Text
+from pnpgen.content.schema import Choice, Each, OneOf, Schema, Text
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE, MAX_PREVIEW_SHAPES
@@ -75,7 +75,7 @@ from pnpgen.words import PLACEHOLDER
 
 ICON = OneOf(str, {"shape?": Choice("circle", "rect", "rounded", "ellipse"), "fill?": str, "stroke?": str,
                    "radius?": float})
-SCHEMA: dict[str, Any] = {
+SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,
@@ -209,7 +209,7 @@ def _check_per_page(component: YMap, s: Settings, per_page: int) -> None:
 class Card:
     fields: dict[str, Any]
     name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
-    location: Location = field(default_factory=dict)  # its CSV row or YAML item
+    location: Location = field(default_factory=Location)  # its CSV row or YAML item
     front: Sequence[Any] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
     back: Sequence[Any] = ()
 

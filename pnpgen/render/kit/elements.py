@@ -38,7 +38,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent, PathRefused
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Schema, Text, check
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_LENGTH_MM
@@ -65,7 +65,7 @@ FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
 Number = OneOf(float, str)  # a number, or a `{field}` giving one
-POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
+POSITION: Schema = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
                             "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
 ELEMENTS: dict[str, dict[str, Any]] = {
@@ -87,7 +87,7 @@ ELEMENTS: dict[str, dict[str, Any]] = {
     },
 }
 PATTERNS = ("none", "dots", "lines", "columns", "diagonal", "crosshatch", "grid", "waves", "checks")
-SQUARE_CODE: dict[str, Any] = {
+SQUARE_CODE: Schema = {
     "fill?": str, "pattern?": Choice(*PATTERNS), "pattern_color?": str, "pattern_gap?": float,
     "label?": OneOf(Text, int, float), "label_color?": str, "label_size?": float, "label_fill?": str,
     "font?": Choice(*FONTS),

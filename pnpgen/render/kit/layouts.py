@@ -21,17 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Each, OneOf, Ref, check
+from pnpgen.content.schema import Any_, Each, OneOf, Ref, Schema, check
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.errors import ContentError
 from pnpgen.render.kit.bounds import Location
 from pnpgen.render.kit.elements import check_elements
 
 ELEMENTS = Each(Ref("element", Any_), min=1)  # one layout: its elements
-NAMED = {"*": ELEMENTS}  # name -> layout
+NAMED: Schema = {"*": ELEMENTS}  # name -> layout
 LAYOUT = OneOf(str, ELEMENTS)  # a layout's name, or its elements inline
 LAYOUTS_SPEC = OneOf(str, NAMED, Each(OneOf(str, NAMED), min=1))
-BY_FIELD = {"by": str, "layouts?": {"*": LAYOUT}, "default?": LAYOUT}
+BY_FIELD: Schema = {"by": str, "layouts?": {"*": LAYOUT}, "default?": LAYOUT}
 FACE_SPEC = OneOf(ELEMENTS, str, BY_FIELD)
 BACK_SPEC = OneOf(Each(Ref("element", Any_)), str, BY_FIELD)  # [] : no backs
 

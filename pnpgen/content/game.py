@@ -133,7 +133,7 @@ class GameContent:
         self.loaded_labels[key] = merged
         return merged
 
-    def path(self, relative: str, origin: Any = None, key: Any = None) -> Path:
+    def path(self, relative: str, origin: object = None, key: object = None) -> Path:
         """A file the content refers to, checked to stay inside the game folder (links
         followed). `origin` and `key`, the YAML container and key holding the reference,
         say where an error points (default: game.yaml)."""

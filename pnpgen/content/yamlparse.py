@@ -79,7 +79,7 @@ class _PositionMixin:
         self.weights = {}
         return super().compose_document()  # type: ignore[misc]
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
+    def compose_node(self, parent: object, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
             event = self.peek_event()  # type: ignore[attr-defined]
             node = super().compose_node(parent, index)  # type: ignore[misc]

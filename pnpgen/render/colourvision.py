@@ -157,7 +157,7 @@ def _fill(entry: dict[str, Any]) -> str | None:
     return None
 
 
-def _swatch(name: str, entry: dict[str, Any], parent: Any, key: Any) -> Swatch:
+def _swatch(name: str, entry: dict[str, Any], parent: object, key: object) -> Swatch:
     cues = tuple((k, repr(entry[k])) for k in CUE_KEYS if k in entry)
     place = where(parent, key) if isinstance(parent, YMap | YList) else {}
     return Swatch(str(_fill(entry)), name, cues, place)

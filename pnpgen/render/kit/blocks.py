@@ -139,7 +139,7 @@ BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
 }
 
 
-def block_kind(block: Any, parent: Any, key: Any, path: str) -> str:
+def block_kind(block: Any, parent: object, key: object, path: str) -> str:
     """Which block `block` is (its one main key); ContentError with did-you-mean if none."""
     return main_key(block, list(BLOCKS), parent, key, path, "a block", "'table:' or 'text:'", "several kinds")
 
@@ -215,7 +215,7 @@ class TextCtx:
             raise BuildError(f"{self.label}: {error}") from None
 
 
-def fill(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
+def fill(value: Any, ctx: TextCtx, parent: object = None, key: object = None) -> str:
     """A Text (or number) in the job's language with `{name}` filled in (row/column numbers
     `{n}`, `{m}`, then the rules' rulebook context such as `{threshold}`)."""
     return printable_text(fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key), ctx, parent, key)
@@ -229,7 +229,7 @@ def heading(component: YMap, ctx: TextCtx) -> str:
 LOOKALIKES = {"≤": "≦", "≥": "≧", "≠": "≢"}  # in the font under another code
 
 
-def printable_text(text: str, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
+def printable_text(text: str, ctx: TextCtx, parent: object = None, key: object = None) -> str:
     """`text`, or a BuildError when the bundled font has no glyph for one of its characters
     (it would print as a blank)."""
     setup_fonts()
@@ -828,7 +828,7 @@ def make_stack(blocks: YList | list[Any], ctx: TextCtx) -> Stack:
     return Stack([make_block(b, ctx) for b in blocks])
 
 
-def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str, parent: Any = None, key: Any = None) -> None:
+def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str, parent: object = None, key: object = None) -> None:
     """BuildError when the blocks are taller than their box."""
     need = stack.height(box.width)
     if need > box.height + 1e-6:

@@ -189,7 +189,7 @@ class BoardLayout:
         return Box(self.grid_x, self.grid_y, self.columns * self.cell_w, self.rows * self.cell_h)
 
 
-def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
+def grid_count(value: Any, ctx: TextCtx, parent: object, key: str) -> int:
     """A row/column count: a number, {range: [first, last]} or {count_of: <data path>}."""
     if isinstance(value, int):
         count = value
@@ -206,7 +206,7 @@ def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
     return count
 
 
-def number_range(value: Any, ctx: TextCtx, parent: Any, key: str) -> tuple[int, int]:
+def number_range(value: Any, ctx: TextCtx, parent: object, key: str) -> tuple[int, int]:
     """[first, last] given inline or at a data path of game.yaml (e.g. rules.board.columns)."""
     pair = ctx.job.data_at(value, parent, key) if isinstance(value, str) else value
     if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) for v in pair)):
@@ -372,7 +372,7 @@ def _corner(side: str, end: str, offset: float, size: float, grid_x: float, grid
 # --- drawing ----------------------------------------------------------------------------
 
 
-def resolve_cells(refs: Any, layout: BoardLayout, parent: Any, key: str) -> list[tuple[int, int]]:
+def resolve_cells(refs: Any, layout: BoardLayout, parent: object, key: str) -> list[tuple[int, int]]:
     """[column, row] references (1-based, from the top-left) as 0-based pairs, checked."""
     pairs = [refs] if refs and isinstance(refs[0], int) else list(refs)
     out = []

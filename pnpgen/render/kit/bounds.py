@@ -33,7 +33,7 @@ LINE_HEIGHT = Range(float, 0, MAX_LEADING, "times the size", above=True)  # line
 
 
 
-def check_bounds(value: Any, spec: Any, path: str = "", parent: Any = None, key: Any = None) -> None:
+def check_bounds(value: Any, spec: Any, path: str = "", parent: object = None, key: object = None) -> None:
     """Raise ContentError at the first number of `value` outside its bound in `spec`."""
     if isinstance(spec, tuple):
         for option in spec:

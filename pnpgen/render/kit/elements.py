@@ -148,7 +148,7 @@ class ElementContext:
 _MISSING = object()
 
 
-def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = None) -> str:
+def fill_fields(text: str, ctx: ElementContext, parent: object = None, key: object = None) -> str:
     """`{{ field }}` replaced by card fields (Text fields in the job's language), then the
     job's values; a text with more than plain placeholders renders in the sandbox."""
     if "{" not in text:
@@ -203,7 +203,7 @@ def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default
 # --- checking -------------------------------------------------------------------------------
 
 
-def main_key(item: Any, kinds: Sequence[str], parent: Any, key: Any, path: str, noun: str, example: str,
+def main_key(item: Any, kinds: Sequence[str], parent: object, key: object, path: str, noun: str, example: str,
              several: str = "several") -> str:
     """Which of `kinds` `item` is (its one main key, as elements and blocks have);
     ContentError with did-you-mean if none. `noun`: 'an element'; `example`: "'text:' or 'shape:'"."""
@@ -220,7 +220,7 @@ def main_key(item: Any, kinds: Sequence[str], parent: Any, key: Any, path: str, 
     return found_kinds[0]
 
 
-def element_kind(element: Any, parent: Any, key: Any, path: str) -> str:
+def element_kind(element: Any, parent: object, key: object, path: str) -> str:
     """Which element `element` is (its one main key); ContentError with did-you-mean if none."""
     return main_key(element, list(ELEMENTS), parent, key, path, "an element", "'text:' or 'shape:'")
 
@@ -388,7 +388,7 @@ def game_image(content: GameContent, name: str) -> Image:
     return check_image(path, str(content.folder / name), content.folder)
 
 
-def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
+def image_file(ctx: ElementContext, name: str, parent: object, key: object) -> Image:
     """The image file `name` of the game folder, checked (game_image). Problems with the name
     point at `parent[key]`; problems inside the file name the file."""
     try:

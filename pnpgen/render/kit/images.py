@@ -331,7 +331,7 @@ def _renderer() -> type:
 
         nodes = depth = 0
 
-        def renderNode(self, node: Any, parent: Any = None) -> None:  # noqa: N802 - svglib's name
+        def renderNode(self, node: Any, parent: object = None) -> None:  # noqa: N802 - svglib's name
             self.nodes += 1
             self.depth += 1
             try:

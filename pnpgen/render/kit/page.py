@@ -209,7 +209,7 @@ class KitJob:
         """The same job writing text in `lang` (for an element printed in a fixed language)."""
         return replace(self, lang=lang)
 
-    def data_at(self, path: str, parent: Any = None, key: Any = None) -> Any:
+    def data_at(self, path: str, parent: object = None, key: object = None) -> Any:
         """The game.yaml value at a dotted path such as 'players.max' (list items by number)."""
         value: Any = self.content.data
         for part in path.split("."):

@@ -173,7 +173,7 @@ def book_passages(content: GameContent, rules_list: list[Rules[S, M]], lang: str
     res = Resolver(content, rules_list, lang, collect=True)
     out: list[Passage] = []
 
-    def add(value: Any, parent: object, key: object, rules: Rules[S, M] | None) -> None:
+    def add(value: object, parent: object, key: object, rules: Rules[S, M] | None) -> None:
         before = len(res.problems)
         text = res.text(value, parent, key, rules)
         if len(res.problems) == before:  # a text that did not resolve is the rulebook check's to report

@@ -111,7 +111,7 @@ class Interrupted(BaseException):
     would turn into Abort after printing a blank line of its own."""
 
 
-def _raise_interrupted(signum: int, frame: Any) -> None:
+def _raise_interrupted(signum: int, frame: object) -> None:
     raise Interrupted
 
 

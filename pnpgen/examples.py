@@ -59,7 +59,7 @@ def load_examples(content: GameContent) -> list[dict[str, Any]]:
     return examples
 
 
-def diff_partial(expected: Any, actual: Any, path: str) -> list[str]:
+def diff_partial(expected: object, actual: object, path: str) -> list[str]:
     """Differences where `expected` (a partial structure) disagrees with `actual`."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
@@ -86,7 +86,7 @@ def diff_partial(expected: Any, actual: Any, path: str) -> list[str]:
     return []
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | YList):

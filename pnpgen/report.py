@@ -217,7 +217,7 @@ def report_paths(rules: Rules[S, M], out: Path) -> tuple[Path, Path]:
 
 
 def analyse(rules: Rules[S, M], options: ReportOptions,
-            on_games: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+            on_games: object = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     runner = options.runner or local_runner(options.workers)
     if options.budget is not None and type(runner) is Runner:
         runner = ProcessRunner(1)  # a budget stops games that outlast it: they need a process of their own
@@ -259,7 +259,7 @@ def _analyse(rules: Rules[S, M], options: ReportOptions, runner: Runner,
 
 
 def write_report(rules: Rules[S, M], options: ReportOptions,
-                 on_games: Any = None) -> tuple[Path, Path]:
+                 on_games: object = None) -> tuple[Path, Path]:
     summary, check, data = analyse(rules, options, on_games)
     pdf_path, json_path = report_paths(rules, options.out)
     clean_stale_parts(pdf_path.parent)

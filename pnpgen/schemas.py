@@ -132,7 +132,7 @@ def schemas() -> dict[str, dict[str, Any]]:
                    "$defs": defs} for kind, schema in result.items()}
 
 
-def schema_for_game(data: Any, available: dict[str, Any]) -> str:
+def schema_for_game(data: object, available: dict[str, Any]) -> str:
     """The kind of schema a game.yaml's data is checked by: its engine's, or the plain one."""
     engine = data.get("engine") if isinstance(data, dict) else None
     return f"game-{engine}" if f"game-{engine}" in available else "game"

@@ -182,7 +182,7 @@ def run_sweep(planned: list[tuple[dict[str, Any], Rules[S, M]]], params: list[tu
             computed.append(True)
             return simulate(rules, games, pseed, bots, runner=runner, on_games=on_games).to_data()
 
-        def valid(d: Any, pseed: int = pseed) -> bool:
+        def valid(d: object, pseed: int = pseed) -> bool:
             return isinstance(d, dict) and d.get("games") == games and d.get("seed") == pseed
 
         data = cached("sweep", rules.content.folder, key, compute, valid)
@@ -272,7 +272,7 @@ def _draw(c: Canvas, sweep: Sweep) -> None:
     c.showPage()
 
 
-def _label(value: Any) -> str:
+def _label(value: object) -> str:
     return describe({"k": value})[2:]
 
 

@@ -94,7 +94,7 @@ def _files(folder: Path, suffix: str) -> Iterator[Path]:
         yield path
 
 
-def _walk(node: Any) -> Iterator[tuple[Any, str, str]]:
+def _walk(node: object) -> Iterator[tuple[Any, str, str]]:
     if isinstance(node, dict):
         ja, en = node.get("ja"), node.get("en")
         if isinstance(ja, str) and isinstance(en, str):

@@ -217,12 +217,12 @@ class Watcher:
         return sorted(p.name for p in folder.glob("*.svg")) if folder.is_dir() else []
 
 
-def _not_temporary(change: Any, path: str) -> bool:
+def _not_temporary(change: object, path: str) -> bool:
     name = Path(path).name
     return not (name.startswith(".") or name.endswith(("~", ".swp", ".part", ".tmp")))
 
 
-def _fingerprint(item: Any) -> str:
+def _fingerprint(item: object) -> str:
     return json.dumps(item, sort_keys=True, ensure_ascii=False, default=str)
 
 
@@ -306,7 +306,7 @@ def serve(watcher: Watcher, port: int = 8000) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
             return
 
     return ThreadingHTTPServer(("127.0.0.1", port), Handler)

@@ -25,7 +25,7 @@ class YMap(dict[Any, Any]):
     key_positions: dict[Any, Position]
     value_positions: dict[Any, Position]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.key_positions = {}
         self.value_positions = {}
@@ -36,6 +36,6 @@ class YList(list[Any]):
     position: Position = (0, 0)
     item_positions: list[Position]
 
-    def __init__(self, *args: Any) -> None:
+    def __init__(self, *args: object) -> None:
         super().__init__(*args)
         self.item_positions = []

@@ -79,7 +79,7 @@ def describe(settings: dict[str, Any]) -> str:
     return " ".join(f"{key}={_text(value)}" for key, value in settings.items())
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return yaml.safe_dump(value, default_flow_style=True, width=10_000).strip().removesuffix("...").strip()
 
 

@@ -86,7 +86,7 @@ class Browser:
             self.process.wait(timeout=10)
 
     # --- the protocol ----------------------------------------------------------------------
-    def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
+    def call(self, method: str, session: str | None = None, **params: object) -> dict[str, Any]:
         self.next_id += 1
         ident = self.next_id
         message: dict[str, Any] = {"id": ident, "method": method, "params": params}
@@ -107,7 +107,7 @@ class Browser:
             if "method" in reply:
                 self.events.append(reply)
 
-    def page(self, method: str, **params: Any) -> dict[str, Any]:
+    def page(self, method: str, **params: object) -> dict[str, Any]:
         return self.call(method, self.session, **params)
 
     # --- what tests do ---------------------------------------------------------------------

@@ -95,7 +95,7 @@ def confusions(swatches: Sequence[Swatch], with_cues: bool = False) -> Iterator[
 # --- where content declares the colours -----------------------------------------------------
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if isinstance(value, dict):
         return str(value.get("en", next(iter(value.values()), "")))
     return str(value)
@@ -130,7 +130,7 @@ def deck_swatches(component: YMap, cards: Sequence[Any]) -> Iterator[tuple[str, 
         yield key, swatches
 
 
-def legend_swatches(node: Any) -> Iterator[tuple[str, list[Swatch]]]:
+def legend_swatches(node: object) -> Iterator[tuple[str, list[Swatch]]]:
     """Legends (a mapping of entries with a fill) and lists of filled marks, anywhere in a
     component."""
     if isinstance(node, dict):

@@ -138,7 +138,7 @@ class KinsokuParagraph(Paragraph):
     on every line, no line past the measure. Other wrapping is ReportLab's. Characters its
     Latin face lacks are set in the IPAex fallback (fonts.with_fallback)."""
 
-    def _setup(self, text: Any, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:  # noqa: N803
+    def _setup(self, text: object, style: object, bulletText: object, frags: object, cleaner: object) -> None:  # noqa: N803
         super()._setup(text, style, bulletText, frags, cleaner)  # type: ignore[misc]
         if frags is None:  # parsed here (a split part's frags are its parent's, already done)
             self.frags = with_fallback(self.frags)  # type: ignore[has-type]

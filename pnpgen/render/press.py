@@ -70,7 +70,7 @@ def limit_picture_ink(cmyk: Any, limit: float = INK_LIMIT) -> Any:
     c, m, y, k = cmyk.split()
     most = round(limit * 255)
 
-    def lowered(channel: Any) -> Any:
+    def lowered(channel: object) -> Any:
         return ImageMath.lambda_eval(
             lambda a: a["convert"](a["ch"] - (a["ch"] * a["max"](a["c"] + a["m"] + a["y"] + a["k"] - most, 0)
                                               + a["max"](a["c"] + a["m"] + a["y"], 1) - 1)

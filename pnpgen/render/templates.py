@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -32,5 +31,5 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render_template(name: str, **values: Any) -> str:
+def render_template(name: str, **values: object) -> str:
     return environment().get_template(name).render(**values)

@@ -73,7 +73,7 @@ class Templates:
         """The names a text uses (Refused, or a jinja2 error, for a bad template)."""
         return set(self.env.undeclared(self._ast(source)))
 
-    def render(self, source: str, values: Mapping[str, Any]) -> str:
+    def render(self, source: str, values: Mapping[str, object]) -> str:
         """`source` rendered with `values`. Refused for what the sandbox refuses; a
         TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
         return self.env.run(self._ast(source), values)

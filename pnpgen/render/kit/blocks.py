@@ -139,7 +139,7 @@ BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
 }
 
 
-def block_kind(block: Any, parent: object, key: object, path: str) -> str:
+def block_kind(block: object, parent: object, key: object, path: str) -> str:
     """Which block `block` is (its one main key); ContentError with did-you-mean if none."""
     return main_key(block, list(BLOCKS), parent, key, path, "a block", "'table:' or 'text:'", "several kinds")
 
@@ -199,7 +199,7 @@ class TextCtx:
     def rules(self) -> Sequence[Rules[Any, Any]]:
         return self.job.rules
 
-    def with_values(self, **values: Any) -> TextCtx:
+    def with_values(self, **values: object) -> TextCtx:
         return replace(self, values={**self.values, **values})
 
     def element_ctx(self) -> ElementContext:
@@ -215,7 +215,7 @@ class TextCtx:
             raise BuildError(f"{self.label}: {error}") from None
 
 
-def fill(value: Any, ctx: TextCtx, parent: object = None, key: object = None) -> str:
+def fill(value: object, ctx: TextCtx, parent: object = None, key: object = None) -> str:
     """A Text (or number) in the job's language with `{name}` filled in (row/column numbers
     `{n}`, `{m}`, then the rules' rulebook context such as `{threshold}`)."""
     return printable_text(fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key), ctx, parent, key)
@@ -243,7 +243,7 @@ def printable_text(text: str, ctx: TextCtx, parent: object = None, key: object =
     return text
 
 
-def plain(value: Any, lang: str) -> str:
+def plain(value: object, lang: str) -> str:
     """A data value as printed text: Text in the language, lists joined with commas."""
     if isinstance(value, dict):
         return text_for(value, lang)
@@ -879,7 +879,7 @@ def localized(component: YMap, content: GameContent) -> bool:
     """Built once per language when any text other than the title has ja and en forms, or
     a table comes from the rules (their tables are written in the build's language)."""
 
-    def walk(value: Any) -> bool:
+    def walk(value: object) -> bool:
         if isinstance(value, dict):
             if set(value) == {"ja", "en"} and value["ja"] != value["en"]:
                 return True

@@ -206,7 +206,7 @@ def grid_count(value: Any, ctx: TextCtx, parent: object, key: str) -> int:
     return count
 
 
-def number_range(value: Any, ctx: TextCtx, parent: object, key: str) -> tuple[int, int]:
+def number_range(value: object, ctx: TextCtx, parent: object, key: str) -> tuple[int, int]:
     """[first, last] given inline or at a data path of game.yaml (e.g. rules.board.columns)."""
     pair = ctx.job.data_at(value, parent, key) if isinstance(value, str) else value
     if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) for v in pair)):

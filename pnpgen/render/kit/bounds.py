@@ -13,7 +13,6 @@ and whether the low end itself is refused).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from pnpgen.content.schema import Range
 from pnpgen.content.yamlpos import Where, where
@@ -33,7 +32,7 @@ LINE_HEIGHT = Range(float, 0, MAX_LEADING, "times the size", above=True)  # line
 
 
 
-def check_bounds(value: Any, spec: Any, path: str = "", parent: object = None, key: object = None) -> None:
+def check_bounds(value: object, spec: object, path: str = "", parent: object = None, key: object = None) -> None:
     """Raise ContentError at the first number of `value` outside its bound in `spec`."""
     if isinstance(spec, tuple):
         for option in spec:

@@ -217,7 +217,7 @@ class Card:
 WHOLE = re.compile(r"\s*[0-9]+\s*$")
 
 
-def _quantity(value: Any, job: KitJob, location: Location, data: tuple[Any, Any] | None = None) -> int:
+def _quantity(value: object, job: KitJob, location: Location, data: tuple[Any, Any] | None = None) -> int:
     """A card's copies, 0 to MAX_COPIES: a whole number or, when `data` (the YAML parent and
     key) is given, a game.yaml path such as 'players.max'."""
     source = ""
@@ -340,7 +340,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
     return out
 
 
-def _card_title(fields: dict[str, Any], name_field: Any, job: KitJob) -> str:
+def _card_title(fields: dict[str, Any], name_field: object, job: KitJob) -> str:
     for key in ([str(name_field)] if name_field else ["name", "title", "id"]):
         if key in fields and fields[key] not in (None, ""):
             return job.text(fields[key])
@@ -392,7 +392,7 @@ def element_context(component: YMap, job: KitJob, card: Card, bleed: float, cmyk
     )
 
 
-def draw_face(canvas: Canvas, layout: Sequence[Any], trim: Rect, clip: Rect, ctx: ElementContext,
+def draw_face(canvas: Canvas, layout: Sequence[object], trim: Rect, clip: Rect, ctx: ElementContext,
               turned: bool = False) -> None:
     """One card face inside `trim`, nothing drawn outside `clip`; `turned` rotates it by 180°."""
     canvas.saveState()
@@ -953,7 +953,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     drawn: list[tuple[Recorder, str]] = []
     art_budget = [MAX_PREVIEW_SHAPES]
 
-    def face(layout: Sequence[Any], card: Card, caption: str) -> None:
+    def face(layout: Sequence[object], card: Card, caption: str) -> None:
         rec = Recorder(w, h, art_budget)
         draw_elements(rec, layout, Rect(0, 0, w, h), element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
         drawn.append((rec, caption))
@@ -969,7 +969,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     return [save_preview(sheet, job.preview_dir() / name)]
 
 
-def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
+def uses_card_fields(layout: Sequence[object], job: KitJob) -> bool:
     """True when a layout names a card field (so each card has its own face); a layout
     with more than plain `{{ name }}` placeholders is taken to."""
     source = repr(list(layout))

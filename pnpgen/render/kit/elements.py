@@ -188,7 +188,7 @@ def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> Bui
                       **location)
 
 
-def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default: str | None = None) -> str:
+def colour_of(element: Mapping[str, object], key: str, ctx: ElementContext, default: str | None = None) -> str:
     """The colour `element[key]` names (or `default`), `{{ field }}` filled in: a BuildError
     naming the card and the layout line when it is no colour (a CSV cell such as 'grean')."""
     value = element.get(key)
@@ -203,7 +203,7 @@ def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default
 # --- checking -------------------------------------------------------------------------------
 
 
-def main_key(item: Any, kinds: Sequence[str], parent: object, key: object, path: str, noun: str, example: str,
+def main_key(item: object, kinds: Sequence[str], parent: object, key: object, path: str, noun: str, example: str,
              several: str = "several") -> str:
     """Which of `kinds` `item` is (its one main key, as elements and blocks have);
     ContentError with did-you-mean if none. `noun`: 'an element'; `example`: "'text:' or 'shape:'"."""
@@ -220,7 +220,7 @@ def main_key(item: Any, kinds: Sequence[str], parent: object, key: object, path:
     return found_kinds[0]
 
 
-def element_kind(element: Any, parent: object, key: object, path: str) -> str:
+def element_kind(element: object, parent: object, key: object, path: str) -> str:
     """Which element `element` is (its one main key); ContentError with did-you-mean if none."""
     return main_key(element, list(ELEMENTS), parent, key, path, "an element", "'text:' or 'shape:'")
 
@@ -243,7 +243,7 @@ def check_elements(elements: Sequence[Any], path: str) -> None:
         _check_numbers(element, here)
 
 
-def _check_numbers(element: Mapping[str, Any], here: str) -> None:
+def _check_numbers(element: Mapping[str, object], here: str) -> None:
     """Lengths, sizes and dashes within their ranges (a `{field}` is checked when drawn)."""
     for key in RANGES:
         value = element.get(key)
@@ -277,13 +277,13 @@ RANGES: dict[str, Range] = {
 }
 
 
-def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | None:
+def range_problem(element: Mapping[str, object], key: str, value: float) -> str | None:
     """What is wrong with `value` for `key` (RANGES), or None."""
     flat_line = key in ("w", "h") and element.get("shape") == "line"
     return (LENGTH if flat_line else RANGES[key]).problem(value)
 
 
-def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
+def _number(element: Mapping[str, object], key: str, ctx: ElementContext, default: float) -> float:
     """A number of the element (or `default`), a `{field}` filled in; checked against RANGES."""
     value = element.get(key)
     if value is None:
@@ -309,7 +309,7 @@ _PLACES: dict[tuple[int, float, float, float], tuple[Mapping[str, Any], tuple[fl
 _PLACE_KEYS = ("x", "y", "w", "h")
 
 
-def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
+def element_rect(element: Mapping[str, object], box: Rect, ctx: ElementContext) -> Rect:
     """Where an element sits: x, y, w, h in mm from the box's top-left; default the box
     (or the box plus its bleed with `bleed: true`). Worked out once per element and box size
     when its place names no card field (a deck draws each layout hundreds of times)."""
@@ -324,7 +324,7 @@ def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> 
     return rect
 
 
-def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
+def _element_rect(element: Mapping[str, object], box: Rect, ctx: ElementContext) -> Rect:
     outer = box.outset(ctx.bleed) if element.get("bleed") else box
     x = _number(element, "x", ctx, (outer.x - box.x) / mm)
     y = _number(element, "y", ctx, (box.top - outer.top) / mm)
@@ -342,7 +342,7 @@ def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) ->
 # --- rich text ------------------------------------------------------------------------------
 
 
-def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
+def overflow_error(ctx: ElementContext, element: Mapping[str, object], text: str, area: Rect, key: str) -> BuildError:
     snippet = text.replace("\n", " ")
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
     if element.get("shrink"):  # it shrank to min_size and still overflows
@@ -468,7 +468,7 @@ def table_model(element: Mapping[str, Any], ctx: ElementContext) -> TableModel:
                           for row in spec["rows"]])
 
 
-def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def draw_table(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     """A grid of single-line cells: columns as wide as their widest cell (spread over the
     width), rows of equal height, an optional shaded header row."""
     model = table_model(element, ctx).aligned(str(element.get("align", "center")))
@@ -532,7 +532,7 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
 # --- the entry point ------------------------------------------------------------------------
 
 
-def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
+def _text_layout(element: Mapping[str, object], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
     """A text element's laid-out lines, the area they go in and the text; BuildError on overflow."""
     raw = element["text"]
     text = fill_fields(ctx.job.text(raw), ctx, element, "text")
@@ -548,7 +548,7 @@ def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) ->
     return layout, inner, text
 
 
-def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _text_element(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     layout, inner, _text = _text_layout(element, area, ctx)
     colour = colour_of(element, "color", ctx, ctx.color)
     if canvas is not None:
@@ -556,14 +556,14 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                     ctx, colour)
 
 
-def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _image_element(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     name = fill_fields(str(element["image"]), ctx, element, "image")
     image = image_file(ctx, name, element, "image")
     if canvas is not None:
         draw_image_file(canvas, image, area, str(element.get("fit", "contain")), ctx.cmyk)
 
 
-def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _shape_element(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     if canvas is not None:
         draw_shape(canvas, element, area, ctx)
         return
@@ -811,7 +811,7 @@ DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext
 }
 
 
-def safe_breaches(elements: Sequence[Any], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
+def safe_breaches(elements: Sequence[object], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
     """Text (and tables) of a face nearer the trim `box` than `safe` points, unless the
     element says `safe: off`: one 'file:line:col: ...' each, naming how near it comes. A
     text is measured where its letters go (its lines as aligned), a table by its box."""
@@ -875,7 +875,7 @@ def _luminance(spec: str) -> float:
     return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
 
 
-def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Rect, ctx: ElementContext,
+def ink_saver_element(element: Mapping[str, object], kind: str, area: Rect, box: Rect, ctx: ElementContext,
                       kept: list[Rect]) -> Mapping[str, Any] | None:
     """The element as --ink-saver draws it: a full-bleed fill (`bleed: true`) or a background
     (a fill over BACKGROUND of the face) loses its fill (None when nothing is left); light
@@ -901,7 +901,7 @@ def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Re
     return {**element, key: SAVER_TEXT if kind != "shape" else SAVER_LINE}
 
 
-def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx: ElementContext) -> None:
+def draw_elements(canvas: Canvas | None, elements: Sequence[object], box: Rect, ctx: ElementContext) -> None:
     """Draw a layout inside `box` (points). With canvas None nothing is drawn but every
     check runs (fields, images, overflow): a build-time check of a face.
     Raises BuildError naming game, component and card (ctx.label) on overflow."""

@@ -346,7 +346,7 @@ def _renderer() -> type:
     return Renderer
 
 
-def _render(svg: Any, path: Path, shown: str, root: Path) -> tuple[Any, int]:
+def _render(svg: object, path: Path, shown: str, root: Path) -> tuple[Any, int]:
     setup_fonts()
     # svglib logs what it skips; on stderr those would be lines beside our one-line errors.
     logging.getLogger("svglib").setLevel(logging.CRITICAL)
@@ -365,7 +365,7 @@ def _render(svg: Any, path: Path, shown: str, root: Path) -> tuple[Any, int]:
     return drawing, renderer.nodes
 
 
-def _bundled_font(node: Any) -> None:
+def _bundled_font(node: object) -> None:
     """Text inside an SVG is set in the bundled font (embedded; covers Japanese)."""
     if hasattr(node, "fontName"):
         node.fontName = SANS
@@ -456,7 +456,7 @@ def svg_drawing(image: Image, cmyk: bool = False) -> Any:
     return drawing
 
 
-def _nodes(node: Any) -> Iterator[Any]:
+def _nodes(node: object) -> Iterator[Any]:
     yield node
     for child in getattr(node, "contents", []):
         yield from _nodes(child)

@@ -121,7 +121,7 @@ def face(component: YMap, side: str, named: dict[str, Sequence[Any]]) -> Face | 
     if value is None or (side == "back" and value == []):
         return None
 
-    def resolve(ref: Any, parent: object, key: object, path: str) -> Sequence[Any]:
+    def resolve(ref: object, parent: object, key: object, path: str) -> Sequence[Any]:
         if isinstance(ref, list):
             check_elements(ref, path)
             return ref

@@ -178,7 +178,7 @@ def pixels(rec: Recorder, size: tuple[int, int]) -> Any:
     return image.resize(size, Image.Resampling.BOX)  # each pixel the mean of the 2×2 it covers
 
 
-def raster(width_pt: float, height_pt: float, size: tuple[int, int], draw: Any) -> Any:
+def raster(width_pt: float, height_pt: float, size: tuple[int, int], draw: object) -> Any:
     """What `draw(recorder)` draws on a width×height pt area, as a Pillow image of `size` px."""
     return pixels(recording(width_pt, height_pt, draw), size)
 
@@ -246,7 +246,7 @@ def card_name(card: deck.Card, component: YMap, job: KitJob, title: str, number:
 # --- what a deck becomes ----------------------------------------------------------------------
 
 
-def rect_of(element: Any) -> tuple[float, float, float, float] | None:
+def rect_of(element: object) -> tuple[float, float, float, float] | None:
     """x, y, w, h (mm) of a rectangle element with all four given, else None."""
     if not isinstance(element, dict) or element.get("shape") not in ("rect", "circle") or element.get("bleed"):
         return None
@@ -291,7 +291,7 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
     stem = job.out_path(str(component["id"])).stem
     title = plain(job.text(component["title"]))
 
-    def face(layout: Sequence[Any], card: deck.Card) -> Recorder:
+    def face(layout: Sequence[object], card: deck.Card) -> Recorder:
         ctx = deck.element_context(component, job, card, s.bleed * mm)
         return recording(w, h, lambda rec: draw_elements(rec, layout, trim, ctx))
 
@@ -566,7 +566,7 @@ def pack_for_mods(out: Path, base_url: str, objects: list[dict[str, Any]], game_
 
     addresses: list[str] = []
 
-    def collect(node: Any) -> None:
+    def collect(node: object) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
                 if key in URL_KEYS and isinstance(value, str) and value.startswith(base_url) and value not in addresses:

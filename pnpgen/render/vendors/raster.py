@@ -97,14 +97,14 @@ def rasterise_cmyk(pdf: Path, dpi: float, pages: list[int] | None = None) -> Ite
                 path.unlink()
 
 
-def total_ink(image: Any) -> Any:
+def total_ink(image: object) -> Any:
     """Per pixel C + M + Y + K of a CMYK image, in percent (a numpy array)."""
     import numpy as np
 
     return np.asarray(image, dtype=np.uint16).sum(axis=2) * (100 / 255)
 
 
-def limit_ink(image: Any, limit: float) -> Any:
+def limit_ink(image: object, limit: float) -> Any:
     """A CMYK image whose total ink is at most `limit` percent everywhere: where a pixel is
     over, its grey part moves from C, M and Y to black (grey component replacement, as a
     separation would), then C, M and Y are scaled down if black alone cannot make room."""

@@ -267,7 +267,7 @@ def build(
     table = Table(title=f"Built into {out_dir}")
     for column in ("game", "file", "pages"):
         table.add_column(column, overflow="fold")
-    written: list[dict[str, Any]] = []
+    written: list[dict[str, object]] = []
     failed: dict[str, list[str]] = {}  # a game that fails does not stop the others (listed at the end)
     for game in selected:
         if not quiet and not as_json:
@@ -374,8 +374,8 @@ def validate(
             _finish_report(report, file_format, output, as_json, {"games": [], "failed_checks": 0}, [])
             return
     failures = 0
-    results: list[dict[str, Any]] = []
-    errors: list[dict[str, Any]] = []
+    results: list[dict[str, object]] = []
+    errors: list[dict[str, object]] = []
     started, current = time.perf_counter(), ""
     try:
         for game in select_games(root, games):

@@ -51,7 +51,7 @@ def _direct_call(args: list[str]) -> tuple[Callable[..., Any], list[str], dict[s
     if found is None:
         return None
     function, positionals, options = found
-    given: dict[str, Any] = {}
+    given: dict[str, object] = {}
     plain: list[str] = []
     rest = iter(args[1:])
     for arg in rest:
@@ -136,7 +136,7 @@ def _interrupted(options: list[str]) -> str:
     return f"interrupted: {_DROPPED[command]}" if command in _DROPPED else "interrupted"
 
 
-def _run(args: list[str]) -> Any:
+def _run(args: list[str]) -> object:
     """The command's exit code: a plain list or referee call directly, else through Typer."""
     direct = _direct_call(args)
     if direct is not None:
@@ -189,7 +189,7 @@ def _typer_errors() -> tuple[type[Exception], type[BaseException]]:
     return TyperException, typer.Abort
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """`pnpgen.cli.app`: the Typer app, imported on first use."""
     if name == "app":
         from pnpgen.app import app

@@ -51,7 +51,7 @@ class _LazyConsole:
             self._console = PipeConsole(stderr=self._stderr)
         return self._console
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self.real(), name)
 
 

@@ -86,7 +86,7 @@ def diff_partial(expected: object, actual: object, path: str) -> list[str]:
     return []
 
 
-def _plain(value: object) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | YList):

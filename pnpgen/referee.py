@@ -58,7 +58,7 @@ class Verdict:
     def exit_code(self) -> int:
         return CANNOT_TELL if self.legal is None else (0 if self.legal else 1)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {
             "legal": self.legal,
             "move": self.move,
@@ -82,7 +82,7 @@ class Verdict:
         return f"game over ({self.outcome['end']}): {said}"
 
 
-def outcome_data(rules: Rules[S, M], state: S) -> dict[str, Any] | None:
+def outcome_data(rules: Rules[S, M], state: S) -> dict[str, object] | None:
     """How `state` ended (None while the game goes on): the end id, winners (seats from 1), scores."""
     if not rules.is_terminal(state):
         return None
@@ -166,7 +166,7 @@ def load_position(rules: Rules[S, M], path: Path) -> Position[S]:
     return Position(state)
 
 
-def dump_view(rules: Rules[S, M], position: Position[S]) -> dict[str, Any]:
+def dump_view(rules: Rules[S, M], position: Position[S]) -> dict[str, object]:
     """A position as state-file data: the view for a view, else the full state."""
     if position.seat is None:
         return codec(rules).to_data(position.state)

@@ -58,14 +58,14 @@ def _set(schema: dict[str, Any], key: str, value: dict[str, Any]) -> None:
     schema["properties"][key] = value
 
 
-def _defs() -> dict[str, Any]:
+def _defs() -> dict[str, object]:
     """Shared parts: elements, sheet blocks (a row holds blocks), each component type."""
     element = _one_of_kinds(ELEMENTS)
     block = _one_of_kinds(BLOCKS)
     for option in block["anyOf"]:
         if "row" in option["properties"]:
             option["properties"]["row"]["items"] = {"$ref": "#/$defs/block"}
-    defs: dict[str, Any] = {"element": element, "block": block}
+    defs: dict[str, object] = {"element": element, "block": block}
     for kind in TYPES:
         module = type_module(kind)
         if module is None:
@@ -82,11 +82,11 @@ def _defs() -> dict[str, Any]:
     return defs
 
 
-def _component_list(defs: dict[str, Any]) -> dict[str, Any]:
+def _component_list(defs: dict[str, Any]) -> dict[str, object]:
     return {"type": "array", "items": {"anyOf": [{"$ref": f"#/$defs/{kind}"} for kind in TYPES if kind in defs]}}
 
 
-def _rulebook() -> dict[str, Any]:
+def _rulebook() -> dict[str, object]:
     schema = json_schema(FILE_SPEC)
     section = json_schema(SECTION_SPEC)
     section["properties"]["blocks"]["items"] = _one_of_kinds(BLOCK_SPECS)

@@ -72,7 +72,7 @@ def rules_with(root: Path, game: str, settings: dict[str, Any]) -> Rules[Any, An
     return picked
 
 
-def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, object]]:
     """Every combination of the values, the last parameter varying fastest."""
     points = [dict(zip([k for k, _ in params], combo, strict=True))
               for combo in itertools.product(*[values for _, values in params])]
@@ -132,7 +132,7 @@ class Sweep:
     def ends(self) -> list[str]:
         return sorted({end for p in self.points for end in p.summary["ends"]})
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {
             "game": self.game, "title": self.title, "pnpgen": __version__, "content": self.content,
             "games_per_point": self.games, "seed": self.seed, "bots": self.bots,
@@ -178,7 +178,7 @@ def run_sweep(planned: list[tuple[dict[str, Any], Rules[S, M]]], params: list[tu
         computed: list[bool] = []
 
         def compute(rules: Rules[S, M] = rules, pseed: int = pseed, computed: list[bool] = computed
-                    ) -> dict[str, Any]:
+                    ) -> dict[str, object]:
             computed.append(True)
             return simulate(rules, games, pseed, bots, runner=runner, on_games=on_games).to_data()
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import unquote, urlparse
 
 from pnpgen.build import remove_stale_outputs, write_release_notes
@@ -69,7 +69,7 @@ class Status:
     rebuilt: list[str] = field(default_factory=list)  # parts rebuilt last time
     seconds: float = 0.0
 
-    def to_data(self, previews: list[str]) -> dict[str, Any]:
+    def to_data(self, previews: list[str]) -> dict[str, object]:
         return {"version": self.version, "error": self.error, "rebuilt": self.rebuilt,
                 "seconds": round(self.seconds, 3), "previews": previews}
 

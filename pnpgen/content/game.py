@@ -86,7 +86,7 @@ class GameContent:
     def title(self, lang: str = "en") -> str:
         return text_for(self.data["title"], lang)
 
-    def part(self, key: str, default: object = None) -> Any:
+    def part(self, key: str, default: object = None) -> object:
         """A top-level part: inline, in a sibling file named by the key's value, or a
         list of such files whose lists are concatenated."""
         value = self.data.get(key, default)

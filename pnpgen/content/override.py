@@ -89,7 +89,7 @@ def with_settings(content: GameContent, settings: dict[str, Any]) -> GameContent
     data = copy.deepcopy(content.data)
     for key, value in settings.items():
         parts = key.split(".")
-        node: Any = data
+        node: object = data
         for depth, part in enumerate(parts):
             last = depth == len(parts) - 1
             here = ".".join(parts[:depth]) or "the top of game.yaml"

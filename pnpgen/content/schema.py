@@ -263,7 +263,7 @@ def json_schema(spec: Spec) -> dict[str, Any]:
     if isinstance(spec, list):
         spec = Each(spec[0])
     if isinstance(spec, Each):
-        schema: dict[str, Any] = {"type": "array", "items": json_schema(spec.item)}
+        schema: dict[str, object] = {"type": "array", "items": json_schema(spec.item)}
         if spec.min:
             schema["minItems"] = spec.min
         return schema

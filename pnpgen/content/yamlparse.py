@@ -191,7 +191,7 @@ if _CParser is not None:
     _FastLoader.register()
 
 
-def parse(name: str, text: str) -> Any:
+def parse(name: str, text: str) -> object:
     """`text` loaded with positions: libyaml where it reads the text as PyYAML does, else PyYAML."""
     if _CParser is not None and _c_parses_alike(text):
         loader = _FastLoader(text, name)

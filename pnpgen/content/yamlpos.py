@@ -68,7 +68,7 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
     return _parse(name, text)
 
 
-def _parse(name: str, text: str) -> Any:
+def _parse(name: str, text: str) -> object:
     from pnpgen.content.yamlparse import parse
 
     return parse(name, text)

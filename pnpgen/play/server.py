@@ -97,7 +97,7 @@ class Play:
                 raise Denied(f"seat {seat + 1}'s page needs its key (the link printed when the server started)")
         return seat
 
-    def links(self, base: str = "") -> dict[str, Any]:
+    def links(self, base: str = "") -> dict[str, object]:
         token = f"?token={self.token}" if self.token else ""
         seats = [f"{base}/seat/{k + 1}" + (f"/{key}" if key else "") + token
                  for k, key in enumerate(self.seat_keys)]
@@ -159,16 +159,16 @@ def create_app(play: Play) -> Starlette:
 
         return run
 
-    async def state(request: Request) -> Any:
+    async def state(request: Request) -> object:
         return await asyncio.to_thread(table.payload, play.audience(request))
 
-    async def turn(request: Request) -> Any:
+    async def turn(request: Request) -> object:
         """Whose turn it is, and nothing else (the hotseat page asks before it shows a seat's view)."""
         player = table.to_move()
         return {"version": table.version, "to_move": {"seat": player + 1 if player >= 0 else None,
                                                       "over": table.rules.is_terminal(table.state)}}
 
-    async def move(request: Request) -> Any:
+    async def move(request: Request) -> object:
         audience = play.audience(request)
         body = await read_json(request)
         verdict = await asyncio.to_thread(table.play, str(body.get("move", "")), audience)
@@ -178,24 +178,24 @@ def create_app(play: Play) -> Starlette:
         return {"legal": verdict.legal is not False, "move": verdict.move, "rule": verdict.rule,
                 "rule_title": title, "reason": verdict.reason, "version": table.version}
 
-    async def undo(request: Request) -> Any:
+    async def undo(request: Request) -> object:
         await asyncio.to_thread(table.undo, play.audience(request))
         play.notify()
         return {"version": table.version}
 
-    async def redo(request: Request) -> Any:
+    async def redo(request: Request) -> object:
         play.audience(request)
         await asyncio.to_thread(table.redo)
         play.notify()
         return {"version": table.version}
 
-    async def roll(request: Request) -> Any:
+    async def roll(request: Request) -> object:
         play.audience(request)
         await asyncio.to_thread(table.roll)
         play.notify()
         return {"version": table.version}
 
-    async def load(request: Request) -> Any:
+    async def load(request: Request) -> object:
         # the table, hotseat or referee page (whoever holds a full state file knows its cards)
         if request.query_params.get("seat") is not None:
             play.audience(request)
@@ -210,7 +210,7 @@ def create_app(play: Play) -> Starlette:
         play.notify()
         return {"version": table.version}
 
-    async def referee(request: Request) -> Any:
+    async def referee(request: Request) -> object:
         body = await read_json(request)
         move = body.get("move") if isinstance(body.get("move"), str) else None
         return await asyncio.to_thread(referee_answer, table.rules, str(body.get("text", "")),
@@ -335,11 +335,11 @@ def read_position(rules: Rules[S, M], text: str, name: str) -> Any:
             raise
 
 
-def referee_answer(rules: Rules[S, M], text: str, name: str, move: str | None, lang: str) -> dict[str, Any]:
+def referee_answer(rules: Rules[S, M], text: str, name: str, move: str | None, lang: str) -> dict[str, object]:
     """The referee page's answer: the file drawn, its legal moves; with a move, the verdict, the
     rule, the position before and after, and the resulting file (what `pnpgen referee` prints)."""
     position = read_position(rules, text, name)
-    answer: dict[str, Any] = {"judged": position.judged, **drawing(rules, position.state, lang)}
+    answer: dict[str, object] = {"judged": position.judged, **drawing(rules, position.state, lang)}
     if position.seat is not None:  # a view: its own file, not a state drawn from it
         from pnpgen.referee import dump_view
 

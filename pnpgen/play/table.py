@@ -316,7 +316,7 @@ class Table(Generic[S, M]):
         return step.text
 
     @locked
-    def payload(self, audience: int | None) -> dict[str, Any]:
+    def payload(self, audience: int | None) -> dict[str, object]:
         """Everything the page of `audience` shows (module docstring: nothing it may not see);
         made once per version and audience (a page's fetch after its move and after the event)."""
         self.check_audience(audience)
@@ -327,10 +327,10 @@ class Table(Generic[S, M]):
             self._payloads[key] = self._payload(audience)
         return self._payloads[key]
 
-    def _payload(self, audience: int | None) -> dict[str, Any]:
+    def _payload(self, audience: int | None) -> dict[str, object]:
         rules, player = self.rules, self.to_move()
         shown = self.state if audience is None or self.info is None else self._world(audience)
-        data: dict[str, Any] = {
+        data: dict[str, object] = {
             "game": rules.id,
             "version": self.version,
             "seats": [{"seat": k + 1, "who": name} for k, name in enumerate(self.seats)],
@@ -364,7 +364,7 @@ class Table(Generic[S, M]):
             data["outcome_count"] = len(outcomes)
         return data
 
-    def _log(self, audience: int | None) -> list[dict[str, Any]]:
+    def _log(self, audience: int | None) -> list[dict[str, object]]:
         log = []
         for index, step in enumerate(self.steps):
             text = step.text if audience is None else self.public(index, audience)
@@ -374,7 +374,7 @@ class Table(Generic[S, M]):
         return log
 
 
-def grouped(texts: list[str]) -> list[dict[str, Any]]:
+def grouped(texts: list[str]) -> list[dict[str, object]]:
     """Moves as buttons: one group of all, or by kind (move_kind) when there are many. A kind
     with very many holds groups split again by the next word that tells them apart ("write 6"
     holds "write 6 at 2-2", ...), so no group is a wall of buttons (the text box takes any move)."""
@@ -388,7 +388,7 @@ def grouped(texts: list[str]) -> list[dict[str, Any]]:
             groups.setdefault(key, []).append(text)
         return groups
 
-    def node(kind: str, items: list[str], words: int) -> dict[str, Any]:
+    def node(kind: str, items: list[str], words: int) -> dict[str, object]:
         for more in range(words + 1, 9) if len(items) > 2 * MANY_MOVES else ():
             finer = split(items, more)
             if len(finer) > 1:
@@ -399,7 +399,7 @@ def grouped(texts: list[str]) -> list[dict[str, Any]]:
     return [node(kind, items, 1) for kind, items in split(texts, 1).items()]
 
 
-def drawing(rules: Rules[S, M], state: S, lang: str = "en") -> dict[str, Any]:
+def drawing(rules: Rules[S, M], state: S, lang: str = "en") -> dict[str, object]:
     """{'svg': the game's picture of `state`, or None} and {'text': its description} for a
     game that draws none (or its state file, for a game that describes none either)."""
     scene = picture(rules, state, lang=lang)

@@ -56,10 +56,10 @@ def covers(font: str, ch: str) -> bool:
     return ord(ch) in pdfmetrics.getFont(font).face.charToGlyph
 
 
-def with_fallback(frags: list[Any]) -> list[Any]:
+def with_fallback(frags: list[Any]) -> list[object]:
     """ReportLab paragraph fragments with the characters a Latin face lacks moved to its
     IPAex fallback (a fragment split into runs where coverage changes)."""
-    out: list[Any] = []
+    out: list[object] = []
     for frag in frags:
         fallback = FALLBACK.get(getattr(frag, "fontName", ""))
         text = getattr(frag, "text", "")

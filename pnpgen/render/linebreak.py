@@ -143,7 +143,7 @@ class KinsokuParagraph(Paragraph):
         if frags is None:  # parsed here (a split part's frags are its parent's, already done)
             self.frags = with_fallback(self.frags)  # type: ignore[has-type]
 
-    def breakLinesCJK(self, maxWidths: Any) -> Any:  # noqa: N802,N803 (ReportLab's names)
+    def breakLinesCJK(self, maxWidths: Any) -> object:  # noqa: N802,N803 (ReportLab's names)
         if not isinstance(maxWidths, (list, tuple)):
             maxWidths = [maxWidths]  # noqa: N806
         if hasattr(self, "blPara") and getattr(self, "_splitpara", False):

@@ -183,13 +183,13 @@ def _on_text(name: str) -> Callable[..., Any]:
     list's repr), given that text bounded."""
     builtin = _BUILTIN_FILTERS[name]
 
-    def bounded(value: object, *args: object, **kwargs: object) -> Any:
+    def bounded(value: object, *args: object, **kwargs: object) -> object:
         return builtin(_text(value), *args, **kwargs)
 
     return bounded
 
 
-def _number(value: object) -> Any:
+def _number(value: object) -> object:
     """A number a template computed or converted, refused unless finite and within MAX_INT
     when exact (integers, fractions); a complex number is a mistake."""
     if isinstance(value, bool) or not isinstance(value, int | float | Rational | complex):
@@ -206,14 +206,14 @@ def _number(value: object) -> Any:
     return value
 
 
-def _int(value: object, default: object = 0, base: int = 10) -> Any:
+def _int(value: object, default: object = 0, base: int = 10) -> object:
     """Jinja2's `int`, its result within MAX_INT (a 26-digit text would print as it is)."""
     if isinstance(value, str) and len(value.strip()) > 40:
         raise ContentSandbox._too_big()
     return _number(_BUILTIN_FILTERS["int"](value, default, base))
 
 
-def _float(value: object, default: object = 0.0) -> Any:
+def _float(value: object, default: object = 0.0) -> object:
     """Jinja2's `float`, refused for 'inf' and 'nan'."""
     return _number(_BUILTIN_FILTERS["float"](value, default))
 
@@ -221,7 +221,7 @@ def _float(value: object, default: object = 0.0) -> Any:
 _MAX_ROUND_DIGITS = 20  # round(x, -10**7) builds 10**10**7: places beyond a float's 17 digits say nothing
 
 
-def _round(value: object, precision: object = 0, method: str = "common") -> Any:
+def _round(value: object, precision: object = 0, method: str = "common") -> object:
     """Jinja2's `round`, with its precision within ±_MAX_ROUND_DIGITS."""
     if not isinstance(precision, int) or abs(precision) > _MAX_ROUND_DIGITS:
         raise Refused(f"round takes a precision from -{_MAX_ROUND_DIGITS} to {_MAX_ROUND_DIGITS}")
@@ -378,7 +378,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
                               "(MAX_TEMPLATE_WORK: iterations x the size of the loop body)")
             yield item
 
-    def call_binop(self, context: Context, operator: str, left: object, right: object) -> Any:
+    def call_binop(self, context: Context, operator: str, left: object, right: object) -> object:
         """Arithmetic on numbers only (no 'x' * 10**9); exact results (integers, fractions)
         within MAX_INT and floats finite. A power is checked before it is computed, whatever
         the types: 2 ** Fraction(10**12, 1) is an exact power too."""
@@ -400,14 +400,14 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
         return Refused(f"a number in the template would be out of range (MAX_INT: {MAX_INT:,})")
 
     # --- no methods: a value's attribute that is a function is refused -------------
-    def getattr(self, obj: object, attribute: str) -> Any:
+    def getattr(self, obj: object, attribute: str) -> object:
         return self._no_method(super().getattr(obj, attribute), attribute)
 
-    def getitem(self, obj: object, argument: object) -> Any:
+    def getitem(self, obj: object, argument: object) -> object:
         return self._no_method(super().getitem(obj, argument), argument)
 
     @staticmethod
-    def _no_method(value: object, name: object) -> Any:
+    def _no_method(value: object, name: object) -> object:
         if callable(value) and not isinstance(value, jinja2.Undefined):
             raise Refused(f"'{name}' is a method; calling methods is not allowed")
         return value

@@ -34,10 +34,10 @@ class OldPlaceholder(TemplateRefused):
     """A text still uses the old `{name}` placeholder: an error (exit 2), never a problem to list."""
 
 
-def text_values(content: GameContent, rules: Rules[S, M] | None, lang: str) -> dict[str, Any]:
+def text_values(content: GameContent, rules: Rules[S, M] | None, lang: str) -> dict[str, object]:
     """The values every text may name, in `lang`: the game's, then the rules' rulebook context."""
     data = content.data
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "game_title": content.title(lang),
         "players_min": data["players"]["min"],
         "players_max": data["players"]["max"],
@@ -67,7 +67,7 @@ class Templates:
 
     def __init__(self) -> None:
         self.env = ContentSandbox()
-        self.parsed: dict[str, Any] = {}
+        self.parsed: dict[str, object] = {}
 
     def names(self, source: str) -> set[str]:
         """The names a text uses (Refused, or a jinja2 error, for a bad template)."""

@@ -170,7 +170,7 @@ def _check_table(table: YMap, path: str) -> None:
 
 
 def _leaf_specs(columns: Sequence[Any]) -> list[Any]:
-    out: list[Any] = []
+    out: list[object] = []
     for col in columns:
         out += list(col["columns"]) if "group" in col else [col]
     return out
@@ -183,7 +183,7 @@ class TextCtx:
 
     job: KitJob
     label: str  # "game <g>, component <c>", named in build errors
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)
     font_size: float = 9.0
     drawn: Budget = field(default_factory=Budget)  # shared by with_values copies
 
@@ -207,7 +207,7 @@ class TextCtx:
         return ElementContext(self.job, self.label, fields=self.values, font_size=self.font_size,
                               cmyk=self.job.options.print_shop)
 
-    def colour(self, spec: str) -> Any:
+    def colour(self, spec: str) -> object:
         """A colour, in CMYK for print-shop files."""
         try:
             return make_colour(spec, self.job.options.print_shop)
@@ -499,8 +499,8 @@ class Column:
     align: str = "center"
     field: str | None = None
     lookup: str | None = None
-    spec: Any = None
-    template: Any = None  # a text filled with the row's fields (data tables)
+    spec: object = None
+    template: object = None  # a text filled with the row's fields (data tables)
 
 
 @dataclass
@@ -726,7 +726,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
     taken from each column's `field` (a field `x` also finds the CSV pair `x_ja`/`x_en`)."""
     key = "data" if "data" in spec else "csv"
     if key == "csv":
-        items: Any = [fields for fields, _, _ in read_csv(spec, ctx.job)]
+        items: object = [fields for fields, _, _ in read_csv(spec, ctx.job)]
     elif isinstance(spec["data"], dict):  # a YAML file of the game folder holding the list
         try:  # a refused path names the file: key
             path = ctx.content.path(str(spec["data"]["file"]))

@@ -127,7 +127,7 @@ SCHEMA: Schema = {
     "font_size?": float,
 }
 COUNT_BOUND = Range(int, 1, MAX_GRID_CELLS)  # columns or rows given as a number
-BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have sheet.BLOCK_BOUNDS
+BOUNDS: dict[str, object] = {  # see bounds.py; blocks have sheet.BLOCK_BOUNDS
     "overlap": LENGTH,
     "grid": {"columns": COUNT_BOUND, "rows": COUNT_BOUND, "cell": (SIZE, {"width": SIZE, "height": SIZE}),
              "line": LENGTH, "border": LENGTH},

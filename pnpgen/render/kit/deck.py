@@ -107,7 +107,7 @@ SCHEMA: Schema = {
     "back?": BACK_SPEC,
 }
 QUANTITY = "quantity"
-BOUNDS: dict[str, Any] = {  # see bounds.py; quantities are checked as the cards are counted
+BOUNDS: dict[str, object] = {  # see bounds.py; quantities are checked as the cards are counted
     "size": {"width": SIZE, "height": SIZE},
     "bleed": LENGTH,
     "safe": LENGTH,
@@ -278,7 +278,7 @@ def cards_from(component: YMap, content: GameContent) -> Iterator[tuple[list[dic
         path = content.path(str(entry["file"]), entry, "file")
         if not path.is_file():
             raise ContentError(f"cards_from: file not found: {entry['file']}", **where(entry, "file", value=True))
-        node: Any = load_yaml(path)
+        node: object = load_yaml(path)
         for part in str(entry["at"]).split("."):
             if not isinstance(node, dict) or part not in node:
                 raise ContentError(f"cards_from: {entry['file']} has nothing at '{entry['at']}'",

@@ -128,7 +128,7 @@ class ElementContext:
     def icon(self, canvas: Canvas, name: str, area: Rect) -> None:
         draw_icon(canvas, name, area, self)
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str) -> object:
         """A `{{ name }}` value: a card field, else the job's values (render/text.py)."""
         if name in self.fields:
             return self.fields[name]
@@ -138,7 +138,7 @@ class ElementContext:
         values = self.job.values
         return sorted({*self.fields, *(k for k, v in values.items() if isinstance(v, str | int | float))})
 
-    def names(self) -> dict[str, Any]:
+    def names(self) -> dict[str, object]:
         """The one context object a template renders with: the job's values, then the fields
         (a {ja, en} field in the job's language)."""
         fields = {k: self.job.text(v) if isinstance(v, dict) else v for k, v in self.fields.items()}

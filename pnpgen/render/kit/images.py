@@ -70,7 +70,7 @@ class Image:
     shown: str  # as errors name it
     width: float
     height: float
-    drawing: Any = None
+    drawing: object = None
     nodes: int = 0  # SVG elements drawn (what a preview spends on it)
 
 
@@ -425,14 +425,14 @@ def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
     return name
 
 
-def _reader(path: str) -> Any:
+def _reader(path: str) -> object:
     from reportlab.lib.utils import ImageReader
 
     return ImageReader(path)
 
 
 @lru_cache(maxsize=128)
-def svg_drawing(image: Image, cmyk: bool = False) -> Any:
+def svg_drawing(image: Image, cmyk: bool = False) -> object:
     """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours and pictures
     converted (print-shop files)."""
     if not cmyk:
@@ -491,7 +491,7 @@ def _cmyk_picture(picture: Any, keep_alpha: bool = False) -> Any:
 
 
 @lru_cache(maxsize=128)
-def cmyk_image(image: Image) -> Any:
+def cmyk_image(image: Image) -> object:
     """A checked PNG or JPEG converted to CMYK for print-shop files; a transparent PNG
     keeps its transparency as a soft mask (no white square on a coloured back)."""
     from reportlab.lib.utils import ImageReader

@@ -45,7 +45,7 @@ class Face:
     by: str = ""
     choices: dict[str, Sequence[Any]] = field(default_factory=dict)
     default: Sequence[Any] | None = None
-    node: Any = None  # the YAML `by:` mapping, for messages
+    node: object = None  # the YAML `by:` mapping, for messages
     named: dict[str, Sequence[Any]] = field(default_factory=dict)  # all named layouts (by: without layouts)
 
     def layout(self, fields: dict[str, Any], card: str, location: Location) -> Sequence[Any]:
@@ -147,7 +147,7 @@ class Faces:
     front: Face
     back: Face | None
 
-    def elements(self) -> list[Any]:
+    def elements(self) -> list[object]:
         """Every element of every layout the deck may draw (for counts and language checks)."""
         sides = [self.front] + ([self.back] if self.back else [])
         return [e for side in sides for layout in side.all_layouts() for e in layout]

@@ -196,7 +196,7 @@ class KitJob:
         return self.game_dir / "preview"
 
     @property
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, object]:
         """The values texts name (render/text.py: the game's, then the first rules'
         rulebook context) in this language, computed once per language (shared with
         in_lang copies)."""
@@ -211,7 +211,7 @@ class KitJob:
 
     def data_at(self, path: str, parent: object = None, key: object = None) -> Any:
         """The game.yaml value at a dotted path such as 'players.max' (list items by number)."""
-        value: Any = self.content.data
+        value: object = self.content.data
         for part in path.split("."):
             if isinstance(value, dict) and part in value:
                 value = value[part]

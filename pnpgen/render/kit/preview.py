@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -471,7 +471,7 @@ def _svg_path(dwg: Drawing, parent: SVG, op: PathOp, height: float) -> None:
     d = []
     for points, closed in op.subpaths:
         d.append("M" + " L".join(f"{x:.2f},{height - y:.2f}" for x, y in points) + (" Z" if closed else ""))
-    attrs: dict[str, Any] = {"d": " ".join(d), "fill": _hex(op.fill), "fill_rule": "evenodd"}
+    attrs: dict[str, object] = {"d": " ".join(d), "fill": _hex(op.fill), "fill_rule": "evenodd"}
     if op.stroke is not None:
         attrs.update(stroke=_hex(op.stroke), stroke_width=round(op.width, 3))
         if op.dash:
@@ -481,8 +481,8 @@ def _svg_path(dwg: Drawing, parent: SVG, op: PathOp, height: float) -> None:
 
 def _svg_text(dwg: Drawing, parent: SVG, op: TextOp, height: float) -> None:
     x, y = round(op.x, 2), round(height - op.y, 2)
-    attrs: dict[str, Any] = {"insert": (x, y), "font_size": round(op.size, 2), "font_family": f"{op.font}, sans-serif",
-                             "fill": _hex(op.fill)}
+    attrs: dict[str, object] = {"insert": (x, y), "font_size": round(op.size, 2),
+                                "font_family": f"{op.font}, sans-serif", "fill": _hex(op.fill)}
     if op.bold:
         attrs["font_weight"] = "bold"
     if abs(op.angle) > 0.01:

@@ -74,7 +74,7 @@ SCHEMA: Schema = {
     "show_title?": bool,
     "blocks": Each(Any_, min=1),
 }
-BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have BLOCK_BOUNDS
+BOUNDS: dict[str, object] = {  # see bounds.py; blocks have BLOCK_BOUNDS
     "size": {"width": SIZE, "height": SIZE},
     "copies": Range(int, 0, MAX_COPIES),
     "bleed": LENGTH,

@@ -134,7 +134,7 @@ def transform(scale: float = 1.0, face_down: bool = True) -> dict[str, float]:
             "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
 
 
-def saved_object(name: str, objects: list[dict[str, Any]]) -> dict[str, Any]:
+def saved_object(name: str, objects: list[dict[str, Any]]) -> dict[str, object]:
     """A TTS saved object: a save file with one object (its outer fields left empty)."""
     return {"SaveName": name, "Date": "", "VersionNumber": "", "GameMode": "", "GameType": "", "GameComplexity": "",
             "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "TabStates": {},

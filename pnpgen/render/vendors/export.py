@@ -122,7 +122,7 @@ def write_pdf_x1a(path: Path, pages: list[Any], profile: Profile, product: Produ
 
     pdf = pikepdf.new()
     digest = hashlib.sha256()
-    made: dict[str, Any] = {}
+    made: dict[str, object] = {}
     for image in pages:
         width_px, height_px = image.size
         w, h = width_px / profile.ppi * 72, height_px / profile.ppi * 72

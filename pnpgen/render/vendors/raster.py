@@ -104,7 +104,7 @@ def total_ink(image: object) -> Any:
     return np.asarray(image, dtype=np.uint16).sum(axis=2) * (100 / 255)
 
 
-def limit_ink(image: object, limit: float) -> Any:
+def limit_ink(image: object, limit: float) -> object:
     """A CMYK image whose total ink is at most `limit` percent everywhere: where a pixel is
     over, its grey part moves from C, M and Y to black (grey component replacement, as a
     separation would), then C, M and Y are scaled down if black alone cannot make room."""

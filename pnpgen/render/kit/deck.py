@@ -210,8 +210,8 @@ class Card:
     fields: dict[str, Any]
     name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
     location: Location = field(default_factory=Location)  # its CSV row or YAML item
-    front: Sequence[Any] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
-    back: Sequence[Any] = ()
+    front: Sequence[object] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
+    back: Sequence[object] = ()
 
 
 WHOLE = re.compile(r"\s*[0-9]+\s*$")

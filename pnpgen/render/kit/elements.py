@@ -39,7 +39,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent, PathRefused
 from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Schema, Text, check
-from pnpgen.content.yamlpos import where
+from pnpgen.content.yamlpos import Where, where
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_LENGTH_MM
 from pnpgen.render.colour import make_colour
@@ -68,7 +68,7 @@ Number = OneOf(float, str)  # a number, or a `{field}` giving one
 POSITION: Schema = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
                             "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
-ELEMENTS: dict[str, dict[str, Any]] = {
+ELEMENTS: dict[str, Schema] = {
     "text": {
         "text": OneOf(Text, int, float), **POSITION, "size?": Number, "font?": Choice(*FONTS),
         "color?": str, "align?": Align, "valign?": VAlign, "leading?": float,
@@ -180,7 +180,7 @@ def fill_fields(text: str, ctx: ElementContext, parent: object = None, key: obje
         raise BuildError(f"{ctx.label}: template error: {err}", **location) from None
 
 
-def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
+def _unknown(name: str, ctx: ElementContext, location: Where) -> BuildError:
     names = ctx.known()
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -225,12 +225,13 @@ def element_kind(element: object, parent: object, key: object, path: str) -> str
     return main_key(element, list(ELEMENTS), parent, key, path, "an element", "'text:' or 'shape:'")
 
 
-def check_elements(elements: Sequence[Any], path: str) -> None:
+def check_elements(elements: Sequence[object], path: str) -> None:
     """Schema check of a layout (ContentError at the first bad element)."""
     for index, element in enumerate(elements):
         here = f"{path}[{index}]"
         kind = element_kind(element, elements, index, here)
         check(element, ELEMENTS[kind], elements, index, here)
+        assert isinstance(element, Mapping)  # check() refuses anything else
         for key in ("color", "fill", "stroke", "header_fill"):
             value = element.get(key)
             if isinstance(value, str) and "{" not in value:
@@ -305,7 +306,7 @@ def _number(element: Mapping[str, object], key: str, ctx: ElementContext, defaul
 
 # element_rect of elements whose place names no field: (the element, kept alive so that its
 # id is not reused, and x, y, w, h in mm) by (id, box size, bleed)
-_PLACES: dict[tuple[int, float, float, float], tuple[Mapping[str, Any], tuple[float, float, float, float]]] = {}
+_PLACES: dict[tuple[int, float, float, float], tuple[Mapping[str, object], tuple[float, float, float, float]]] = {}
 _PLACE_KEYS = ("x", "y", "w", "h")
 
 

@@ -17,11 +17,12 @@ A content file names its schema on its first line, for the YAML language server:
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pnpgen.content.game import COMMON_SCHEMA, SIMULATION_SCHEMA
-from pnpgen.content.schema import Each, OneOf, json_schema
+from pnpgen.content.schema import Each, OneOf, Spec, json_schema
 from pnpgen.examples import EXAMPLE_SCHEMA
 from pnpgen.games import engines
 from pnpgen.output import atomic_output
@@ -49,7 +50,7 @@ TITLES = {
 }
 
 
-def _one_of_kinds(specs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _one_of_kinds(specs: Mapping[str, Spec]) -> dict[str, Any]:
     """A mapping with exactly one main key of `specs` (an element, a block)."""
     return {"anyOf": [json_schema(spec) for spec in specs.values()]}
 

@@ -108,7 +108,7 @@ TABLE: Schema = {
 }
 
 
-BLOCKS: dict[str, dict[str, Any]] = {
+BLOCKS: dict[str, Schema] = {
     "heading": {"heading": Text, "size?": float, "align?": Align},
     "text": {"text": Text, "size?": float, "align?": Align},
     "table": {"table": TABLE},
@@ -122,7 +122,7 @@ BLOCKS: dict[str, dict[str, Any]] = {
 }
 
 
-BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
+BLOCK_BOUNDS: dict[str, Schema] = {  # Range bounds in the shape of the block
     "heading": {"size": FONT},
     "text": {"size": FONT},
     "table": {"table": {
@@ -485,7 +485,7 @@ class Cell:
     caption: str = ""
     rows: int = 1  # span
     cols: int = 1
-    shade: Any = None
+    shade: str | None = None
     align: str = "center"
     size: float = 9.0
 

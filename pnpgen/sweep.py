@@ -22,7 +22,7 @@ import hashlib
 import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,7 +55,7 @@ SERIES = [(0.22, 0.42, 0.69), (0.85, 0.37, 0.05), (0.2, 0.6, 0.3), (0.6, 0.3, 0.
           (0.1, 0.65, 0.7), (0.8, 0.25, 0.45), (0.45, 0.45, 0.45)]
 
 
-def rules_with(root: Path, game: str, settings: dict[str, Any]) -> Rules[Any, Any]:
+def rules_with(root: Path, game: str, settings: Mapping[str, object]) -> Rules[Any, Any]:
     """The game `game` with `settings` applied in memory; errors name the settings."""
     (content,) = load_games(root, [game])
     if settings:
@@ -81,7 +81,7 @@ def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, object]]:
     return points
 
 
-def point_seed(seed: int, settings: dict[str, Any]) -> int:
+def point_seed(seed: int, settings: Mapping[str, object]) -> int:
     """A point's seed: from the sweep seed and the point's values only."""
     text = json.dumps([seed, sorted((k, repr(v)) for k, v in settings.items())])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % (2**31 - 1) + 1
@@ -89,7 +89,7 @@ def point_seed(seed: int, settings: dict[str, Any]) -> int:
 
 @dataclass
 class Point:
-    settings: dict[str, Any]
+    settings: Mapping[str, object]
     seed: int
     summary: dict[str, Any]  # Summary.to_data()
     cached: bool
@@ -153,7 +153,7 @@ def replay_command(game: str, point: Point, games: int, bots: list[str]) -> str:
 
 
 def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
-               bots: list[str]) -> list[tuple[dict[str, Any], Rules[Any, Any]]]:
+               bots: list[str]) -> list[tuple[dict[str, object], Rules[Any, Any]]]:
     """Every point with its rules: every bad key or value is found before any game is played."""
     planned = []
     for settings in grid(params):
@@ -165,7 +165,7 @@ def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
     return planned
 
 
-def run_sweep(planned: list[tuple[dict[str, Any], Rules[S, M]]], params: list[tuple[str, list[Any]]],
+def run_sweep(planned: list[tuple[dict[str, object], Rules[S, M]]], params: list[tuple[str, list[Any]]],
               games: int, seed: int, bots: list[str], runner: Runner, on_games: OnGames | None = None,
               on_point: Callable[[Point], None] | None = None) -> Sweep:
     points = [settings for settings, _ in planned]

@@ -13,7 +13,6 @@ import copy
 import difflib
 import re
 from collections.abc import Mapping
-from typing import Any
 
 import yaml
 

@@ -22,7 +22,7 @@ import typer
 from pnpgen import __version__, commands, limits
 from pnpgen.commands import emit, err, error_entry, out, stderr_console
 from pnpgen.content.game import content_root, game_folders, load_games
-from pnpgen.errors import PnpgenError, UnknownGame
+from pnpgen.errors import Interrupted, PnpgenError, UnknownGame
 from pnpgen.games import find_rules
 
 if TYPE_CHECKING:
@@ -601,8 +601,11 @@ def watch(
         server = serve(watcher, port)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         err.print(f"serving http://127.0.0.1:{server.server_address[1]}/", highlight=False)
-    err.print(f"watching {chosen.folder} (Ctrl-C stops)", highlight=False)
-    watcher.run(threading.Event())
+    try:
+        err.print(f"watching {chosen.folder} (Ctrl-C stops)", highlight=False)
+        watcher.run(threading.Event())
+    except (KeyboardInterrupt, Interrupted):  # exit 130, as a shell expects of a stopped command
+        raise Interrupted(f"stopped watching; the last good files stay in {watcher.game_dir}") from None
 
 
 def _default_golden(root: Path, create: bool) -> Path | None:
@@ -646,8 +649,8 @@ def simulate(
     from pnpgen.engine.bots import parse_bot, scaled_bot
     from pnpgen.engine.capabilities import bot_methods
     from pnpgen.engine.cluster import open_runner
+    from pnpgen.engine.simulate import RunInterrupted, skill_check
     from pnpgen.engine.simulate import simulate as run_games
-    from pnpgen.engine.simulate import skill_check
 
     rules = _rules_with_settings(content_root(content), game, settings or [])
     seed = _checked_run(games, 1 if workers is None else workers, seed, skill_games if skill else None)
@@ -666,15 +669,26 @@ def simulate(
                 out.print(f"  {name}: {method}")
     check = None
     with runner:
-        with _progress(quiet) as progress:
-            task = progress.add_task("games", total=games)
-            summary = run_games(rules, games, seed, bot_names, on_games=lambda n: progress.advance(task, n),
-                                runner=runner)
-        if skill:
+        try:
             with _progress(quiet) as progress:
-                task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
-                check = skill_check(rules, skill, len(bot_names), skill_games, seed, runner=runner,
-                                    on_games=lambda n: progress.advance(task, n))
+                task = progress.add_task("games", total=games)
+                summary = run_games(rules, games, seed, bot_names, on_games=lambda n: progress.advance(task, n),
+                                    runner=runner)
+        except RunInterrupted as stop:  # Ctrl-C: the games finished so far, in order, are summarised
+            done = stop.done.summary(rules.id, seed, bot_names) if stop.done.games else None
+            raise _interrupted_run(done, rules, as_json, (
+                f"the summary above is of the first {done.games:,} of {games:,} games, as --games "
+                f"{done.games} --seed {seed} plays them" if done else
+                f"no game had finished yet (seed {seed})")) from None
+        if skill:
+            try:
+                with _progress(quiet) as progress:
+                    task = progress.add_task("skill", total=skill_games * (2 if len(bot_names) == 1 else 1))
+                    check = skill_check(rules, skill, len(bot_names), skill_games, seed, runner=runner,
+                                        on_games=lambda n: progress.advance(task, n))
+            except (KeyboardInterrupt, Interrupted):
+                raise _interrupted_run(summary, rules, as_json, f"the summary above is of all {games:,} games "
+                                       f"(seed {seed}); the skill check was dropped") from None
     if as_json:
         data = summary.to_data()
         if check:
@@ -684,6 +698,17 @@ def simulate(
     _print_summary(summary, rules)
     if check:
         _print_skill(check)
+
+
+def _interrupted_run(summary: Summary | None, rules: Rules[S, M], as_json: bool, message: str) -> Interrupted:
+    """A run Ctrl-C stopped: what it finished printed (or the JSON envelope, not ok, with it),
+    and the Interrupted whose line says what that is."""
+    if summary is not None:
+        if as_json:
+            emit(False, summary.to_data(), errors=[error_entry(f"interrupted: {message}")])
+        else:
+            _print_summary(summary, rules)
+    return Interrupted(message)
 
 
 def _rules_with_settings(root: Path, game: str, settings: list[str]) -> Any:
@@ -957,9 +982,19 @@ def report(
     plan = f"{games} games + {skill_games} skill games" if fixed else f"a {budget:g} s budget"
     if not as_json:
         err.print(f"{rules.id}: {plan}, seed {seed}, on {runner.description}", highlight=False)
-    with runner, _progress(quiet or as_json, budget=not fixed) as progress:
-        task = progress.add_task("games", total=total)
-        pdf, data = write_report(rules, options, on_games=lambda n: progress.advance(task, n))
+    played = [0]  # games finished, for the line Ctrl-C prints
+    try:
+        with runner, _progress(quiet or as_json, budget=not fixed) as progress:
+            task = progress.add_task("games", total=total)
+
+            def advance(games: int) -> None:
+                played[0] += games
+                progress.advance(task, games)
+
+            pdf, data = write_report(rules, options, on_games=advance)
+    except (KeyboardInterrupt, Interrupted):
+        raise Interrupted(f"no report was written; the {played[0]:,} games played so far (seed {seed}) "
+                          "were dropped") from None
     used = json.loads(data.read_text(encoding="utf-8")).get("budget")
     if as_json:
         emit(True, {"game": rules.id, "pdf": str(pdf), "data": str(data), **({"budget": used} if used else {})})

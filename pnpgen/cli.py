@@ -23,7 +23,7 @@ from typing import Any
 
 from pnpgen import commands
 from pnpgen.commands import CommandExit, emit, error_entry, one_line
-from pnpgen.errors import PnpgenError
+from pnpgen.errors import Interrupted, PnpgenError
 
 _DIRECT: dict[str, tuple[Callable[..., Any], int, dict[str, tuple[str, type | None]]]] = {}
 
@@ -90,8 +90,8 @@ def main() -> None:
         except CommandExit as done:
             code = done.code
         sys.stdout.flush()  # here, not at exit: a closed pipe is then caught below
-    except (KeyboardInterrupt, Interrupted):
-        print(_interrupted(options), file=sys.stderr)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        print(_interrupted(options, stop), file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:  # the reader stopped early (`| head`): quiet, as other tools are
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
@@ -104,11 +104,6 @@ def main() -> None:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     sys.exit(code if isinstance(code, int) else 0)
-
-
-class Interrupted(BaseException):
-    """Ctrl-C, raised by pnpgen's own SIGINT handler. Not a KeyboardInterrupt, which click
-    would turn into Abort after printing a blank line of its own."""
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
@@ -130,8 +125,11 @@ _DROPPED = {"simulate": "the games played so far were dropped (a summary is prin
             "sweep": "the points played so far were dropped; no sweep table was written"}
 
 
-def _interrupted(options: list[str]) -> str:
-    """The one line Ctrl-C prints: 'interrupted', and what became of partial results."""
+def _interrupted(options: list[str], stop: BaseException) -> str:
+    """The one line Ctrl-C prints: 'interrupted', and what became of partial results (the
+    command's own words when it gave some)."""
+    if isinstance(stop, Interrupted) and str(stop):
+        return f"interrupted: {one_line(stop)}"
     command = next((a for a in options if not a.startswith("-")), "")
     return f"interrupted: {_DROPPED[command]}" if command in _DROPPED else "interrupted"
 

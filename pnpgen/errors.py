@@ -54,3 +54,9 @@ class UnknownGame(PnpgenError):
 
 class BuildError(PnpgenError):
     """Rendering failed because of the content (e.g. overflowing text)."""
+
+
+class Interrupted(BaseException):
+    """Ctrl-C. pnpgen's own SIGINT handler raises it: not a KeyboardInterrupt, which click would
+    turn into Abort after printing a blank line of its own. Its message, when there is one,
+    says what became of the work so far; the CLI prints `interrupted: <message>` and exits 130."""

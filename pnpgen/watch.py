@@ -205,11 +205,11 @@ class Watcher:
     # --- watching -----------------------------------------------------------------------------
 
     def run(self, stop: threading.Event) -> None:
-        """Rebuild on every save until `stop` is set."""
+        """Rebuild on every save until `stop` is set; Ctrl-C raises KeyboardInterrupt."""
         import watchfiles
 
         for changes in watchfiles.watch(self.folder, stop_event=stop, debounce=100, step=20,
-                                        watch_filter=_not_temporary, raise_interrupt=False):
+                                        watch_filter=_not_temporary, raise_interrupt=True):
             self.rebuild({Path(path) for _, path in changes})
 
     def previews(self) -> list[str]:

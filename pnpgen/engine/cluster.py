@@ -25,11 +25,14 @@ import os
 import pickle
 import re
 from collections import OrderedDict
+from itertools import islice
+from multiprocessing import resource_tracker
 from typing import Any, TypeVar
 
 from pnpgen.engine.figures import CODE, folder_digest
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import (
+    InOrder,
     OnGames,
     OutOfTime,
     Runner,
@@ -38,6 +41,7 @@ from pnpgen.engine.simulate import (
     blocks,
     local_runner,
     tally_games,
+    without_ctrl_c,
 )
 from pnpgen.errors import PnpgenError
 
@@ -106,10 +110,15 @@ class DaskRunner(Runner):
             import dask
 
             count = workers or os.cpu_count() or 1
-            with dask.config.set(QUIET_LOCAL_CLUSTER):
+            # Ctrl-C is this process's to handle: the cluster's event loop thread, and the worker
+            # processes it spawns (now, or when a nanny restarts one), start with SIGINT blocked.
+            # multiprocessing's resource tracker is started first, here: started from a thread,
+            # it unblocks SIGINT in that thread when it is done (so would Dask's first spawn)
+            resource_tracker.ensure_running()
+            with dask.config.set(QUIET_LOCAL_CLUSTER), without_ctrl_c():
                 self._cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
                                              dashboard_address=None, silence_logs=logging.ERROR)
-            self.client = Client(self._cluster)
+                self.client = Client(self._cluster)
             self.description = f"a local Dask cluster of {count} worker process(es)"
         else:
             try:
@@ -143,20 +152,33 @@ class DaskRunner(Runner):
         from distributed.client import TimeoutError as DaskTimeout
 
         shared, digest = self._send(rules)
-        todo = blocks(start, stop, block_size(stop - start, self.workers))
+        slots = self.workers
+        todo = iter(blocks(start, stop, block_size(stop - start, slots)))
         run = hashlib.sha256(repr((digest, bot_names, seed, check_invariants)).encode()).hexdigest()[:20]
-        futures = {
-            self.client.submit(play_block, shared, digest, bot_names, seed, check_invariants, a, b,
-                               key=f"pnpgen-{run}-{a}-{b}"): (a, b)
-            for a, b in todo
-        }
-        total = Tally(len(bot_names))
+        futures: dict[Any, tuple[int, int]] = {}
+
+        def submit(a: int, b: int) -> Any:
+            future = self.client.submit(play_block, shared, digest, bot_names, seed, check_invariants, a, b,
+                                        key=f"pnpgen-{run}-{a}-{b}")
+            futures[future] = (a, b)
+            return future
+
+        # a few tasks per slot in flight, the next submitted as one finishes: every worker stays
+        # busy, blocks finish near game order, and a stop (Ctrl-C, timeout) has few to cancel
+        for a, b in islice(todo, 4 * slots):
+            submit(a, b)
         try:
-            for future in as_completed(futures, timeout=timeout):  # the cluster's task stream
-                a, b = futures[future]
-                total.merge(future.result())
-                if on_games:
-                    on_games(b - a)
+            stream = as_completed(list(futures), timeout=timeout)  # the cluster's task stream
+            with InOrder(len(bot_names), start).on_ctrl_c() as done:
+                for future in stream:
+                    a, b = futures.pop(future)
+                    part: Tally = future.result()
+                    following = next(todo, None)
+                    if following is not None:
+                        stream.add(submit(*following))
+                    done.add(a, b, part)
+                    if on_games:
+                        on_games(b - a)
         except (TimeoutError, DaskTimeout) as err:
             raise OutOfTime from err
         except Exception as err:
@@ -167,7 +189,7 @@ class DaskRunner(Runner):
             unfinished = [future for future in futures if not future.done()]
             if unfinished:
                 self.client.cancel(unfinished)
-        return total
+        return done.total
 
     def _send(self, rules: Rules[S, M]) -> tuple[Any, str]:
         """The Rules scattered to every worker (the pickle, MBs once its caches are warm,
@@ -192,6 +214,8 @@ class DaskRunner(Runner):
             self._sent = None
 
     def close(self) -> None:
+        if os.environ.get("PNPGEN_DEBUG") is None:  # what Dask says while we stop it (a task cancelled
+            logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)  # by Ctrl-C) is not news
         self._release()
         self.client.close()
         if self._cluster is not None:

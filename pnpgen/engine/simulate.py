@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -36,6 +37,7 @@ from pnpgen.engine.metrics import (
     wilson_interval,
 )
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, Outcome, Rules
+from pnpgen.errors import Interrupted
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -163,15 +165,33 @@ def _quiet_on_ctrl_c() -> None:
 
 
 @contextmanager
-def forking_without_ctrl_c() -> Iterator[None]:
+def without_ctrl_c() -> Iterator[None]:
     """SIGINT blocked while worker processes are forked or spawned: a child keeps the mask
-    (across exec too) and never sees Ctrl-C, which is the parent's to handle. A Ctrl-C
+    (across exec too) and never sees Ctrl-C, which is the parent's to handle. So does a thread
+    started meanwhile (Dask's event loop, which spawns and restarts Dask's workers). A Ctrl-C
     meanwhile waits, and reaches the parent as soon as the block ends."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextmanager
+def ctrl_c_waits() -> Iterator[None]:
+    """A Ctrl-C inside is handled when the block ends, so the work in it is never left half
+    done. (Python runs signal handlers in the main thread only; elsewhere this does nothing.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, caught[0])
 
 
 def _init_worker(rules: Rules[S, M], bot_names: list[str], seed: int, check: bool) -> None:
@@ -221,7 +241,7 @@ def play_many(
     seatings = [seating(bot_names, k) for k in range(len(bot_names))]
     gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
     try:
-        with forking_without_ctrl_c():
+        with without_ctrl_c():
             pool = context.Pool(workers, _init_worker, (rules, bot_names, seed, check_invariants))
         with pool:
             for block, packed in zip(ranges, pool.imap(_play_block, ranges), strict=True):
@@ -375,6 +395,44 @@ OnGames = Callable[[int], None]
 """Progress: called with the number of games just finished."""
 
 
+class RunInterrupted(Interrupted):
+    """Ctrl-C during a run. `done` tallies its first games, `start`..`start + done.games - 1`:
+    blocks that finished after a gap are left out, so `done` is what a run of that many games
+    with the same seed gives, whatever order the blocks finished in."""
+
+    def __init__(self, done: Tally) -> None:
+        super().__init__()
+        self.done = done
+
+
+class InOrder:
+    """Block tallies merged in game order as they arrive in any order: `total` always holds
+    games start..`next` - 1. A Ctrl-C waits while a block is merged, so `total` is never half
+    merged."""
+
+    def __init__(self, players: int, start: int) -> None:
+        self.total = Tally(players)
+        self.next = start
+        self._early: dict[int, tuple[int, Tally]] = {}  # blocks that finished before an earlier one
+
+    def add(self, a: int, b: int, part: Tally) -> None:
+        with ctrl_c_waits():
+            self._early[a] = (b, part)
+            while self.next in self._early:
+                self.next, ready = self._early.pop(self.next)
+                self.total.merge(ready)
+
+    @contextmanager
+    def on_ctrl_c(self) -> Iterator[InOrder]:
+        """Ctrl-C (Interrupted or KeyboardInterrupt) inside: RunInterrupted with the games so far."""
+        try:
+            yield self
+        except RunInterrupted:
+            raise
+        except (KeyboardInterrupt, Interrupted):
+            raise RunInterrupted(self.total) from None
+
+
 class OutOfTime(Exception):
     """A run given `timeout` seconds did not finish; its games were stopped and are not counted."""
 
@@ -391,15 +449,15 @@ class Runner:
               timeout: float | None = None) -> Tally:
         """Games start..stop-1, tallied. With `timeout` (seconds), raises OutOfTime when they
         are not all done by then (this process checks between blocks; workers are stopped)."""
-        total = Tally(len(bot_names))
         deadline = None if timeout is None else time.monotonic() + timeout
-        for a, b in blocks(start, stop, block_size(stop - start, 4)):
-            if deadline is not None and time.monotonic() > deadline:
-                raise OutOfTime
-            total.merge(tally_games(rules, bot_names, seed, a, b, check_invariants))
-            if on_games:
-                on_games(b - a)
-        return total
+        with InOrder(len(bot_names), start).on_ctrl_c() as done:
+            for a, b in blocks(start, stop, block_size(stop - start, 4)):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise OutOfTime
+                done.add(a, b, tally_games(rules, bot_names, seed, a, b, check_invariants))
+                if on_games:
+                    on_games(b - a)
+        return done.total
 
     def close(self) -> None:
         pass
@@ -440,7 +498,7 @@ class ProcessRunner(Runner):
             self.close()
             gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
             try:
-                with forking_without_ctrl_c():
+                with without_ctrl_c():
                     self._pool = multiprocessing.get_context("fork").Pool(self.workers, _init_pool_worker, (rules,))
             finally:
                 gc.unfreeze()
@@ -452,25 +510,25 @@ class ProcessRunner(Runner):
               timeout: float | None = None) -> Tally:
         if timeout is None and (self.workers <= 1 or stop - start < 2):
             return super().tally(rules, bot_names, seed, start, stop, check_invariants, on_games)
-        total = Tally(len(bot_names))
         todo = [(bot_names, seed, check_invariants, a, b)
                 for a, b in blocks(start, stop, block_size(stop - start, self.workers))]
         deadline = None if timeout is None else time.monotonic() + timeout
         results = self._pool_for(rules).imap_unordered(_tally_block, todo)
         try:
-            for _ in todo:
-                wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-                try:
-                    (a, b), part = results.next(wait)
-                except multiprocessing.TimeoutError:
-                    raise OutOfTime from None
-                total.merge(part)
-                if on_games:
-                    on_games(b - a)
+            with InOrder(len(bot_names), start).on_ctrl_c() as done:
+                for _ in todo:
+                    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    try:
+                        (a, b), part = results.next(wait)
+                    except multiprocessing.TimeoutError:
+                        raise OutOfTime from None
+                    done.add(a, b, part)
+                    if on_games:
+                        on_games(b - a)
         except BaseException:
             self.close()  # workers still playing this run's games are stopped
             raise
-        return total
+        return done.total
 
     def close(self) -> None:
         if self._pool is not None:

@@ -21,7 +21,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from numbers import Rational, Real
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 import jinja2.meta
@@ -40,6 +40,7 @@ from pnpgen.limits import (
     MAX_TEXT_CHARS,
 )
 
+T = TypeVar("T")
 _BUILTIN_FILTERS = jinja2.Environment().filters
 
 
@@ -170,7 +171,7 @@ def _format(value: object, *args: object, **kwargs: object) -> str:
     return out
 
 
-def _concat(context: Context, parts: list[Any]) -> str:
+def _concat(context: Context, parts: Iterable[object]) -> str:
     budget, texts = MAX_TEMPLATE_OUTPUT, []
     for part in parts:
         texts.append(_text(part, budget))
@@ -366,7 +367,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
             raise self._too_deep() from None
         return "".join(out)
 
-    def counted(self, items: Iterator[Any], work: int) -> Iterator[Any]:
+    def counted(self, items: Iterator[T], work: int) -> Iterator[T]:
         """`items`, stopping the render past MAX_TEMPLATE_STEPS iterations or MAX_TEMPLATE_WORK."""
         for item in items:
             self.steps += 1

@@ -16,7 +16,7 @@ a card whose value has no layout is an error naming its CSV or YAML line.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,7 +80,7 @@ class Face:
         return found
 
 
-def _close(word: str, options: Any) -> str:
+def _close(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

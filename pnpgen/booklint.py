@@ -7,7 +7,8 @@ Each finding is one of KINDS: a command line (`pnpgen …`), a rule code in the 
 pattern (derived from its declared rule ids: BD-2.1, RD-SLASH, P5-7.1), move notation in the
 game's own syntax (a run of words its move parser reads, holding a digit or a symbol), a
 YAML key or template brace, a backtick, an exact fraction of more than four digits, an
-editorial aside ("our decision", "the source", in either language) and a "refused" caption.
+editorial aside ("our decision", "the source", "the original does not give…", "this edition uses…",
+in either language) and a "refused" caption.
 """
 
 from __future__ import annotations
@@ -29,6 +30,19 @@ M = TypeVar("M")
 
 KINDS = ("command line", "rule code", "move notation", "YAML key", "backtick", "long fraction",
          "aside", "refused caption")
+# Japanese conventions, the same in every book, card and sheet (issue 27): no space between a
+# number and its unit (1000点, 10秒), full-width brackets around Japanese words（仮）, 〜 for a
+# range (1〜9, not 1–9), 歳以上 for an age (8歳以上, not 8+)
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e\u3000-\u303f"
+_UNITS = "点|秒|個|枚|人|分|歳|マス|ラウンド|回|倍|ターン|箇所|種類"
+JA_CONVENTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("space between a number and its unit", re.compile(rf"\d[ \u3000]+(?:{_UNITS})")),
+    ("half-width brackets around Japanese", re.compile(rf"\([^()\n]*[{_CJK}][^()\n]*\)")),
+    ("a dash for a range (use 〜)", re.compile(r"\d\s*[–—]\s*\d")),
+    ("'+' for an age (use 歳以上)", re.compile(r"\d\+(?![\s\d])")),
+)
+JA_KINDS = tuple(kind for kind, _ in JA_CONVENTIONS)
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 # pnpgen's commands (pnpgen/app.py): "pnpgen as an example" is prose, "pnpgen build" a command line
 COMMANDS = ("build", "validate", "referee", "simulate", "report", "sweep", "list", "new", "watch", "schema",
@@ -39,7 +53,13 @@ FRACTION = re.compile(r"\b(?:\d{5,}\s*/\s*\d+|\d+\s*/\s*\d{5,})\b")
 YAML_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\{\{|\}\}|\{%|^\s*[a-z_]+:\s*$", re.M)
 ASIDE = re.compile(r"\bour (?:own )?decisions?\b|\bthe source(?:'s)?\b(?! of)|\bthe original (?:text|rules|example)"
                    r"|\bmade up for this book\b|\bcorrected version\b"
+                   # what the original lacks or does, beside what this edition does instead
+                   r"|\bthe original(?: (?:rulebook|rules|game|add-on))?(?: does not| doesn't| do not| gives no| says"
+                   r" nothing| leaves| settles| has no| is silent)|\bin the original\b"
+                   r"|\bthis (?:edition|book) (?:uses|asks|leaves|decides|decided|plays with)\b"
                    r"|原文|原典|原作の(?:例|文|記述)|私たちの判断|本書の判断|この版の判断|本書のために作った"
+                   r"|原作(?:のルールブック|のルール)?(?:は|に|では)[^。]{0,40}?(?:載せていません|書いていません"
+                   r"|書かれていない|書かれていません|示していません)|原作では|本書では"
                    r"|訂正した", re.I)
 REFUSED = re.compile(r"\brefused\b|\bthe move is illegal\b|この手は指せない|により不可", re.I)
 # a run of ASCII words inside a text: move notation is looked for only there
@@ -134,6 +154,12 @@ def lint_passages(passages: Iterable[Passage], rule_ids: Iterable[str],
     return found
 
 
+def lint_japanese(passages: Iterable[Passage]) -> list[Finding]:
+    """Every break of the Japanese conventions (JA_CONVENTIONS) in Japanese passages."""
+    return [Finding(p.where, kind, m.group()) for p in passages for kind, pattern in JA_CONVENTIONS
+            for m in pattern.finditer(p.text)]
+
+
 # --- the players' book of a game, as resolved texts ----------------------------------------
 
 def _texts(res: Resolver, section: Section, rules: Rules[S, M] | None) -> Iterator[tuple[Any, Any, Any]]:
@@ -222,8 +248,22 @@ def check_players_book(content: GameContent, rules_list: list[Rules[S, M]]) -> l
     problems: list[str] = []
     ids = rule_ids(content)
     for lang in LANGS:
-        for finding in lint_passages(book_passages(content, rules_list, lang, book), ids, rules_list):
+        passages = book_passages(content, rules_list, lang, book)
+        findings = lint_passages(passages, ids, rules_list) + (lint_japanese(passages) if lang == "ja" else [])
+        for finding in findings:
             text = str(finding).replace("players' book", f"players' book ({lang})", 1)
             if text not in problems:
                 problems.append(text)
+    return problems
+
+
+def check_japanese(texts: Iterable[tuple[str, str]]) -> list[str]:
+    """The Japanese conventions over (where, Japanese text) pairs: the cards, sheets and every
+    other text of a game folder (`pnpgen validate` passes pnpgen.terms.bilingual_texts). A
+    template counts as a number ({{ n }} 点 breaks the spacing rule once filled in)."""
+    problems: list[str] = []
+    for finding in lint_japanese(Passage(where_, _TEMPLATE.sub("0", text)) for where_, text in texts):
+        line = f"{finding.where}: Japanese text breaks the convention: {finding.kind}: {finding.found!r}"
+        if line not in problems:
+            problems.append(line)
     return problems

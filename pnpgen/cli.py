@@ -18,40 +18,46 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from pnpgen import commands
 from pnpgen.commands import CommandExit, emit, error_entry, one_line
 from pnpgen.errors import Interrupted, PnpgenError
 
-_DIRECT: dict[str, tuple[Callable[..., Any], int, dict[str, tuple[str, type | None]]]] = {}
+# The commands a plain call runs without Typer: their functions in pnpgen.commands, whose
+# signatures are the one statement of their options (`_options`); Typer declares the same
+# (tests/test_cli_direct.py holds them equal).
+_DIRECT = {"list": "list_games", "referee": "referee"}  # command -> its function in pnpgen.commands
 
 
-def _direct_commands() -> dict[str, tuple[Callable[..., Any], int, dict[str, tuple[str, type | None]]]]:
-    common: dict[str, tuple[str, type | None]] = {"--content": ("content", Path), "--json": ("as_json", None),
-                                                   "--debug": ("debug", None)}
-    return {
-        "referee": (commands.referee, 1, {**common, "--state": ("state", Path), "--move": ("move", str),
-                                          "--legal": ("legal", None), "--example-state": ("example_state", None),
-                                          "--svg": ("svg", Path)}),
-        "list": (commands.list_games, 0, common),
-    }
+def _options(function: Callable[..., Any]) -> tuple[int, dict[str, tuple[str, type | None]]]:
+    """A command function's positional count and options, `--name` -> (parameter, the type of
+    its value, or None for a flag), read from its signature: `example_state` is
+    `--example-state`, `as_json` is `--json`."""
+    import inspect
+    import typing
+
+    hints = typing.get_type_hints(function)
+    positionals, options = 0, {}
+    for name, parameter in inspect.signature(function).parameters.items():
+        if parameter.default is inspect.Parameter.empty:
+            positionals += 1
+            continue
+        kinds = [k for k in typing.get_args(hints[name]) or (hints[name],) if k is not type(None)]
+        flag = "--json" if name == "as_json" else "--" + name.replace("_", "-")
+        options[flag] = (name, None if kinds == [bool] else kinds[0])
+    return positionals, options
 
 
 def _direct_call(args: list[str]) -> tuple[Callable[..., Any], list[str], dict[str, Any]] | None:
     """(command, positional arguments, options) for a plain referee or list call, else None."""
     import os
 
-    if not args or any(key.startswith("_PNPGEN_COMPLETE") for key in os.environ):
+    if not args or args[0] not in _DIRECT or any(key.startswith("_PNPGEN_COMPLETE") for key in os.environ):
         return None
-    if not _DIRECT:
-        _DIRECT.update(_direct_commands())
-    found = _DIRECT.get(args[0])
-    if found is None:
-        return None
-    function, positionals, options = found
-    given: dict[str, object] = {}
+    function = getattr(commands, _DIRECT[args[0]])
+    positionals, options = _options(function)
+    given: dict[str, Any] = {}
     plain: list[str] = []
     rest = iter(args[1:])
     for arg in rest:

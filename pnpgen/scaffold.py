@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlparse
 
 from pnpgen.errors import PnpgenError
 from pnpgen.output import atomic_output
+from pnpgen.render.text import Templates
 from pnpgen.schemas import write_schemas
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}$")
@@ -38,12 +39,14 @@ KINDS = ("print-only", "dice", "grid")
 are played games with a rules package."""
 TEMPLATES = Path(__file__).parent / "templates" / "new"
 
+# The print-only game's files, filled in by the content sandbox with `{{ id }}`, `{{ title }}` and
+# `{{ schema }}`; `{{ "{{ name }}" }}` writes a placeholder of the game's own texts.
 GAME = """\
-# yaml-language-server: $schema={schema}/game.schema.json
-# {id}: a print-only game (no rules engine). Reference: docs/yaml-reference.md
-id: {id}
-title: {{ja: {title}, en: {title}}}
-players: {{min: 2, max: 4}}
+# yaml-language-server: $schema={{ schema }}/game.schema.json
+# {{ id }}: a print-only game (no rules engine). Reference: docs/yaml-reference.md
+id: {{ id }}
+title: {ja: {{ title }}, en: {{ title }}}
+players: {min: 2, max: 4}
 time_minutes: 20
 ages: 8
 version: 1
@@ -52,62 +55,62 @@ components: components.yaml
 """
 
 RULEBOOK = """\
-# yaml-language-server: $schema={schema}/rulebook.schema.json
+# yaml-language-server: $schema={{ schema }}/rulebook.schema.json
 # The rulebook, in both languages (docs/rulebook.md).
-intro: {{ja: "{title}へようこそ。", en: "Welcome to {title}."}}
+intro: {ja: "{{ title }}へようこそ。", en: "Welcome to {{ title }}."}
 sections:
-  - title: {{ja: 内容物, en: Components}}
+  - title: {ja: 内容物, en: Components}
     blocks:
       - components:
-          - {{count: 12, name: {{ja: カード, en: cards}}}}
-          - {{count: 1, name: {{ja: ボード, en: board}}}}
-          - {{count: 1, name: {{ja: 得点シート, en: score sheet}}}}
-  - title: {{ja: 遊び方, en: How to play}}
+          - {count: 12, name: {ja: カード, en: cards}}
+          - {count: 1, name: {ja: ボード, en: board}}
+          - {count: 1, name: {ja: 得点シート, en: score sheet}}
+  - title: {ja: 遊び方, en: How to play}
     blocks:
       - steps:
-          - {{ja: カードをよく混ぜ、1人に3枚ずつ配ります。, en: Shuffle the cards and deal three to each player.}}
+          - {ja: カードをよく混ぜ、1人に3枚ずつ配ります。, en: Shuffle the cards and deal three to each player.}
           - ja: 手番ではカードを1枚出し、その数だけ進みます。
             en: "On your turn, play a card and move that many spaces."
-          - {{ja: 最初にゴールに着いた人の勝ちです。, en: The first to reach the goal wins.}}
+          - {ja: 最初にゴールに着いた人の勝ちです。, en: The first to reach the goal wins.}
 """
 
 COMPONENTS = """\
-# yaml-language-server: $schema={schema}/components.schema.json
+# yaml-language-server: $schema={{ schema }}/components.schema.json
 # Cards, board and sheet (docs/components/). Lengths in millimetres.
 - type: deck
   id: cards
-  title: {{ja: カード, en: Cards}}
+  title: {ja: カード, en: Cards}
   size: poker
   csv: cards.csv                 # one row per card kind; quantity makes copies
   front:
-    - {{shape: rect, fill: "{{{{ colour }}}}", bleed: true}}
-    - {{shape: rounded, x: 3, y: 3, w: 57, h: 82, radius: 2.5, fill: "#fffaf0", stroke: "#333333"}}
-    - {{text: "**{{{{ name }}}}**", x: 5, y: 6, w: 53, h: 10, size: 12, align: center}}
-    - {{text: "{{{{ value }}}}", x: 5, y: 30, w: 53, h: 24, size: 40, align: center, valign: middle}}
-    - {{text: "{{{{ text }}}}", x: 6, y: 60, w: 51, h: 22, size: 8, shrink: true}}
+    - {shape: rect, fill: "{{ "{{ colour }}" }}", bleed: true}
+    - {shape: rounded, x: 3, y: 3, w: 57, h: 82, radius: 2.5, fill: "#fffaf0", stroke: "#333333"}
+    - {text: "**{{ "{{ name }}" }}**", x: 5, y: 6, w: 53, h: 10, size: 12, align: center}
+    - {text: "{{ "{{ value }}" }}", x: 5, y: 30, w: 53, h: 24, size: 40, align: center, valign: middle}
+    - {text: "{{ "{{ text }}" }}", x: 6, y: 60, w: 51, h: 22, size: 8, shrink: true}
   back:
-    - {{shape: rect, fill: "#2b2d42", bleed: true}}
-    - {{text: {{ja: {title}, en: {title}}}, x: 5, y: 40, w: 53, h: 8, size: 12, align: center, color: "#edf2f4"}}
+    - {shape: rect, fill: "#2b2d42", bleed: true}
+    - {text: {ja: {{ title }}, en: {{ title }}}, x: 5, y: 40, w: 53, h: 8, size: 12, align: center, color: "#edf2f4"}
 - type: board
   id: board
-  title: {{ja: ボード, en: Board}}
-  grid: {{columns: 8, rows: 6, cell: 22, fill: "#fbf7ee"}}
+  title: {ja: ボード, en: Board}
+  grid: {columns: 8, rows: 6, cell: 22, fill: "#fbf7ee"}
   cells:
-    - {{at: [1, 1], text: {{ja: スタート, en: Start}}}}
-    - {{at: [8, 6], symbol: star, color: "#d8a400"}}
+    - {at: [1, 1], text: {ja: スタート, en: Start}}
+    - {at: [8, 6], symbol: star, color: "#d8a400"}
 - type: sheet
   id: score-sheet
-  title: {{ja: 得点シート, en: Score sheet}}
+  title: {ja: 得点シート, en: Score sheet}
   blocks:
-    - heading: {{ja: 得点, en: Scores}}
+    - heading: {ja: 得点, en: Scores}
     - table:
         columns:
-          - {{header: {{ja: ラウンド, en: Round}}, width: 20}}
-          - group: {{ja: "プレイヤー{{{{ n }}}}", en: "Player {{{{ n }}}}"}}
+          - {header: {ja: ラウンド, en: Round}, width: 20}
+          - group: {ja: "プレイヤー{{ "{{ n }}" }}", en: "Player {{ "{{ n }}" }}"}
             repeat: 4
-            columns: [{{header: {{ja: 点, en: Points}}}}]
+            columns: [{header: {ja: 点, en: Points}}]
         rows:
-          - {{label: "{{{{ n }}}}", repeat: 8}}
+          - {label: "{{ "{{ n }}" }}", repeat: 8}
 """
 
 CARDS = """\
@@ -142,7 +145,8 @@ def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Pat
                        ("cards.csv", CARDS)):
         path = folder / name
         with atomic_output(path) as tmp:
-            tmp.write_text(text.format(**values) if name.endswith(".yaml") else text, encoding="utf-8")
+            tmp.write_text(Templates().render(text, values) + "\n" if name.endswith(".yaml") else text,
+                           encoding="utf-8")  # Jinja drops the last newline
         written.append(path)
     return written + (ci_files(root) if ci else [])
 
@@ -229,13 +233,19 @@ def ci_files(root: Path, package: Path | None = None, source: Source | None = No
                            (workflow, repo / ".github" / "workflows" / "pnpgen.yml")):
         if path.exists():
             continue
-        text = (TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl").read_text(encoding="utf-8")
-        for mark, value in marks.items():
-            text = text.replace(f"@@{mark}@@", value)
-        with atomic_output(path) as tmp:
-            tmp.write_text(text, encoding="utf-8")
+        _write_marked(TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl", path, marks)
         written.append(path)
     return written
+
+
+def _write_marked(template: Path, path: Path, marks: dict[str, str]) -> None:
+    """`template` written to `path` with each `@@MARK@@` replaced by its value (the files of
+    templates/new hold Jinja and GitHub expressions of their own, so they mark values apart)."""
+    text = template.read_text(encoding="utf-8")
+    for mark, value in marks.items():
+        text = text.replace(f"@@{mark}@@", value)
+    with atomic_output(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -> list[Path]:
@@ -259,10 +269,6 @@ def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -
     targets[folder / "package" / "rules.py.tmpl"] = package_dir / module / "__init__.py"
     written = []
     for template, path in targets.items():
-        text = template.read_text(encoding="utf-8")
-        for mark, value in marks.items():
-            text = text.replace(f"@@{mark}@@", value)
-        with atomic_output(path) as tmp:
-            tmp.write_text(text, encoding="utf-8")
+        _write_marked(template, path, marks)
         written.append(path)
     return written

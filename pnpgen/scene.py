@@ -35,8 +35,15 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
+MM = 72.0 / 2.54 * 0.1  # points per millimetre, as ReportLab's `mm`
+EPS = 1e-6  # points: rectangles this close touch
+
+
 @dataclass(frozen=True)
 class Rect:
+    """A rectangle, the one pnpgen has: a shape of a scene (with its fill, stroke and role) and
+    the geometry of a printed page (in points, origin bottom-left of the paper; render/kit)."""
+
     x: float
     y: float
     w: float
@@ -46,6 +53,46 @@ class Rect:
     width: float = 0.6
     radius: float = 0.0
     role: str = ""
+
+    @classmethod
+    def mm(cls, x: float, y: float, w: float, h: float) -> Rect:
+        """A rectangle given in millimetres, in points."""
+        return cls(x * MM, y * MM, w * MM, h * MM)
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+    def inset(self, by: float) -> Rect:
+        """Smaller on every side by `by` (negative: larger)."""
+        return replace(self, x=self.x + by, y=self.y + by, w=self.w - 2 * by, h=self.h - 2 * by)
+
+    def outset(self, by: float) -> Rect:
+        return self.inset(-by)
+
+    def box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1), as PDF page boxes are written."""
+        return (self.x, self.y, self.right, self.top)
+
+    def in_mm(self) -> tuple[float, float, float, float]:
+        return (self.x / MM, self.y / MM, self.w / MM, self.h / MM)
+
+    def contains(self, other: Rect) -> bool:
+        return (self.x - EPS <= other.x and self.y - EPS <= other.y
+                and other.right <= self.right + EPS and other.top <= self.top + EPS)
+
+    def overlaps(self, other: Rect) -> bool:
+        return (self.x < other.right - EPS and other.x < self.right - EPS
+                and self.y < other.top - EPS and other.y < self.top - EPS)
+
+    def mirrored(self, page_width: float) -> Rect:
+        """The same rectangle seen from the back of the sheet (flipped on the long edge
+        of a portrait page: left and right swap)."""
+        return replace(self, x=page_width - self.right)
 
 
 @dataclass(frozen=True)
@@ -137,6 +184,20 @@ def beside(scenes: Sequence[Scene], gap: float = 20.0, captions: Sequence[str] =
         shapes += scene.moved(x, top)
         x += scene.width + gap
     return Scene(x - gap, height, tuple(shapes))
+
+
+def labelled(parts: Sequence[Scene], labels: Sequence[str], gap: float = 14.0, size: float = 7.5) -> Scene:
+    """Parts in a row, bottom-aligned, each centred in a slot as wide as it or its label,
+    with the label under it (a labelled picture of the table: "6 main dice", "score pad")."""
+    slots = [max(p.width, text_width(label, size)) for p, label in zip(parts, labels, strict=True)]
+    height = max(p.height for p in parts)
+    shapes: list[Shape] = []
+    x = 0.0
+    for part, label, slot in zip(parts, labels, slots, strict=True):
+        shapes += part.moved(x + (slot - part.width) / 2, height - part.height)
+        shapes.append(Label(x + slot / 2, height + size + 2, label, size, INK))
+        x += slot + gap
+    return Scene(x - gap, height + size * 2 + 4, tuple(shapes))
 
 
 def below(scenes: Sequence[Scene], gap: float = 8.0, captions: Sequence[str] = ()) -> Scene:

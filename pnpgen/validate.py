@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pnpgen.booklint import check_players_book
+from pnpgen.booklint import check_japanese, check_players_book
 from pnpgen.content.game import GameContent
 from pnpgen.engine.bots import simulation_bots
 from pnpgen.engine.protocol import Rules
@@ -26,7 +26,7 @@ from pnpgen.examples import check_examples
 from pnpgen.games import rules_for_content
 from pnpgen.render.kit import check_components
 from pnpgen.render.rulebook import check_rulebook
-from pnpgen.terms import check_terms
+from pnpgen.terms import bilingual_texts, check_terms
 from pnpgen.verify import (
     determinism,
     golden_diff,
@@ -178,6 +178,8 @@ def validate_game(
     checks.append(Check("rulebook text and references", check_rulebook(content, all_rules)))
     checks.append(Check("players' book lint", check_players_book(content, all_rules)))
     checks.append(Check("terminology (glossary)", check_terms(content)))
+    checks.append(Check("Japanese conventions (cards, sheets, every text)",
+                        check_japanese((pair.where, pair.ja) for pair in bilingual_texts(content))))
     for result in check_examples(content, all_rules):
         checks.append(Check(f"example {result.example}", result.problems))
     sim = settings(content)

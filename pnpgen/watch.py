@@ -45,6 +45,7 @@ from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions, BuiltFile, clean_stale_parts, recording_writes
 from pnpgen.render.kit import components, jobs, type_module
 from pnpgen.render.rulebook import render_rulebooks
+from pnpgen.render.templates import render_template
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -238,47 +239,15 @@ def _named_files(content: GameContent, *keys: str) -> set[str | None]:
 
 # --- the page -------------------------------------------------------------------------------
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title} — pnpgen watch</title>
-<style>
-body {{ font-family: sans-serif; margin: 1rem; background: #f4f4f4; }}
-#error {{ background: #b00020; color: white; padding: .6rem 1rem; font-family: monospace; white-space: pre-wrap; }}
-#error:empty {{ display: none; }}
-figure {{ display: inline-block; margin: .5rem; background: white; padding: .5rem; vertical-align: top; }}
-figure img {{ max-width: min(90vw, 520px); }}
-#status {{ color: #555; }}
-</style></head>
-<body>
-<h1>{title}</h1>
-<div id="error">{error}</div>
-<p id="status">{status}</p>
-<div id="previews">{figures}</div>
-<script>
-const version = {version};
-async function poll() {{
-  try {{
-    const r = await fetch("/status", {{cache: "no-store"}});
-    const s = await r.json();
-    if (s.version !== version) {{ location.reload(); return; }}
-  }} catch (e) {{}}
-  setTimeout(poll, 300);
-}}
-setTimeout(poll, 300);
-</script>
-</body></html>
-"""
-
-
 def page(watcher: Watcher) -> str:
     status = watcher.status
     previews = watcher.previews()
     stamp = status.version
-    figures = "".join(f'<figure><img src="/preview/{html.escape(name)}?v={stamp}" alt="{html.escape(name)}">'
-                      f"<figcaption>{html.escape(name)}</figcaption></figure>" for name in previews)
     said = (f"rebuilt {', '.join(status.rebuilt) or 'nothing'} in {status.seconds:.2f} s" if status.error is None
             else "the last edit is broken; showing the last good build")
-    return PAGE.format(title=html.escape(watcher.folder.name), error=html.escape(status.error or ""),
-                       status=html.escape(said), figures=figures, version=stamp)
+    return render_template("watch.html.j2", title=html.escape(watcher.folder.name),
+                           error=html.escape(status.error or ""), status=html.escape(said),
+                           previews=[html.escape(name) for name in previews], version=stamp)
 
 
 def serve(watcher: Watcher, port: int = 8000) -> ThreadingHTTPServer:

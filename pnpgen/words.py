@@ -16,7 +16,7 @@ LANGS = ("ja", "en")  # the languages content may hold and a build writes
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def fill(text: str, values: Mapping[str, object]) -> str:
+def replace_placeholders(text: str, values: Mapping[str, Any]) -> str:
     """`text` with each `{{ name }}` replaced by str(values[name]); KeyError for a missing name."""
     return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), text)
 
@@ -58,7 +58,7 @@ class Words:
             text = self.table[key][lang]
         except KeyError:
             raise KeyError(f"{self.origin} has no '{key}' in '{lang}'") from None
-        return fill(text, values) if values else text
+        return replace_placeholders(text, values) if values else text
 
     def each(self, key: str, **values: object) -> dict[str, str]:
         """The text of `key` in every language."""

@@ -11,9 +11,20 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.booklint import KINDS, Passage, book_passages, check_players_book, lint_passages, rule_ids
+from pnpgen.booklint import (
+    JA_KINDS,
+    KINDS,
+    Passage,
+    book_passages,
+    check_japanese,
+    check_players_book,
+    lint_japanese,
+    lint_passages,
+    rule_ids,
+)
 from pnpgen.content.game import load_games
 from pnpgen.games import rules_for_content
+from pnpgen.terms import bilingual_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
@@ -122,3 +133,74 @@ def test_a_refused_example_needs_a_caption_of_its_own(tmp_path: Path) -> None:
     problems = check_players_book(content, rules_for_content(content))
     assert problems and all("refused caption" in p and "game.yaml" in p for p in problems), problems
     assert len(problems) == 2  # ja and en
+
+
+# an aside about what the original lacks, beside what this edition does (Dungeon War p.3 had one)
+ASIDES = ["The original rulebook does not give the war cards, so this edition plays with stand-in data.",
+          "In the original, the heroes arrive after three hours; this edition uses 30 rounds instead.",
+          "The original does not say how to pick the first player.",
+          "原作のルールブックは大戦カードの中身を載せていません。",
+          "先手の決め方は原作に書かれていないので、本書では自由にしています。"]
+
+
+@pytest.mark.parametrize("text", ASIDES)
+def test_an_aside_about_the_original_is_found(routou, text: str) -> None:  # type: ignore[no-untyped-def]
+    content, rules = routou
+    assert {f.kind for f in lint_passages([Passage("x", text)], rule_ids(content), rules)} == {"aside"}
+
+
+def test_credits_naming_the_original_are_not_asides(routou) -> None:  # type: ignore[no-untyped-def]
+    content, rules = routou
+    credits = ("Original: Dungeon War, by Antic; no year given. Terms of the original: it warns that the rules "
+               "may change. This edition: pnpgen, edition 1. 原作：『ダンジョン大戦』。発行年の記載なし。")
+    assert lint_passages([Passage("x", credits)], rule_ids(content), rules) == []
+
+
+# one line per Japanese convention, as a careless book or card would print it
+JA_BREAKS = {
+    "space between a number and its unit": "1000 点に達したら最終ラウンドです。",
+    "half-width brackets around Japanese": "バーニング・ディザイア(仮)（テストプレイ前）",
+    "a dash for a range (use 〜)": "出目は1–9です。",
+    "'+' for an age (use 歳以上)": "対象年齢 8+",
+}
+
+
+def test_each_japanese_convention_is_checked() -> None:
+    assert set(JA_BREAKS) == set(JA_KINDS)
+    for kind, text in JA_BREAKS.items():
+        assert [f.kind for f in lint_japanese([Passage("x", text)])] == [kind], text
+    plain = ("1000点に達したら最終ラウンド、0点から始めます。（仮）1〜9、8歳以上、第1版。+20秒、10−2＝8秒、"
+             "5×10−(7−4)＝47秒、マス 5-2 と (1,0)。")
+    assert lint_japanese([Passage("x", plain)]) == []
+
+
+def test_a_card_breaking_a_japanese_convention_fails_validate(tmp_path: Path) -> None:
+    """Cards and sheets keep the books' conventions: a card list's Japanese column with a
+    space before its unit and half-width brackets is named at file:line."""
+    root = tmp_path / "cards"
+    shutil.copytree(CONTENT / "dungeon-war", root / "dungeon-war")
+    cards = next(iter(sorted((root / "dungeon-war").rglob("*.csv"))))
+    rows = cards.read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    column = next(i for i, name in enumerate(header) if name.endswith("_ja") and name[:-3] + "_en" in header)
+    cells = rows[1].split(",")
+    cells[column] = "3 枚(仮)"
+    rows[1] = ",".join(cells)
+    cards.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (content,) = load_games(root, ["dungeon-war"])
+    problems = check_japanese((pair.where, pair.ja) for pair in bilingual_texts(content))
+    assert len(problems) == 2, problems
+    shipped = load_games(CONTENT, ["dungeon-war"])[0]
+    assert check_japanese((pair.where, pair.ja) for pair in bilingual_texts(shipped)) == []
+    assert all(f"{cards.name}:2" in p for p in problems)
+
+
+def test_the_word_over_a_refused_picture_is_not_a_refused_caption(routou) -> None:  # type: ignore[no-untyped-def]
+    """The renderer prints a word over a refused move's picture (render.words.yaml
+    'attempted'); the book lint refuses "The move is refused" and the shogi この手は指せない."""
+    from pnpgen.render.rulebook.layout import label
+
+    content, rules = routou
+    for lang in ("en", "ja"):
+        word = label("attempted", lang)
+        assert word and lint_passages([Passage("x", word)], rule_ids(content), rules) == [], word

@@ -192,7 +192,7 @@ class Runner:
         assert expression in known, f"the test's runner does not know the expression {expression!r}"
         return known[expression]
 
-    def fill(self, text: str) -> str:
+    def expand_expressions(self, text: str) -> str:
         return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(self.value(m.group(1))), text)
 
     def run(self) -> bool:
@@ -202,16 +202,17 @@ class Runner:
             if "if" in step and self.value(step["if"]) is not True:
                 continue
             if "uses" in step:
-                self.used.append((step["uses"], {k: self.fill(str(v)) for k, v in step.get("with", {}).items()}))
+                given = step.get("with", {}).items()
+                self.used.append((step["uses"], {k: self.expand_expressions(str(v)) for k, v in given}))
                 continue
             assert step["shell"] == "bash"
             output = self.workspace.parent / f"github-output-{index}"
             output.write_text("", encoding="utf-8")
             env = {**self.env, "GITHUB_OUTPUT": str(output), "GITHUB_ACTION_PATH": str(self.path),
                    "GITHUB_WORKSPACE": str(self.workspace), "RUNNER_OS": "Linux",
-                   **{k: self.fill(str(v)) for k, v in step.get("env", {}).items()}}
+                   **{k: self.expand_expressions(str(v)) for k, v in step.get("env", {}).items()}}
             script = self.workspace.parent / f"step-{index}.sh"
-            script.write_text(self.fill(step["run"]), encoding="utf-8")
+            script.write_text(self.expand_expressions(step["run"]), encoding="utf-8")
             done = run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], self.workspace, env)
             self.ran.append((name, done.returncode, done.stdout + done.stderr))
             if "id" in step:

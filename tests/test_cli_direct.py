@@ -30,6 +30,8 @@ CALLS = [
     ["referee", "burning-desire", "--state", "STATE", "--legal", "--content", CONTENT],
     ["referee", "burning-desire", "--state", "STATE", "--move", "nonsense", "--content", CONTENT],
     ["referee", "burning-desire", "--state", str(ROOT / "missing.yaml"), "--legal", "--content", CONTENT],
+    ["referee", "dungeon-war", "--odds", "1D vs 1D", "--content", CONTENT],
+    ["referee", "burning-desire", "--odds", "1D vs 1D", "--content", CONTENT],  # no odds in this game: exit 2
 ]
 
 
@@ -50,13 +52,29 @@ def test_the_shortcut_answers_as_typer_does(call: list[str], run_pnpgen: CliRun,
     ["referee", "burning-desire", "--state=x.yaml"],
     ["referee", "burning-desire", "--json", "--json"],
     ["referee", "burning-desire", "--move", "-1"],
-    ["referee", "burning-desire", "--odds", "1D vs 1D"],
+    ["referee", "burning-desire", "--odds"],
     ["referee"],
     ["list", "extra"],
     ["simulate", "burning-desire"],
 ])
 def test_anything_else_goes_through_typer(args: list[str]) -> None:
     assert cli._direct_call(args) is None
+
+
+@pytest.mark.parametrize("command", sorted(cli._DIRECT))
+def test_the_shortcut_reads_the_options_typer_declares(command: str) -> None:
+    """The shortcut's options come from the command function's signature (pnpgen.commands);
+    the Typer app declares the same names, the same flags and the same arguments."""
+    import typer.main
+
+    from pnpgen import commands
+    from pnpgen.app import app
+
+    declared = typer.main.get_command(app).commands[command].params  # type: ignore[attr-defined]
+    positionals, options = cli._options(getattr(commands, cli._DIRECT[command]))
+    assert positionals == sum(p.param_type_name == "argument" for p in declared)
+    assert {flag: (name, kind is None) for flag, (name, kind) in options.items()} == \
+        {p.opts[0]: (p.name, p.is_flag) for p in declared if p.param_type_name == "option"}
 
 
 def test_a_plain_call_starts_without_typer_rich_or_pyyaml(tmp_path: Path) -> None:

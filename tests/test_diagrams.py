@@ -21,6 +21,7 @@ from pnpgen.engine.capabilities import picture
 from pnpgen.examples import load_examples, positions
 from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
+from pnpgen.render.publishing import rulebook_figure
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import ACCENT as ACCENT_COLOUR
 from pnpgen.render.rulebook.model import Resolver, load_book
@@ -106,6 +107,10 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
                 scene = picture(chosen, shown[0], lang=lang)
                 assert scene is not None
                 out.append((CAPTION + text_for(block["caption"], lang), Counter({r: scene.count(r) for r in COUNTED})))
+            if block.get("figure") == "setup" and chosen is not None:  # the setup picture, under its caption
+                rows = rulebook_figure(chosen, str(block["figure"]), lang)
+                caption = res.text(block["caption"], block, "caption", chosen)
+                out.append((CAPTION + caption, Counter({r: sum(row.count(r) for row in rows) for r in COUNTED})))
     for example in printed:
         game_rules = res.example_rules(example)
         replayed = positions(game_rules, example) if game_rules else None
@@ -197,7 +202,9 @@ def test_referee_draws_a_legal_move_before_and_after(tmp_path: Path) -> None:
     code, svg = _referee(tmp_path, "m55-53")
     assert code == 0 and svg.tag == f"{SVG}svg"
     classes = _classes(svg)
-    assert classes["cell"] == 2 * 90 and classes["die"] == 4  # two boards of 9 x 10, two dice on each
+    # two boards cropped alike to the part the move touches (fewer than the 9 x 10 cells), two dice on each;
+    # 55, 53 and the enemy on 56 with a cell round them, at least 5 a side: columns 2-7, rows 3-7
+    assert classes["cell"] == 2 * 6 * 5 and classes["die"] == 4
     assert [e.text for e in svg.iter(f"{SVG}title")] == ["routou-dice: m55-53"]
     assert any(e.get("fill") == sc.ACCENT for e in svg.iter(f"{SVG}polygon"))  # the move's arrow head
 
@@ -205,7 +212,7 @@ def test_referee_draws_a_legal_move_before_and_after(tmp_path: Path) -> None:
 def test_referee_draws_a_refused_move_on_the_position_alone(tmp_path: Path) -> None:
     code, svg = _referee(tmp_path, "m55-11")  # 8 steps: more than a 7 may walk
     classes = _classes(svg)
-    assert code == 1 and classes["cell"] == 90 and classes["die"] == 2
+    assert code == 1 and classes["die"] == 2 and 25 <= classes["cell"] < 90  # the position alone, cropped
 
 
 def test_a_rulebook_with_diagrams_rebuilds_byte_identical(books: Any, tmp_path: Path) -> None:

@@ -35,5 +35,11 @@ def test_piece_table_reads_game_yaml(game) -> None:  # type: ignore[no-untyped-d
     rows = {r[0]: r for r in game.rulebook_table("pieces", "ja")}
     golem = game.cfg.pieces["golem"]
     assert rows["ゴーレム"][2] == str(golem.bp) and rows["ゴーレム"][6] == f"{golem.cost}G"
+    # spoils in words: what the defeater takes (a knight's own extra card is not among them)
+    assert rows["ゴーレム"][7] == f"{golem.spoils_gold}G + 大戦カード{golem.spoils_cards}枚"
+    en = {r[0]: r for r in game.rulebook_table("pieces", "en")}
+    assert en["Golem"][7] == f"{golem.spoils_gold}G + {golem.spoils_cards} war card"
+    assert en["Knight"][7] == f"{game.cfg.pieces['knight'].spoils_gold}G"
+    assert en["King Dragon"][7] == f"{float(game.cfg.pieces['king'].spoils_crystals):g} crystals"
     assert [r[2] for r in game.rulebook_table("king", "en")[1:]] == [
         str(ap) for ap in (*game.cfg.actions_a.values(), *game.cfg.actions_b.values())]

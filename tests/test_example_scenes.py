@@ -17,6 +17,7 @@ from pnpgen.engine.protocol import Presentation
 from pnpgen.examples import load_examples, positions
 from pnpgen.games import rules_for_content
 from pnpgen.games.routou_dice.presentation import DESTROY
+from pnpgen.games.routou_dice.presentation import window as routou_window
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES: list[tuple[str, str]] = []
@@ -63,7 +64,41 @@ def test_a_refused_routou_move_is_drawn_in_red(game: str, name: str) -> None:
     assert any(t.startswith("A to play, phase") or t.startswith("B to play, phase") for t in labels)
 
 
+def _cells(scene: sc.Scene) -> list[sc.Rect]:
+    return [s for s in scene.shapes if isinstance(s, sc.Rect) and s.role == "cell"]
+
+
 def test_routou_boards_are_large_enough() -> None:
+    """The whole board at 17 pt cells; a cropped board's cells are larger (8 mm)."""
     rules, before, moves, _ = _replay("routou-dice", "must-place")
     scene = rules.draw(before, moves, "en")
-    assert scene.width * 25.4 / 72 >= 58  # mm at print size: 9 columns of 17 pt cells and the labels
+    cells = _cells(scene)
+    side = cells[0].w * 25.4 / 72
+    assert side >= 6 - 1e-9 and len(cells) * cells[0].w ** 2 >= (10 * 17) ** 2 * 0.2
+
+
+@pytest.mark.parametrize(("game", "name"), [c for c in CASES if c[0] == "routou-dice"],
+                         ids=[n for g, n in CASES if g == "routou-dice"])
+def test_routou_pictures_are_cropped_to_their_point(game: str, name: str) -> None:
+    """A picture shows the part of the board its move touches (every die and marked cell inside),
+    the same part before and after, and is cropped unless the dice span the board."""
+    rules, before, moves, after = _replay(game, name)
+    geo = rules.geo
+    window = routou_window(rules, [before] + ([after] if after is not None else []), moves)
+    c0, r0, cols, rows = window
+    if cols == 0:  # an action with no cell on an empty board: its words, no board
+        assert not any(before.board) and not _cells(rules.draw(before, moves, "en"))
+        return
+    touched = {i for i, v in enumerate(before.board) if v}
+    for m in moves:
+        touched |= set(m.path) | {end for _, end in m.parts} | set(m.destroys)
+        touched |= {m.cell} if m.cell is not None else set()
+    for i in touched:
+        x, y = geo.xy(i)
+        assert c0 <= x - geo.x0 < c0 + cols and r0 <= y - geo.y0 < r0 + rows, (name, i)
+    if after is not None:
+        pair = rules.draw_pair(before, moves, after, "en")
+        assert len(_cells(pair[0])) == len(_cells(pair[1])) == cols * rows
+        assert _cells(pair[0])[0].w == _cells(pair[1])[0].w
+    if cols < geo.width and rows < geo.height:
+        assert _cells(rules.draw(before, moves, "en"))[0].w > 17

@@ -98,3 +98,33 @@ def test_seats_are_one_based_in_files_and_the_state_type_comes_from_the_codec(tm
     with pytest.raises(ImpossibleState) as err:
         codec.from_data(_file(tmp_path, "scores: [1, 2]\nturn: 3\n"))
     assert (err.value.line, str(err.value).split(": ", 1)[1]) == (2, "turn: seat 3 is not a seat of 1–2")
+
+
+class FallbackCodec(Codec):
+    STATE_KEY = "scores"
+
+    def check(self, state: State) -> list[str]:
+        if state.pending and state.phase != "move":
+            return [f"pending is {state.pending}, but the phase is {state.phase}"]
+        return ["the scores sum to 1; a game starts at 0"] if sum(state.scores) == 1 else []
+
+
+@pytest.mark.parametrize(("text", "line", "said"), [
+    ("scores: [0]\npawns: []\ncrossed: []\nphase: roll\npending: 4\n", 5, "pending is 4"),  # 'pending is …'
+    ("scores: [1]\npawns: []\ncrossed: []\nphase: move\n", 1, "sum to 1"),  # no key named: STATE_KEY
+])
+def test_an_invariant_is_shown_at_the_key_it_starts_with_else_at_the_codecs_key(
+        tmp_path: Path, text: str, line: int, said: str) -> None:
+    with pytest.raises(ImpossibleState) as err:
+        FallbackCodec().from_data(_file(tmp_path, text))
+    assert err.value.line == line and said in str(err.value)
+
+
+def test_a_word_from_a_fixed_set_is_read_or_refused_at_its_key(tmp_path: Path) -> None:
+    from pnpgen.engine.state_data import read_word
+
+    data = _file(tmp_path, "note: hi\nend: lost\n")
+    assert read_word(data, "note", ("hi", "ho")) == "hi" and read_word(data, "missing", ("x",)) == ""
+    with pytest.raises(ImpossibleState) as err:
+        read_word(data, "end", ("won", "stuck"))
+    assert err.value.line == 2 and str(err.value).endswith("end: 'lost' is not one of won, stuck")

@@ -29,7 +29,7 @@ from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import check_rulebook, render_rulebooks
 from pnpgen.render.rulebook.layout import CHUNK_CHARS, CHUNK_LINES, markup, pieces
 from pnpgen.render.sandbox import FILTERS, ContentSandbox, Refused, TemplateRefused
-from pnpgen.render.templates import environment, render_template
+from pnpgen.render.templates import render_template
 from tests.conftest import ROOT, CliRun
 
 BASE = ROOT / "tests" / "bad_input" / "content" / "ok" / "burning-desire"
@@ -259,14 +259,22 @@ def test_check_rulebook_raises_a_refusal_instead_of_listing_it(tmp_path: Path) -
 # --- project templates ---------------------------------------------------------------------
 
 
-def test_release_notes_are_sandboxed_and_print_content_values_as_text() -> None:
-    env = environment()
-    assert isinstance(env, ImmutableSandboxedEnvironment) and env.globals == {}
+def test_release_notes_are_sandboxed_and_print_content_values_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[ContentSandbox] = []
+    run = ContentSandbox.run
+
+    def spied(self: ContentSandbox, ast: Any, names: Any) -> str:
+        used.append(self)
+        return run(self, ast, names)
+
+    monkeypatch.setattr(ContentSandbox, "run", spied)
     text = render_template("release-notes.txt.j2", title={"en": "{{ 7 * 7 }}", "ja": LIPSUM},
                            version="{% include '/etc/passwd' %}", pnpgen_version="0", paper="A4",
                            files=[], kinds=set())
     assert text.startswith("{{ 7 * 7 }} / " + LIPSUM + "\n")
     assert "{% include '/etc/passwd' %}" in text
+    assert len(used) == 1  # rendered by the content sandbox, the one template engine
+    assert text.endswith("どちらで印刷してもかまいません。\n")  # the template's last newline kept
 
 
 # --- long text -----------------------------------------------------------------------------

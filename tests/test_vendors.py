@@ -208,6 +208,22 @@ def test_profiles_are_data(tmp_path: Path) -> None:
         read_profile(new_shop)
 
 
+def test_file_names_are_templates_filled_in_by_the_content_sandbox(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from pnpgen.render.text import TemplateRefused
+    from pnpgen.render.vendors.export import file_name
+
+    profile = load_profile("thegamecrafter")
+    assert file_name(profile, "front", deck="cards-en", number=7) == "cards-en/007-front.png"
+    assert file_name(load_profile("drivethrucards"), "deck", deck="cards-ja") == "cards-ja.pdf"
+    with pytest.raises(TemplateRefused, match="access to attribute '__class__' is not allowed"):
+        file_name(replace(profile, naming={"deck": "{{ deck.__class__ }}.pdf"}), "deck", deck="cards")
+    with pytest.raises(PnpgenError, match=r"^vendor profile thegamecrafter: naming: deck: "
+                                          r"undefined template variable 'nmber'"):
+        file_name(replace(profile, naming={"deck": "{{ nmber }}.pdf"}), "deck", deck="cards")
+
+
 def test_an_unknown_vendor_is_one_line_exit_2(run_pnpgen: CliRun, tmp_path: Path) -> None:
     code, _, err = run_pnpgen("build", "burning-desire", "--vendor", "thegamecrafters", "--out", str(tmp_path))
     assert code == 2

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.words import LANGS, Words, fill
+from pnpgen.words import LANGS, Words, replace_placeholders
 
 
 def test_fill_replaces_named_values_and_refuses_missing_ones() -> None:
-    assert fill("{{ n }} dice, {{target}} points", {"n": 6, "target": 300}) == "6 dice, 300 points"
-    assert fill("no {placeholder} here", {}) == "no {placeholder} here"
+    assert replace_placeholders("{{ n }} dice, {{target}} points", {"n": 6, "target": 300}) == "6 dice, 300 points"
+    assert replace_placeholders("no {placeholder} here", {}) == "no {placeholder} here"
     with pytest.raises(KeyError):
-        fill("{{ missing }}", {})
+        replace_placeholders("{{ missing }}", {})
 
 
 def test_a_catalogue_gives_each_language_and_fills_values(tmp_path: Path) -> None:

@@ -89,6 +89,14 @@ def evaluation(rules: Rules[S, M]) -> Callable[[S, int], float]:
     return terminal_value
 
 
+def search_evaluation(rules: Rules[S, M]) -> Callable[[S, int], float]:
+    """What the guided search judges its leaves by: the game's `search_evaluate(state, seat)`
+    when it defines one (what only a search needs, e.g. pressure toward a win a one-move
+    look-ahead cannot see), else its evaluation."""
+    found: Callable[[S, int], float] | None = own(rules, "search_evaluate")
+    return found if found is not None else evaluation(rules)
+
+
 def move_sampler(rules: Rules[S, M]) -> Callable[[S, random.Random], M]:
     """The game's lazy random move (Analysis.sample_move), or uniform over legal_moves()."""
     sample = own(rules, "sample_move")
@@ -122,10 +130,12 @@ def picture(rules: Rules[S, M], before: S, moves: Sequence[M] | None = None, aft
     `max_width`; None for a game that draws no pictures."""
     if not isinstance(rules, Presentation):
         return None
-    first = rules.draw(before, list(moves or []), lang)
+    draw_pair = own(rules, "draw_pair", Presentation) if after is not None and moves else None
+    pair = draw_pair(before, list(moves or []), after, lang) if draw_pair is not None else None
+    first = pair[0] if pair else rules.draw(before, list(moves or []), lang)
     if first is None or after is None or not moves:
         return first
-    second = rules.draw(after, [], lang)
+    second = pair[1] if pair else rules.draw(after, [], lang)
     if second is None:
         return first
     from pnpgen.scene import below, beside  # drawing only: kept off the referee's start-up

@@ -18,7 +18,7 @@ import math
 import random
 from typing import Any, cast
 
-from pnpgen.engine.capabilities import evaluation, move_sampler, move_text
+from pnpgen.engine.capabilities import evaluation, move_sampler, move_text, search_evaluation
 from pnpgen.engine.chance import chance_sampler
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Bot, Rules
 
@@ -85,6 +85,7 @@ class MCTS:
         self.exploration = exploration
         self.sample = chance_sampler(rules)
         self.sample_move = move_sampler(rules)  # playouts: the game's lazy random move
+        self.evaluate = evaluation(rules)  # judges cut playouts
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         rules = self.rules
@@ -160,7 +161,7 @@ class MCTS:
         """A cut playout: each seat scores its evaluation margin over the best other seat,
         squashed into (0, 1) by a logistic curve of width game.yaml `simulation: mcts_scale`
         (default 1): equal seats score 1/2, a seat far ahead nearly 1."""
-        evaluate = evaluation(self.rules)
+        evaluate = self.evaluate
         sim = self.rules.content.data.get("simulation", {}) or {}
         scale = float(sim.get("mcts_scale", 1.0)) or 1.0
         values = [evaluate(state, seat) for seat in range(self.rules.num_players(state))]
@@ -177,6 +178,7 @@ def mcts_bot(rules: Rules[Any, Any], iterations: int = DEFAULT_ITERATIONS) -> Bo
 GUIDED_EXPLORATION = 0.25  # guided leaves are judged values, close together: explore less
 WIDEN = 1.0  # progressive widening: a node tries its best ceil(WIDEN * sqrt(visits)) moves
 EXPECT_LIMIT = 12  # a chance node of up to this many outcomes is averaged over them when judged
+UNFINISHED = 0.5  # a judged (unfinished) state is worth at most this share of a won end
 
 
 class _Guided(_Node):
@@ -206,6 +208,14 @@ class GuidedMCTS(MCTS):
         sim = rules.content.data.get("simulation", {}) or {}
         super().__init__(rules, iterations, float(sim.get("mcts_exploration", GUIDED_EXPLORATION)))
         self.widen = max(1e-3, float(sim.get("mcts_widen", WIDEN)))
+        self.unfinished = UNFINISHED
+        self.evaluate = search_evaluation(rules)
+
+    def _judge(self, state: Any, seats: int) -> list[float]:
+        """As MCTS's, times UNFINISHED: a game not yet won is worth less than a won one, so
+        the search takes a fair chance to win now over a lead it may never convert (a game
+        may end with everyone losing, e.g. at a round cap)."""
+        return [self.unfinished * share for share in super()._judge(state, seats)]
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         seats = self.rules.max_players

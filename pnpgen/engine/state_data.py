@@ -8,6 +8,7 @@ at the file, line and key they concern.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -112,25 +113,34 @@ def fields_from_data(codec: Any, data: Any) -> Any:
     into its State type, then held to its `check` (ImpossibleState at the first problem's key)."""
     seats = getattr(codec, "SEATS", ())
     state = state_from_data(state_class(codec), data, getattr(codec, "STATE_SCHEMA", {}), seats)
-    return checked(codec, state, data)
+    return checked(codec, state, data, getattr(codec, "STATE_KEY", None))
 
 
 T = typing.TypeVar("T")
 
 
-def checked(codec: StateCodec[T], state: T, data: object) -> T:
-    """`state`, or ImpossibleState at the key the codec's first broken invariant names ('key: ...')."""
+def checked(codec: StateCodec[T], state: T, data: object, fallback: str | None = None) -> T:
+    """`state`, or ImpossibleState for the codec's first broken invariant (see `refuse`)."""
     problems = codec.check(state)
     if problems:
-        refuse(problems[0], data)
+        refuse(problems[0], data, fallback)
     return state
 
 
-def refuse(problem: str, data: object) -> typing.NoReturn:
-    """Raise ImpossibleState for 'key: problem' at that key of the data (or the whole file)."""
-    key = problem.split(":")[0]
-    raise ImpossibleState(problem, **where(data, key if isinstance(data, dict) and key in data else None,
-                                           value=True))
+def refuse(problem: str, data: object, fallback: str | None = None) -> typing.NoReturn:
+    """Raise ImpossibleState for a problem at the key of the data it starts with ('dice: …',
+    'end is …'), else at `fallback` (a codec's board, say), else for the whole file."""
+    keys = [problem.split(":")[0], *re.findall(r"^\w+", problem), fallback]
+    key = next((k for k in keys if isinstance(data, dict) and k in data), None)
+    raise ImpossibleState(problem, **where(data, key, value=True))
+
+
+def read_word(data: dict[str, Any], key: str, words: tuple[str, ...]) -> str:
+    """data[key] as text ('' when absent), or ImpossibleState at that key unless one of `words`."""
+    word = str(data.get(key, ""))
+    if word and word not in words:
+        raise ImpossibleState(f"{key}: '{word}' is not one of {', '.join(words)}", **where(data, key, value=True))
+    return word
 
 
 def read_state_data(data: Any, schema: dict[str, Any]) -> Callable[..., ImpossibleState]:

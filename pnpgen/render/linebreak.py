@@ -80,7 +80,7 @@ class Piece(NamedTuple):
     kind: str  # word | space | break
 
 
-def fill(pieces: Sequence[Piece], measure: Callable[[int], float]) -> list[tuple[int, int]]:
+def line_ranges(pieces: Sequence[Piece], measure: Callable[[int], float]) -> list[tuple[int, int]]:
     """Greedy filling: `(start, end)` index ranges of `pieces`, one per line, line `n` at
     most `measure(n)` wide. Spaces at a line's ends are dropped (a range never starts or ends
     with one); a `break` piece ends its line and belongs to it; a word wider than the
@@ -125,7 +125,7 @@ def _balanced(pieces: Sequence[Piece], ranges: list[tuple[int, int]],
         def narrowed(n: int, share: float = mid) -> float:
             return measure(n) * share
 
-        tried = fill(pieces, narrowed)
+        tried = line_ranges(pieces, narrowed)
         if len(tried) <= len(ranges):
             best, high = tried, mid
         else:
@@ -177,7 +177,7 @@ class KinsokuParagraph(Paragraph):
         def measure(n: int) -> float:
             return float(maxWidths[min(n, len(maxWidths) - 1)])
 
-        ranges = fill(pieces, measure)
+        ranges = line_ranges(pieces, measure)
         if getattr(style, "balance", False) and len(ranges) > 1:
             ranges = _balanced(pieces, ranges, measure)
         lines = []

@@ -62,8 +62,17 @@ def is_plain(text: str) -> bool:
     return "{%" not in text and "{#" not in text and text.count("{{") == len(PLACEHOLDER.findall(text))
 
 
+class TemplateMistake(Exception):
+    """A text that cannot be filled in: `message` ('template error: …'); `unknown` is set when
+    the reason is a name the values lack (each caller words that with what it knows)."""
+
+    def __init__(self, message: str, unknown: str | None = None) -> None:
+        super().__init__(message)
+        self.message, self.unknown = message, unknown
+
+
 class Templates:
-    """Renders texts in the sandbox, each text parsed and checked once."""
+    """The one driver of the content sandbox: renders texts, each parsed and checked once."""
 
     def __init__(self) -> None:
         self.env = ContentSandbox()
@@ -78,13 +87,28 @@ class Templates:
         TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
         return self.env.run(self._ast(source), values)
 
+    def fill(self, source: str, values: Mapping[str, Any], where: Mapping[str, Any]) -> str:
+        """`source` filled in with `values` (a content text: rulebook or component). Raises
+        OldPlaceholder for a `{name}` and TemplateRefused for what the sandbox refuses, both at
+        `where`; TemplateMistake for a syntax error, a name `values` lack or a failed render."""
+        refuse_old_placeholder(source, where)
+        try:
+            missing = sorted(self.names(source) - set(values))
+            if missing:
+                raise TemplateMistake(f"undefined template variable '{missing[0]}'", missing[0])
+            return self.render(source, values)
+        except Refused as err:
+            raise TemplateRefused(f"template error: {err}", **where) from None
+        except jinja2.TemplateSyntaxError as err:
+            raise TemplateMistake(f"template error: {err.message}") from None
+        except (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as err:
+            raise TemplateMistake(f"template error: {err}") from None
+
     def _ast(self, source: str) -> Any:
         if source not in self.parsed:
             self.parsed[source] = self.env.checked(source)
         return self.parsed[source]
 
 
-TEMPLATE_MISTAKES = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError)
-
-__all__ = ["OLD_PLACEHOLDER", "OldPlaceholder", "TEMPLATE_MISTAKES", "Templates", "TemplateRefused", "Refused",
+__all__ = ["OLD_PLACEHOLDER", "OldPlaceholder", "TemplateMistake", "Templates", "TemplateRefused", "Refused",
            "is_plain", "refuse_old_placeholder", "text_values"]

@@ -28,5 +28,6 @@ class BurningDesire(BurningDesireRules):
     # presentation and publishing
     describe = presentation.describe
     draw = presentation.draw
+    rulebook_figure = presentation.rulebook_figure
     rulebook_context = presentation.rulebook_context
     rulebook_table = presentation.rulebook_table

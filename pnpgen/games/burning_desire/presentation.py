@@ -114,6 +114,13 @@ def draw(rules: BurningDesire, state: State, moves: Sequence[Move] = (), lang: s
     return sc.Scene(width, height, tuple(shapes))
 
 
+def rulebook_figure(rules: BurningDesire, name: str, lang: str) -> list[sc.Scene]:
+    """'setup': the table at the start of a three-player game (setup_figure)."""
+    if name != "setup":
+        raise KeyError(name)
+    return [setup_figure(rules, lang)]
+
+
 def _may_gamble(rules: BurningDesire, state: State) -> bool:
     """Whether the rules allow the multiplier dice from `state` (asked of the rules)."""
     try:
@@ -165,3 +172,25 @@ def rulebook_table(rules: BurningDesire, name: str, lang: str) -> list[list[str]
         head = [WORDS("multiplier_die", lang), WORDS("faces", lang)]
         return [head] + [[d.name, ", ".join(map(str, d.faces))] for d in cfg.multipliers]
     raise KeyError(name)
+
+
+def setup_figure(rules: BurningDesire, lang: str, players: int = 3) -> sc.Scene:
+    """The table at the start, drawn from the game's initial state: the score pad with every
+    total at 0 and the first seat shaded, the main dice and the bonus die the first player
+    holds, and the multiplier dice within everyone's reach, each group labelled under it."""
+    cfg, size, gap = rules.cfg, 20.0, 5.0
+    state = rules.initial_state(players)
+    pad = draw(rules, state, (), lang)
+    faces = [k % cfg.faces + 1 for k in range(cfg.dice)]
+    main = sc.Scene(len(faces) * (size + gap) - gap, size, tuple(sc.dice_row(faces, 0, 0, size, gap)))
+    bonus = sc.Scene(size, size, tuple(sc.die(0, 0, size, 1, fill=BONUS_FILL)))
+    mult: list[sc.Shape] = []
+    for k, d in enumerate(cfg.multipliers):  # a multiplier die carries its name, its faces are in the table
+        x = k * (size + gap)
+        mult += [sc.Rect(x, 0, size, size, MULT_FILL, sc.ROLE_INK["die"], 0.9, radius=size * 0.18, role="die"),
+                 sc.Label(x + size / 2, size / 2, d.name, size * 0.55, sc.INK)]
+    shared = sc.Scene(len(cfg.multipliers) * (size + gap) - gap, size, tuple(mult))
+    names = ("・" if lang == "ja" else ", ").join(d.name for d in cfg.multipliers)
+    captions = [WORDS("setup_pad", lang, n=state.turn + 1), WORDS("setup_main", lang, n=cfg.dice),
+                WORDS("setup_bonus", lang), WORDS("setup_mult", lang, names=names)]
+    return sc.labelled([pad, main, bonus, shared], captions, gap=18)

@@ -12,6 +12,7 @@ from pnpgen.content.schema import text_for
 from pnpgen.examples import load_examples
 from pnpgen.games.dice_road_race.config import RaceConfig
 from pnpgen.games.dice_road_race.model import Move, State
+from pnpgen.games.dice_road_race.race import stage_lines
 from pnpgen.games.dice_road_race.report import describe_race
 from pnpgen.words import Words
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from pnpgen.games.dice_road_race.game import StageRace
 
 WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
+COURSE_LABEL_W = 120.0  # pt: the course picture's stage names, left of the boards
 
 
 # Builds on the state files: a worked example's standings come from its race file.
@@ -35,7 +37,11 @@ def describe(rules: StageRace, state: State) -> str | None:
 
 def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str = "en") -> sc.Scene | None:
     """The standings after the last stage played, as a small table: the rider who wears
-    the leader colour in the next stage has the row in that colour."""
+    the leader colour in the next stage has the row in that colour; a road stage in progress
+    with a finisher, as the stage so far (_stage_so_far)."""
+    live = state.live
+    if live is not None and (live.winners_turn or live.retired) and live.phase != "time_trial":
+        return _stage_so_far(rules, state, lang)
     report = rules.report(state)
     if not report.stages:
         return None
@@ -55,14 +61,46 @@ def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str =
     return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(shapes))
 
 
+def _stage_so_far(rules: StageRace, state: State, lang: str) -> sc.Scene:
+    """A road stage in progress: each rider who has finished with their stage place and
+    stage time (added plus bonus, as the rules give it at the finish), then the riders
+    still on the course."""
+    live = state.live
+    assert live is not None
+    stage = rules.cfg.course[live.stage - 1]
+    names, unit = state.race.players, rules.cfg.unit_text(lang)
+    finished = rules._result(live)
+    lines = {line.seat: line for line in stage_lines(rules.cfg, stage, finished, len(names))}
+    rows = [[WORDS(key, lang) for key in ("stage_place", "rider", "stage_time")]]
+    for seat in finished.finishers:
+        line = lines[seat]
+        rows.append([WORDS("place", lang, n=line.place), names[seat],
+                     WORDS("time", lang, value=line.time, unit=unit).replace("-", "−")])
+    rows += [["", names[s], WORDS("riding", lang)] for s in range(len(names)) if live.racing[s]]
+    widths, height = [60.0, 46.0, 70.0], 12.0
+    shapes = sc.table(0.5, 0.5, rows, widths, height, {k + 1: sc.HIGHLIGHT for k in range(len(finished.finishers))},
+                      size=7.2)
+    title = WORDS("stage_so_far", lang, n=live.stage)
+    shapes = [sc.Label(0.5, 5, title, 7.2, sc.INK, "start"), *(sc.shift(s, 0, 10) for s in shapes)]
+    return sc.Scene(sum(widths) + 1, height * len(rows) + 11, tuple(shapes))
+
+
 def rulebook_figure(rules: StageRace, name: str, lang: str) -> list[sc.Scene]:
-    """'course': one row per stage, start to finish: the stage's number, type and total cost,
-    then its boards laid end to end as the table lists them, each with its number in the
-    lower right corner on the colour printed there (black or white), a flag at the finish."""
+    """'setup': the table before stage 1 (setup_figure);
+    'course': one row per stage, start to finish (_course_rows)."""
+    if name == "setup":
+        return setup_figure(rules, lang)
     if name != "course":
         raise KeyError(name)
+    return _course_rows(rules, lang)
+
+
+def _course_rows(rules: StageRace, lang: str) -> list[sc.Scene]:
+    """One row per stage, start to finish: the stage's number, type and total cost, then its
+    boards laid end to end as the table lists them, each with its number in the lower right
+    corner on the colour printed there (black or white), a flag at the finish."""
     rows: list[sc.Scene] = []
-    label_w, board_w, board_h, gap = 120.0, 78.0, 26.0, 3.0
+    label_w, board_w, board_h, gap = COURSE_LABEL_W, 78.0, 26.0, 3.0
     for stage in rules.cfg.course:
         shapes: list[sc.Shape] = [
             sc.Label(0, 9, WORDS("stage_label", lang, n=stage.number), 8.5, sc.INK, "start"),
@@ -135,6 +173,44 @@ def _example_standings(rules: StageRace, name: str, lang: str) -> list[list[str]
         total = WORDS("time", lang, value=st.total, unit=unit)
         rows.append([WORDS("place", lang, n=st.rank), names[st.seat], total, gap])
     return rows
+
+
+def setup_figure(rules: StageRace, lang: str, players: int = 4) -> list[sc.Scene]:
+    """The table before stage 1, drawn from the initial state: stage 1's boards from start to
+    finish; each rider's piece on the start with the dice the state gives them; the leader
+    colour's piece left unpicked; and the standings sheet with no time yet. Labelled under
+    each part."""
+    state = rules.initial_state(players)
+    live = state.live
+    assert live is not None
+    names, size = state.race.players, 12.0
+    course = _course_rows(rules, lang)[live.stage - 1]
+    pieces: list[sc.Shape] = []  # every rider's piece on the start, at the first board's left end
+    for seat, name in enumerate(names):
+        pieces += sc.token(COURSE_LABEL_W + 8 + (seat // 2) * 11, 3 + 7 + (seat % 2) * 12, 5, sc.PAPER, name)
+    course = sc.Scene(course.width, course.height, course.shapes + tuple(pieces))
+    riders: list[sc.Scene] = []
+    labels: list[str] = []
+    for seat, name in enumerate(names):
+        shapes: list[sc.Shape] = [*sc.token(8, 8, 8, sc.PAPER, name)]
+        for k in range(live.dice[seat]):  # the rider's dice, a small pile beside the piece
+            shapes.append(sc.Rect(20 + k * 4, 4 - k * 1.5 + 6, size, size, sc.PAPER, sc.ROLE_INK["die"], 0.7,
+                                  radius=2, role="die"))
+        riders.append(sc.Scene(20 + (live.dice[seat] - 1) * 4 + size + 1, 22, tuple(shapes)))
+        labels.append(WORDS("setup_rider", lang, name=name, n=live.dice[seat]))
+    riders.append(sc.Scene(16, 22, tuple(sc.token(8, 8, 8, rules.cfg.leader_swatch))))
+    labels.append(WORDS("setup_leader", lang))
+    sheet = _sheet(state, lang)
+    return [course, sc.labelled(riders, labels, gap=16), sc.labelled([sheet], [WORDS("setup_sheet", lang)])]
+
+
+def _sheet(state: State, lang: str) -> sc.Scene:
+    """The standings sheet before any stage: every rider listed, no time yet."""
+    rows = [[WORDS(key, lang) for key in ("rank", "rider", "total", "gap")]]
+    rows += [["", name, "", ""] for name in state.race.players]
+    widths, height = [46.0, 46.0, 56.0, 50.0], 12.0
+    return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(sc.table(0.5, 0.5, rows, widths, height,
+                                                                         size=7.2)))
 
 
 def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:

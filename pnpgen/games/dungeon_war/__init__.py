@@ -1,7 +1,9 @@
 """Dungeon War (ダンジョン大戦): King Dragons lead armies through a growing dungeon.
 
-odds.py computes melee and ranged odds exactly; model.py is the rules engine (it resolves
-every melee through odds.py); notation.py, files.py and explain.py give the referee its
+odds.py computes melee and ranged odds exactly; model.py is the rules engine's contract,
+with the rules by family in turn.py, movement.py, building.py, combat.py (every melee
+through odds.py), shooting.py, cards.py and king.py, the moves in moves.py and each phase's
+pending decision in pending.py; notation.py, files.py and explain.py give the referee its
 moves, state files and reasons. Every number is in content/dungeon-war (game.yaml
 `rules:`, dungeon-cards.yaml, war-cards.csv); data the source lacks is marked stand-in.
 """

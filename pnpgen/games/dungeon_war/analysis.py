@@ -74,9 +74,7 @@ def evaluate(rules: DungeonWarRules, state: State, seat: int) -> float:
 def after(rules: DungeonWarRules, state: State, move: Move) -> State:
     """The state after `move`, taken from legal_moves() or chance_outcomes() of `state`
     (apply() without listing the legal moves again to check it: the greedy bot's hot path)."""
-    if rules.current_player(state) == CHANCE:
-        return rules._apply_chance(state, move)[0]
-    return rules._apply_player(state, move)[0]
+    return rules.resolve(state, move)[0]
 
 
 def expected(rules: DungeonWarRules, state: State, seat: int, depth: int = 2) -> float:

@@ -22,6 +22,7 @@ from pnpgen.content.yamlpos import load_yaml
 from pnpgen.engine.protocol import CHANCE
 from pnpgen.words import Words
 
+from . import movement
 from .notation import COLUMNS
 from .state import Move, State
 
@@ -190,7 +191,7 @@ def marks_of(game: DungeonWarRules, state: State, moves: Sequence[Move]) -> Mark
                 try:
                     name = occ[src][1] if head == "move" else "knight"
                     limit = game.kind(state, state.seat, name).move.plus if head == "move" else int(state.pending[3])
-                    path += list(game._path_of(state, src, tuple(rest), name, limit))
+                    path += list(movement.path_of(game, state, src, tuple(rest), name, limit))
                 except Exception:  # noqa: BLE001 - an illegal move: its named squares only
                     path += _pairs(rest[2:]) or [(int(rest[0]), int(rest[1]))]
                 m.routes.append(path)

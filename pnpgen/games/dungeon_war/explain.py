@@ -1,12 +1,19 @@
-"""Why a move that is not legal is refused: the rule id and one sentence (the referee's verdict)."""
+"""Why a move that is not legal is refused: the rule id and one sentence (the referee's verdict).
+
+The kinds of move each decision phase takes (pending.ANSWERS), whether a piece may act
+(turn.action_refusal) and where the first pieces go (turn.placement_refusal) come from the
+rules the move generator uses; what remains here are the reasons a listed action's target
+(a square, an aim, a card) or a King Dragon's action is not among the legal ones."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import shooting, turn
 from .config import ARMY
 from .dungeon import manhattan
 from .notation import square_text
+from .pending import ANSWERS, AmbushAsk, Going, Shooting, Window
 from .state import Move, State
 
 DungeonWarRules = Any  # the rules object (model.py imports this module, not the reverse)
@@ -15,50 +22,27 @@ DungeonWarRules = Any  # the rules object (model.py imports this module, not the
 def square_name(square: tuple[int, int]) -> str:
     return square_text(*square)
 
-PHASE_MOVES = {"place": ("place",), "go": ("go",), "lay": ("lay", "discard"), "event": ("put",),
-               "ambush": ("ambush", "pass"), "window": ("trap", "pass"), "mirror": ("trap", "pass"),
-               "acid": ("acid",), "revive": ("revive",), "dispose": ("dispose",)}
 
 
 def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]:
     cfg, seat, head = rules.cfg, state.seat, move[0]
-    wanted = PHASE_MOVES.get(state.phase)
+    wanted = tuple(dict.fromkeys(kind.head for kind in ANSWERS.get(state.phase, ())))
     if wanted and head not in wanted:
         return "DW-TURN", f"now the move is one of: {', '.join(wanted)}"
     if state.phase == "turn" and head in ("place", "go", "lay", "discard", "put"):
         return "DW-TURN", f"'{head}' is not a move of a turn"
     occ = rules.occupants(state)
     if head == "place":
-        name = cfg.first_pieces[state.pending[0]]
-        code, square = str(move[1]), (int(move[2]), int(move[3]))
-        if code != cfg.pieces[name].code:
-            return "DW-PLACE", f"this placement round places a {name} ({cfg.pieces[name].code})"
-        if square not in rules.dungeon(state).terrain:
-            return "DW-PLACE", f"{square_name(square)} is not a dungeon square"
-        if square in occ:
-            return "DW-PLACE", f"{square_name(square)} is not empty (rule ②)"
-        return "DW-PLACE", f"a {name} may not be placed on this terrain ({rules.dungeon(state).terrain[square]})"
+        refused = turn.placement_refusal(rules, state, str(move[1]), (int(move[2]), int(move[3])))
+        return refused or ("DW-PLACE", "")
     if head in ("move", "roll", "dash", "warp", "make", "block", "fence", "reverse"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
-        if piece is None:
-            return "DW-ACTION", f"no piece on {square_name(src)}"
+        refused = turn.action_refusal(rules, state, src, piece, str(head))
+        if refused or piece is None:
+            return refused or ("DW-ACTION", "")
         who, name = piece
-        if who != seat:
-            return "DW-ACTION", f"the piece on {square_name(src)} is not seat {seat + 1}'s"
-        if state.king_step:
-            return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
-        if src in state.acted:
-            return "DW-ONCE", f"the {name} on {square_name(src)} has already acted this turn"
         kind = rules.kind(state, who, name)
-        action = "move" if head in ("move", "roll") else head
-        if action not in kind.actions and name != "king":
-            return "DW-ACTION", f"a {name} has no '{head}' action"
-        if name == "king" and head != "move":
-            return "DW-KING", f"the King Dragon has no '{head}' action"
-        cost = cfg.actions_a["move"] if name == "king" else cfg.action_cost
-        if state.ap < cost:
-            return "DW-TURN", f"{state.ap} AP left; the action costs {cost}"
         if head == "roll" or (head == "move" and kind.move.dice):
             return "DW-MOVE", "the knight rolls first ('roll'), then chooses where to go"
         if head == "warp":
@@ -148,14 +132,9 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head in ("use", "shoot"):
         src = (int(move[1]), int(move[2]))
         piece = occ.get(src)
-        if piece is None or piece[0] != seat:
-            return "DW-ACTION", f"no piece of seat {seat + 1} on {square_name(src)}"
-        if state.king_step:
-            return "DW-KING", "the King Dragon has acted: only its (b) action or the end of the turn remain"
-        if src in state.acted:
-            return "DW-ONCE", f"the {piece[1]} on {square_name(src)} has already acted this turn"
-        if state.ap < cfg.action_cost:
-            return "DW-TURN", f"{state.ap} AP left; the action costs {cfg.action_cost}"
+        refused = turn.action_refusal(rules, state, src, piece, str(head))
+        if refused or piece is None:
+            return refused or ("DW-ACTION", "")
         index = int(move[3])
         slots = cfg.wearers.get(piece[1], ())
         fx = cfg.war_cards[index].effects
@@ -164,27 +143,28 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
                 head == "shoot" and not ("shot" in fx or "breath" in fx)) or (
                 head == "use" and not targeted and "ap" not in fx) or (targeted and "brainwash" not in fx):
             return "DW-EQUIP", f"the {piece[1]}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
-        if targeted and len(move) > 6 and (int(move[4]), int(move[5])) in rules._charm_targets(state, src, index):
+        aimed = (int(move[4]), int(move[5])) if targeted else None
+        if targeted and len(move) > 6 and aimed in shooting.charm_targets(rules, state, src, index):
             kind = occ[(int(move[4]), int(move[5]))][1]
             return "DW-EQUIP", (f"with no unused {kind}, name one of your own {kind}s on the board to re-place "
                                 f"(D-DW-22); with one unused, name none")
         if targeted:
-            _, _, (low, high), kinds = rules._charm_spec(index)
+            _, _, (low, high), kinds = shooting.charm_spec(rules, index)
             return "DW-EQUIP", (f"{cfg.war_cards[index].id} brainwashes an enemy {' or '.join(sorted(kinds))} "
                                 f"at range {low}-{high}")
         aim = (int(move[4]), int(move[5]))
-        _, _, how, (low, high), *_ = rules.shot_spec(index)
-        if not rules._targetable(state, aim, seat):
+        _, _, how, (low, high), *_ = shooting.shot_spec(rules, index)
+        if not shooting.targetable(rules, state, aim, seat):
             return "DW-SHOT", f"{square_name(aim)} holds no enemy piece or tentacle creature to aim at (D-DW-14)"
         if how == "range":
             return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
         return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
                            "block, a wall or the outside world")
     if head == "trap" and state.phase == "window":
-        return "DW-TRAP", (f"seat {state.pending[0] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} that "
+        return "DW-TRAP", (f"seat {Window.of(state).seat + 1} holds no face-down {cfg.war_cards[int(move[1])].id} that "
                            "can go there (Rockfall: an empty square; Frenzy Spores: an enemy slime)")
     if head == "trap" and state.phase == "mirror":
-        return "DW-TRAP", (f"seat {state.pending[-1] + 1} holds no face-down "
+        return "DW-TRAP", (f"seat {Shooting.of(state).seat + 1} holds no face-down "
                            f"{cfg.war_cards[int(move[1])].id} that reflects this shot")
     if head == "trap":
         return "DW-TRAP", ("a trap is called between actions (D-DW-21) or, a Mirror Shield, when a straight-line "
@@ -198,7 +178,7 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
     if head in ("ambush", "pass"):
         if state.phase != "ambush":
             return "DW-TRAP", "an ambush springs only when an enemy enters an empty square its trap names"
-        return "DW-TRAP", (f"seat {state.pending[5] + 1} holds no face-down {cfg.war_cards[int(move[1])].id} "
+        return "DW-TRAP", (f"seat {AmbushAsk.of(state).seat + 1} holds no face-down {cfg.war_cards[int(move[1])].id} "
                            "that fires on this square")
     if head == "lay" or head == "discard":
         return "DW-BUILD", "no dungeon card is waiting to be laid"
@@ -206,7 +186,8 @@ def explain(rules: DungeonWarRules, state: State, move: Move) -> tuple[str, str]
         return "DW-EVENT", "the event goes on an empty dungeon square (Frenzy: on a slime)"
     if head == "go":
         dst = (int(move[1]), int(move[2]))
-        sr, sc, _, steps = state.pending
+        going = Going.of(state)
+        (sr, sc), steps = going.src, going.steps
         if len(move) > 3 and move[:3] in rules.legal_moves(state):
             return "DW-MOVE", _bad_path(move[3:], steps)
         return _destination(rules, state, dst, "knight", "DW-MOVE", (sr, sc), steps)

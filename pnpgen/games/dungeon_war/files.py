@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ImpossibleState
 
+from . import cards, combat, shooting
 from .config import ARMY, NEUTRAL
 from .notation import COLUMNS, square_text
 from .state import PHASES, State
@@ -275,7 +276,7 @@ def _melee_problems(rules: DungeonWarRules, s: State) -> list[str]:
     for v in fight.pending[5:]:
         side = v % 2
         who, name = occ.get((p[2 * side], p[2 * side + 1]), (-1, ""))
-        if v < 0 or list(fight.pending[5:]).count(v) > list(rules._disposables(s, who, name)).count(v // 2):
+        if v < 0 or list(fight.pending[5:]).count(v) > list(combat.disposables(rules, s, who, name)).count(v // 2):
             return ["pending: a kept card (2 x card + side) is a disposable card the fighter wears"]
     return _phase_problems(rules, fight._replace(pending=p[:5]))
 
@@ -312,7 +313,8 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
     if s.phase == "shot":
         piece = occ.get((p[0], p[1]))
         if piece is None or piece[0] != s.seat or not 0 <= p[2] < len(cfg.war_cards) or not any(
-                i == p[2] for _, i in s.equip[s.seat]) or (p[3], p[4]) not in rules.shot_aims(s, (p[0], p[1]), p[2]):
+                i == p[2] for _, i in s.equip[s.seat]) or (p[3], p[4]) not in shooting.shot_aims(
+                rules, s, (p[0], p[1]), p[2]):
             return ["pending: a shot is [row, column of the shooter, war card, row, column of the aim] "
                     "with a placed card and a target it can aim at"]
     if s.phase in ("ambush", "ambushed"):
@@ -320,7 +322,7 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
         empty = (p[2], p[3]) not in occ if s.phase == "ambush" else True
         ok = piece is not None and piece[0] == s.seat and empty and (p[2], p[3]) in rules.dungeon(s).terrain
         if ok and s.phase == "ambush":
-            ok = 0 <= p[5] < s.players and p[5] != s.seat and bool(rules._ambushes(s, p[5], (p[2], p[3])))
+            ok = 0 <= p[5] < s.players and p[5] != s.seat and bool(cards.ambushes(rules, s, p[5], (p[2], p[3])))
         if ok and s.phase == "ambushed":
             ok = 0 <= p[5] < len(cfg.war_cards) and "ambush" in cfg.war_cards[p[5]].effects
         if not ok:
@@ -335,13 +337,13 @@ def _phase_problems(rules: DungeonWarRules, s: State) -> list[str]:
     if s.phase == "charm":
         piece = occ.get((p[0], p[1]))
         if piece is None or piece[0] != s.seat or not any(i == p[2] for _, i in s.equip[s.seat]) or (
-                "brainwash" not in cfg.war_cards[p[2]].effects) or (p[3], p[4]) not in rules._charm_targets(
+                "brainwash" not in cfg.war_cards[p[2]].effects) or (p[3], p[4]) not in shooting.charm_targets(rules,
                 s, (p[0], p[1]), p[2]) or len(p) not in (5, 7) or (len(p) == 7 and occ.get((p[5], p[6])) != (
                 s.seat, occ[(p[3], p[4])][1])) or (len(p) == 5 and not s.pools[s.seat][ARMY.index(
                 occ[(p[3], p[4])][1])]):
             return ["pending: brainwashing is [row, column of the user, war card, row, column of the target]"]
     if s.phase in ("window", "mirror") and not (0 <= p[-1] < s.players and (
-            rules._trap_calls(s, p[-1]) if s.phase == "window" else rules._mirrors(s, p[-1]))):
+            cards.trap_calls(rules, s, p[-1]) if s.phase == "window" else shooting.mirrors(rules, s, p[-1]))):
         return ["pending: a trap window asks a seat that holds a trap it can call"]
     if s.phase in ("turn", "roll", "go", "fight", "build", "lay", "event", "shot", "ambush", "ambushed", "window",
                    "mirror", "acid", "revive", "charm") and (

@@ -13,7 +13,7 @@ from pnpgen.engine.state_data import checked
 from pnpgen.errors import BadMove
 from pnpgen.scene import Scene
 
-from . import analysis, drawing, files, hidden, notation
+from . import analysis, drawing, evaluation, files, hidden, notation
 from .config import ARMY, NEUTRAL
 from .fight import fight_odds, odds_text
 from .model import DungeonWarRules
@@ -85,6 +85,10 @@ class DungeonWar(DungeonWarPresentation, DungeonWarRules):
     def evaluate(self, state: DWState, seat: int) -> float:
         """Own public value minus the best standing opponent's (analysis.py; weights in YAML)."""
         return analysis.evaluate(self, state, seat)
+
+    def search_evaluate(self, state: DWState, seat: int) -> float:
+        """The guided MCTS's evaluation: the above plus pressure on the enemy King Dragon (evaluation.py)."""
+        return evaluation.search_evaluate(self, state, seat)
 
     def bots(self) -> dict[str, Callable[[], Bot[DWState, Move]]]:
         return analysis.bots(self)

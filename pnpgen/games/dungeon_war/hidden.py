@@ -27,7 +27,7 @@ from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import Unseen
 from pnpgen.errors import ImpossibleState
 
-from . import files
+from . import cards, files, shooting
 from .notation import square_text
 from .state import Move, State
 
@@ -167,7 +167,8 @@ def _asked(rules: DungeonWarRules, v: View) -> tuple[int, Any] | None:
             own = tuple(g for g in s.equip[seat] if g[0] != FACE_DOWN)
             trial = s._replace(equip=tuple((*own, (FACE_DOWN, i)) if o == seat else gear
                                            for o, gear in enumerate(s.equip)))
-            calls = rules._trap_calls(trial, seat) if s.phase == "window" else rules._mirrors(trial, seat)
+            calls = (cards.trap_calls(rules, trial, seat) if s.phase == "window"
+                     else shooting.mirrors(rules, trial, seat))
             return bool(calls)
 
         return seat, answers

@@ -9,7 +9,7 @@ from typing import Any
 from pnpgen.errors import BadMove
 
 from .config import ARMY, Config
-from .state import Move
+from .moves import Move, typed
 
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 SQ = r"([a-z])(\d{1,2})"
@@ -117,6 +117,10 @@ def _from(m: re.Match[str], first: int) -> tuple[int, ...]:
 
 
 def parse_move(cfg: Config, text: Any) -> Move:
+    return typed(_parse(cfg, text))
+
+
+def _parse(cfg: Config, text: Any) -> tuple[Any, ...]:
     if not isinstance(text, str) or len(text) > 80:
         raise BadMove("a move is a short line of text (see docs/notation/dungeon-war.md)")
     t = " ".join(text.strip().split())

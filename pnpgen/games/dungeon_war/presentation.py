@@ -84,12 +84,13 @@ class DungeonWarPresentation:
                 terrain = "・".join(name(t, lang) for t in sorted(kind.terrain)) or "—"
                 spoils = []
                 if kind.spoils_crystals:
-                    spoils.append(f"{'クリスタル' if ja else 'crystals'} {float(kind.spoils_crystals):g}")
+                    n = f"{float(kind.spoils_crystals):g}"
+                    spoils.append(f"クリスタル{n}個" if ja else f"{n} crystals")
                 if kind.spoils_gold:
                     spoils.append(f"{kind.spoils_gold}G")
                 cards = kind.spoils_cards  # what the defeater takes; a knight's extra card is its own ability
                 if cards:
-                    spoils.append(f"{'カード' if ja else 'card'} {cards}")
+                    spoils.append(f"大戦カード{cards}枚" if ja else f"{cards} war card{'s' if cards > 1 else ''}")
                 cost = "—" if key in ("king", "dragon") else f"{kind.cost}G"
                 bp = "—" if key == "dragon" else dice(kind.bp)
                 rows.append([name(key, lang), str(kind.count), bp, dice(kind.move), name(kind.strength, lang),

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .moves import Move
+
+__all__ = ["PHASES", "Move", "Square", "State"]
+
 Square = tuple[int, int]
-# A move is a tuple whose first item names it (docs/notation/dungeon-war.md):
+# A move is a tuple whose first item names it, one class per kind in moves.py
+# (docs/notation/dungeon-war.md):
 #   ('deal', layout, flipped) ('place', code, r, c) ('end',) ('move', sr, sc, dr, dc)
 #   ('roll', sr, sc) ('dash', sr, sc) ('face', total) ('go', r, c) ('warp', sr, sc, dr, dc)
 #   ('make', sr, sc, card_r, card_c) ('block', sr, sc, r, c) ('fence', sr, sc, r, c)
@@ -17,7 +22,6 @@ Square = tuple[int, int]
 #   ('use', sr, sc, card, r, c) (a targeted use: Charm) ('charm', success) (chance)
 #   ('move', sr, sc, dr, dc, r1, c1, ...) and ('go', r, c, r1, c1, ...): a declared path
 #   ('shot', status per target...)  status: hit, close (a King Dragon missed by <= 9), miss
-Move = tuple[str | int | bool, ...]
 
 # phases: deal* place turn roll* go fight* build* lay event over shot* ambush ambushed* window mirror acid revive
 #         charm*   (* = a chance node)
@@ -49,6 +53,6 @@ class State(NamedTuple):
     dungeon_deck: tuple[int, ...]  # counts per dungeon/event card
     dungeon_discard: tuple[int, ...]
     draws: tuple[tuple[int, int], ...]  # war cards owed: (seat, how many)
-    pending: tuple[int, ...]  # the phase's details (see model.py)
+    pending: tuple[int, ...]  # the phase's decision (pending.py, one class per phase)
     fallen: frozenset[int]  # seats whose King Dragon was defeated
     equip: tuple[tuple[tuple[str, int], ...], ...] = ()  # per seat, placed war cards (slot, card), sorted

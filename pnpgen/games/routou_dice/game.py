@@ -24,5 +24,7 @@ class RoutouDice(RoutouRules):
     # presentation and publishing
     describe = presentation.describe
     draw = presentation.draw
+    draw_pair = presentation.draw_pair
+    rulebook_figure = presentation.rulebook_figure
     rulebook_table = presentation.rulebook_table
     rulebook_context = presentation.rulebook_context

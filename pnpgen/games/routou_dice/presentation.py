@@ -21,6 +21,8 @@ ACTION_RULES = {"large": "RD-LARGE", "small": "RD-SMALL", "move": "RD-MOVE", "sl
 SEAT_FILL = (sc.PAPER, "#3b3b3b")  # A's dice white, B's dark
 SEAT_INK = (sc.INK, sc.PAPER)
 DESTROY = "#c0392b"
+WINDOW_PAD, WINDOW_MIN = 1, 5  # a cropped board: cells round what matters, and its least side
+CROPPED_CELL = 24.0  # pt: a cropped board's cell, drawn larger than the whole board's 17
 NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
             "contract": "b56"}
 
@@ -52,13 +54,55 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
     bodyguard cells outlined (a bodyguard's rolled face drawn on its cell), destroyed dice
     crossed, rolled dice under it all. A move the rules refuse is drawn in red with a cross
     on the cell where it fails."""
-    geo, cell = rules.geo, 17.0
-    grid = sc.Grid(geo.width, geo.height, cell, x=14, y=12)
+    return _draw(rules, s, moves, lang, window(rules, [s], moves))
+
+def draw_pair(rules: RoutouDice, before: State, moves: Sequence[Move], after: State, lang: str = "en"
+              ) -> tuple[sc.Scene, sc.Scene]:
+    """Before and after on the same part of the board."""
+    part = window(rules, [before, after], moves)
+    return _draw(rules, before, moves, lang, part), _draw(rules, after, (), lang, part)
+
+def window(rules: RoutouDice, states: Sequence[State], moves: Sequence[Move]) -> tuple[int, int, int, int]:
+    """The part of the board a picture shows (first column, first row, columns, rows): the
+    dice on it and the cells the moves touch, WINDOW_PAD cells round them, at least
+    WINDOW_MIN cells a side; the whole board when nothing is on it (the empty board is
+    then the subject), and no board for an action with no cell on an empty board."""
+    geo = rules.geo
+    cells = {i for s in states for i, v in enumerate(s.board) if v}
+    for m in moves:
+        cells.update(m.path)
+        cells.update(c for c in (m.cell,) if c is not None)
+        cells.update(end for _, end in m.parts)
+        cells.update(m.destroys)
+        cells.update(geo.index(x, y) for x, y, _ in m.triples if geo.on_board(x, y))
+    if not cells:  # an action with no cell on an empty board: its words alone, no board
+        return (0, 0, 0, 0) if moves else (0, 0, geo.width, geo.height)
+    points = [(x - geo.x0, y - geo.y0) for x, y in map(geo.xy, cells)]
+    c0, cols = _span(min(c for c, _ in points), max(c for c, _ in points), geo.width)
+    r0, rows = _span(min(r for _, r in points), max(r for _, r in points), geo.height)
+    return c0, r0, cols, rows
+
+def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: tuple[int, int, int, int]
+          ) -> sc.Scene:
+    geo = rules.geo
+    c0, r0, cols, rows = part
+    # larger cells when cropped, never a board larger than the whole one drawn at 17 pt
+    cell = min(CROPPED_CELL, 17.0 * geo.width / max(cols, 1), 17.0 * geo.height / max(rows, 1))
+    grid = sc.Grid(cols, rows, cell, x=14 if cols else 0, y=12 if rows else 0)
     shapes: list[sc.Shape] = [*grid.cells(), *grid.labels(
-        cols=[str(x) for x in range(geo.x0, geo.x1 + 1)], rows=[str(y) for y in range(geo.y0, geo.y1 + 1)])]
+        cols=[str(geo.x0 + c0 + k) for k in range(cols)], rows=[str(geo.y0 + r0 + k) for k in range(rows)])]
+
+    def cr(i: int) -> tuple[int, int]:  # a cell index as (column, row) of the part shown
+        x, y = geo.xy(i)
+        return x - geo.x0 - c0, y - geo.y0 - r0
+
+    def inside(i: int) -> bool:
+        c, r = cr(i)
+        return 0 <= c < cols and 0 <= r < rows
+
     for i, v in enumerate(s.board):
-        if v:
-            x, y = grid.at(*_cr(rules, i))
+        if v and inside(i):
+            x, y = grid.at(*cr(i))
             seat = owner(v)
             shapes += sc.die(x + 1.5, y + 1.5, cell - 3, abs(v), SEAT_FILL[seat], SEAT_INK[seat], number=True)
     refused = _refused(rules, s, moves)
@@ -71,20 +115,20 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
         colour = DESTROY if k == refused else sc.ACCENT
         fails: list[int] = []  # cells where the refused move fails
         if m.kind in ("move", "slash") and len(m.path) > 1:
-            marks += grid.route([_cr(rules, c) for c in m.path], colour)
+            marks += grid.route([cr(c) for c in m.path], colour)
             fails = [m.path[-1]]
         elif m.kind == "clone" and m.cell is not None:
-            marks += [grid.arrow(_cr(rules, m.cell), _cr(rules, end), colour) for _, end in m.parts if end != m.cell]
-            marks.append(grid.highlight(*_cr(rules, m.cell), colour))
+            marks += [grid.arrow(cr(m.cell), cr(end), colour) for _, end in m.parts if end != m.cell]
+            marks.append(grid.highlight(*cr(m.cell), colour))
             fails = [m.cell]
         elif m.kind == "contract" and m.cell is not None:
-            marks.append(grid.highlight(*_cr(rules, m.cell), colour))
+            marks.append(grid.highlight(*cr(m.cell), colour))
             contract, fails = m.cell, [m.cell]
         elif m.kind == "roll" and contract is not None and len(m.dice) == 1 and not s.board[contract]:
-            x, y = grid.at(*_cr(rules, contract))  # the bodyguard's roll lands on its cell
+            x, y = grid.at(*cr(contract))  # the bodyguard's roll lands on its cell
             seat = s.turn
             marks += sc.die(x + 1.5, y + 1.5, cell - 3, m.dice[0], SEAT_FILL[seat], SEAT_INK[seat], number=True)
-            marks.append(grid.highlight(*_cr(rules, contract)))
+            marks.append(grid.highlight(*cr(contract)))
             contract = None
         elif m.kind in ("large", "small", "pass"):  # an action chosen: named under the board
             said.append((WORDS(f"chose_{m.kind}", lang, seat=SEATS[(s.turn + passes) % 2]), colour))
@@ -94,20 +138,20 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
         elif m.kind == "place":
             declined = list(m.declined) + [False] * len(m.triples)
             for (x, y, _), skip in zip(m.triples, declined, strict=False):
-                if geo.on_board(x, y):
-                    marks.append(grid.highlight(x - geo.x0, y - geo.y0, colour if skip else sc.ACCENT))
+                if geo.on_board(x, y) and inside(geo.index(x, y)):
+                    marks.append(grid.highlight(*cr(geo.index(x, y)), colour if skip else sc.ACCENT))
                     if skip:
                         fails.append(geo.index(x, y))
             for i in m.destroys:
-                x1, y1 = grid.at(*_cr(rules, i))
+                x1, y1 = grid.at(*cr(i))
                 x2, y2 = x1 + cell, y1 + cell
                 marks += [sc.Line(x1 + 1, y1 + 1, x2 - 1, y2 - 1, DESTROY, 1.4),
                           sc.Line(x1 + 1, y2 - 1, x2 - 1, y1 + 1, DESTROY, 1.4)]
         if k == refused:
             for i in fails:
-                x, y = grid.at(*_cr(rules, i))
+                x, y = grid.at(*cr(i))
                 marks += _refusal(grid, x, y, cell)
-    height = grid.y + geo.height * cell + 2
+    height = grid.y + rows * cell + 2
     height += 9
     turn = WORDS("turn", lang, seat=SEATS[s.turn], phase=s.phase + 1, phases=rules.cfg.phases)
     shapes.append(sc.Label(grid.x, height - 1, turn, 7, sc.INK, "start"))
@@ -122,11 +166,21 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
     height += 1
     if rolled:
         size, gap = 12.0, 3.0
-        x0 = grid.x + (geo.width * cell - len(rolled) * (size + gap) + gap) / 2
+        x0 = grid.x + max(0.0, (cols * cell - len(rolled) * (size + gap) + gap) / 2)
         for k, face in enumerate(rolled):
             shapes += sc.die(x0 + k * (size + gap), height + 3, size, face, number=True)
         height += size + 5
-    return sc.Scene(grid.x + geo.width * cell + 2, height, tuple(shapes + marks))
+    words = max((sc.text_width(z.text, z.size) for z in shapes if isinstance(z, sc.Label)), default=0.0)
+    return sc.Scene(max(grid.x + cols * cell + 2, grid.x + words), height, tuple(shapes + marks))
+
+
+
+def rulebook_figure(rules: RoutouDice, name: str, lang: str) -> list[sc.Scene]:
+    """'setup': the table at the start (setup_figure)."""
+    if name != "setup":
+        raise KeyError(name)
+    return [setup_figure(rules, lang)]
+
 
 
 def _refusal(grid: sc.Grid, x: float, y: float, cell: float) -> list[sc.Shape]:
@@ -148,12 +202,6 @@ def _refused(rules: RoutouDice, s: State, moves: Sequence[Move]) -> int | None:
         except Exception:  # noqa: BLE001 - IllegalMove, or a state the move cannot follow
             return k
     return None
-
-
-def _cr(rules: RoutouDice, i: int) -> tuple[int, int]:
-    """A cell index as (column, row) of the drawn grid."""
-    x, y = rules.geo.xy(i)
-    return x - rules.geo.x0, y - rules.geo.y0
 
 
 def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
@@ -181,3 +229,35 @@ def rulebook_context(rules: RoutouDice, lang: str) -> dict[str, object]:
             "rows": f"{cfg.rows[0]}{to}{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
             "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
             "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}
+
+
+def setup_figure(rules: RoutouDice, lang: str) -> sc.Scene:
+    """The table at the start, drawn from the initial state: the empty board (its subject:
+    nothing is on it yet) with who plays first, and each player's supply of dice in their
+    colour beside it (a pile and its count), labelled under each part."""
+    state = rules.initial_state(2)
+    board = draw(rules, state, (), lang)
+    size = 16.0
+    parts, labels = [board], [WORDS("setup_board", lang)]
+    for seat, name in enumerate(SEATS):
+        count = state.supply[seat]
+        shapes: list[sc.Shape] = []
+        for k in range(min(count, 4)):  # a pile of faceless dice in the seat's colour, its count beside it
+            shapes.append(sc.Rect(k * 5, 12 - k * 4, size, size, SEAT_FILL[seat], sc.ROLE_INK["die"], 0.8,
+                                  radius=size * 0.18, role="die"))
+        shapes.append(sc.Label(3 * 5 + size + 4, 12 + size / 2, f"× {count}", 9, sc.INK, "start"))
+        parts.append(sc.Scene(3 * 5 + size + 34, 12 + size, tuple(shapes)))
+        labels.append(WORDS("setup_supply", lang, seat=name, n=count))
+    return sc.labelled(parts, labels, gap=20)
+
+
+def _span(low: int, high: int, size: int) -> tuple[int, int]:
+    """First index and length of a cropped side: low..high with WINDOW_PAD round it, grown to
+    WINDOW_MIN (or the whole side), kept on the board."""
+    low, high = max(0, low - WINDOW_PAD), min(size - 1, high + WINDOW_PAD)
+    while high - low + 1 < min(WINDOW_MIN, size):
+        if high < size - 1:
+            high += 1
+        if high - low + 1 < min(WINDOW_MIN, size) and low > 0:
+            low -= 1
+    return low, high - low + 1

@@ -117,8 +117,8 @@ def is_localized(component: YMap, content: GameContent) -> bool:
     return TYPES[str(component["type"])].localized(component, content)
 
 
-def component_rules(rules: list[Rules[S, M]], component: YMap) -> list[Rules[S, M]]:
-    """The rules a component draws `{fields}` and `from_rules` tables from: the first game,
+def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules[Any, Any]]:
+    """The rules a component draws `{{ fields }}` and `from_rules` tables from: the first game,
     or the one its `game:` names (a collection's 'fast-alone/no-gaps-a', or 'no-gaps-a')."""
     name = component.get("game")
     if name is None:

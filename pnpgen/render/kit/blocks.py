@@ -179,7 +179,7 @@ def _leaf_specs(columns: Sequence[Any]) -> list[Any]:
 @dataclass
 class TextCtx:
     """What blocks need: the job (language, game, rules, options), how errors name the
-    component, `{name}` values of repeated rows and columns, the default font size."""
+    component, `{{ name }}` values of repeated rows and columns, the default font size."""
 
     job: KitJob
     label: str  # "game <g>, component <c>", named in build errors
@@ -203,7 +203,7 @@ class TextCtx:
         return replace(self, values={**self.values, **values})
 
     def element_ctx(self) -> ElementContext:
-        """The elements.py context: `{field}` values are ours, then the rules' rulebook context."""
+        """The elements.py context: `{{ field }}` values are ours, then the rules' rulebook context."""
         return ElementContext(self.job, self.label, fields=self.values, font_size=self.font_size,
                               cmyk=self.job.options.print_shop)
 
@@ -215,9 +215,10 @@ class TextCtx:
             raise BuildError(f"{self.label}: {error}") from None
 
 
-def fill(value: object, ctx: TextCtx, parent: object = None, key: object = None) -> str:
-    """A Text (or number) in the job's language with `{name}` filled in (row/column numbers
-    `{n}`, `{m}`, then the rules' rulebook context such as `{threshold}`)."""
+def component_text(value: Any, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
+    """A component's Text (or number) as printed: in the job's language, its `{{ name }}`
+    placeholders filled in (row/column numbers `{{ n }}`, `{{ m }}`, then the rules' rulebook
+    context such as `{{ threshold }}`; elements.fill_fields), every character in the font."""
     return printable_text(fill_fields(ctx.job.text(value), ctx.element_ctx(), parent, key), ctx, parent, key)
 
 
@@ -642,7 +643,7 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
         if "group" in col_spec:
             for n in range(1, int(col_spec.get("repeat", 1)) + 1):
                 sub = ctx.with_values(n=n)
-                groups.append(fill(col_spec["group"], sub, col_spec, "group"))
+                groups.append(component_text(col_spec["group"], sub, col_spec, "group"))
                 for leaf in col_spec["columns"]:
                     for m in range(1, int(leaf.get("repeat", 1)) + 1):
                         columns.append(_column(leaf, sub.with_values(m=m), len(groups) - 1, align))
@@ -674,7 +675,7 @@ def make_table(spec: YMap, ctx: TextCtx) -> Table:
 
 
 def _column(spec: YMap, ctx: TextCtx, group: int | None, align: str) -> Column:
-    header = fill(spec["header"], ctx, spec, "header") if "header" in spec else ""
+    header = component_text(spec["header"], ctx, spec, "header") if "header" in spec else ""
     return Column(header, float(spec["width"]) if "width" in spec else None, group, bool(spec.get("shade")),
                   str(spec.get("align", align)), spec.get("field"), spec.get("lookup"), spec, spec.get("template"))
 
@@ -683,11 +684,11 @@ def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row
                body: list[list[Cell]], heights: list[float]) -> None:
     """One row spec (one repetition) as one body row, or several when it has `lines`."""
     shade = LIGHT if spec.get("shade") else None
-    label = fill(spec["label"], ctx, spec, "label") if "label" in spec else ""
-    caption = fill(spec["caption"], ctx, spec, "caption") if "caption" in spec else ""
+    label = component_text(spec["label"], ctx, spec, "label") if "label" in spec else ""
+    caption = component_text(spec["caption"], ctx, spec, "caption") if "caption" in spec else ""
     height = float(spec.get("height", row_height))
     if "cells" in spec or not ("lines" in spec or spec.get("merge")):
-        given = [fill(v, ctx, spec["cells"], i) for i, v in enumerate(spec.get("cells") or [])]
+        given = [component_text(v, ctx, spec["cells"], i) for i, v in enumerate(spec.get("cells") or [])]
         texts = given if given else [label]
         body.append([Cell(len(body), i, texts[i] if i < len(texts) else "", caption if i == 0 else "",
                           align=columns[i].align, size=size,
@@ -697,7 +698,7 @@ def _body_rows(spec: YMap, ctx: TextCtx, columns: list[Column], size: float, row
     lines = spec.get("lines") or [{"merge": True}]
     # a row of several lines: the first column spans them; the others are per line
     for k, line in enumerate(lines):
-        line_caption = fill(line["caption"], ctx, line, "caption") if "caption" in line else ""
+        line_caption = component_text(line["caption"], ctx, line, "caption") if "caption" in line else ""
         cells: list[Cell] = []
         if k == 0:
             cells.append(Cell(len(body), 0, label, caption, rows=len(lines), align=columns[0].align, size=size,
@@ -758,7 +759,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
         for col in columns:
             if col.template is not None and isinstance(item, dict):  # the row's fields fill the text
                 values = {**{str(k): v for k, v in item.items()}, "row": MappingProxyType(item)}
-                row.append(fill(col.template, ctx.with_values(**values), col.spec, "template"))
+                row.append(component_text(col.template, ctx.with_values(**values), col.spec, "template"))
                 continue
             value = item.get(col.field) if isinstance(item, dict) and col.field else None
             if col.lookup and value is not None:
@@ -777,23 +778,23 @@ def make_block(spec: YMap, ctx: TextCtx) -> Block:
     elif kind != "table":
         ctx.drawn.add(1, kind, where(spec, kind))
     if kind == "heading":
-        return TextBlock(fill(spec["heading"], ctx, spec, "heading"), float(spec.get("size", ctx.font_size * 1.5)),
-                         str(spec.get("align", "left")), rule=True)
+        return TextBlock(component_text(spec["heading"], ctx, spec, "heading"),
+                         float(spec.get("size", ctx.font_size * 1.5)), str(spec.get("align", "left")), rule=True)
     if kind == "text":
-        return TextBlock(fill(spec["text"], ctx, spec, "text"), size, str(spec.get("align", "left")))
+        return TextBlock(component_text(spec["text"], ctx, spec, "text"), size, str(spec.get("align", "left")))
     if kind == "space":
         return Space(float(spec["space"]))
     if kind == "table":
         return make_table(spec["table"], ctx)
     if kind == "checkboxes":
         c = spec["checkboxes"]
-        return Checkboxes(fill(c.get("label", ""), ctx, c, "label"), int(c["count"]), float(c.get("size", 5.0)),
-                          float(c.get("gap", 2.0)), str(c.get("shape", "square")),
-                          [fill(v, ctx, c["labels"], i) for i, v in enumerate(c.get("labels") or [])],
+        return Checkboxes(component_text(c.get("label", ""), ctx, c, "label"), int(c["count"]),
+                          float(c.get("size", 5.0)), float(c.get("gap", 2.0)), str(c.get("shape", "square")),
+                          [component_text(v, ctx, c["labels"], i) for i, v in enumerate(c.get("labels") or [])],
                           ctx.font_size)
     if kind == "write_in":
         w = spec["write_in"]
-        return WriteIn(fill(w.get("label", ""), ctx, w, "label"), int(w.get("lines", 1)),
+        return WriteIn(component_text(w.get("label", ""), ctx, w, "label"), int(w.get("lines", 1)),
                        float(w.get("height", 9.0)), float(w["width"]) if "width" in w else None, ctx.font_size)
     items = spec["row"]
     widths = [float(w) for w in spec.get("widths") or []] + [0.0] * len(items)

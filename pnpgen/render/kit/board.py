@@ -30,8 +30,8 @@ from pnpgen.render.kit.blocks import (
     Stack,
     TextCtx,
     check_blocks,
+    component_text,
     draw_text,
-    fill,
     finish_page,
     heading,
     localized,
@@ -83,7 +83,7 @@ SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,
-    "game?": str,  # a collection: the game whose rules fill {fields} and from_rules tables
+    "game?": str,  # a collection: the game whose rules fill {{ fields }} and from_rules tables
     "paper?": str,
     "landscape?": bool,
     "overlap?": float,
@@ -233,7 +233,8 @@ def label_values(spec: YMap, count: int, ctx: TextCtx) -> list[str]:
         wanted = "1 (span: true)" if spec.get("span") else f"{count} {spec['axis']}"
         raise ContentError(f"labels: {len(items):,} values for {wanted}",
                            **where(spec, "values" if "values" in spec else "range" if "range" in spec else "axis"))
-    values = [fill(v, ctx, items, i) for i, v in enumerate(items)] if "values" in spec else [str(v) for v in items]
+    values = ([component_text(v, ctx, items, i) for i, v in enumerate(items)] if "values" in spec
+              else [str(v) for v in items])
     return values[::-1] if spec.get("reverse") else values
 
 
@@ -325,7 +326,7 @@ def layout_board(component: YMap, ctx: TextCtx) -> tuple[BoardLayout, Stack | No
                     box = Box(grid_x + grid_w + offset, grid_y + i * step_h, size, step_h)
                 layout.labels.append(Label(text, box, fsize, flip))
             if "title" in spec:  # the axis title: in a free corner at one end of the band
-                title = fill(spec["title"], ctx, spec, "title")
+                title = component_text(spec["title"], ctx, spec, "title")
                 for end in _title_ends(side, flip):
                     corner = _corner(side, end, offset, size, grid_x, grid_y, grid_w, grid_h, thick)
                     key = (side, end) if side in ("top", "bottom") else (end, side)
@@ -555,7 +556,7 @@ def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> N
     if "text" in spec:
         canvas.setFillColor(colour)
         size = float(spec.get("text_size", min(box.width, box.height) * 0.4 / PT))
-        _centred(canvas, frame, box, fill(spec["text"], ctx, spec, "text"), size)
+        _centred(canvas, frame, box, component_text(spec["text"], ctx, spec, "text"), size)
     if "image" in spec:
         draw_elements(canvas, [{"image": spec["image"]}], page_rect(frame, box.inset(box.width * 0.1)),
                       ctx.element_ctx())
@@ -570,7 +571,7 @@ def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[in
     rs = [r for _, r in cells]
     x0, x1 = layout.grid_x + min(cs) * layout.cell_w, layout.grid_x + (max(cs) + 1) * layout.cell_w
     y0, y1 = layout.grid_y + min(rs) * layout.cell_h, layout.grid_y + (max(rs) + 1) * layout.cell_h
-    text = fill(spec["label"], ctx, spec, "label")
+    text = component_text(spec["label"], ctx, spec, "label")
     size = float(spec.get("label_size", max(10.0, min(layout.cell_w, layout.cell_h) * 0.6)))
     pad = 1.2  # mm each side of the text on its plate
     room = x1 - x0 - 2 * pad - 1.0
@@ -589,8 +590,8 @@ def _region_label(canvas: Canvas, frame: Frame, spec: YMap, cells: list[tuple[in
 
 def _title_block(canvas: Canvas, frame: Frame, component: YMap, box: Box, ctx: TextCtx) -> None:
     tb = component["title_block"]
-    title = fill(tb["text"], ctx, tb, "text") if "text" in tb else heading(component, ctx)
-    sub = fill(tb["subtitle"], ctx, tb, "subtitle") if "subtitle" in tb else ""
+    title = component_text(tb["text"], ctx, tb, "text") if "text" in tb else heading(component, ctx)
+    sub = component_text(tb["subtitle"], ctx, tb, "subtitle") if "subtitle" in tb else ""
     align = str(tb.get("align", "center"))
     size = min(box.height * 0.55, 14 * PT * 2) / PT if not sub else box.height * 0.4 / PT
     title_h = text_height(title, size, box.width)
@@ -700,7 +701,7 @@ def _tile_caption(canvas: Canvas, page: Rect, trim: Rect, tile: Tile, plan: Boar
     """Which tile this is and how to join it: above the tile, between its crop marks. The
     area it takes."""
     text = WORDS(
-        "tile_caption", ctx.lang, title=fill(component["title"], ctx, component, "title"), name=tile.name,
+        "tile_caption", ctx.lang, title=component_text(component["title"], ctx, component, "title"), name=tile.name,
         index=plan.tiles.tiles.index(tile) + 1, count=len(plan.tiles.tiles), overlap=f"{plan.tiles.overlap:g}")
     room = trim.w - 6 * mm
     size = max(4.5, min(7.0, 7.0 * room / max(stringWidth(text, SANS, 7.0), 1)))
@@ -777,7 +778,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
         rec.scale(fit, fit)
     draw_board(rec, Frame(0, h), component, plan.layout, plan.stack, ctx)  # type: ignore[arg-type]
     tiles = plan.tiles
-    caption = fill(component["title"], ctx, component, "title") + (
+    caption = component_text(component["title"], ctx, component, "title") + (
         f" ({tiles.columns}×{tiles.rows} tiles)" if tiles.tiled else "")
     name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
     return [save_preview(tile_sheet([(rec, caption)], columns=1), job.preview_dir() / name)]

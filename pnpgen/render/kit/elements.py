@@ -2,17 +2,17 @@
 
 A layout is a list of elements, each a mapping with one main key:
 
-    - text: "**{name}** costs :coin: {cost}"   # rich text, see below
+    - text: "**{{ name }}** costs :coin: {{ cost }}"   # rich text, see below
       size: 9                                  # points
     - shape: rounded                           # rect | rounded | circle | ellipse | line
       fill: "#f4e3c1"
       bleed: true                              # extend to the bleed edge
-    - image: art/{id}.svg                      # PNG or SVG, relative to the game folder
+    - image: art/{{ id }}.svg                  # PNG or SVG, relative to the game folder
       fit: contain                             # contain | cover | stretch
     - table: {from_rules: scores}              # or rows: [[...], ...]
 
 Positions `x`, `y`, `w`, `h` are millimetres from the box's top-left corner (y down);
-an element without them fills the box. Every string may name card fields as `{field}`.
+an element without them fills the box. Every string may name card fields as `{{ field }}`.
 
 `lang: ja` (or en) prints a text or table in that language whatever the build's language
 (a bilingual card). Rich text: `**bold**`, `[#c03020]coloured[/]` (or a colour name), `:icon:` for an icon
@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import jinja2
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -58,14 +57,14 @@ from pnpgen.render.kit.richtext import (
     text_width,
 )
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
-from pnpgen.render.text import TEMPLATE_MISTAKES, Refused, TemplateRefused, is_plain, refuse_old_placeholder
+from pnpgen.render.text import TemplateMistake, is_plain, refuse_old_placeholder
 from pnpgen.words import PLACEHOLDER
 
 FONTS = {"sans": SANS, "serif": SERIF}
 Align = Choice("left", "center", "right")
 VAlign = Choice("top", "middle", "bottom")
-Number = OneOf(float, str)  # a number, or a `{field}` giving one
-POSITION: Schema = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
+Number = OneOf(float, str)  # a number, or a `{{ field }}` giving one
+POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
                             "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
 ELEMENTS: dict[str, Schema] = {
@@ -110,7 +109,7 @@ LEADING = 1.25
 
 @dataclass
 class ElementContext:
-    """What elements need to draw one face: the job, how errors name it, `{field}` values,
+    """What elements need to draw one face: the job, how errors name it, `{{ field }}` values,
     the component's icons, the bleed (points) beyond the box, defaults."""
 
     job: KitJob
@@ -165,19 +164,12 @@ def fill_fields(text: str, ctx: ElementContext, parent: object = None, key: obje
             return ctx.job.text(found) if found is not None else ""
 
         return PLACEHOLDER.sub(sub, text)
-    templates = ctx.job.templates
     try:
-        names = ctx.names()
-        missing = sorted(templates.names(text) - set(names))
-        if missing:
-            raise _unknown(missing[0], ctx, location)
-        return templates.render(text, names)
-    except Refused as err:
-        raise TemplateRefused(f"template error: {err}", **location) from None
-    except jinja2.TemplateSyntaxError as err:
-        raise BuildError(f"{ctx.label}: template error: {err.message}", **location) from None
-    except TEMPLATE_MISTAKES as err:
-        raise BuildError(f"{ctx.label}: template error: {err}", **location) from None
+        return ctx.job.templates.fill(text, ctx.names(), location)
+    except TemplateMistake as err:
+        if err.unknown is not None:
+            raise _unknown(err.unknown, ctx, location) from None
+        raise BuildError(f"{ctx.label}: {err.message}", **location) from None
 
 
 def _unknown(name: str, ctx: ElementContext, location: Where) -> BuildError:
@@ -244,8 +236,8 @@ def check_elements(elements: Sequence[object], path: str) -> None:
         _check_numbers(element, here)
 
 
-def _check_numbers(element: Mapping[str, object], here: str) -> None:
-    """Lengths, sizes and dashes within their ranges (a `{field}` is checked when drawn)."""
+def _check_numbers(element: Mapping[str, Any], here: str) -> None:
+    """Lengths, sizes and dashes within their ranges (a `{{ field }}` is checked when drawn)."""
     for key in RANGES:
         value = element.get(key)
         if isinstance(value, str) and "{" not in value:
@@ -284,8 +276,8 @@ def range_problem(element: Mapping[str, object], key: str, value: float) -> str 
     return (LENGTH if flat_line else RANGES[key]).problem(value)
 
 
-def _number(element: Mapping[str, object], key: str, ctx: ElementContext, default: float) -> float:
-    """A number of the element (or `default`), a `{field}` filled in; checked against RANGES."""
+def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: float) -> float:
+    """A number of the element (or `default`), a `{{ field }}` filled in; checked against RANGES."""
     value = element.get(key)
     if value is None:
         number = default

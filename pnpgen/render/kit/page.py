@@ -28,9 +28,10 @@ from pnpgen.render.paper import paper_mm
 from pnpgen.render.pdf import atomic_output, new_canvas
 from pnpgen.render.text import TemplateRefused, Templates, text_values
 from pnpgen.render.words import WORDS
+from pnpgen.scene import EPS as EPS  # re-exported: the kit reads it from here
+from pnpgen.scene import Rect
 
 MM = mm  # points per millimetre
-EPS = 1e-6
 
 # Crop marks: how far from the bleed edge they start, and their longest length.
 CROP_GAP = 1.0 * mm
@@ -61,56 +62,6 @@ def low_ppi_warnings(canvas: object, folder: Path) -> list[str]:
 
     return [f"warning: {name(path)} prints at {ppi:.0f} ppi (under {MIN_PPI}): it will look soft; "
             f"give it {MIN_PPI / ppi:.1f}× the pixels" for path, ppi in sorted(low.items())]
-
-
-@dataclass(frozen=True)
-class Rect:
-    """A rectangle in points, origin bottom-left of the paper."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @classmethod
-    def mm(cls, x: float, y: float, w: float, h: float) -> Rect:
-        """A rectangle given in millimetres."""
-        return cls(x * mm, y * mm, w * mm, h * mm)
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def top(self) -> float:
-        return self.y + self.h
-
-    def inset(self, by: float) -> Rect:
-        """Smaller on every side by `by` points (negative: larger)."""
-        return Rect(self.x + by, self.y + by, self.w - 2 * by, self.h - 2 * by)
-
-    def outset(self, by: float) -> Rect:
-        return self.inset(-by)
-
-    def box(self) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1), as PDF page boxes are written."""
-        return (self.x, self.y, self.right, self.top)
-
-    def in_mm(self) -> tuple[float, float, float, float]:
-        return (self.x / mm, self.y / mm, self.w / mm, self.h / mm)
-
-    def contains(self, other: Rect) -> bool:
-        return (self.x - EPS <= other.x and self.y - EPS <= other.y
-                and other.right <= self.right + EPS and other.top <= self.top + EPS)
-
-    def overlaps(self, other: Rect) -> bool:
-        return (self.x < other.right - EPS and other.x < self.right - EPS
-                and self.y < other.top - EPS and other.y < self.top - EPS)
-
-    def mirrored(self, page_width: float) -> Rect:
-        """The same rectangle seen from the back of the sheet (flipped on the long edge
-        of a portrait page: left and right swap)."""
-        return Rect(page_width - self.right, self.y, self.w, self.h)
 
 
 Bleed = float | tuple[float, float]  # points: the same on every side, or (left/right, bottom/top)

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.limits import MAX_FONT_PT, MAX_SHRINK_STEPS
 from pnpgen.render.kit.page import Rect
-from pnpgen.render.linebreak import Piece, fill, is_space, may_break, segments
+from pnpgen.render.linebreak import Piece, is_space, line_ranges, may_break, segments
 from pnpgen.render.markup import Style, scan
 
 
@@ -85,13 +85,13 @@ def text_width(text: str, font: str, size: float) -> float:
 
 
 def break_lines(tokens: Sequence[Token], font: str, size: float, width: float) -> tuple[list[Line], bool]:
-    """Greedy line breaking (linebreak.fill, the rulebooks' too); the flag is False when a
+    """Greedy line breaking (linebreak.line_ranges, the rulebooks' too); the flag is False when a
     token is wider than the line."""
     widths = [size if t.kind == "icon" else 0.0 if t.kind == "break" else text_width(t.text, font, size)
               for t in tokens]
     pieces = [Piece(w, "word" if t.kind in ("word", "icon") else t.kind) for t, w in zip(tokens, widths, strict=True)]
     lines = []
-    for start, end in fill(pieces, lambda _n: width):
+    for start, end in line_ranges(pieces, lambda _n: width):
         items = [(tokens[i], widths[i]) for i in range(start, end) if tokens[i].kind != "break"]
         lines.append(Line(items, sum(w for _t, w in items)))
     if not lines or (tokens and tokens[-1].kind == "break"):

@@ -25,7 +25,7 @@ from pnpgen.render.kit.blocks import (
     TextBlock,
     TextCtx,
     check_blocks,
-    fill,
+    component_text,
     finish_page,
     heading,
     localized,
@@ -62,7 +62,7 @@ SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,
-    "game?": str,  # a collection: the game whose rules fill {fields} and from_rules tables
+    "game?": str,  # a collection: the game whose rules fill {{ fields }} and from_rules tables
     "paper?": str,
     "landscape?": bool,
     "size?": OneOf(Choice(*SIZES), {"width": float, "height": float}),
@@ -275,7 +275,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     rec = Recorder(trim.w, trim.h)
     draw_sheet(rec, Rect(0, 0, trim.w, trim.h), plan, ctx)  # type: ignore[arg-type]
     name = Path(job.out_path(str(component["id"])).name).with_suffix(".svg")
-    return [save_preview(tile_sheet([(rec, fill(component["title"], ctx, component, "title"))], columns=1),
+    return [save_preview(tile_sheet([(rec, component_text(component["title"], ctx, component, "title"))], columns=1),
                          job.preview_dir() / name)]
 
 __all__ = ["BOUNDS", "SCHEMA", "check", "localized", "preview", "render", "safe_zone"]

@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, TypeVar
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.engine.protocol import Rules
-from pnpgen.errors import ContentError
+from pnpgen.errors import ContentError, PnpgenError
 from pnpgen.output import BuildOptions, BuiltFile, atomic_output
+from pnpgen.render.text import TemplateMistake, Templates
 from pnpgen.render.vendors import Product, Profile, load_profile
 from pnpgen.render.vendors.raster import distinct_pages, limit_ink, rasterise_cmyk, rasterise_rgb
 
@@ -183,6 +184,15 @@ def write_pdf_x1a(path: Path, pages: list[PILImage], profile: Profile, product: 
     return path
 
 
+def file_name(profile: Profile, key: str, **values: Any) -> str:
+    """The file name the profile's `naming[key]` gives for `values` (deck, number), filled in
+    by the content sandbox like any template."""
+    try:
+        return Templates().fill(profile.naming[key], values, {})
+    except TemplateMistake as err:
+        raise PnpgenError(f"vendor profile {profile.id}: naming: {key}: {err.message}") from None
+
+
 def kind_of(profile: Profile, what: str) -> str:
     """A BuiltFile kind that README.txt groups by shop: '<what> (vendor: <id>)'."""
     return f"{what} (vendor: {profile.id})"
@@ -304,7 +314,7 @@ def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile,
         with pikepdf.open(source.path) as pdf:
             title, author = str(pdf.docinfo.get("/Title", stem)), str(pdf.docinfo.get("/Author", ""))
             date = str(pdf.docinfo.get("/CreationDate", "D:20000101000000+00'00'"))
-        path = write_pdf_x1a(out / profile.naming["deck"].format(deck=stem),
+        path = write_pdf_x1a(out / file_name(profile, "deck", deck=stem),
                              [pictures[same[index]] for _, _, index in wanted], profile, product, title, author, date)
         order = ", ".join(profile.sides)
         return [BuiltFile(game, path, len(wanted),
@@ -318,11 +328,11 @@ def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile,
     for number, side, index in wanted:
         if side == "back" and shared:
             continue
-        name = profile.naming[side].format(deck=stem, number=number)
+        name = file_name(profile, side, deck=stem, number=number)
         path = write_png(out / name, images[same[index]], profile.ppi)
         files.append(BuiltFile(game, path, 0, kind_of(profile, f"card {side}, {size}, RGB PNG")))
     if shared:
-        path = write_png(out / profile.naming["shared_back"].format(deck=stem), images[backs[0]], profile.ppi)
+        path = write_png(out / file_name(profile, "shared_back", deck=stem), images[backs[0]], profile.ppi)
         files.append(BuiltFile(game, path, 0, kind_of(profile, f"back of every card, {size}, RGB PNG")))
     if files:
         files[-1].notes.extend(source.notes)

@@ -55,6 +55,7 @@ class GrowingNine(GrowingNineRules):
     # the rulebook and the referee
     describe = presentation.describe
     draw = presentation.draw
+    rulebook_figure = presentation.rulebook_figure
     values = presentation.values
     tables = presentation.tables
 

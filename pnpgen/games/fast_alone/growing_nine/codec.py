@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.schema import Schema
 from pnpgen.content.yamlpos import where
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.errors import ImpossibleState
 from pnpgen.games.fast_alone.growing_nine.rules import (
     ENDS,
@@ -78,9 +78,7 @@ def _grid(rules: GrowingNine, rows: Any, container: object, key: object) -> tupl
 
 def from_data(rules: GrowingNine, data: Any) -> State:
     read_state_data(data, STATE_SCHEMA)
-    end = str(data.get("end", ""))
-    if end and end not in ENDS:
-        raise ImpossibleState(f"end: '{end}' is not one of {', '.join(ENDS)}", **where(data, "end", value=True))
+    end = read_word(data, "end", ENDS)
     turns = int(data.get("turns", 0))
     if "grid" not in data:
         rolled = data.get("rolled") or []
@@ -88,21 +86,12 @@ def from_data(rules: GrowingNine, data: Any) -> State:
             raise ImpossibleState(f"rolled: {len(rolled)} dice, the game has {rules.whites + 1}",
                                   **where(data, "rolled"))
         dice = tuple((_die(rules, w, i == 0, rolled, i) - 1) % RED for i, w in enumerate(rolled))
-        setup = State(dice, (0,) * rules.size, (), frozenset(), turns, end)
-        problems = rules.check(setup)
-        if problems:
-            key = next((k for k in ("end", "turns") if problems[0].startswith(k) and k in data), "rolled")
-            raise ImpossibleState(problems[0], **where(data, key if key in data else None, value=True))
-        return setup
+        return checked(rules, State(dice, (0,) * rules.size, (), frozenset(), turns, end), data, "rolled")
     cells = _grid(rules, data["grid"], data, "grid")
     queue = data.get("queue") or []
     q = tuple(_die(rules, w, False, queue, i) - 1 for i, w in enumerate(queue))
     seen = {cells} | {_grid(rules, h, data["history"], i) for i, h in enumerate(data.get("history") or [])}
-    state = State((), cells, q, frozenset(seen), turns, end)
-    problems = rules.check(state)
-    if problems:
-        raise ImpossibleState(problems[0], **where(data, "grid"))
-    return state
+    return checked(rules, State((), cells, q, frozenset(seen), turns, end), data, "grid")
 
 
 def example_state(rules: GrowingNine) -> State:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
+from pnpgen.engine.protocol import CHANCE
 from pnpgen.games.fast_alone import puzzle
 from pnpgen.games.fast_alone.catalogue import WORDS, header
 from pnpgen.games.fast_alone.difficulty import settings
@@ -108,6 +110,13 @@ def draw(rules: GrowingNine, state: State, moves: Sequence[Move] = (), lang: str
 
 
 # --- rulebook ------------------------------------------------------------------------
+def rulebook_figure(rules: GrowingNine, name: str, lang: str) -> list[sc.Scene]:
+    """'setup': the collection's table at the start, on this side's board (setup_figure)."""
+    if name != "setup":
+        raise KeyError(name)
+    return [setup_figure(rules, lang)]
+
+
 def values(rules: GrowingNine, lang: str) -> dict[str, object]:
     return {
         "exact_setups": int(rules.data["exact"]["setups"]),
@@ -122,3 +131,36 @@ def values(rules: GrowingNine, lang: str) -> dict[str, object]:
 
 def tables(rules: GrowingNine) -> dict[str, Callable[[str], list[list[str]]]]:
     return {**puzzle.tables(rules), "exact": partial(exact_table, rules.siblings)}
+
+
+def setup_state(rules: GrowingNine, seed: int = 1) -> State:
+    """A board after its setup: the dice rolled and the red and first whites placed on the spawn
+    corners, by seeded draws and the first legal placement."""
+    rng = random.Random(seed)
+    state = rules.initial_state(1)
+    while not rules.placed(state):
+        if rules.current_player(state) == CHANCE:
+            outcomes = rules.chance_outcomes(state)
+            move = rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0]
+        else:
+            move = rules.legal_moves(state)[0]
+        state = rules.apply(state, move)[0]
+    return state
+
+
+def setup_figure(rules: GrowingNine, lang: str) -> sc.Scene:
+    """The table at the start of a game, drawn from a setup state: the board sheet with the red
+    die and the first whites placed and the other whites waiting below it, the marker, and the
+    timer set to the game's minutes; labelled under each part."""
+    state = setup_state(rules)
+    board = draw(rules, state, (), lang)
+    pen = sc.Scene(70, 14, (sc.Rect(0, 3, 54, 8, "#3d5a80", sc.INK, 0.6, radius=2),
+                            sc.Rect(54, 4.5, 8, 5, sc.PAPER, sc.INK, 0.6),
+                            sc.Polygon(((62, 4.5), (69, 7), (62, 9.5)), sc.INK, sc.INK, 0.4)))
+    minutes = int(str(rules.content.data["time_minutes"]))
+    timer = sc.Scene(36, 36, (sc.Circle(18, 18, 17, sc.PAPER, sc.INK, 1.0),
+                              sc.Label(18, 18, f"{minutes}:00", 9, sc.INK)))
+    labels = [WORDS("g9.setup_board", lang, side=text_for(rules.side_name, lang),
+                    placed=rules.start_whites, waiting=len(state.queue)),
+              WORDS("g9.setup_marker", lang), WORDS("g9.setup_timer", lang, minutes=minutes)]
+    return sc.labelled([board, pen, timer], labels, gap=18)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Schema
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     FULL,
     STUCK,
@@ -70,19 +69,12 @@ def from_data(rules: HorizontalVertical, data: Any) -> State:
     for i, face in enumerate(dice):
         if not 1 <= face <= rules.faces:
             raise bad(f"dice[{i}]: {face} is not a face 1–{rules.faces}", dice, i)
-    end = str(data.get("end", ""))
-    if end and end not in (WON, STUCK, FULL):
-        raise bad(f"end: '{end}' is not one of {WON}, {STUCK}, {FULL}", data, "end")
+    end = read_word(data, "end", (WON, STUCK, FULL))
     passes = int(data["passes_used"])
     # turns are rolls made; a file may leave them out (then the fewest the grid needs)
     turns = int(data["turns"]) if "turns" in data else rules.turns_needed(tuple(cells), passes, bool(dice))
     state = State(tuple(cells), tuple(sorted(dice)), passes, turns, end)
-    problems = rules.check(state)
-    if problems:
-        key = next((k for k in ("end", "passes_used", "dice", "turns") if problems[0].startswith(k) and k in data),
-                   "grid")
-        raise bad(problems[0], data, key)
-    return state
+    return checked(rules, state, data, "grid")
 
 
 def example_state(rules: HorizontalVertical) -> State:

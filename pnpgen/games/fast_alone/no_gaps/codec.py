@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Schema
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.no_gaps.rules import (
     ENDS,
@@ -83,17 +82,10 @@ def from_data(rules: NoGaps, data: Any) -> State:
     phase = data["phase"]
     if phase not in (ROLL, PLAY, REROLL, OVER):
         raise bad(f"phase: '{phase}' is not one of {ROLL}, {PLAY}, {REROLL}, {OVER}", data, "phase")
-    end = str(data.get("end", ""))
-    if end and end not in ENDS:
-        raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+    end = read_word(data, "end", ENDS)
     state = State(filled, tuple(drawn), tuple(left), tuple(sorted(hand)), int(data["set_aside"]),
                   int(data["removed"]), int(data["rerolls_used"]), phase, end)
-    problems = rules.check(state)
-    if problems:
-        key = next((k for k in ("dice", "set_aside", "removed", "rerolls_used", "phase", "end")
-                    if problems[0].startswith(k) and k in data), None)
-        raise bad(problems[0], data, key)
-    return state
+    return checked(rules, state, data)
 
 
 def example_state(rules: NoGaps) -> State:

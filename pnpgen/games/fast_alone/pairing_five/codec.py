@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import OneOf, Schema
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.content.schema import OneOf
+from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.pairing_five.rules import (
     ENDS,
     STUCK,
@@ -70,18 +70,11 @@ def from_data(rules: PairingFive, data: Any) -> State:
     for i, face in enumerate(pool):
         if not isinstance(face, int) or not 1 <= face <= rules.faces:
             raise bad(f"unused[{i}]: {face} is not a face 1–{rules.faces}", pool, i)
-    end = str(data.get("end", ""))
-    if end and end not in ENDS:
-        raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+    end = read_word(data, "end", ENDS)
     turns = int(data.get("turns", sum(1 for c in cells if c)))
     state = State(tuple(cells), red_face, red_area, tuple(sorted(pool)), int(data.get("rerolling", 0)),
                   turns, int(data.get("rerolls", 0)), end)
-    problems = rules.check(state)
-    if problems:
-        key = next((k for k in ("end", "red", "unused", "rerolling", "turns") if problems[0].startswith(k)
-                    and k in data), "areas")
-        raise bad(problems[0], data, key)
-    return state
+    return checked(rules, state, data, "areas")
 
 
 def example_state(rules: PairingFive) -> State:

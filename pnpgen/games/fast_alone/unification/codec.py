@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Schema
-from pnpgen.engine.state_data import read_state_data
+from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.unification.rules import (
     ENDS,
     STUCK,
@@ -65,18 +64,11 @@ def from_data(rules: Unification, data: Any) -> State:
     banned = str(data.get("banned", ""))
     if banned and not re.fullmatch(rf"[NESW][1-{n}]", banned):
         raise bad(f"banned: an edge N, E, S or W and a line 1–{n}, like 'S2'", data, "banned")
-    end = str(data.get("end", ""))
-    if end and end not in ENDS:
-        raise bad(f"end: '{end}' is not one of {', '.join(ENDS)}", data, "end")
+    end = read_word(data, "end", ENDS)
     cells = tuple(f for row in grid for f in row)
     cell = (red[0] - 1) * n + red[1] - 1 if red else -1
     state = State(cells, cell, push, banned, int(data.get("pushes", 0)), int(data.get("rerolls", 0)), end)
-    problems = rules.check(state)
-    if problems:
-        key = next((k for k in ("end", "red", "push", "banned", "pushes") if problems[0].startswith(k)
-                    and k in data), "grid")
-        raise bad(problems[0], data, key)
-    return state
+    return checked(rules, state, data, "grid")
 
 
 def example_state(rules: Unification) -> State:

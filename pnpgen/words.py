@@ -16,7 +16,7 @@ LANGS = ("ja", "en")  # the languages content may hold and a build writes
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def replace_placeholders(text: str, values: Mapping[str, Any]) -> str:
+def replace_placeholders(text: str, values: Mapping[str, object]) -> str:
     """`text` with each `{{ name }}` replaced by str(values[name]); KeyError for a missing name."""
     return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), text)
 

@@ -17,7 +17,7 @@ from pnpgen.render.text import Templates
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 
-def render_template(name: str, **values: Any) -> str:
+def render_template(name: str, **values: object) -> str:
     """templates/`name` filled in with `values`; a template's last newline is kept."""
     source = (TEMPLATE_DIR / name).read_text(encoding="utf-8")
     text = Templates().render(source, values)  # names it may leave out: `{% if x is defined %}`

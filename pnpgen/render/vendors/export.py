@@ -184,7 +184,7 @@ def write_pdf_x1a(path: Path, pages: list[PILImage], profile: Profile, product: 
     return path
 
 
-def file_name(profile: Profile, key: str, **values: Any) -> str:
+def file_name(profile: Profile, key: str, **values: object) -> str:
     """The file name the profile's `naming[key]` gives for `values` (deck, number), filled in
     by the content sandbox like any template."""
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.content.schema import Schema
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.no_gaps.rules import (

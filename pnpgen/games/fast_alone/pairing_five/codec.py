@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import OneOf
+from pnpgen.content.schema import OneOf, Schema
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.pairing_five.rules import (
     ENDS,

@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 
     from pnpgen import ci_report
     from pnpgen.content.game import GameContent
+    from pnpgen.engine.protocol import Rules
+    from pnpgen.engine.simulate import SkillCheck, Summary
+    from pnpgen.watch import Status
+
+S = TypeVar("S")
+M = TypeVar("M")
+C = TypeVar("C", bound=Callable[..., object])  # a command function, registered unchanged
 
 # Start-up time matters for `pnpgen referee` (run once per disputed move) and `pnpgen list`:
 # rich's console, progress bars and tables, the simulation engine and its Dask runner are
@@ -46,15 +53,15 @@ app = typer.Typer(
 )
 
 
-def _help(function: Callable[..., Any]) -> str:
+def _help(function: Callable[..., object]) -> str:
     """A command's docstring as Typer shows it: each paragraph on one line, so the terminal
     wraps it (source line breaks would otherwise break the help mid-sentence)."""
     text = (function.__doc__ or "").strip()
     return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", text))
 
 
-def command(name: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    def register(function: Callable[..., Any]) -> Callable[..., Any]:
+def command(name: str | None = None) -> Callable[[C], C]:
+    def register(function: C) -> C:
         return app.command(name, help=_help(function))(function)
     return register
 
@@ -267,7 +274,7 @@ def build(
     table = Table(title=f"Built into {out_dir}")
     for column in ("game", "file", "pages"):
         table.add_column(column, overflow="fold")
-    written: list[dict[str, Any]] = []
+    written: list[dict[str, object]] = []
     failed: dict[str, list[str]] = {}  # a game that fails does not stop the others (listed at the end)
     for game in selected:
         if not quiet and not as_json:
@@ -374,8 +381,8 @@ def validate(
             _finish_report(report, file_format, output, as_json, {"games": [], "failed_checks": 0}, [])
             return
     failures = 0
-    results: list[dict[str, Any]] = []
-    errors: list[dict[str, Any]] = []
+    results: list[dict[str, object]] = []
+    errors: list[dict[str, object]] = []
     started, current = time.perf_counter(), ""
     try:
         for game in select_games(root, games):
@@ -579,7 +586,7 @@ def watch(
                            paper=paper, content_root=root)
     check_options(options)
     (chosen,) = select_games(root, [game])  # a collection's game: its folder is watched
-    def report(status: Any) -> None:  # --json: one line per rebuild (JSON Lines)
+    def report(status: Status) -> None:  # --json: one line per rebuild (JSON Lines)
         errors = [error_entry(status.error)] if status.error else []
         envelope = {"ok": status.error is None, "errors": errors, "game": game, **status.to_data(watcher.previews())}
         print(json.dumps(envelope, ensure_ascii=False), flush=True)
@@ -693,7 +700,7 @@ def simulate(
         _print_skill(check)
 
 
-def _interrupted_run(summary: Any, rules: Any, as_json: bool, message: str) -> Interrupted:
+def _interrupted_run(summary: Summary | None, rules: Rules[S, M], as_json: bool, message: str) -> Interrupted:
     """A run Ctrl-C stopped: what it finished printed (or the JSON envelope, not ok, with it),
     and the Interrupted whose line says what that is."""
     if summary is not None:
@@ -820,7 +827,7 @@ def _progress(quiet: bool, budget: bool = False) -> Progress:
     )
 
 
-def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
+def _bot_list(rules: Rules[S, M], bots: str | None, players: int | None) -> list[str]:
     from pnpgen.engine.bots import parse_bot
 
     sim = rules.content.data.get("simulation", {}) or {}
@@ -840,7 +847,7 @@ def _bot_list(rules: Any, bots: str | None, players: int | None) -> list[str]:
     return names
 
 
-def _print_summary(summary: Any, rules: Any) -> None:
+def _print_summary(summary: Summary, rules: Rules[S, M]) -> None:
     from rich.table import Table
 
     from pnpgen.engine.simulate import TALLY, tally_groups
@@ -901,7 +908,7 @@ def _print_summary(summary: Any, rules: Any) -> None:
         out.print(f"[red]problem:[/] {problem}")
 
 
-def _print_skill(check: Any) -> None:
+def _print_skill(check: SkillCheck) -> None:
     low, high = check.interval
     out.print(
         f"skill check: {check.strong} vs {check.weak}, {check.games} games: {check.strong} wins "

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import where
@@ -24,6 +24,9 @@ from pnpgen.engine.protocol import Notation, Rules
 from pnpgen.errors import ContentError
 from pnpgen.render.rulebook.model import Book, Resolver, Section, load_book
 from pnpgen.words import LANGS
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 KINDS = ("command line", "rule code", "move notation", "YAML key", "backtick", "long fraction",
          "aside", "refused caption")
@@ -90,7 +93,7 @@ def rule_code_pattern(ids: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w-])(?:{alternatives})-[A-Z0-9][A-Za-z0-9.]*(?:-[A-Z0-9][A-Za-z0-9.]*)*")
 
 
-def notation_reader(rules_list: list[Rules[Any, Any]]) -> Callable[[str], bool]:
+def notation_reader(rules_list: list[Rules[S, M]]) -> Callable[[str], bool]:
     """True when one of the games' move parsers reads the text as a move."""
     def reads(text: str) -> bool:
         for rules in rules_list:
@@ -135,7 +138,7 @@ def _notation(text: str, reads: Callable[[str], bool]) -> Iterator[str]:
 
 
 def lint_passages(passages: Iterable[Passage], rule_ids: Iterable[str],
-                  rules_list: list[Rules[Any, Any]]) -> list[Finding]:
+                  rules_list: list[Rules[S, M]]) -> list[Finding]:
     """Every forbidden thing in the passages, in order."""
     codes = rule_code_pattern(rule_ids)
     reads = notation_reader(rules_list)
@@ -159,7 +162,7 @@ def lint_japanese(passages: Iterable[Passage]) -> list[Finding]:
 
 # --- the players' book of a game, as resolved texts ----------------------------------------
 
-def _texts(res: Resolver, section: Section, rules: Rules[Any, Any] | None) -> Iterator[tuple[Any, Any, Any]]:
+def _texts(res: Resolver, section: Section, rules: Rules[S, M] | None) -> Iterator[tuple[Any, Any, Any]]:
     """(value, parent, key) of every text a section prints."""
     node = section.node
     if "title" in node:
@@ -186,7 +189,7 @@ def _texts(res: Resolver, section: Section, rules: Rules[Any, Any] | None) -> It
                         yield example[key], example, key
 
 
-def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang: str,
+def book_passages(content: GameContent, rules_list: list[Rules[S, M]], lang: str,
                   book: Book | None = None) -> list[Passage]:
     """The players' book's texts in one language, resolved (templates filled in): the intro,
     every section not marked `companion: true`, their examples and the tables they show."""
@@ -196,7 +199,7 @@ def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang:
     res = Resolver(content, rules_list, lang, collect=True)
     out: list[Passage] = []
 
-    def add(value: Any, parent: Any, key: Any, rules: Rules[Any, Any] | None) -> None:
+    def add(value: object, parent: object, key: object, rules: Rules[S, M] | None) -> None:
         before = len(res.problems)
         text = res.text(value, parent, key, rules)
         if len(res.problems) == before:  # a text that did not resolve is the rulebook check's to report
@@ -227,7 +230,7 @@ def book_passages(content: GameContent, rules_list: list[Rules[Any, Any]], lang:
     return out
 
 
-def _where(parent: Any, key: Any) -> str:
+def _where(parent: object, key: object) -> str:
     """file:line:col of a text, as ContentError writes it."""
     return str(ContentError("", **where(parent, key, value=True))).rstrip(": ")
 
@@ -236,7 +239,7 @@ def rule_ids(content: GameContent) -> list[str]:
     return [str(k) for k in content.labels("rule_ids")]
 
 
-def check_players_book(content: GameContent, rules_list: list[Rules[Any, Any]]) -> list[str]:
+def check_players_book(content: GameContent, rules_list: list[Rules[S, M]]) -> list[str]:
     """The lint over the players' book in every language (for `pnpgen validate`)."""
     try:
         book = load_book(content)

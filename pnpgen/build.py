@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from pnpgen import __version__
 from pnpgen.content.game import GameContent
@@ -31,7 +31,10 @@ from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.templates import render_template
 from pnpgen.render.vendors import vendor_names
 
-Renderer = Callable[[GameContent, list[Rules[Any, Any]], BuildOptions], list[BuiltFile]]
+S = TypeVar("S")
+M = TypeVar("M")
+
+Renderer = Callable[[GameContent, list[Rules[S, M]], BuildOptions], list[BuiltFile]]
 
 
 def renderers() -> list[Renderer]:

@@ -112,7 +112,7 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def _raise_interrupted(signum: int, frame: Any) -> None:
+def _raise_interrupted(signum: int, frame: object) -> None:
     raise Interrupted
 
 
@@ -140,7 +140,7 @@ def _interrupted(options: list[str], stop: BaseException) -> str:
     return f"interrupted: {_DROPPED[command]}" if command in _DROPPED else "interrupted"
 
 
-def _run(args: list[str]) -> Any:
+def _run(args: list[str]) -> object:
     """The command's exit code: a plain list or referee call directly, else through Typer."""
     direct = _direct_call(args)
     if direct is not None:
@@ -193,7 +193,7 @@ def _typer_errors() -> tuple[type[Exception], type[BaseException]]:
     return TyperException, typer.Abort
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """`pnpgen.cli.app`: the Typer app, imported on first use."""
     if name == "app":
         from pnpgen.app import app

@@ -51,7 +51,7 @@ class _LazyConsole:
             self._console = PipeConsole(stderr=self._stderr)
         return self._console
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self.real(), name)
 
 
@@ -270,7 +270,7 @@ def referee(game: str, state: Path | None = None, move: str | None = None, legal
     raise CommandExit(verdict.exit_code)
 
 
-def _yaml(data: Any) -> str:
+def _yaml(data: object) -> str:
     from pnpgen.referee import dump_data
 
     return dump_data(data)

@@ -15,17 +15,20 @@ An example is data:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Each, Text, check
+from pnpgen.content.schema import Each, Schema, Text, check
 from pnpgen.content.yamlpos import YList
 from pnpgen.engine.capabilities import codec, notation
 from pnpgen.engine.collection import pick_game
 from pnpgen.engine.protocol import Event, IllegalMove, Rules
 from pnpgen.errors import PnpgenError
 
-EXAMPLE_SCHEMA: dict[str, Any] = {
+S = TypeVar("S")
+M = TypeVar("M")
+
+EXAMPLE_SCHEMA: Schema = {
     "id": str,
     "game?": str,
     "title": Text,
@@ -56,7 +59,7 @@ def load_examples(content: GameContent) -> list[dict[str, Any]]:
     return examples
 
 
-def diff_partial(expected: Any, actual: Any, path: str) -> list[str]:
+def diff_partial(expected: object, actual: object, path: str) -> list[str]:
     """Differences where `expected` (a partial structure) disagrees with `actual`."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
@@ -83,7 +86,7 @@ def diff_partial(expected: Any, actual: Any, path: str) -> list[str]:
     return []
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | YList):
@@ -106,7 +109,7 @@ def _events_match(expected: list[dict[str, Any]], events: list[Event]) -> list[s
     return problems
 
 
-def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
+def replay(rules: Rules[S, M], example: dict[str, Any]) -> list[str]:
     """Problems found replaying one example (empty when it holds)."""
     expect = example["expect"]
     try:
@@ -138,7 +141,7 @@ def replay(rules: Rules[Any, Any], example: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> list[ExampleResult]:
+def check_examples(content: GameContent, all_rules: list[Rules[S, M]]) -> list[ExampleResult]:
     results = []
     for example in load_examples(content):
         game = example.get("game", all_rules[0].id if len(all_rules) == 1 else "")
@@ -151,7 +154,7 @@ def check_examples(content: GameContent, all_rules: list[Rules[Any, Any]]) -> li
     return results
 
 
-def positions(rules: Rules[Any, Any], example: dict[str, Any]) -> tuple[Any, list[Any], Any] | None:
+def positions(rules: Rules[S, M], example: dict[str, Any]) -> tuple[Any, list[Any], Any] | None:
     """(state before, the moves parsed, state after) of an example, the state after None when
     its last move is refused; None when the example does not replay (check_examples says why)."""
     try:

@@ -104,7 +104,7 @@ class FileReport:
                 return
         self.findings.append(Finding(check, severity, message, [page] if page is not None else []))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"file": self.file, "ok": self.ok, "pages": self.pages, "facts": self.facts,
                 "findings": [asdict(f) for f in self.findings]}
 

@@ -17,7 +17,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pnpgen import limits
 from pnpgen.content.yamlpos import load_yaml
@@ -26,8 +26,14 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Rules
 from pnpgen.errors import ImpossibleState, PnpgenError
 from pnpgen.output import atomic_output
 
+S = TypeVar("S")
+M = TypeVar("M")
+V = TypeVar("V")
+
 if TYPE_CHECKING:
     import yaml
+
+    from pnpgen.engine.protocol import HiddenInformation
 
 FULL = "full state"
 VIEW_SEED = 0  # the state drawn from a view for listing and applying moves (any would do: see judge)
@@ -52,7 +58,7 @@ class Verdict:
     def exit_code(self) -> int:
         return CANNOT_TELL if self.legal is None else (0 if self.legal else 1)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {
             "legal": self.legal,
             "move": self.move,
@@ -76,7 +82,7 @@ class Verdict:
         return f"game over ({self.outcome['end']}): {said}"
 
 
-def outcome_data(rules: Rules[Any, Any], state: Any) -> dict[str, Any] | None:
+def outcome_data(rules: Rules[S, M], state: S) -> dict[str, object] | None:
     """How `state` ended (None while the game goes on): the end id, winners (seats from 1), scores."""
     if not rules.is_terminal(state):
         return None
@@ -85,11 +91,11 @@ def outcome_data(rules: Rules[Any, Any], state: Any) -> dict[str, Any] | None:
 
 
 @dataclass
-class Position:
+class Position(Generic[S]):
     """What a state file gives the referee: a full state, or one seat's view of one."""
 
-    state: Any  # the full state; for a view, a state drawn from it (VIEW_SEED), for listings
-    view: Any = None  # the seat's view (HiddenInformation), or None for a full state
+    state: S  # the full state; for a view, a state drawn from it (VIEW_SEED), for listings
+    view: object = None  # the seat's view (HiddenInformation), or None for a full state
     seat: int | None = None
 
     @property
@@ -97,13 +103,13 @@ class Position:
         return FULL if self.seat is None else f"view of seat {self.seat + 1}"
 
 
-def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+def _represent_list(dumper: yaml.SafeDumper, data: list[object]) -> yaml.Node:
     """YAML for people: a list of plain values on one line (`grid: [[3, 1, 4], ...]` rows)."""
     flow = all(not isinstance(v, dict | list) for v in data)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -111,7 +117,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def dump_data(data: Any) -> str:
+def dump_data(data: object) -> str:
     """State data as the referee prints it and reads it back (`load_state`)."""
     import yaml  # here only: judging a move from a parsed (cached) state file needs no PyYAML
 
@@ -122,12 +128,12 @@ def dump_data(data: Any) -> str:
     return yaml.dump(_plain(data), Dumper=StateDumper, allow_unicode=True, sort_keys=False, width=100)
 
 
-def dump_state(rules: Rules[Any, Any], state: Any) -> str:
+def dump_state(rules: Rules[S, M], state: S) -> str:
     """A state file's text: what `pnpgen referee` prints, and `load_state` accepts back."""
     return dump_data(codec(rules).to_data(state))
 
 
-def load_state(rules: Rules[Any, Any], path: Path) -> Any:
+def load_state(rules: Rules[S, M], path: Path) -> S:
     """Read a full state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
     position = load_position(rules, path)
     if position.seat is not None:
@@ -135,7 +141,7 @@ def load_state(rules: Rules[Any, Any], path: Path) -> Any:
     return position.state
 
 
-def load_position(rules: Rules[Any, Any], path: Path) -> Position:
+def load_position(rules: Rules[S, M], path: Path) -> Position[S]:
     """Read a state file: a full state, or (`view: N`) one seat's view; bad data is one
     ImpossibleState line."""
     data = load_yaml(path, limit=limits.MAX_STATE_BYTES, what="state file")
@@ -160,7 +166,7 @@ def load_position(rules: Rules[Any, Any], path: Path) -> Position:
     return Position(state)
 
 
-def dump_view(rules: Rules[Any, Any], position: Position) -> dict[str, Any]:
+def dump_view(rules: Rules[S, M], position: Position[S]) -> dict[str, object]:
     """A position as state-file data: the view for a view, else the full state."""
     if position.seat is None:
         return codec(rules).to_data(position.state)
@@ -177,7 +183,7 @@ def move_part(text: str) -> str:
     return LISTED_NOTE.sub("", text)
 
 
-def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
+def judge(rules: Rules[S, M], state: S, move_text: str) -> Verdict:
     move_text = move_part(move_text)
     move = notation(rules).parse_move(move_text, state)
     canonical = notation(rules).format_move(move)
@@ -191,7 +197,7 @@ def judge(rules: Rules[Any, Any], state: Any, move_text: str) -> Verdict:
                    outcome=outcome_data(rules, new_state))
 
 
-def judge_position(rules: Rules[Any, Any], position: Position, move_text: str) -> Verdict:
+def judge_position(rules: Rules[S, M], position: Position[S], move_text: str) -> Verdict:
     """judge() on a full state; on a view, only what the view decides (module docstring).
 
     The move is applied in a state drawn from the view. Where `unseen` says the move rests
@@ -209,10 +215,11 @@ def judge_position(rules: Rules[Any, Any], position: Position, move_text: str) -
     unseen = info.unseen(view, move)
     world = position.state
     if unseen.legal_if:
-        world = info.determinise(view, seat, random.Random(VIEW_SEED), assume=move)
-        if world is None:
+        drawn = info.determinise(view, seat, random.Random(VIEW_SEED), assume=move)
+        if drawn is None:
             return Verdict(False, canonical, "view", f"no state consistent with seat {seat + 1}'s view has this: "
                            f"{unseen.legal_if}", judged=judged)
+        world = drawn
     try:
         new_state, events = rules.apply(world, move)
     except IllegalMove as err:
@@ -230,14 +237,14 @@ def judge_position(rules: Rules[Any, Any], position: Position, move_text: str) -
     return Verdict(True, canonical, None, None, events, result, judged)
 
 
-def _other_worlds(info: Any, view: Any, seat: int) -> list[Any]:
+def _other_worlds(info: HiddenInformation[S, M, V], view: V, seat: int) -> list[S]:
     """States drawn from the view with other seeds (VIEW_WORLDS of them): a consequence the
     game's `unseen` did not name still shows as a difference between them."""
     worlds = (info.determinise(view, seat, random.Random(VIEW_SEED + k)) for k in range(1, VIEW_WORLDS))
     return [world for world in worlds if world is not None]
 
 
-def legal_move_texts(rules: Rules[Any, Any], state: Any, position: Position | None = None) -> list[str]:
+def legal_move_texts(rules: Rules[S, M], state: S, position: Position[S] | None = None) -> list[str]:
     """Every legal move (or chance outcome, with its probability) in notation; each line may
     be given back to --move as it is (move_part drops the notes). From a view,
     a move or outcome that rests on a hidden fact says so, and a probability that rests on
@@ -245,7 +252,7 @@ def legal_move_texts(rules: Rules[Any, Any], state: Any, position: Position | No
     player, write = rules.current_player(state), notation(rules).format_move
     info = views(rules) if position is not None and position.seat is not None else None
 
-    def note(move: Any) -> str:
+    def note(move: M) -> str:
         fact = info.unseen(position.view, move).legal_if if info is not None and position is not None else None
         return f"  (if {fact})" if fact else ""
 
@@ -259,7 +266,7 @@ def legal_move_texts(rules: Rules[Any, Any], state: Any, position: Position | No
     return texts
 
 
-def position_svg(rules: Rules[Any, Any], state: Any, move_text: str | None) -> str:
+def position_svg(rules: Rules[S, M], state: S, move_text: str | None) -> str:
     """The position as SVG: with a move, before (the move marked) and after; a refused move
     is marked on the position alone."""
     moves, after = [], None
@@ -282,7 +289,7 @@ def position_svg(rules: Rules[Any, Any], state: Any, move_text: str | None) -> s
     return to_svg(scene, title=title)
 
 
-def write_position_svg(path: Path, rules: Rules[Any, Any], state: Any, move_text: str | None) -> None:
+def write_position_svg(path: Path, rules: Rules[S, M], state: S, move_text: str | None) -> None:
     text = position_svg(rules, state, move_text)
     with atomic_output(path) as tmp:
         tmp.write_text(text, encoding="utf-8")

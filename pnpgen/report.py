@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -45,6 +45,9 @@ from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 INK = (0.1, 0.1, 0.12)
 BAR = (0.22, 0.42, 0.69)
 ACCENT = (0.85, 0.37, 0.05)
@@ -55,7 +58,7 @@ DEFAULT_SKILL_BOT = "mcts:10"
 DEFAULT_SKILL_GAMES = 40
 
 
-def skill_defaults(rules: Rules[Any, Any]) -> tuple[str | None, int]:
+def skill_defaults(rules: Rules[S, M]) -> tuple[str | None, int]:
     """The skill check a game asks for (game.yaml `simulation: skill_bot`, `skill_games`;
     skill_bot "none" skips it), else the defaults."""
     sim = rules.content.data.get("simulation", {}) or {}
@@ -108,7 +111,7 @@ class _Part:
         return max(high - low for low, high in (wilson_interval(float(w), self.games) for w in tally.seat_wins))
 
 
-def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str], runner: Runner,
+def budgeted_runs(rules: Rules[S, M], options: ReportOptions, bots: list[str], runner: Runner,
                   on_games: OnGames | None = None, clock: Callable[[], float] = time.monotonic
                   ) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     """As many games as fit in `options.budget` seconds, each batch given to the part (main
@@ -195,26 +198,26 @@ def budgeted_runs(rules: Rules[Any, Any], options: ReportOptions, bots: list[str
     return summary, check, budget
 
 
-def content_version(rules: Rules[Any, Any]) -> dict[str, str]:
+def content_version(rules: Rules[S, M]) -> dict[str, str]:
     """game.yaml `version` and a SHA-256 over every file of the game folder."""
     digest, files = folder_digest(rules.content.folder)
     return {"version": str(rules.content.data.get("version", "")), "sha256": digest[:16], "files": str(files)}
 
 
-def mcts_settings(rules: Rules[Any, Any]) -> str:
+def mcts_settings(rules: Rules[S, M]) -> str:
     cut = int((rules.content.data.get("simulation", {}) or {}).get("mcts_playout", 0))
     playouts = f"random playouts cut at {cut} steps and judged by evaluate()" if cut else "random playouts to the end"
     return f"mcts:N = UCT, N iterations (default {DEFAULT_ITERATIONS}), exploration {EXPLORATION}, {playouts}"
 
 
-def report_paths(rules: Rules[Any, Any], out: Path) -> tuple[Path, Path]:
+def report_paths(rules: Rules[S, M], out: Path) -> tuple[Path, Path]:
     name = rules.id.split("/")[-1] if "/" in rules.id else rules.id
     folder = out / rules.content.id
     return folder / f"{name}-report.pdf", folder / f"{name}-report.json"
 
 
-def analyse(rules: Rules[Any, Any], options: ReportOptions,
-            on_games: Any = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
+def analyse(rules: Rules[S, M], options: ReportOptions,
+            on_games: object = None) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     runner = options.runner or local_runner(options.workers)
     if options.budget is not None and type(runner) is Runner:
         runner = ProcessRunner(1)  # a budget stops games that outlast it: they need a process of their own
@@ -224,7 +227,7 @@ def analyse(rules: Rules[Any, Any], options: ReportOptions,
         return _analyse(rules, options, runner, on_games)
 
 
-def _analyse(rules: Rules[Any, Any], options: ReportOptions, runner: Runner,
+def _analyse(rules: Rules[S, M], options: ReportOptions, runner: Runner,
              on_games: Any) -> tuple[Summary, SkillCheck | None, dict[str, Any]]:
     bots = options.bots or simulation_bots(rules)
     budget = None
@@ -255,8 +258,8 @@ def _analyse(rules: Rules[Any, Any], options: ReportOptions, runner: Runner,
     return summary, check, data
 
 
-def write_report(rules: Rules[Any, Any], options: ReportOptions,
-                 on_games: Any = None) -> tuple[Path, Path]:
+def write_report(rules: Rules[S, M], options: ReportOptions,
+                 on_games: object = None) -> tuple[Path, Path]:
     summary, check, data = analyse(rules, options, on_games)
     pdf_path, json_path = report_paths(rules, options.out)
     clean_stale_parts(pdf_path.parent)
@@ -272,7 +275,7 @@ def write_report(rules: Rules[Any, Any], options: ReportOptions,
 
 # --- drawing ------------------------------------------------------------------------------
 
-def _draw(c: Canvas, rules: Rules[Any, Any], summary: Summary, check: SkillCheck | None,
+def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | None,
           data: dict[str, Any]) -> None:
     width, height = c._pagesize
     left, top = 18 * mm, height - 18 * mm

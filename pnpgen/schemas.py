@@ -17,11 +17,12 @@ A content file names its schema on its first line, for the YAML language server:
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pnpgen.content.game import COMMON_SCHEMA, SIMULATION_SCHEMA
-from pnpgen.content.schema import Each, OneOf, json_schema
+from pnpgen.content.schema import Each, OneOf, Spec, json_schema
 from pnpgen.examples import EXAMPLE_SCHEMA
 from pnpgen.games import engines
 from pnpgen.output import atomic_output
@@ -49,7 +50,7 @@ TITLES = {
 }
 
 
-def _one_of_kinds(specs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _one_of_kinds(specs: Mapping[str, Spec]) -> dict[str, Any]:
     """A mapping with exactly one main key of `specs` (an element, a block)."""
     return {"anyOf": [json_schema(spec) for spec in specs.values()]}
 
@@ -58,14 +59,14 @@ def _set(schema: dict[str, Any], key: str, value: dict[str, Any]) -> None:
     schema["properties"][key] = value
 
 
-def _defs() -> dict[str, Any]:
+def _defs() -> dict[str, object]:
     """Shared parts: elements, sheet blocks (a row holds blocks), each component type."""
     element = _one_of_kinds(ELEMENTS)
     block = _one_of_kinds(BLOCKS)
     for option in block["anyOf"]:
         if "row" in option["properties"]:
             option["properties"]["row"]["items"] = {"$ref": "#/$defs/block"}
-    defs: dict[str, Any] = {"element": element, "block": block}
+    defs: dict[str, object] = {"element": element, "block": block}
     for kind in TYPES:
         module = type_module(kind)
         if module is None:
@@ -82,11 +83,11 @@ def _defs() -> dict[str, Any]:
     return defs
 
 
-def _component_list(defs: dict[str, Any]) -> dict[str, Any]:
+def _component_list(defs: dict[str, Any]) -> dict[str, object]:
     return {"type": "array", "items": {"anyOf": [{"$ref": f"#/$defs/{kind}"} for kind in TYPES if kind in defs]}}
 
 
-def _rulebook() -> dict[str, Any]:
+def _rulebook() -> dict[str, object]:
     schema = json_schema(FILE_SPEC)
     section = json_schema(SECTION_SPEC)
     section["properties"]["blocks"]["items"] = _one_of_kinds(BLOCK_SPECS)
@@ -132,7 +133,7 @@ def schemas() -> dict[str, dict[str, Any]]:
                    "$defs": defs} for kind, schema in result.items()}
 
 
-def schema_for_game(data: Any, available: dict[str, Any]) -> str:
+def schema_for_game(data: object, available: dict[str, Any]) -> str:
     """The kind of schema a game.yaml's data is checked by: its engine's, or the plain one."""
     engine = data.get("engine") if isinstance(data, dict) else None
     return f"game-{engine}" if f"game-{engine}" in available else "game"

@@ -22,10 +22,10 @@ import hashlib
 import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -47,12 +47,15 @@ from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
 from pnpgen.report import GRID, INK, content_version
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 MAX_POINTS = 1000
 SERIES = [(0.22, 0.42, 0.69), (0.85, 0.37, 0.05), (0.2, 0.6, 0.3), (0.6, 0.3, 0.65), (0.55, 0.45, 0.2),
           (0.1, 0.65, 0.7), (0.8, 0.25, 0.45), (0.45, 0.45, 0.45)]
 
 
-def rules_with(root: Path, game: str, settings: dict[str, Any]) -> Rules[Any, Any]:
+def rules_with(root: Path, game: str, settings: Mapping[str, object]) -> Rules[Any, Any]:
     """The game `game` with `settings` applied in memory; errors name the settings."""
     (content,) = load_games(root, [game])
     if settings:
@@ -69,7 +72,7 @@ def rules_with(root: Path, game: str, settings: dict[str, Any]) -> Rules[Any, An
     return picked
 
 
-def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, object]]:
     """Every combination of the values, the last parameter varying fastest."""
     points = [dict(zip([k for k, _ in params], combo, strict=True))
               for combo in itertools.product(*[values for _, values in params])]
@@ -78,7 +81,7 @@ def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
     return points
 
 
-def point_seed(seed: int, settings: dict[str, Any]) -> int:
+def point_seed(seed: int, settings: Mapping[str, object]) -> int:
     """A point's seed: from the sweep seed and the point's values only."""
     text = json.dumps([seed, sorted((k, repr(v)) for k, v in settings.items())])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % (2**31 - 1) + 1
@@ -86,7 +89,7 @@ def point_seed(seed: int, settings: dict[str, Any]) -> int:
 
 @dataclass
 class Point:
-    settings: dict[str, Any]
+    settings: Mapping[str, object]
     seed: int
     summary: dict[str, Any]  # Summary.to_data()
     cached: bool
@@ -129,7 +132,7 @@ class Sweep:
     def ends(self) -> list[str]:
         return sorted({end for p in self.points for end in p.summary["ends"]})
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, object]:
         return {
             "game": self.game, "title": self.title, "pnpgen": __version__, "content": self.content,
             "games_per_point": self.games, "seed": self.seed, "bots": self.bots,
@@ -150,7 +153,7 @@ def replay_command(game: str, point: Point, games: int, bots: list[str]) -> str:
 
 
 def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
-               bots: list[str]) -> list[tuple[dict[str, Any], Rules[Any, Any]]]:
+               bots: list[str]) -> list[tuple[dict[str, object], Rules[Any, Any]]]:
     """Every point with its rules: every bad key or value is found before any game is played."""
     planned = []
     for settings in grid(params):
@@ -162,7 +165,7 @@ def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
     return planned
 
 
-def run_sweep(planned: list[tuple[dict[str, Any], Rules[Any, Any]]], params: list[tuple[str, list[Any]]],
+def run_sweep(planned: list[tuple[dict[str, object], Rules[S, M]]], params: list[tuple[str, list[Any]]],
               games: int, seed: int, bots: list[str], runner: Runner, on_games: OnGames | None = None,
               on_point: Callable[[Point], None] | None = None) -> Sweep:
     points = [settings for settings, _ in planned]
@@ -174,12 +177,12 @@ def run_sweep(planned: list[tuple[dict[str, Any], Rules[Any, Any]]], params: lis
                           "bots": bots}, sort_keys=True)
         computed: list[bool] = []
 
-        def compute(rules: Rules[Any, Any] = rules, pseed: int = pseed, computed: list[bool] = computed
-                    ) -> dict[str, Any]:
+        def compute(rules: Rules[S, M] = rules, pseed: int = pseed, computed: list[bool] = computed
+                    ) -> dict[str, object]:
             computed.append(True)
             return simulate(rules, games, pseed, bots, runner=runner, on_games=on_games).to_data()
 
-        def valid(d: Any, pseed: int = pseed) -> bool:
+        def valid(d: object, pseed: int = pseed) -> bool:
             return isinstance(d, dict) and d.get("games") == games and d.get("seed") == pseed
 
         data = cached("sweep", rules.content.folder, key, compute, valid)
@@ -269,7 +272,7 @@ def _draw(c: Canvas, sweep: Sweep) -> None:
     c.showPage()
 
 
-def _label(value: Any) -> str:
+def _label(value: object) -> str:
     return describe({"k": value})[2:]
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from pnpgen import limits
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import Each, check
-from pnpgen.content.yamlpos import YMap, load_yaml, read_text, where
+from pnpgen.content.yamlpos import Where, YMap, load_yaml, read_text, where
 from pnpgen.errors import ContentError
 
 GLOSSARY = "glossary.yaml"
@@ -94,7 +94,7 @@ def _files(folder: Path, suffix: str) -> Iterator[Path]:
         yield path
 
 
-def _walk(node: Any) -> Iterator[tuple[Any, str, str]]:
+def _walk(node: object) -> Iterator[tuple[Any, str, str]]:
     if isinstance(node, dict):
         ja, en = node.get("ja"), node.get("en")
         if isinstance(ja, str) and isinstance(en, str):
@@ -125,7 +125,7 @@ def bilingual_texts(content: GameContent) -> list[Pair]:
     return pairs
 
 
-def _where(loc: dict[str, Any]) -> str:
+def _where(loc: Where) -> str:
     return ":".join(str(v) for v in (loc.get("file"), loc.get("line"), loc.get("column")) if v is not None)
 
 

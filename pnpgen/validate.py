@@ -15,7 +15,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.booklint import check_japanese, check_players_book
 from pnpgen.content.game import GameContent
@@ -38,6 +38,9 @@ from pnpgen.verify import (
     verify,
     write_golden,
 )
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 DEFAULT_SMOKE_GAMES = 20
 DEFAULT_SEED = 1
@@ -69,7 +72,7 @@ def settings(content: GameContent) -> dict[str, Any]:
     return dict(content.data.get("simulation", {}) or {})
 
 
-def run_smoke(rules: Rules[Any, Any], games: int, seed: int) -> tuple[Check, Summary]:
+def run_smoke(rules: Rules[S, M], games: int, seed: int) -> tuple[Check, Summary]:
     """Seeded games with the game's bots, invariants checked after every step;
     timeouts are failures."""
     seated = simulation_bots(rules)
@@ -83,7 +86,7 @@ def run_smoke(rules: Rules[Any, Any], games: int, seed: int) -> tuple[Check, Sum
     return check, summary
 
 
-def verification_checks(rules: Rules[Any, Any], seed: int, smoke_games: int,
+def verification_checks(rules: Rules[S, M], seed: int, smoke_games: int,
                         verify_games: int | None = None) -> list[Check]:
     """Checked playthroughs, smoke test and end-condition coverage for one game."""
     sim = settings(rules.content)
@@ -121,7 +124,7 @@ def verification_checks(rules: Rules[Any, Any], seed: int, smoke_games: int,
     return checks
 
 
-def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden_dir: Path | None,
+def golden_checks(content: GameContent, all_rules: list[Rules[S, M]], golden_dir: Path | None,
                   seed: int, update: bool) -> list[Check]:
     """Compare (or, with update, rewrite) the golden playthroughs of a game folder."""
     if golden_dir is None:
@@ -148,7 +151,7 @@ def golden_checks(content: GameContent, all_rules: list[Rules[Any, Any]], golden
     return checks
 
 
-def colour_vision_check(content: GameContent, all_rules: list[Rules[Any, Any]]) -> Check:
+def colour_vision_check(content: GameContent, all_rules: list[Rules[S, M]]) -> Check:
     """Colours that tell elements apart, simulated for protanopia, deuteranopia and
     tritanopia (render/colourvision.py): a pair alike with no other cue fails."""
     from pnpgen.render.colourvision import check_game

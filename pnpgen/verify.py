@@ -19,10 +19,11 @@ import random
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import ParamSpec, TypedDict, TypeVar, cast
 
 import yaml
 
@@ -35,6 +36,11 @@ from pnpgen.errors import BadMove, PnpgenError
 from pnpgen.games import engine_module
 from pnpgen.output import atomic_output
 from pnpgen.referee import dump_state, load_state
+
+S = TypeVar("S")
+M = TypeVar("M")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 APPLY_LIMIT = 48  # per step, apply every option up to this many, else a seeded sample of it
 
@@ -54,21 +60,21 @@ class Verification:
     stopped_by_budget: bool = False
 
 
-def _text(rules: Rules[Any, Any], move: Any) -> str:
+def _text(rules: Rules[S, M], move: M) -> str:
     return str(_call("format_move", move_text, rules, move))
 
 
-def _call(what: str, function: Any, *args: Any) -> Any:
+def _call(what: str, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """Call a game method; a crash becomes a fault naming the method."""
     try:
-        return function(*args)
+        return function(*args, **kwargs)
     except Fault:
         raise
     except Exception as err:
         raise Fault(f"{what} crashes: {type(err).__name__}: {err}") from None
 
 
-def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
+def _roundtrip(rules: Rules[S, M], state: S, with_yaml: bool) -> None:
     if not isinstance(rules, StateCodec):
         return
     data = _call("to_data", rules.to_data, state)
@@ -86,7 +92,7 @@ def _roundtrip(rules: Rules[Any, Any], state: Any, with_yaml: bool) -> None:
         raise Fault("a copy of the state is not equal to it (states must support ==)")
 
 
-def _file_roundtrip(rules: Rules[Any, Any], state: Any, folder: Path) -> None:
+def _file_roundtrip(rules: Rules[S, M], state: S, folder: Path) -> None:
     """Write the state file as the referee prints it, read it back as the referee reads it:
     it must be accepted and mean the same (equal state, equal data, equal legal moves)."""
     if not isinstance(rules, StateCodec):
@@ -112,7 +118,7 @@ def _file_roundtrip(rules: Rules[Any, Any], state: Any, folder: Path) -> None:
         raise Fault("the state file reads back a state with other legal moves")
 
 
-def _difference(written: Any, read: Any, path: str = "") -> str:
+def _difference(written: object, read: object, path: str = "") -> str:
     """The first place two plain data values differ, e.g. `turns: 6 written, 7 read back`."""
     if isinstance(written, dict) and isinstance(read, dict):
         for key in [*written, *(k for k in read if k not in written)]:
@@ -127,7 +133,7 @@ def _difference(written: Any, read: Any, path: str = "") -> str:
     return f"{path.rstrip('.') or 'state'}: {written!r} written, {read!r} read back"
 
 
-def _distinct(rules: Rules[Any, Any], moves: list[Any], what: str) -> None:
+def _distinct(rules: Rules[S, M], moves: list[M], what: str) -> None:
     try:
         if len(set(moves)) == len(moves):
             return
@@ -138,7 +144,7 @@ def _distinct(rules: Rules[Any, Any], moves: list[Any], what: str) -> None:
         raise Fault(f"{what} repeat: {', '.join(t for t, c in Counter(texts).items() if c > 1)}")
 
 
-def _check_chance(rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+def _check_chance(rules: Rules[S, M], state: S, rng: random.Random) -> M:
     outcomes = _call("chance_outcomes", rules.chance_outcomes, state)
     if not outcomes:
         raise Fault("chance node without outcomes")
@@ -167,11 +173,11 @@ def _check_chance(rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any
     return move
 
 
-def _apply_all(rules: Rules[Any, Any], state: Any, moves: list[Any], what: str, rng: random.Random) -> None:
+def _apply_all(rules: Rules[S, M], state: S, moves: list[M], what: str, rng: random.Random) -> None:
     """Apply every move (a seeded sample of APPLY_LIMIT when there are more) to a
     copy-checked state: each must apply cleanly and leave its input unchanged."""
     before = copy.deepcopy(state)
-    indices: Any = range(len(moves))
+    indices: Sequence[int] = range(len(moves))
     if len(moves) > APPLY_LIMIT:
         indices = random.Random(rng.random()).sample(indices, APPLY_LIMIT)
     for i in indices:
@@ -188,7 +194,7 @@ def _apply_all(rules: Rules[Any, Any], state: Any, moves: list[Any], what: str, 
             raise Fault(f"applying {_text(rules, move)} returned the input state itself")
 
 
-def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.Random) -> Any:
+def _check_player(rules: Rules[S, M], state: S, player: int, rng: random.Random) -> M:
     moves = _call("legal_moves", rules.legal_moves, state)
     if not moves:
         raise Fault(f"seat {player + 1} is to move but has no legal move")
@@ -205,8 +211,9 @@ def _check_player(rules: Rules[Any, Any], state: Any, player: int, rng: random.R
     return rng.choice(moves)
 
 
-def _check_terminal(rules: Rules[Any, Any], state: Any, players: int) -> str:
-    if _call("legal_moves", rules.legal_moves, state) or _call("chance_outcomes", rules.chance_outcomes, state):
+def _check_terminal(rules: Rules[S, M], state: S, players: int) -> str:
+    if bool(_call("legal_moves", rules.legal_moves, state)) or \
+            bool(_call("chance_outcomes", rules.chance_outcomes, state)):
         raise Fault("moves listed in a finished game")
     outcome = _call("outcome", rules.outcome, state)
     declared = rules.end_conditions()
@@ -223,7 +230,7 @@ def _check_terminal(rules: Rules[Any, Any], state: Any, players: int) -> str:
 VIEW_EVERY = 5  # a game with hidden information: its views are checked every this many steps
 
 
-def view_problems(rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[str]:
+def view_problems(rules: Rules[S, M], state: S, rng: random.Random) -> list[str]:
     """For a game with hidden information, each seat's view of `state` against a state drawn
     from it: the drawn state has the same view (so the view shows nothing the seat cannot
     see, and the drawn state fits it), keeps the game's invariants, gives the seat to move
@@ -246,7 +253,7 @@ def view_problems(rules: Rules[Any, Any], state: Any, rng: random.Random) -> lis
     return problems
 
 
-def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verification,
+def playthrough(rules: Rules[S, M], players: int, seed: int, result: Verification,
                 folder: Path | None = None) -> None:
     """One random game, every step checked; the first fault is recorded with its step.
     With a folder, every state also goes through a real state file there."""
@@ -296,7 +303,7 @@ def playthrough(rules: Rules[Any, Any], players: int, seed: int, result: Verific
 NONSENSE_MOVE = "?? not a move ??"
 
 
-def protocol_checks(rules: Rules[Any, Any], folder: Path | None = None) -> list[str]:
+def protocol_checks(rules: Rules[S, M], folder: Path | None = None) -> list[str]:
     """The documented example state is valid and round-trips (through a state file in
     `folder` when given); nonsense notation is a BadMove."""
     problems: list[str] = []
@@ -327,7 +334,7 @@ def protocol_checks(rules: Rules[Any, Any], folder: Path | None = None) -> list[
     return problems
 
 
-def _successor_checks(rules: Rules[Any, Any], state: Any, folder: Path) -> list[str]:
+def _successor_checks(rules: Rules[S, M], state: S, folder: Path) -> list[str]:
     """Each state one move after the example (as the referee prints it) reads back the same."""
     player = _call("current_player", rules.current_player, state)
     if player == TERMINAL:
@@ -344,11 +351,11 @@ def _successor_checks(rules: Rules[Any, Any], state: Any, folder: Path) -> list[
     return []
 
 
-def player_counts(rules: Rules[Any, Any]) -> list[int]:
+def player_counts(rules: Rules[S, M]) -> list[int]:
     return list(range(rules.min_players, rules.max_players + 1))
 
 
-def verify(rules: Rules[Any, Any], games: int, seed: int, budget: float | None = None,
+def verify(rules: Rules[S, M], games: int, seed: int, budget: float | None = None,
            max_problems: int = 5) -> Verification:
     """`games` checked random playthroughs, cycling through every player count.
 
@@ -371,7 +378,7 @@ def verify(rules: Rules[Any, Any], games: int, seed: int, budget: float | None =
     return result
 
 
-def search_ends(rules: Rules[Any, Any], seen: set[str], games: int, seed: int,
+def search_ends(rules: Rules[S, M], seen: set[str], games: int, seed: int,
                 budget: float | None = None) -> Counter[str]:
     """Fast unchecked random games until every declared end is seen (or out of games)."""
     found: Counter[str] = Counter()
@@ -387,13 +394,25 @@ def search_ends(rules: Rules[Any, Any], seen: set[str], games: int, seed: int,
     return found
 
 
-def unreached(rules: Rules[Any, Any], seen: set[str]) -> list[str]:
+def unreached(rules: Rules[S, M], seen: set[str]) -> list[str]:
     return [end for end in rules.end_conditions() if end not in seen and end != TIMEOUT]
 
 
 # --- golden playthroughs --------------------------------------------------------------
 
-def record_golden(rules: Rules[Any, Any], seed: int, bots: list[str] | None = None) -> dict[str, Any]:
+class Golden(TypedDict):
+    """One golden playthrough as its file holds it."""
+
+    rules: str
+    seed: int
+    players: int
+    bots: list[str]
+    steps: list[list[int | str]]  # [seat (from 1) or "chance", number of options, move]
+    end: str
+    winners: list[int]  # seats from 1
+
+
+def record_golden(rules: Rules[S, M], seed: int, bots: list[str] | None = None) -> Golden:
     """A seeded playthrough (random bots unless named): per step the mover, the number
     of options, the move. Only the moves are replayed, so any bot may record it."""
     rng = random.Random(seed)
@@ -401,7 +420,7 @@ def record_golden(rules: Rules[Any, Any], seed: int, bots: list[str] | None = No
     players = len(names)
     choose = [make_bot(rules, name) for name in names]
     state = rules.initial_state(players)
-    steps: list[list[Any]] = []
+    steps: list[list[int | str]] = []
     while (player := rules.current_player(state)) != TERMINAL and len(steps) < rules.max_steps:
         if player == CHANCE:
             options = [m for m, _ in rules.chance_outcomes(state)]
@@ -423,7 +442,7 @@ def record_golden(rules: Rules[Any, Any], seed: int, bots: list[str] | None = No
     }
 
 
-def golden_diff(rules: Rules[Any, Any], golden: dict[str, Any]) -> list[str]:
+def golden_diff(rules: Rules[S, M], golden: Golden) -> list[str]:
     """Replay a golden playthrough; the first difference names its step."""
     players = int(golden["players"])
     state = rules.initial_state(players)
@@ -454,7 +473,7 @@ def golden_diff(rules: Rules[Any, Any], golden: dict[str, Any]) -> list[str]:
     return []
 
 
-def _who(mover: Any) -> str:
+def _who(mover: int | str) -> str:
     return "chance" if mover == "chance" else f"seat {mover}"
 
 
@@ -462,15 +481,15 @@ def golden_path(golden_dir: Path, game_id: str) -> Path:
     return golden_dir / f"{game_id}.yaml"
 
 
-def load_golden(path: Path) -> dict[str, dict[str, Any]]:
+def load_golden(path: Path) -> dict[str, Golden]:
     """Golden playthroughs by rules id ({} when the file is missing)."""
     if not path.is_file():
         return {}
     data = load_yaml(path)
-    return {str(p["rules"]): dict(p) for p in (data or {}).get("playthroughs", [])}
+    return {str(p["rules"]): cast(Golden, dict(p)) for p in (data or {}).get("playthroughs", [])}
 
 
-def write_golden(path: Path, game_id: str, version: Any, playthroughs: list[dict[str, Any]]) -> None:
+def write_golden(path: Path, game_id: str, version: object, playthroughs: list[Golden]) -> None:
     """Write golden playthroughs (one step per line, so a diff names the step)."""
     lines = [
         f"# Golden playthroughs of {game_id}: seeded random games, one step per line as",
@@ -503,7 +522,7 @@ _RECORD_IN_CHILD = (
 )
 
 
-def determinism(rules: Rules[Any, Any], seed: int) -> tuple[list[str], str]:
+def determinism(rules: Rules[S, M], seed: int) -> tuple[list[str], str]:
     """Replay the same seeded random game in a fresh process with another hash seed.
 
     Set and dict orders of strings change with the hash seed, so a game whose moves

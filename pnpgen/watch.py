@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 from urllib.parse import unquote, urlparse
 
 from pnpgen.build import remove_stale_outputs, write_release_notes
@@ -46,6 +46,9 @@ from pnpgen.output import BuildOptions, BuiltFile, clean_stale_parts, recording_
 from pnpgen.render.kit import components, jobs, type_module
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.templates import render_template
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 RULEBOOK = "rulebook"  # the key of the rulebooks' outputs, beside component ids
 PICTURES = (".svg", ".png", ".jpg", ".jpeg")
@@ -67,7 +70,7 @@ class Status:
     rebuilt: list[str] = field(default_factory=list)  # parts rebuilt last time
     seconds: float = 0.0
 
-    def to_data(self, previews: list[str]) -> dict[str, Any]:
+    def to_data(self, previews: list[str]) -> dict[str, object]:
         return {"version": self.version, "error": self.error, "rebuilt": self.rebuilt,
                 "seconds": round(self.seconds, 3), "previews": previews}
 
@@ -156,7 +159,7 @@ class Watcher:
         except ValueError:
             return None
 
-    def _render(self, content: GameContent, rules: list[Rules[Any, Any]], item: YMap) -> list[BuiltFile]:
+    def _render(self, content: GameContent, rules: list[Rules[S, M]], item: YMap) -> list[BuiltFile]:
         module = type_module(str(item["type"]))
         if module is None:
             return []
@@ -215,12 +218,12 @@ class Watcher:
         return sorted(p.name for p in folder.glob("*.svg")) if folder.is_dir() else []
 
 
-def _not_temporary(change: Any, path: str) -> bool:
+def _not_temporary(change: object, path: str) -> bool:
     name = Path(path).name
     return not (name.startswith(".") or name.endswith(("~", ".swp", ".part", ".tmp")))
 
 
-def _fingerprint(item: Any) -> str:
+def _fingerprint(item: object) -> str:
     return json.dumps(item, sort_keys=True, ensure_ascii=False, default=str)
 
 
@@ -272,7 +275,7 @@ def serve(watcher: Watcher, port: int = 8000) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
             return
 
     return ThreadingHTTPServer(("127.0.0.1", port), Handler)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 LANGS = ("ja", "en")  # the languages content may hold and a build writes
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def replace_placeholders(text: str, values: Mapping[str, Any]) -> str:
+def replace_placeholders(text: str, values: Mapping[str, object]) -> str:
     """`text` with each `{{ name }}` replaced by str(values[name]); KeyError for a missing name."""
     return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), text)
 
@@ -54,14 +53,14 @@ class Words:
                 raise ValueError(f"{self.origin}: '{key}' has no {', '.join(missing)} text")
         return table
 
-    def __call__(self, key: str, lang: str, **values: Any) -> str:
+    def __call__(self, key: str, lang: str, **values: object) -> str:
         try:
             text = self.table[key][lang]
         except KeyError:
             raise KeyError(f"{self.origin} has no '{key}' in '{lang}'") from None
         return replace_placeholders(text, values) if values else text
 
-    def each(self, key: str, **values: Any) -> dict[str, str]:
+    def each(self, key: str, **values: object) -> dict[str, str]:
         """The text of `key` in every language."""
         return {lang: self(key, lang, **values) for lang in LANGS}
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import limits
-from pnpgen.content.schema import Any_, Each, OneOf, Range, Text, check, text_for
-from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
+from pnpgen.content.schema import Any_, Each, OneOf, Range, Schema, Text, check, text_for
+from pnpgen.content.yamlpos import Where, YList, YMap, load_yaml, where
 from pnpgen.errors import ContentError, UnknownGame
 
 MAIN_FILE = "game.yaml"
 
-SIMULATION_SCHEMA: dict[str, Any] = {
+SIMULATION_SCHEMA: Schema = {
     "seed?": Range(int, 0, 2**53),
     "smoke_games?": Range(int, 0, 100_000),
     "bots?": [str],
@@ -40,7 +40,7 @@ SIMULATION_SCHEMA: dict[str, Any] = {
 
 # Keys every game.yaml shares. `rules` is checked by the game's module,
 # `components` by the print kit, `rulebook` by the rulebook renderer.
-COMMON_SCHEMA: dict[str, Any] = {
+COMMON_SCHEMA: Schema = {
     "id": str,
     "engine?": str,  # absent: a print-only game (components and rulebook, no rules engine)
     "title": Text,
@@ -86,7 +86,7 @@ class GameContent:
     def title(self, lang: str = "en") -> str:
         return text_for(self.data["title"], lang)
 
-    def part(self, key: str, default: Any = None) -> Any:
+    def part(self, key: str, default: object = None) -> object:
         """A top-level part: inline, in a sibling file named by the key's value, or a
         list of such files whose lists are concatenated."""
         value = self.data.get(key, default)
@@ -133,7 +133,7 @@ class GameContent:
         self.loaded_labels[key] = merged
         return merged
 
-    def path(self, relative: str, origin: Any = None, key: Any = None) -> Path:
+    def path(self, relative: str, origin: object = None, key: object = None) -> Path:
         """A file the content refers to, checked to stay inside the game folder (links
         followed). `origin` and `key`, the YAML container and key holding the reference,
         say where an error points (default: game.yaml)."""
@@ -144,12 +144,12 @@ class GameContent:
 class PathRefused(ContentError):
     """A content path that may not be read; `problem` says why without the path."""
 
-    def __init__(self, text: str, problem: str, location: dict[str, Any]) -> None:
+    def __init__(self, text: str, problem: str, location: Where) -> None:
         super().__init__(f"path '{text}' {problem}", **location)
         self.problem = problem
 
 
-def confined_path(folder: Path, relative: str, location: dict[str, Any]) -> Path:
+def confined_path(folder: Path, relative: str, location: Where) -> Path:
     """`relative` inside `folder`, or a PathRefused at `location`: no absolute paths, no
     URLs, nothing that leaves the folder (after following links), no link loops and no
     pipes, devices or sockets (a missing file or a folder is the caller's to report)."""

@@ -4,9 +4,19 @@ item, so any later check can report `file:line:col: problem`."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, TypedDict
 
 Position = tuple[int, int]  # 1-based line, column
+
+
+class Where(TypedDict, total=False):
+    """Where a value was written, as keyword arguments of a PnpgenError (`**where(...)`);
+    `where()` gives all three, a CSV row file and line."""
+
+    file: str | Path | None
+    line: int | None
+    column: int | None
 
 
 class YMap(dict[Any, Any]):
@@ -15,7 +25,7 @@ class YMap(dict[Any, Any]):
     key_positions: dict[Any, Position]
     value_positions: dict[Any, Position]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.key_positions = {}
         self.value_positions = {}
@@ -26,6 +36,6 @@ class YList(list[Any]):
     position: Position = (0, 0)
     item_positions: list[Position]
 
-    def __init__(self, *args: Any) -> None:
+    def __init__(self, *args: object) -> None:
         super().__init__(*args)
         self.item_positions = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from typing import Any
+from collections.abc import Mapping
 
 import yaml
 
@@ -49,7 +49,7 @@ def split_values(text: str) -> list[str]:
     return parts
 
 
-def parse_setting(text: str, single: bool = False) -> tuple[str, list[Any]]:
+def parse_setting(text: str, single: bool = False) -> tuple[str, list[object]]:
     """`KEY=V1,V2,...` -> (KEY, [V1, V2, ...]) with YAML values; a bad one is one line."""
     key, sep, values = text.partition("=")
     key = key.strip()
@@ -74,22 +74,22 @@ def parse_setting(text: str, single: bool = False) -> tuple[str, list[Any]]:
     return key, parsed
 
 
-def describe(settings: dict[str, Any]) -> str:
+def describe(settings: Mapping[str, object]) -> str:
     """`rules.threshold=800 rules.rolls_per_turn=2`: settings as the command line gives them."""
     return " ".join(f"{key}={_text(value)}" for key, value in settings.items())
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return yaml.safe_dump(value, default_flow_style=True, width=10_000).strip().removesuffix("...").strip()
 
 
-def with_settings(content: GameContent, settings: dict[str, Any]) -> GameContent:
+def with_settings(content: GameContent, settings: Mapping[str, object]) -> GameContent:
     """A copy of the game with each setting's value in place, checked by the common schema
     (the engine's own schema is checked when its rules are made). Errors name the setting."""
     data = copy.deepcopy(content.data)
     for key, value in settings.items():
         parts = key.split(".")
-        node: Any = data
+        node: object = data
         for depth, part in enumerate(parts):
             last = depth == len(parts) - 1
             here = ".".join(parts[:depth]) or "the top of game.yaml"
@@ -120,7 +120,7 @@ def with_settings(content: GameContent, settings: dict[str, Any]) -> GameContent
     return changed
 
 
-def _hint(part: str, node: dict[Any, Any]) -> str:
+def _hint(part: str, node: Mapping[object, object]) -> str:
     close = difflib.get_close_matches(part, [str(k) for k in node], n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

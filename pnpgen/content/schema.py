@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeAlias, Union
 
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
@@ -32,9 +33,9 @@ Any_ = _AnyType()
 
 @dataclass(frozen=True)
 class OneOf:
-    options: tuple[Any, ...]
+    options: tuple[Spec, ...]
 
-    def __init__(self, *options: Any) -> None:
+    def __init__(self, *options: Spec) -> None:
         object.__setattr__(self, "options", options)
 
 
@@ -42,7 +43,7 @@ class OneOf:
 class Each:
     """A list whose items match `item`, with at least `min` items."""
 
-    item: Any
+    item: Spec
     min: int = 0
 
 
@@ -52,7 +53,7 @@ class Ref:
     (`#/$defs/<name>`, e.g. a layout element)."""
 
     name: str
-    spec: Any
+    spec: Spec
 
 
 @dataclass(frozen=True)
@@ -97,10 +98,17 @@ def number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+# What `check` reads: a type (str, int, float, bool, dict, list), Any_, a spec object, a list
+# of one spec (Each) or a mapping of keys (`key?` optional, `*` any other key) to specs.
+Spec: TypeAlias = Union[type, _AnyType, "OneOf", "Each", "Ref", "Choice", "Range", Mapping[str, "Spec"],
+                        list["Spec"]]
+Schema: TypeAlias = dict[str, Spec]  # a mapping spec
+
+
 Text = OneOf(str, {"ja?": str, "en?": str})
 
 
-def _describe(spec: Any) -> str:
+def _describe(spec: Spec) -> str:
     if isinstance(spec, type):
         return {str: "text", int: "an integer", float: "a number", bool: "true/false"}.get(
             spec, spec.__name__
@@ -121,7 +129,7 @@ def _describe(spec: Any) -> str:
     return repr(spec)
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: object) -> str:
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -133,12 +141,12 @@ def _type_name(value: Any) -> str:
     return f"'{value}'"
 
 
-def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str = "") -> None:
+def check(value: object, spec: Spec, parent: object = None, key: object = None, path: str = "") -> None:
     """Raise ContentError at the first place `value` breaks `spec`."""
     loc = where(parent, key, value=True) if parent is not None else where(value)
     label = path or "document"
 
-    def fail(problem: str) -> None:
+    def fail(problem: str) -> NoReturn:
         raise ContentError(f"{label}: {problem}", **loc)
 
     if spec is Any_:
@@ -166,6 +174,7 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
         return
     if isinstance(spec, Range):
         check(value, spec.kind, parent, key, path)
+        assert isinstance(value, int | float)  # checked just above
         if spec.problem(value):
             fail(f"{value:g} is out of range; expected {_describe(spec)}")
         return
@@ -196,12 +205,12 @@ def check(value: Any, spec: Any, parent: Any = None, key: Any = None, path: str 
     raise TypeError(f"bad schema spec {spec!r}")
 
 
-def _did_you_mean(word: str, options: Any) -> str:
+def _did_you_mean(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _check_mapping(value: dict[Any, Any], spec: dict[str, Any], path: str) -> None:
+def _check_mapping(value: dict[Any, object], spec: Mapping[str, Spec], path: str) -> None:
     fields = {k.rstrip("?"): v for k, v in spec.items() if k != "*"}
     required = [k for k in spec if not k.endswith("?") and k != "*"]
     wildcard = spec.get("*")
@@ -220,7 +229,7 @@ def _check_mapping(value: dict[Any, Any], spec: dict[str, Any], path: str) -> No
             raise ContentError(f"{path or 'document'}: missing key '{key}'", **loc)
 
 
-def text_for(value: Any, lang: str) -> str:
+def text_for(value: object, lang: str) -> str:
     """A Text value in one language (falls back to the other language, then '')."""
     if isinstance(value, str):
         return value
@@ -233,7 +242,7 @@ def text_for(value: Any, lang: str) -> str:
     return ""
 
 
-def json_schema(spec: Any) -> dict[str, Any]:
+def json_schema(spec: Spec) -> dict[str, Any]:
     """The JSON Schema (2020-12) of a spec: what `check` accepts, for editors (completion,
     inline errors). Generated, never written by hand, so the two cannot drift: `pnpgen
     schema` writes it, and tests hold it to the loader on good and bad files."""
@@ -254,7 +263,7 @@ def json_schema(spec: Any) -> dict[str, Any]:
     if isinstance(spec, list):
         spec = Each(spec[0])
     if isinstance(spec, Each):
-        schema: dict[str, Any] = {"type": "array", "items": json_schema(spec.item)}
+        schema: dict[str, object] = {"type": "array", "items": json_schema(spec.item)}
         if spec.min:
             schema["minItems"] = spec.min
         return schema

@@ -79,7 +79,7 @@ class _PositionMixin:
         self.weights = {}
         return super().compose_document()  # type: ignore[misc]
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
+    def compose_node(self, parent: object, index: object) -> Any:
         if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
             event = self.peek_event()  # type: ignore[attr-defined]
             node = super().compose_node(parent, index)  # type: ignore[misc]
@@ -98,7 +98,7 @@ class _PositionMixin:
         self.weights[id(node)] = self.values - start
         return node
 
-    def _count(self, weight: int, mark: Any) -> None:
+    def _count(self, weight: int, mark: object) -> None:
         self.values += weight
         if self.values > MAX_VALUES:
             raise self.refuse(f"expands to more than {MAX_VALUES:,} values (the limit; aliases count "
@@ -191,7 +191,7 @@ if _CParser is not None:
     _FastLoader.register()
 
 
-def parse(name: str, text: str) -> Any:
+def parse(name: str, text: str) -> object:
     """`text` loaded with positions: libyaml where it reads the text as PyYAML does, else PyYAML."""
     if _CParser is not None and _c_parses_alike(text):
         loader = _FastLoader(text, name)

@@ -26,7 +26,7 @@ from typing import Any
 
 from pnpgen import limits
 from pnpgen.cache import per_file
-from pnpgen.content.located import Position, YList, YMap  # noqa: F401 - where they are loaded
+from pnpgen.content.located import Position, Where, YList, YMap  # noqa: F401 - where they are loaded
 from pnpgen.errors import ContentError
 
 
@@ -68,7 +68,7 @@ def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX
     return _parse(name, text)
 
 
-def _parse(name: str, text: str) -> Any:
+def _parse(name: str, text: str) -> object:
     from pnpgen.content.yamlparse import parse
 
     return parse(name, text)
@@ -87,7 +87,7 @@ def _loader_digest() -> bytes:
     return digest.digest()
 
 
-def where(container: Any, key: Any = None, *, value: bool = False) -> dict[str, Any]:
+def where(container: object, key: object = None, *, value: bool = False) -> Where:
     """Keyword arguments for a PnpgenError pointing at `container[key]` (or the container)."""
     file = getattr(container, "file", None)
     line, col = getattr(container, "position", (None, None))

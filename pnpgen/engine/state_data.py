@@ -150,7 +150,7 @@ def read_state_data(data: Any, schema: dict[str, Any]) -> Callable[..., Impossib
         raise ImpossibleState("a state must be a mapping")
     check(data, schema, path="state")
 
-    def bad(message: str, container: Any = data, key: Any = None) -> ImpossibleState:
+    def bad(message: str, container: object = data, key: object = None) -> ImpossibleState:
         return ImpossibleState(message, **where(container, key, value=True))
 
     return bad

@@ -86,10 +86,10 @@ class Browser:
             self.process.wait(timeout=10)
 
     # --- the protocol ----------------------------------------------------------------------
-    def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
+    def call(self, method: str, session: str | None = None, **params: object) -> dict[str, Any]:
         self.next_id += 1
         ident = self.next_id
-        message: dict[str, Any] = {"id": ident, "method": method, "params": params}
+        message: dict[str, object] = {"id": ident, "method": method, "params": params}
         if session is not None:
             message["sessionId"] = session
         self.socket.send(json.dumps(message))
@@ -102,12 +102,12 @@ class Browser:
             if reply.get("id") == ident:
                 if "error" in reply:
                     raise BrowserError(f"{method}: {reply['error'].get('message')}")
-                result: dict[str, Any] = reply.get("result", {})
+                result: dict[str, object] = reply.get("result", {})
                 return result
             if "method" in reply:
                 self.events.append(reply)
 
-    def page(self, method: str, **params: Any) -> dict[str, Any]:
+    def page(self, method: str, **params: object) -> dict[str, Any]:
         return self.call(method, self.session, **params)
 
     # --- what tests do ---------------------------------------------------------------------
@@ -118,7 +118,7 @@ class Browser:
                                f"{result['exceptionDetails'].get('exception', {}).get('description')}")
         return result["result"].get("value")
 
-    def wait(self, expression: str, seconds: float = 20.0) -> Any:
+    def wait(self, expression: str, seconds: float = 20.0) -> object:
         """The value of `expression` once it is truthy (polled)."""
         deadline = time.monotonic() + seconds
         while True:

@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -39,6 +39,9 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.errors import PnpgenError
 from pnpgen.play.table import PlayError, Table, drawing
 from pnpgen.referee import dump_data, judge_position, legal_move_texts, load_position, position_svg
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 MAX_BODY = limits.MAX_STATE_BYTES + 64_000  # a state file and a move, as JSON
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -94,7 +97,7 @@ class Play:
                 raise Denied(f"seat {seat + 1}'s page needs its key (the link printed when the server started)")
         return seat
 
-    def links(self, base: str = "") -> dict[str, Any]:
+    def links(self, base: str = "") -> dict[str, object]:
         token = f"?token={self.token}" if self.token else ""
         seats = [f"{base}/seat/{k + 1}" + (f"/{key}" if key else "") + token
                  for k, key in enumerate(self.seat_keys)]
@@ -156,16 +159,16 @@ def create_app(play: Play) -> Starlette:
 
         return run
 
-    async def state(request: Request) -> Any:
+    async def state(request: Request) -> object:
         return await asyncio.to_thread(table.payload, play.audience(request))
 
-    async def turn(request: Request) -> Any:
+    async def turn(request: Request) -> object:
         """Whose turn it is, and nothing else (the hotseat page asks before it shows a seat's view)."""
         player = table.to_move()
         return {"version": table.version, "to_move": {"seat": player + 1 if player >= 0 else None,
                                                       "over": table.rules.is_terminal(table.state)}}
 
-    async def move(request: Request) -> Any:
+    async def move(request: Request) -> object:
         audience = play.audience(request)
         body = await read_json(request)
         verdict = await asyncio.to_thread(table.play, str(body.get("move", "")), audience)
@@ -175,24 +178,24 @@ def create_app(play: Play) -> Starlette:
         return {"legal": verdict.legal is not False, "move": verdict.move, "rule": verdict.rule,
                 "rule_title": title, "reason": verdict.reason, "version": table.version}
 
-    async def undo(request: Request) -> Any:
+    async def undo(request: Request) -> object:
         await asyncio.to_thread(table.undo, play.audience(request))
         play.notify()
         return {"version": table.version}
 
-    async def redo(request: Request) -> Any:
+    async def redo(request: Request) -> object:
         play.audience(request)
         await asyncio.to_thread(table.redo)
         play.notify()
         return {"version": table.version}
 
-    async def roll(request: Request) -> Any:
+    async def roll(request: Request) -> object:
         play.audience(request)
         await asyncio.to_thread(table.roll)
         play.notify()
         return {"version": table.version}
 
-    async def load(request: Request) -> Any:
+    async def load(request: Request) -> object:
         # the table, hotseat or referee page (whoever holds a full state file knows its cards)
         if request.query_params.get("seat") is not None:
             play.audience(request)
@@ -207,7 +210,7 @@ def create_app(play: Play) -> Starlette:
         play.notify()
         return {"version": table.version}
 
-    async def referee(request: Request) -> Any:
+    async def referee(request: Request) -> object:
         body = await read_json(request)
         move = body.get("move") if isinstance(body.get("move"), str) else None
         return await asyncio.to_thread(referee_answer, table.rules, str(body.get("text", "")),
@@ -313,7 +316,7 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
-def read_position(rules: Rules[Any, Any], text: str, name: str) -> Any:
+def read_position(rules: Rules[S, M], text: str, name: str) -> Any:
     """A pasted or uploaded state (or view) file, read exactly as `pnpgen referee --state`
     reads it; its errors name the file as the page named it."""
     safe = Path(name).name if name else "state.yaml"
@@ -332,11 +335,11 @@ def read_position(rules: Rules[Any, Any], text: str, name: str) -> Any:
             raise
 
 
-def referee_answer(rules: Rules[Any, Any], text: str, name: str, move: str | None, lang: str) -> dict[str, Any]:
+def referee_answer(rules: Rules[S, M], text: str, name: str, move: str | None, lang: str) -> dict[str, object]:
     """The referee page's answer: the file drawn, its legal moves; with a move, the verdict, the
     rule, the position before and after, and the resulting file (what `pnpgen referee` prints)."""
     position = read_position(rules, text, name)
-    answer: dict[str, Any] = {"judged": position.judged, **drawing(rules, position.state, lang)}
+    answer: dict[str, object] = {"judged": position.judged, **drawing(rules, position.state, lang)}
     if position.seat is not None:  # a view: its own file, not a state drawn from it
         from pnpgen.referee import dump_view
 

@@ -15,8 +15,9 @@ import functools
 import random
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 from pnpgen.engine.bots import make_bot, parse_bot, simulation_bots
 from pnpgen.engine.capabilities import codec, hidden_information, notation, picture
@@ -32,6 +33,9 @@ from pnpgen.referee import (
     outcome_data,
 )
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 HUMAN = "human"
 PUBLIC_WORLDS = 6  # states drawn from a seat's view to tell whether it could see a move (Table.public)
 MANY_MOVES = 24  # more legal moves than this are grouped by kind
@@ -42,19 +46,19 @@ class PlayError(PnpgenError):
 
 
 @dataclass
-class Step:
+class Step(Generic[S, M]):
     """One move made at the table: by a seat (0-based) or by chance (CHANCE)."""
 
     actor: int
-    move: Any
+    move: M
     text: str
-    state: Any  # the state after it
+    state: S  # the state after it
     events: list[str] = field(default_factory=list)
     by_hand: bool = False  # a person made it (a seat's move, or dice entered by hand)
     told: dict[int, str | None] = field(default_factory=dict)  # Table.public, per seat
 
 
-def seat_list(rules: Rules[Any, Any], seats: str | None, players: int | None = None) -> list[str]:
+def seat_list(rules: Rules[S, M], seats: str | None, players: int | None = None) -> list[str]:
     """'human,mcts:200,greedy' checked against the game's bots and player counts; by default
     one person and the game's own simulation bots for the other seats."""
     if seats:
@@ -83,24 +87,31 @@ def move_kind(text: str) -> str:
     return head
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+class _Locked(Protocol):
+    @property
+    def lock(self) -> AbstractContextManager[object]: ...
 
 
-def locked(method: F) -> F:
+L = TypeVar("L", bound=_Locked)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def locked(method: Callable[Concatenate[L, P], R]) -> Callable[Concatenate[L, P], R]:
     """The method run holding the table's lock (the server calls it from worker threads)."""
 
     @functools.wraps(method)
-    def run(self: Table, *args: Any, **kwargs: Any) -> Any:
+    def run(self: L, *args: P.args, **kwargs: P.kwargs) -> R:
         with self.lock:
             return method(self, *args, **kwargs)
 
-    return run  # type: ignore[return-value]
+    return run
 
 
-class Table:
+class Table(Generic[S, M]):
     """A game being played (see the module docstring)."""
 
-    def __init__(self, rules: Rules[Any, Any], seats: list[str], seed: int, start: Any = None,
+    def __init__(self, rules: Rules[S, M], seats: list[str], seed: int, start: S | None = None,
                  dice: str = "seed", lang: str = "en") -> None:
         if dice not in ("seed", "hand"):
             raise PnpgenError(f"--dice {dice}: seed (rolled from the seed) or hand (entered at the table)")
@@ -111,8 +122,8 @@ class Table:
         if self.info is not None and dice == "hand":  # a roll typed in would show every page the card drawn
             raise PnpgenError(f"--dice hand: {rules.id} has hidden cards, so its chance is rolled from the seed")
         self.start = rules.initial_state(len(seats)) if start is None else start
-        self.steps: list[Step] = []
-        self.undone: list[Step] = []  # redo: the most recently undone step last
+        self.steps: list[Step[S, M]] = []
+        self.undone: list[Step[S, M]] = []  # redo: the most recently undone step last
         self.version = 0
         self.lock = threading.RLock()
         self.bots = {seat: make_bot(rules, name) for seat, name in enumerate(seats) if name != HUMAN}
@@ -120,7 +131,7 @@ class Table:
 
     # --- where the game is ----------------------------------------------------------------
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         return self.steps[-1].state if self.steps else self.start
 
     def to_move(self) -> int:
@@ -140,7 +151,7 @@ class Table:
         return random.Random(f"{self.seed}:{len(self.steps)}")
 
     # --- making moves ---------------------------------------------------------------------
-    def choose(self) -> tuple[int, Any]:
+    def choose(self) -> tuple[int, M]:
         """The automatic step's move (a bot's choice or a roll), with the version it is for; may
         take a while (MCTS), so the table is not held meanwhile (apply_auto checks the version)."""
         with self.lock:
@@ -150,7 +161,7 @@ class Table:
         return version, self.bots[player](state, rng)
 
     @locked
-    def apply_auto(self, version: int, move: Any) -> bool:
+    def apply_auto(self, version: int, move: M) -> bool:
         """Make the automatic step chosen at `version`; False when the table moved on meanwhile."""
         if version != self.version or not self.automatic():
             return False
@@ -208,7 +219,7 @@ class Table:
         self._push(CHANCE, possible[written], by_hand=True)
         return Verdict(True, written)
 
-    def _push(self, actor: int, move: Any, by_hand: bool) -> None:
+    def _push(self, actor: int, move: M, by_hand: bool) -> None:
         state, events = self.rules.apply(self.state, move)
         text = self.write(move)
         self.steps.append(Step(actor, move, text, state, [e.text for e in events], by_hand))
@@ -245,7 +256,7 @@ class Table:
         self.version += 1
 
     @locked
-    def load(self, state: Any) -> None:
+    def load(self, state: S) -> None:
         """Start again from `state` (a full state file loaded on the table page)."""
         if self.rules.num_players(state) != len(self.seats):
             raise PlayError(f"the state has {self.rules.num_players(state)} players; the table has "
@@ -254,7 +265,7 @@ class Table:
         self.version += 1
 
     # --- what an audience sees -------------------------------------------------------------
-    def _world(self, seat: int, state: Any = None) -> Any:
+    def _world(self, seat: int, state: S | None = None) -> S:
         """A state drawn from `seat`'s view of `state` (the true state never leaves the server)."""
         assert self.info is not None
         view = self.info.view(self.state if state is None else state, seat)
@@ -305,7 +316,7 @@ class Table:
         return step.text
 
     @locked
-    def payload(self, audience: int | None) -> dict[str, Any]:
+    def payload(self, audience: int | None) -> dict[str, object]:
         """Everything the page of `audience` shows (module docstring: nothing it may not see);
         made once per version and audience (a page's fetch after its move and after the event)."""
         self.check_audience(audience)
@@ -316,10 +327,10 @@ class Table:
             self._payloads[key] = self._payload(audience)
         return self._payloads[key]
 
-    def _payload(self, audience: int | None) -> dict[str, Any]:
+    def _payload(self, audience: int | None) -> dict[str, object]:
         rules, player = self.rules, self.to_move()
         shown = self.state if audience is None or self.info is None else self._world(audience)
-        data: dict[str, Any] = {
+        data: dict[str, object] = {
             "game": rules.id,
             "version": self.version,
             "seats": [{"seat": k + 1, "who": name} for k, name in enumerate(self.seats)],
@@ -353,7 +364,7 @@ class Table:
             data["outcome_count"] = len(outcomes)
         return data
 
-    def _log(self, audience: int | None) -> list[dict[str, Any]]:
+    def _log(self, audience: int | None) -> list[dict[str, object]]:
         log = []
         for index, step in enumerate(self.steps):
             text = step.text if audience is None else self.public(index, audience)
@@ -363,7 +374,7 @@ class Table:
         return log
 
 
-def grouped(texts: list[str]) -> list[dict[str, Any]]:
+def grouped(texts: list[str]) -> list[dict[str, object]]:
     """Moves as buttons: one group of all, or by kind (move_kind) when there are many. A kind
     with very many holds groups split again by the next word that tells them apart ("write 6"
     holds "write 6 at 2-2", ...), so no group is a wall of buttons (the text box takes any move)."""
@@ -377,7 +388,7 @@ def grouped(texts: list[str]) -> list[dict[str, Any]]:
             groups.setdefault(key, []).append(text)
         return groups
 
-    def node(kind: str, items: list[str], words: int) -> dict[str, Any]:
+    def node(kind: str, items: list[str], words: int) -> dict[str, object]:
         for more in range(words + 1, 9) if len(items) > 2 * MANY_MOVES else ():
             finer = split(items, more)
             if len(finer) > 1:
@@ -388,7 +399,7 @@ def grouped(texts: list[str]) -> list[dict[str, Any]]:
     return [node(kind, items, 1) for kind, items in split(texts, 1).items()]
 
 
-def drawing(rules: Rules[Any, Any], state: Any, lang: str = "en") -> dict[str, Any]:
+def drawing(rules: Rules[S, M], state: S, lang: str = "en") -> dict[str, object]:
     """{'svg': the game's picture of `state`, or None} and {'text': its description} for a
     game that draws none (or its state file, for a game that describes none either)."""
     scene = picture(rules, state, lang=lang)

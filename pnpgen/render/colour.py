@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from reportlab.lib import colors
 
@@ -57,7 +56,7 @@ COLOUR_KEYS = frozenset({"color", "fill", "stroke", "border", "background", "hea
 CARD_DATA = frozenset({"cards", "cards_from"})
 
 
-def check_colours(node: Any, path: str = "") -> None:
+def check_colours(node: object, path: str = "") -> None:
     """Every colour a component names outright (no `{{ field }}` in it) is a colour:
     ContentError at the first that is not, naming its file and line. A colour that a card
     field gives is checked for each card as its faces are checked."""

@@ -20,12 +20,15 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.yamlpos import YList, YMap, where
+from pnpgen.content.yamlpos import Where, YList, YMap, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError, PnpgenError
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 THRESHOLD = 15.0
 """CAM02-UCS ΔE' under which two colours count as alike. 1 is a just-noticeable
@@ -45,7 +48,7 @@ class Swatch:
     colour: str  # '#rrggbb'
     name: str  # how a message names it: 'team R', 'L'
     cues: tuple[tuple[str, str], ...]  # the other cues, (key, value)
-    where: dict[str, Any]
+    where: Where
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
@@ -92,7 +95,7 @@ def confusions(swatches: Sequence[Swatch], with_cues: bool = False) -> Iterator[
 # --- where content declares the colours -----------------------------------------------------
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if isinstance(value, dict):
         return str(value.get("en", next(iter(value.values()), "")))
     return str(value)
@@ -127,7 +130,7 @@ def deck_swatches(component: YMap, cards: Sequence[Any]) -> Iterator[tuple[str, 
         yield key, swatches
 
 
-def legend_swatches(node: Any) -> Iterator[tuple[str, list[Swatch]]]:
+def legend_swatches(node: object) -> Iterator[tuple[str, list[Swatch]]]:
     """Legends (a mapping of entries with a fill) and lists of filled marks, anywhere in a
     component."""
     if isinstance(node, dict):
@@ -154,7 +157,7 @@ def _fill(entry: dict[str, Any]) -> str | None:
     return None
 
 
-def _swatch(name: str, entry: dict[str, Any], parent: Any, key: Any) -> Swatch:
+def _swatch(name: str, entry: dict[str, Any], parent: object, key: object) -> Swatch:
     cues = tuple((k, repr(entry[k])) for k in CUE_KEYS if k in entry)
     place = where(parent, key) if isinstance(parent, YMap | YList) else {}
     return Swatch(str(_fill(entry)), name, cues, place)
@@ -182,7 +185,7 @@ class Verdict:
                 f"alike under ΔE {THRESHOLD:g} (CAM02-UCS){told}")
 
 
-def check_game(content: GameContent, rules: list[Rules[Any, Any]]) -> Verdict:
+def check_game(content: GameContent, rules: list[Rules[S, M]]) -> Verdict:
     """Problems as 'file:line: component '<id>': ...', one per pair of colours a
     colour-blind player cannot tell apart and nothing else tells apart, and what was
     checked. `rules` are the folder's games (a deck's quantities may name their values)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pnpgen.render.colour import make_colour
 
@@ -28,7 +28,7 @@ class Run(NamedTuple):
     style: Style
 
 
-def scan(text: str, icons: Mapping[str, Any]) -> Iterator[Run]:
+def scan(text: str, icons: Mapping[str, object]) -> Iterator[Run]:
     """The one markup reader, for cards, sheets, boards and rulebooks: `text` as runs of
     plain text in one style, icons (names in `icons`) and line breaks. `**` turns bold on
     and off; `[#c03020]`/`[red]` ... `[/]` colours (an unknown colour or icon prints as

@@ -63,14 +63,14 @@ def rgb_to_cmyk(r: float, g: float, b: float, limit: float = INK_LIMIT) -> tuple
     return limit_ink(tuple(round(v / 255, 4) for v in (c, m, y, k)), limit)  # type: ignore[arg-type]
 
 
-def limit_picture_ink(cmyk: Any, limit: float = INK_LIMIT) -> Any:
+def limit_picture_ink(cmyk: Any, limit: float = INK_LIMIT) -> object:
     """A PIL CMYK picture with at most `limit` of total ink in every pixel (limit_ink)."""
     from PIL import Image, ImageMath
 
     c, m, y, k = cmyk.split()
     most = round(limit * 255)
 
-    def lowered(channel: Any) -> Any:
+    def lowered(channel: object) -> Any:
         return ImageMath.lambda_eval(
             lambda a: a["convert"](a["ch"] - (a["ch"] * a["max"](a["c"] + a["m"] + a["y"] + a["k"] - most, 0)
                                               + a["max"](a["c"] + a["m"] + a["y"], 1) - 1)
@@ -80,7 +80,7 @@ def limit_picture_ink(cmyk: Any, limit: float = INK_LIMIT) -> Any:
     return Image.merge("CMYK", [lowered(c), lowered(m), lowered(y), k])
 
 
-def cmyk_picture(rgb: Any, limit: float = INK_LIMIT) -> Any:
+def cmyk_picture(rgb: Any, limit: float = INK_LIMIT) -> object:
     """A PIL RGB picture in press CMYK (greys in K only, as for colours), at most `limit`
     of total ink in any pixel."""
     from PIL import Image, ImageCms

@@ -6,9 +6,12 @@ renderers call them through the functions below, which say what a game without o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pnpgen.engine.capabilities import own
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 if TYPE_CHECKING:
     from pnpgen.engine.protocol import Rules
@@ -44,13 +47,13 @@ class Publishing(Protocol):
         ...
 
 
-def rulebook_context(rules: Rules[Any, Any], lang: str) -> dict[str, object]:
+def rulebook_context(rules: Rules[S, M], lang: str) -> dict[str, object]:
     """The game's rulebook values; none for a game that publishes none."""
     context = own(rules, "rulebook_context", Publishing)
     return dict(context(lang)) if context is not None else {}
 
 
-def rulebook_table(rules: Rules[Any, Any], name: str, lang: str) -> list[list[str]]:
+def rulebook_table(rules: Rules[S, M], name: str, lang: str) -> list[list[str]]:
     """A table the game builds for print; KeyError when it builds none of that name."""
     table = own(rules, "rulebook_table", Publishing)
     if table is None:
@@ -59,7 +62,7 @@ def rulebook_table(rules: Rules[Any, Any], name: str, lang: str) -> list[list[st
     return rows
 
 
-def rulebook_figure(rules: Rules[Any, Any], name: str, lang: str) -> list[Scene]:
+def rulebook_figure(rules: Rules[S, M], name: str, lang: str) -> list[Scene]:
     """A picture the game draws for the rulebook; KeyError when it draws none of that name."""
     figure = own(rules, "rulebook_figure", Publishing)
     if figure is None:
@@ -68,7 +71,7 @@ def rulebook_figure(rules: Rules[Any, Any], name: str, lang: str) -> list[Scene]
     return rows
 
 
-def mockup(rules: Rules[Any, Any], lang: str) -> Scene | None:
+def mockup(rules: Rules[S, M], lang: str) -> Scene | None:
     """The game's mock-up of the table, or None."""
     draw = own(rules, "mockup", Publishing)
     scene: Scene | None = draw(lang) if draw is not None else None

@@ -21,7 +21,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from numbers import Rational, Real
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 import jinja2.meta
@@ -40,6 +40,7 @@ from pnpgen.limits import (
     MAX_TEXT_CHARS,
 )
 
+T = TypeVar("T")
 _BUILTIN_FILTERS = jinja2.Environment().filters
 
 
@@ -80,7 +81,7 @@ def _too_long() -> Refused:
                    "(MAX_TEMPLATE_OUTPUT)")
 
 
-def _text(value: Any, budget: int = MAX_TEMPLATE_OUTPUT, as_repr: bool = False) -> str:
+def _text(value: object, budget: int = MAX_TEMPLATE_OUTPUT, as_repr: bool = False) -> str:
     """str(value) (repr(value) with `as_repr`), refused before it is built when it would be
     longer than `budget`: a list holding a long text many times has a huge repr."""
     if isinstance(value, str) and not as_repr:
@@ -94,7 +95,7 @@ def _text(value: Any, budget: int = MAX_TEMPLATE_OUTPUT, as_repr: bool = False) 
     return text
 
 
-def _measure(value: Any, budget: int) -> None:
+def _measure(value: object, budget: int) -> None:
     """Refused when repr(value) would be longer than `budget`, counted part by part without
     building it (each leaf's repr is built: one is at most a text's length x 10)."""
     size, todo = 0, [value]
@@ -113,7 +114,7 @@ def _measure(value: Any, budget: int) -> None:
             raise _too_long()
 
 
-def _join(context: Context, value: Iterable[Any], d: Any = "", attribute: Any = None) -> str:
+def _join(context: Context, value: Iterable[object], d: object = "", attribute: object = None) -> str:
     """Jinja2's `join`, refusing a result over MAX_TEMPLATE_OUTPUT before building it."""
     env = context.environment
     items = list(value)
@@ -136,7 +137,7 @@ _FORMAT_SPEC = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hl
 _NUMBER_CHARS = 330  # the most characters a conversion of a number in range prints (%f of 1e308)
 
 
-def _format(value: Any, *args: Any, **kwargs: Any) -> str:
+def _format(value: object, *args: object, **kwargs: object) -> str:
     """Jinja2's `format` ("%.1f" | format(x)), its result's length bounded before it is built:
     widths and precisions, and each argument's text as often as it is used ("%(a)s%(a)s")."""
     text = _text(value)
@@ -170,7 +171,7 @@ def _format(value: Any, *args: Any, **kwargs: Any) -> str:
     return out
 
 
-def _concat(context: Context, parts: list[Any]) -> str:
+def _concat(context: Context, parts: Iterable[object]) -> str:
     budget, texts = MAX_TEMPLATE_OUTPUT, []
     for part in parts:
         texts.append(_text(part, budget))
@@ -183,13 +184,13 @@ def _on_text(name: str) -> Callable[..., Any]:
     list's repr), given that text bounded."""
     builtin = _BUILTIN_FILTERS[name]
 
-    def bounded(value: Any, *args: Any, **kwargs: Any) -> Any:
+    def bounded(value: object, *args: object, **kwargs: object) -> object:
         return builtin(_text(value), *args, **kwargs)
 
     return bounded
 
 
-def _number(value: Any) -> Any:
+def _number(value: object) -> object:
     """A number a template computed or converted, refused unless finite and within MAX_INT
     when exact (integers, fractions); a complex number is a mistake."""
     if isinstance(value, bool) or not isinstance(value, int | float | Rational | complex):
@@ -206,14 +207,14 @@ def _number(value: Any) -> Any:
     return value
 
 
-def _int(value: Any, default: Any = 0, base: int = 10) -> Any:
+def _int(value: object, default: object = 0, base: int = 10) -> object:
     """Jinja2's `int`, its result within MAX_INT (a 26-digit text would print as it is)."""
     if isinstance(value, str) and len(value.strip()) > 40:
         raise ContentSandbox._too_big()
     return _number(_BUILTIN_FILTERS["int"](value, default, base))
 
 
-def _float(value: Any, default: Any = 0.0) -> Any:
+def _float(value: object, default: object = 0.0) -> object:
     """Jinja2's `float`, refused for 'inf' and 'nan'."""
     return _number(_BUILTIN_FILTERS["float"](value, default))
 
@@ -221,7 +222,7 @@ def _float(value: Any, default: Any = 0.0) -> Any:
 _MAX_ROUND_DIGITS = 20  # round(x, -10**7) builds 10**10**7: places beyond a float's 17 digits say nothing
 
 
-def _round(value: Any, precision: Any = 0, method: str = "common") -> Any:
+def _round(value: object, precision: object = 0, method: str = "common") -> object:
     """Jinja2's `round`, with its precision within ±_MAX_ROUND_DIGITS."""
     if not isinstance(precision, int) or abs(precision) > _MAX_ROUND_DIGITS:
         raise Refused(f"round takes a precision from -{_MAX_ROUND_DIGITS} to {_MAX_ROUND_DIGITS}")
@@ -338,7 +339,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
             _number(node.value)
 
     # --- rendering -----------------------------------------------------------------
-    def run(self, ast: nodes.Template, names: Mapping[str, Any]) -> str:
+    def run(self, ast: nodes.Template, names: Mapping[str, object]) -> str:
         """Render a checked template. Refused for a refusal or a broken budget; a
         TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
         template = self.compiled.get(id(ast), (None, None))[1]
@@ -366,7 +367,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
             raise self._too_deep() from None
         return "".join(out)
 
-    def counted(self, items: Iterator[Any], work: int) -> Iterator[Any]:
+    def counted(self, items: Iterator[T], work: int) -> Iterator[T]:
         """`items`, stopping the render past MAX_TEMPLATE_STEPS iterations or MAX_TEMPLATE_WORK."""
         for item in items:
             self.steps += 1
@@ -378,7 +379,7 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
                               "(MAX_TEMPLATE_WORK: iterations x the size of the loop body)")
             yield item
 
-    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+    def call_binop(self, context: Context, operator: str, left: object, right: object) -> object:
         """Arithmetic on numbers only (no 'x' * 10**9); exact results (integers, fractions)
         within MAX_INT and floats finite. A power is checked before it is computed, whatever
         the types: 2 ** Fraction(10**12, 1) is an exact power too."""
@@ -400,20 +401,20 @@ class ContentSandbox(ImmutableSandboxedEnvironment):
         return Refused(f"a number in the template would be out of range (MAX_INT: {MAX_INT:,})")
 
     # --- no methods: a value's attribute that is a function is refused -------------
-    def getattr(self, obj: Any, attribute: str) -> Any:
+    def getattr(self, obj: object, attribute: str) -> object:
         return self._no_method(super().getattr(obj, attribute), attribute)
 
-    def getitem(self, obj: Any, argument: Any) -> Any:
+    def getitem(self, obj: object, argument: object) -> object:
         return self._no_method(super().getitem(obj, argument), argument)
 
     @staticmethod
-    def _no_method(value: Any, name: Any) -> Any:
+    def _no_method(value: object, name: object) -> object:
         if callable(value) and not isinstance(value, jinja2.Undefined):
             raise Refused(f"'{name}' is a method; calling methods is not allowed")
         return value
 
 
-def _exact_power_too_big(base: Any, exponent: Any) -> bool:
+def _exact_power_too_big(base: object, exponent: object) -> bool:
     """Whether base ** exponent would be an exact number past MAX_INT (judged before it is
     computed: Python builds 2 ** 10**12 in full). An exponent that is a whole number of any
     type (int, bool, Fraction(n, 1)) on an exact base makes an exact power; a float on

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from pnpgen.engine.protocol import Rules
 from pnpgen.render.publishing import rulebook_table
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 ALIGNS = ("left", "center", "right")
 
@@ -61,7 +64,7 @@ class UnknownTable(KeyError):
     """The rules publish no table of that name."""
 
 
-def rules_table(rules: Rules[Any, Any], name: str, lang: str) -> TableModel:
+def rules_table(rules: Rules[S, M], name: str, lang: str) -> TableModel:
     """The table `name` a game's rules publish, in `lang`. UnknownTable when there is none;
     a KeyError raised inside the game's own table code is a bug and goes through as it is."""
     try:

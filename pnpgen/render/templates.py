@@ -11,14 +11,13 @@ version), which the sandbox prints and never parses as template code.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pnpgen.render.text import Templates
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 
-def render_template(name: str, **values: Any) -> str:
+def render_template(name: str, **values: object) -> str:
     """templates/`name` filled in with `values`; a template's last newline is kept."""
     source = (TEMPLATE_DIR / name).read_text(encoding="utf-8")
     text = Templates().render(source, values)  # names it may leave out: `{% if x is defined %}`

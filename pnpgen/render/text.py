@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 
@@ -24,6 +24,9 @@ from pnpgen.render.publishing import rulebook_context
 from pnpgen.render.sandbox import ContentSandbox, Refused, TemplateRefused
 from pnpgen.words import PLACEHOLDER
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 OLD_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][\w.-]*)\}(?!\})")
 
 
@@ -31,10 +34,10 @@ class OldPlaceholder(TemplateRefused):
     """A text still uses the old `{name}` placeholder: an error (exit 2), never a problem to list."""
 
 
-def text_values(content: GameContent, rules: Rules[Any, Any] | None, lang: str) -> dict[str, Any]:
+def text_values(content: GameContent, rules: Rules[S, M] | None, lang: str) -> dict[str, object]:
     """The values every text may name, in `lang`: the game's, then the rules' rulebook context."""
     data = content.data
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "game_title": content.title(lang),
         "players_min": data["players"]["min"],
         "players_max": data["players"]["max"],
@@ -73,13 +76,13 @@ class Templates:
 
     def __init__(self) -> None:
         self.env = ContentSandbox()
-        self.parsed: dict[str, Any] = {}
+        self.parsed: dict[str, object] = {}
 
     def names(self, source: str) -> set[str]:
         """The names a text uses (Refused, or a jinja2 error, for a bad template)."""
         return set(self.env.undeclared(self._ast(source)))
 
-    def render(self, source: str, values: Mapping[str, Any]) -> str:
+    def render(self, source: str, values: Mapping[str, object]) -> str:
         """`source` rendered with `values`. Refused for what the sandbox refuses; a
         TemplateError (or TypeError, ValueError, ArithmeticError, LookupError) for a mistake."""
         return self.env.run(self._ast(source), values)

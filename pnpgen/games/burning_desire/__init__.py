@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Range
+from pnpgen.content.schema import Range, Schema
 
 if TYPE_CHECKING:
     from pnpgen.games.burning_desire.game import BurningDesire
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "BurningDesire", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, object] = {
+SIMULATION_SCHEMA: Schema = {
     "tie_break_rounds?": Range(int, 1, 1_000),  # D-BD-1: still tied after this many rounds: shared win
     "gamble_margin?": Range(int, 0, 1_000_000),  # bots gamble on reaching the threshold with a smaller lead
 }

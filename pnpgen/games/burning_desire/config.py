@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pnpgen.content.schema import Choice, Each, Text, text_for
+from pnpgen.content.schema import Choice, Each, Schema, Text, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
-COMBINATION_SCHEMA: dict[str, object] = {
+COMBINATION_SCHEMA: Schema = {
     "id": str,
     "name": Text,
     "faces": Each(int, min=1),
@@ -17,7 +17,7 @@ COMBINATION_SCHEMA: dict[str, object] = {
     "bonus": Choice("per_die", "double"),
 }
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "main_dice": {"count": int, "faces": int},
     "bonus_die": {"faces": int},
     "multiplier_dice": Each({"name": str, "faces": Each(int, min=1)}, min=1),

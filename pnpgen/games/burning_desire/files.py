@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Choice, Each
+from pnpgen.content.schema import Choice, Each, Schema
 from pnpgen.content.schema import check as check_schema
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.state_data import checked
@@ -15,7 +15,7 @@ from pnpgen.games.burning_desire.state import CHOOSE, GAMBLE, MULTIPLY, OVER, PH
 if TYPE_CHECKING:
     from pnpgen.games.burning_desire.game import BurningDesire
 
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "scores": Each(int, min=1),
     "turn": int,
     "phase": Choice(*PHASES),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Each, Range
+from pnpgen.content.schema import Each, Range, Schema
 
 if TYPE_CHECKING:
     from pnpgen.games.dice_road_race.game import StageRace
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "StageRace", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, object] = {
+SIMULATION_SCHEMA: Schema = {
     "retire_gaps?": Each(Range(int, 1, 100_000)),  # bots retire when this far behind, per stage
 }
 

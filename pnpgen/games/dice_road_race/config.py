@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pnpgen.content.schema import Choice, Each, OneOf, Text, text_for
+from pnpgen.content.schema import Choice, Each, OneOf, Schema, Text, text_for
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
-STAGE_SCHEMA: dict[str, object] = {
+STAGE_SCHEMA: Schema = {
     "stage": int,
     "type": str,
     "boards": Each(Each(OneOf(int, str), min=2), min=1),
@@ -19,7 +19,7 @@ STAGE_SCHEMA: dict[str, object] = {
     "note?": Text,
 }
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "time_unit": Text,
     "bonus_seconds": [int],
     "added_seconds": {"winners_turn": int, "extra_round": int, "not_finished": int},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Choice
+from pnpgen.content.schema import Choice, Schema
 from pnpgen.content.schema import check as check_schema
 from pnpgen.content.yamlpos import load_yaml, where
 from pnpgen.errors import ImpossibleState
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pnpgen.games.dice_road_race.game import StageRace
 
 EXAMPLE_RACE = "race-example.yaml"  # in the game's content folder
-LIVE_SCHEMA: dict[str, object] = {
+LIVE_SCHEMA: Schema = {
     "stage": int,
     "phase": Choice(*PHASES),
     "turn": str,

@@ -13,13 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.content.schema import Any_, Each, OneOf, check
-from pnpgen.content.yamlpos import where
+from pnpgen.content.schema import Any_, Each, OneOf, Schema, check
+from pnpgen.content.yamlpos import Where, where
 from pnpgen.errors import ImpossibleState
 from pnpgen.games.dice_road_race.config import RaceConfig, Stage
 
-GROUP_SCHEMA: dict[str, object] = {"turn": str, "finished": Each(str, min=1)}
-STAGE_RESULT_SCHEMA: dict[str, object] = {
+GROUP_SCHEMA: Schema = {"turn": str, "finished": Each(str, min=1)}
+STAGE_RESULT_SCHEMA: Schema = {
     "stage": int,
     "type?": str,
     "winners_turn?": GROUP_SCHEMA,
@@ -30,7 +30,7 @@ STAGE_RESULT_SCHEMA: dict[str, object] = {
     "time_trial?": {"*": {"rolls": int, "leftover?": int, "last_roll?": int, "cost_left?": int}},
     "dice?": {"*": int},
 }
-RACE_SCHEMA: dict[str, object] = {
+RACE_SCHEMA: Schema = {
     "players": Each(str, min=1),
     "leader_colour?": bool,
     "stages": [STAGE_RESULT_SCHEMA],
@@ -91,7 +91,7 @@ class _Reader:
         """The seat of the player named at container[key]."""
         return self._seat(container[key], where(container, key, value=True))
 
-    def _seat(self, name: Any, position: dict[str, Any]) -> int:
+    def _seat(self, name: object, position: Where) -> int:
         if name not in self.seat:
             close = difflib.get_close_matches(str(name), self.names, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""

@@ -11,7 +11,7 @@ import importlib
 from typing import Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import check
+from pnpgen.content.schema import Schema, check
 from pnpgen.content.yamlpos import load_yaml, where
 from pnpgen.engine.protocol import Rules
 from pnpgen.errors import ContentError
@@ -24,8 +24,8 @@ RULE_MODULES = {
     "pairing-five": "pairing_five",
 }
 
-RULES_SCHEMA: dict[str, object] = {f"{key}?": str for key in RULE_MODULES}
-SIMULATION_SCHEMA: dict[str, object] = {"difficulty_table?": str}  # the intro chapter's table, a file
+RULES_SCHEMA: Schema = {f"{key}?": str for key in RULE_MODULES}
+SIMULATION_SCHEMA: Schema = {"difficulty_table?": str}  # the intro chapter's table, a file
 
 
 def game_ids(content: GameContent) -> list[str]:

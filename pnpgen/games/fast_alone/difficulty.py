@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pnpgen.content.schema import Text, check, text_for
+from pnpgen.content.schema import Schema, Text, check, text_for
 from pnpgen.content.yamlpos import load_yaml, where
 from pnpgen.engine.capabilities import own
 from pnpgen.engine.figures import cached
@@ -90,7 +90,7 @@ def difficulty_table(sides: list[tuple[str, Rules[S, M]]], games: int, seed: int
 # --- the collection's table (intro chapter): every side of every puzzle game.yaml lists --
 
 COLLECTION_TABLE = "collection_difficulty"  # the rulebook table name every puzzle serves
-TABLE_SCHEMA: dict[str, object] = {"puzzles": {"*": Text}}
+TABLE_SCHEMA: Schema = {"puzzles": {"*": Text}}
 
 
 def _cell(d: Difficulty) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Range
+from pnpgen.content.schema import Range, Schema
 
 if TYPE_CHECKING:
     from pnpgen.games.routou_dice.game import RoutouDice
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["RULES_SCHEMA", "SIMULATION_SCHEMA", "RoutouDice", "create"]
 
 # game.yaml `simulation:` settings of this engine (beside the shared ones)
-SIMULATION_SCHEMA: dict[str, object] = {
+SIMULATION_SCHEMA: Schema = {
     "random_pass_probability?": Range(float, 0, 1),  # the random bot passes this often when it may
     "greedy?": {"clone_sample?": Range(int, 1, 10_000), "weights?": {"*": Range(float, -1e6, 1e6)}},
 }

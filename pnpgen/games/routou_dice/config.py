@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pnpgen.content.schema import Each
+from pnpgen.content.schema import Each, Schema
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ContentError
 
@@ -13,9 +13,9 @@ from pnpgen.errors import ContentError
 ACTIONS = ("large", "small", "move", "slash", "clone", "contract")
 ACTION_KINDS = (*ACTIONS, "pass")
 
-ACTION_SCHEMA: dict[str, object] = {"cost": int, "phases": Each(int, min=1), "dice?": int}
+ACTION_SCHEMA: Schema = {"cost": int, "phases": Each(int, min=1), "dice?": int}
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "board": {"columns": Each(int, min=2), "rows": Each(int, min=2)},
     "die_faces": int,  # faces of the d10: 0 .. die_faces-1
     "dice_per_player": int,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import Any_, Choice, OneOf
+from pnpgen.content.schema import Any_, Choice, OneOf, Schema
 from pnpgen.content.schema import check as check_schema
 from pnpgen.content.yamlpos import where
 from pnpgen.errors import ImpossibleState
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pnpgen.games.routou_dice.game import RoutouDice
 
 PAIR = {"A": int, "B": int}
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "turn": Choice(*SEATS),
     "phase": int,
     "board": OneOf({"*": str}, type(None)),

@@ -22,7 +22,7 @@ import difflib
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.schema import check
@@ -37,6 +37,9 @@ from pnpgen.render.kit.page import KitJob
 from pnpgen.render.kit.preview import Recorder, contact_sheet, save_preview, tile_sheet
 from pnpgen.render.publishing import mockup
 from pnpgen.render.text import TemplateRefused
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*$")
 
@@ -128,7 +131,7 @@ def component_rules(rules: list[Rules[Any, Any]], component: YMap) -> list[Rules
                        **where(component, "game", value=True))
 
 
-def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
+def jobs(content: GameContent, rules: list[Rules[S, M]], options: BuildOptions,
          component: YMap) -> list[KitJob]:
     """One job per language for a localized component, else one language-neutral job."""
     rules = component_rules(rules, component)
@@ -137,7 +140,7 @@ def jobs(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptio
     return [KitJob(content, rules, options, None)]
 
 
-def check_components(content: GameContent, rules: list[Rules[Any, Any]],
+def check_components(content: GameContent, rules: list[Rules[S, M]],
                      options: BuildOptions | None = None) -> list[str]:
     """Problems as 'file:line:col: message': schema, then each type's build-time checks
     (overflowing text, missing images, ...) in every language. A refused template, or a
@@ -215,7 +218,7 @@ class PartialBuild(BuildError):
 
 
 def render_components(
-    content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions
+    content: GameContent, rules: list[Rules[S, M]], options: BuildOptions
 ) -> list[BuiltFile]:
     """Every component's PDFs (and SVG previews) under build/<game>/. A component that
     fails does not stop the others: PartialBuild at the end carries what was built and
@@ -247,7 +250,7 @@ def render_components(
     return built
 
 
-def render_tts(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
+def render_tts(content: GameContent, rules: list[Rules[S, M]], options: BuildOptions,
                skip: set[str] | frozenset[str] = frozenset()) -> list[BuiltFile]:
     """Tabletop Simulator files of every deck and board, in every language of the build
     (build/<game>/tts/, tts.py); deck ids run on across the game's decks. Components in
@@ -265,7 +268,7 @@ def render_tts(content: GameContent, rules: list[Rules[Any, Any]], options: Buil
                                    options.tts_base_url)
 
 
-def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions,
+def render_previews(content: GameContent, rules: list[Rules[S, M]], options: BuildOptions,
                     skip: set[str] | frozenset[str] = frozenset()) -> list[Path]:
     """SVG (and PNG) previews of every component in every language of the build, and a
     PNG contact sheet of them in the first language (build/<game>/preview/); components in
@@ -291,7 +294,7 @@ def render_previews(content: GameContent, rules: list[Rules[Any, Any]], options:
 MOCKUP_SCALE = 3.0  # a scene's points per preview point: a table of 5 x 7 cards is about 1500 px wide
 
 
-def mockup_previews(rules: list[Rules[Any, Any]], folder: Path, lang: str) -> list[Path]:
+def mockup_previews(rules: list[Rules[S, M]], folder: Path, lang: str) -> list[Path]:
     """The full-table mock-up a game draws (Publishing.mockup) as a preview, table-<lang>.svg
     and its PNG twin; one per game of the content (a collection names each by its id)."""
     from pnpgen.render.diagram import draw_scene

@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Text, text_for
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Schema, Text, text_for
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YList, YMap, load_yaml, where
 from pnpgen.engine.protocol import Rules
@@ -64,10 +64,10 @@ from pnpgen.render.kit.tiling import Box, Frame
 PT = 1 / mm  # one point in millimetres
 
 
-LINE = {"caption?": Text, "merge?": bool, "height?": float}
+LINE: Schema = {"caption?": Text, "merge?": bool, "height?": float}
 
 
-ROW = {
+ROW: Schema = {
     "label?": OneOf(Text, int, float),
     "caption?": Text,
     "cells?": Each(OneOf(Text, int, float)),
@@ -79,7 +79,7 @@ ROW = {
 }
 
 
-COLUMN = {
+COLUMN: Schema = {
     "header?": OneOf(Text, int),
     "repeat?": int,
     "width?": float,
@@ -91,10 +91,10 @@ COLUMN = {
 }
 
 
-GROUP = {"group": Text, "repeat?": int, "columns": Each(COLUMN, min=1)}
+GROUP: Schema = {"group": Text, "repeat?": int, "columns": Each(COLUMN, min=1)}
 
 
-TABLE = {
+TABLE: Schema = {
     "columns?": Each(OneOf(GROUP, COLUMN), min=1),
     "rows?": Each(ROW),
     "from_rules?": str,
@@ -108,7 +108,7 @@ TABLE = {
 }
 
 
-BLOCKS: dict[str, dict[str, Any]] = {
+BLOCKS: dict[str, Schema] = {
     "heading": {"heading": Text, "size?": float, "align?": Align},
     "text": {"text": Text, "size?": float, "align?": Align},
     "table": {"table": TABLE},
@@ -122,7 +122,7 @@ BLOCKS: dict[str, dict[str, Any]] = {
 }
 
 
-BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
+BLOCK_BOUNDS: dict[str, Schema] = {  # Range bounds in the shape of the block
     "heading": {"size": FONT},
     "text": {"size": FONT},
     "table": {"table": {
@@ -139,7 +139,7 @@ BLOCK_BOUNDS: dict[str, dict[str, Any]] = {
 }
 
 
-def block_kind(block: Any, parent: Any, key: Any, path: str) -> str:
+def block_kind(block: object, parent: object, key: object, path: str) -> str:
     """Which block `block` is (its one main key); ContentError with did-you-mean if none."""
     return main_key(block, list(BLOCKS), parent, key, path, "a block", "'table:' or 'text:'", "several kinds")
 
@@ -170,7 +170,7 @@ def _check_table(table: YMap, path: str) -> None:
 
 
 def _leaf_specs(columns: Sequence[Any]) -> list[Any]:
-    out: list[Any] = []
+    out: list[object] = []
     for col in columns:
         out += list(col["columns"]) if "group" in col else [col]
     return out
@@ -183,7 +183,7 @@ class TextCtx:
 
     job: KitJob
     label: str  # "game <g>, component <c>", named in build errors
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)
     font_size: float = 9.0
     drawn: Budget = field(default_factory=Budget)  # shared by with_values copies
 
@@ -199,7 +199,7 @@ class TextCtx:
     def rules(self) -> Sequence[Rules[Any, Any]]:
         return self.job.rules
 
-    def with_values(self, **values: Any) -> TextCtx:
+    def with_values(self, **values: object) -> TextCtx:
         return replace(self, values={**self.values, **values})
 
     def element_ctx(self) -> ElementContext:
@@ -207,7 +207,7 @@ class TextCtx:
         return ElementContext(self.job, self.label, fields=self.values, font_size=self.font_size,
                               cmyk=self.job.options.print_shop)
 
-    def colour(self, spec: str) -> Any:
+    def colour(self, spec: str) -> object:
         """A colour, in CMYK for print-shop files."""
         try:
             return make_colour(spec, self.job.options.print_shop)
@@ -230,7 +230,7 @@ def heading(component: YMap, ctx: TextCtx) -> str:
 LOOKALIKES = {"≤": "≦", "≥": "≧", "≠": "≢"}  # in the font under another code
 
 
-def printable_text(text: str, ctx: TextCtx, parent: Any = None, key: Any = None) -> str:
+def printable_text(text: str, ctx: TextCtx, parent: object = None, key: object = None) -> str:
     """`text`, or a BuildError when the bundled font has no glyph for one of its characters
     (it would print as a blank)."""
     setup_fonts()
@@ -244,7 +244,7 @@ def printable_text(text: str, ctx: TextCtx, parent: Any = None, key: Any = None)
     return text
 
 
-def plain(value: Any, lang: str) -> str:
+def plain(value: object, lang: str) -> str:
     """A data value as printed text: Text in the language, lists joined with commas."""
     if isinstance(value, dict):
         return text_for(value, lang)
@@ -486,7 +486,7 @@ class Cell:
     caption: str = ""
     rows: int = 1  # span
     cols: int = 1
-    shade: Any = None
+    shade: str | None = None
     align: str = "center"
     size: float = 9.0
 
@@ -500,8 +500,8 @@ class Column:
     align: str = "center"
     field: str | None = None
     lookup: str | None = None
-    spec: Any = None
-    template: Any = None  # a text filled with the row's fields (data tables)
+    spec: object = None
+    template: object = None  # a text filled with the row's fields (data tables)
 
 
 @dataclass
@@ -727,7 +727,7 @@ def _data_rows(spec: YMap, columns: list[Column], ctx: TextCtx) -> list[list[str
     taken from each column's `field` (a field `x` also finds the CSV pair `x_ja`/`x_en`)."""
     key = "data" if "data" in spec else "csv"
     if key == "csv":
-        items: Any = [fields for fields, _, _ in read_csv(spec, ctx.job)]
+        items: object = [fields for fields, _, _ in read_csv(spec, ctx.job)]
     elif isinstance(spec["data"], dict):  # a YAML file of the game folder holding the list
         try:  # a refused path names the file: key
             path = ctx.content.path(str(spec["data"]["file"]))
@@ -829,7 +829,7 @@ def make_stack(blocks: YList | list[Any], ctx: TextCtx) -> Stack:
     return Stack([make_block(b, ctx) for b in blocks])
 
 
-def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str, parent: Any = None, key: Any = None) -> None:
+def overflow(stack: Stack, box: Box, ctx: TextCtx, what: str, parent: object = None, key: object = None) -> None:
     """BuildError when the blocks are taller than their box."""
     need = stack.height(box.width)
     if need > box.height + 1e-6:
@@ -880,7 +880,7 @@ def localized(component: YMap, content: GameContent) -> bool:
     """Built once per language when any text other than the title has ja and en forms, or
     a table comes from the rules (their tables are written in the build's language)."""
 
-    def walk(value: Any) -> bool:
+    def walk(value: object) -> bool:
         if isinstance(value, dict):
             if set(value) == {"ja", "en"} and value["ja"] != value["en"]:
                 return True

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, number
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Schema, Text, number
 from pnpgen.content.schema import check as schema_check
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError, ContentError
@@ -57,7 +57,7 @@ SYMBOLS = ("circle", "dot", "cross", "square", "diamond", "triangle", "star", "r
 
 COUNT = OneOf(int, {"range": OneOf(str, Each(int, min=2))}, {"count_of": str})
 CELL_REF = Each(int, min=2)
-MARK = {
+MARK: Schema = {
     "fill?": str,
     "symbol?": Choice(*SYMBOLS),
     "symbol_size?": float,
@@ -66,7 +66,7 @@ MARK = {
     "text_size?": float,
     "image?": str,
 }
-LABELS = {
+LABELS: Schema = {
     "axis": Choice("columns", "rows"),
     "values?": OneOf(str, Each(OneOf(Text, int, float))),
     "range?": OneOf(str, Each(int, min=2)),
@@ -79,7 +79,7 @@ LABELS = {
     "upside_down?": bool,
     "span?": bool,
 }
-SCHEMA: dict[str, Any] = {
+SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,
@@ -127,7 +127,7 @@ SCHEMA: dict[str, Any] = {
     "font_size?": float,
 }
 COUNT_BOUND = Range(int, 1, MAX_GRID_CELLS)  # columns or rows given as a number
-BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have sheet.BLOCK_BOUNDS
+BOUNDS: dict[str, object] = {  # see bounds.py; blocks have sheet.BLOCK_BOUNDS
     "overlap": LENGTH,
     "grid": {"columns": COUNT_BOUND, "rows": COUNT_BOUND, "cell": (SIZE, {"width": SIZE, "height": SIZE}),
              "line": LENGTH, "border": LENGTH},
@@ -189,7 +189,7 @@ class BoardLayout:
         return Box(self.grid_x, self.grid_y, self.columns * self.cell_w, self.rows * self.cell_h)
 
 
-def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
+def grid_count(value: Any, ctx: TextCtx, parent: object, key: str) -> int:
     """A row/column count: a number, {range: [first, last]} or {count_of: <data path>}."""
     if isinstance(value, int):
         count = value
@@ -206,7 +206,7 @@ def grid_count(value: Any, ctx: TextCtx, parent: Any, key: str) -> int:
     return count
 
 
-def number_range(value: Any, ctx: TextCtx, parent: Any, key: str) -> tuple[int, int]:
+def number_range(value: object, ctx: TextCtx, parent: object, key: str) -> tuple[int, int]:
     """[first, last] given inline or at a data path of game.yaml (e.g. rules.board.columns)."""
     pair = ctx.job.data_at(value, parent, key) if isinstance(value, str) else value
     if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) for v in pair)):
@@ -373,7 +373,7 @@ def _corner(side: str, end: str, offset: float, size: float, grid_x: float, grid
 # --- drawing ----------------------------------------------------------------------------
 
 
-def resolve_cells(refs: Any, layout: BoardLayout, parent: Any, key: str) -> list[tuple[int, int]]:
+def resolve_cells(refs: Any, layout: BoardLayout, parent: object, key: str) -> list[tuple[int, int]]:
     """[column, row] references (1-based, from the top-left) as 0-based pairs, checked."""
     pairs = [refs] if refs and isinstance(refs[0], int) else list(refs)
     out = []

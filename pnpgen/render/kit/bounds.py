@@ -13,14 +13,13 @@ and whether the low end itself is refused).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from pnpgen.content.schema import Range
-from pnpgen.content.yamlpos import where
+from pnpgen.content.yamlpos import Where, where
 from pnpgen.errors import ContentError
 from pnpgen.limits import MAX_DRAWS, MAX_FONT_PT, MAX_LEADING, MAX_LENGTH_MM, MAX_PAGES, MAX_REPEAT
 
-Location = dict[str, Any]  # keyword arguments of ContentError: file, line, column
+Location = Where  # keyword arguments of ContentError: file, line, column
 
 
 LENGTH = Range(float, 0, MAX_LENGTH_MM, "mm")  # a margin, bleed, gap or line: 0 or more
@@ -33,7 +32,7 @@ LINE_HEIGHT = Range(float, 0, MAX_LEADING, "times the size", above=True)  # line
 
 
 
-def check_bounds(value: Any, spec: Any, path: str = "", parent: Any = None, key: Any = None) -> None:
+def check_bounds(value: object, spec: object, path: str = "", parent: object = None, key: object = None) -> None:
     """Raise ContentError at the first number of `value` outside its bound in `spec`."""
     if isinstance(spec, tuple):
         for option in spec:

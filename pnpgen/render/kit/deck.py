@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, OneOf, Text
+from pnpgen.content.schema import Choice, Each, OneOf, Schema, Text
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.errors import BuildError, ContentError, PnpgenError
 from pnpgen.limits import MAX_CARDS, MAX_COPIES, MAX_PER_PAGE, MAX_PREVIEW_SHAPES
@@ -75,7 +75,7 @@ from pnpgen.words import PLACEHOLDER
 
 ICON = OneOf(str, {"shape?": Choice("circle", "rect", "rounded", "ellipse"), "fill?": str, "stroke?": str,
                    "radius?": float})
-SCHEMA: dict[str, Any] = {
+SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,
@@ -107,7 +107,7 @@ SCHEMA: dict[str, Any] = {
     "back?": BACK_SPEC,
 }
 QUANTITY = "quantity"
-BOUNDS: dict[str, Any] = {  # see bounds.py; quantities are checked as the cards are counted
+BOUNDS: dict[str, object] = {  # see bounds.py; quantities are checked as the cards are counted
     "size": {"width": SIZE, "height": SIZE},
     "bleed": LENGTH,
     "safe": LENGTH,
@@ -209,15 +209,15 @@ def _check_per_page(component: YMap, s: Settings, per_page: int) -> None:
 class Card:
     fields: dict[str, Any]
     name: str  # how messages name the card: "12 'Fireball' (cards.csv:13)"
-    location: Location = field(default_factory=dict)  # its CSV row or YAML item
-    front: Sequence[Any] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
-    back: Sequence[Any] = ()
+    location: Location = field(default_factory=Location)  # its CSV row or YAML item
+    front: Sequence[object] = ()  # its layouts (layouts.py: chosen by a field, or the deck's one)
+    back: Sequence[object] = ()
 
 
 WHOLE = re.compile(r"\s*[0-9]+\s*$")
 
 
-def _quantity(value: Any, job: KitJob, location: Location, data: tuple[Any, Any] | None = None) -> int:
+def _quantity(value: object, job: KitJob, location: Location, data: tuple[Any, Any] | None = None) -> int:
     """A card's copies, 0 to MAX_COPIES: a whole number or, when `data` (the YAML parent and
     key) is given, a game.yaml path such as 'players.max'."""
     source = ""
@@ -278,7 +278,7 @@ def cards_from(component: YMap, content: GameContent) -> Iterator[tuple[list[dic
         path = content.path(str(entry["file"]), entry, "file")
         if not path.is_file():
             raise ContentError(f"cards_from: file not found: {entry['file']}", **where(entry, "file", value=True))
-        node: Any = load_yaml(path)
+        node: object = load_yaml(path)
         for part in str(entry["at"]).split("."):
             if not isinstance(node, dict) or part not in node:
                 raise ContentError(f"cards_from: {entry['file']} has nothing at '{entry['at']}'",
@@ -340,7 +340,7 @@ def expand_cards(component: YMap, job: KitJob) -> list[Card]:
     return out
 
 
-def _card_title(fields: dict[str, Any], name_field: Any, job: KitJob) -> str:
+def _card_title(fields: dict[str, Any], name_field: object, job: KitJob) -> str:
     for key in ([str(name_field)] if name_field else ["name", "title", "id"]):
         if key in fields and fields[key] not in (None, ""):
             return job.text(fields[key])
@@ -392,7 +392,7 @@ def element_context(component: YMap, job: KitJob, card: Card, bleed: float, cmyk
     )
 
 
-def draw_face(canvas: Canvas, layout: Sequence[Any], trim: Rect, clip: Rect, ctx: ElementContext,
+def draw_face(canvas: Canvas, layout: Sequence[object], trim: Rect, clip: Rect, ctx: ElementContext,
               turned: bool = False) -> None:
     """One card face inside `trim`, nothing drawn outside `clip`; `turned` rotates it by 180°."""
     canvas.saveState()
@@ -953,7 +953,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     drawn: list[tuple[Recorder, str]] = []
     art_budget = [MAX_PREVIEW_SHAPES]
 
-    def face(layout: Sequence[Any], card: Card, caption: str) -> None:
+    def face(layout: Sequence[object], card: Card, caption: str) -> None:
         rec = Recorder(w, h, art_budget)
         draw_elements(rec, layout, Rect(0, 0, w, h), element_context(component, job, card, s.bleed * mm))  # type: ignore[arg-type]
         drawn.append((rec, caption))
@@ -969,7 +969,7 @@ def preview(component: YMap, job: KitJob) -> list[Path]:
     return [save_preview(sheet, job.preview_dir() / name)]
 
 
-def uses_card_fields(layout: Sequence[Any], job: KitJob) -> bool:
+def uses_card_fields(layout: Sequence[object], job: KitJob) -> bool:
     """True when a layout names a card field (so each card has its own face); a layout
     with more than plain `{{ name }}` placeholders is taken to."""
     source = repr(list(layout))

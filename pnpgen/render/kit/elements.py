@@ -37,8 +37,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent, PathRefused
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text, check
-from pnpgen.content.yamlpos import where
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Schema, Text, check
+from pnpgen.content.yamlpos import Where, where
 from pnpgen.errors import BuildError, ContentError
 from pnpgen.limits import MAX_LENGTH_MM
 from pnpgen.render.colour import make_colour
@@ -67,7 +67,7 @@ Number = OneOf(float, str)  # a number, or a `{{ field }}` giving one
 POSITION: dict[str, Any] = {"x?": Number, "y?": Number, "w?": Number, "h?": Number, "bleed?": bool,
                             "upside_down?": bool, "safe?": bool}  # safe: off lets text into the safe zone
 
-ELEMENTS: dict[str, dict[str, Any]] = {
+ELEMENTS: dict[str, Schema] = {
     "text": {
         "text": OneOf(Text, int, float), **POSITION, "size?": Number, "font?": Choice(*FONTS),
         "color?": str, "align?": Align, "valign?": VAlign, "leading?": float,
@@ -86,7 +86,7 @@ ELEMENTS: dict[str, dict[str, Any]] = {
     },
 }
 PATTERNS = ("none", "dots", "lines", "columns", "diagonal", "crosshatch", "grid", "waves", "checks")
-SQUARE_CODE: dict[str, Any] = {
+SQUARE_CODE: Schema = {
     "fill?": str, "pattern?": Choice(*PATTERNS), "pattern_color?": str, "pattern_gap?": float,
     "label?": OneOf(Text, int, float), "label_color?": str, "label_size?": float, "label_fill?": str,
     "font?": Choice(*FONTS),
@@ -127,7 +127,7 @@ class ElementContext:
     def icon(self, canvas: Canvas, name: str, area: Rect) -> None:
         draw_icon(canvas, name, area, self)
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str) -> object:
         """A `{{ name }}` value: a card field, else the job's values (render/text.py)."""
         if name in self.fields:
             return self.fields[name]
@@ -137,7 +137,7 @@ class ElementContext:
         values = self.job.values
         return sorted({*self.fields, *(k for k, v in values.items() if isinstance(v, str | int | float))})
 
-    def names(self) -> dict[str, Any]:
+    def names(self) -> dict[str, object]:
         """The one context object a template renders with: the job's values, then the fields
         (a {ja, en} field in the job's language)."""
         fields = {k: self.job.text(v) if isinstance(v, dict) else v for k, v in self.fields.items()}
@@ -147,7 +147,7 @@ class ElementContext:
 _MISSING = object()
 
 
-def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = None) -> str:
+def fill_fields(text: str, ctx: ElementContext, parent: object = None, key: object = None) -> str:
     """`{{ field }}` replaced by card fields (Text fields in the job's language), then the
     job's values; a text with more than plain placeholders renders in the sandbox."""
     if "{" not in text:
@@ -172,7 +172,7 @@ def fill_fields(text: str, ctx: ElementContext, parent: Any = None, key: Any = N
         raise BuildError(f"{ctx.label}: {err.message}", **location) from None
 
 
-def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> BuildError:
+def _unknown(name: str, ctx: ElementContext, location: Where) -> BuildError:
     names = ctx.known()
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -180,7 +180,7 @@ def _unknown(name: str, ctx: ElementContext, location: Mapping[str, Any]) -> Bui
                       **location)
 
 
-def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default: str | None = None) -> str:
+def colour_of(element: Mapping[str, object], key: str, ctx: ElementContext, default: str | None = None) -> str:
     """The colour `element[key]` names (or `default`), `{{ field }}` filled in: a BuildError
     naming the card and the layout line when it is no colour (a CSV cell such as 'grean')."""
     value = element.get(key)
@@ -195,7 +195,7 @@ def colour_of(element: Mapping[str, Any], key: str, ctx: ElementContext, default
 # --- checking -------------------------------------------------------------------------------
 
 
-def main_key(item: Any, kinds: Sequence[str], parent: Any, key: Any, path: str, noun: str, example: str,
+def main_key(item: object, kinds: Sequence[str], parent: object, key: object, path: str, noun: str, example: str,
              several: str = "several") -> str:
     """Which of `kinds` `item` is (its one main key, as elements and blocks have);
     ContentError with did-you-mean if none. `noun`: 'an element'; `example`: "'text:' or 'shape:'"."""
@@ -212,17 +212,18 @@ def main_key(item: Any, kinds: Sequence[str], parent: Any, key: Any, path: str, 
     return found_kinds[0]
 
 
-def element_kind(element: Any, parent: Any, key: Any, path: str) -> str:
+def element_kind(element: object, parent: object, key: object, path: str) -> str:
     """Which element `element` is (its one main key); ContentError with did-you-mean if none."""
     return main_key(element, list(ELEMENTS), parent, key, path, "an element", "'text:' or 'shape:'")
 
 
-def check_elements(elements: Sequence[Any], path: str) -> None:
+def check_elements(elements: Sequence[object], path: str) -> None:
     """Schema check of a layout (ContentError at the first bad element)."""
     for index, element in enumerate(elements):
         here = f"{path}[{index}]"
         kind = element_kind(element, elements, index, here)
         check(element, ELEMENTS[kind], elements, index, here)
+        assert isinstance(element, Mapping)  # check() refuses anything else
         for key in ("color", "fill", "stroke", "header_fill"):
             value = element.get(key)
             if isinstance(value, str) and "{" not in value:
@@ -269,7 +270,7 @@ RANGES: dict[str, Range] = {
 }
 
 
-def range_problem(element: Mapping[str, Any], key: str, value: float) -> str | None:
+def range_problem(element: Mapping[str, object], key: str, value: float) -> str | None:
     """What is wrong with `value` for `key` (RANGES), or None."""
     flat_line = key in ("w", "h") and element.get("shape") == "line"
     return (LENGTH if flat_line else RANGES[key]).problem(value)
@@ -297,11 +298,11 @@ def _number(element: Mapping[str, Any], key: str, ctx: ElementContext, default: 
 
 # element_rect of elements whose place names no field: (the element, kept alive so that its
 # id is not reused, and x, y, w, h in mm) by (id, box size, bleed)
-_PLACES: dict[tuple[int, float, float, float], tuple[Mapping[str, Any], tuple[float, float, float, float]]] = {}
+_PLACES: dict[tuple[int, float, float, float], tuple[Mapping[str, object], tuple[float, float, float, float]]] = {}
 _PLACE_KEYS = ("x", "y", "w", "h")
 
 
-def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
+def element_rect(element: Mapping[str, object], box: Rect, ctx: ElementContext) -> Rect:
     """Where an element sits: x, y, w, h in mm from the box's top-left; default the box
     (or the box plus its bleed with `bleed: true`). Worked out once per element and box size
     when its place names no card field (a deck draws each layout hundreds of times)."""
@@ -316,7 +317,7 @@ def element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> 
     return rect
 
 
-def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) -> Rect:
+def _element_rect(element: Mapping[str, object], box: Rect, ctx: ElementContext) -> Rect:
     outer = box.outset(ctx.bleed) if element.get("bleed") else box
     x = _number(element, "x", ctx, (outer.x - box.x) / mm)
     y = _number(element, "y", ctx, (box.top - outer.top) / mm)
@@ -334,7 +335,7 @@ def _element_rect(element: Mapping[str, Any], box: Rect, ctx: ElementContext) ->
 # --- rich text ------------------------------------------------------------------------------
 
 
-def overflow_error(ctx: ElementContext, element: Mapping[str, Any], text: str, area: Rect, key: str) -> BuildError:
+def overflow_error(ctx: ElementContext, element: Mapping[str, object], text: str, area: Rect, key: str) -> BuildError:
     snippet = text.replace("\n", " ")
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
     if element.get("shrink"):  # it shrank to min_size and still overflows
@@ -380,7 +381,7 @@ def game_image(content: GameContent, name: str) -> Image:
     return check_image(path, str(content.folder / name), content.folder)
 
 
-def image_file(ctx: ElementContext, name: str, parent: Any, key: Any) -> Image:
+def image_file(ctx: ElementContext, name: str, parent: object, key: object) -> Image:
     """The image file `name` of the game folder, checked (game_image). Problems with the name
     point at `parent[key]`; problems inside the file name the file."""
     try:
@@ -460,7 +461,7 @@ def table_model(element: Mapping[str, Any], ctx: ElementContext) -> TableModel:
                           for row in spec["rows"]])
 
 
-def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def draw_table(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     """A grid of single-line cells: columns as wide as their widest cell (spread over the
     width), rows of equal height, an optional shaded header row."""
     model = table_model(element, ctx).aligned(str(element.get("align", "center")))
@@ -524,7 +525,7 @@ def draw_table(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ct
 # --- the entry point ------------------------------------------------------------------------
 
 
-def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
+def _text_layout(element: Mapping[str, object], area: Rect, ctx: ElementContext) -> tuple[TextLayout, Rect, str]:
     """A text element's laid-out lines, the area they go in and the text; BuildError on overflow."""
     raw = element["text"]
     text = fill_fields(ctx.job.text(raw), ctx, element, "text")
@@ -540,7 +541,7 @@ def _text_layout(element: Mapping[str, Any], area: Rect, ctx: ElementContext) ->
     return layout, inner, text
 
 
-def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _text_element(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     layout, inner, _text = _text_layout(element, area, ctx)
     colour = colour_of(element, "color", ctx, ctx.color)
     if canvas is not None:
@@ -548,14 +549,14 @@ def _text_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect,
                     ctx, colour)
 
 
-def _image_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _image_element(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     name = fill_fields(str(element["image"]), ctx, element, "image")
     image = image_file(ctx, name, element, "image")
     if canvas is not None:
         draw_image_file(canvas, image, area, str(element.get("fit", "contain")), ctx.cmyk)
 
 
-def _shape_element(canvas: Canvas | None, element: Mapping[str, Any], area: Rect, ctx: ElementContext) -> None:
+def _shape_element(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
     if canvas is not None:
         draw_shape(canvas, element, area, ctx)
         return
@@ -803,7 +804,7 @@ DRAW: dict[str, Callable[[Canvas | None, Mapping[str, Any], Rect, ElementContext
 }
 
 
-def safe_breaches(elements: Sequence[Any], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
+def safe_breaches(elements: Sequence[object], box: Rect, ctx: ElementContext, safe: float) -> list[str]:
     """Text (and tables) of a face nearer the trim `box` than `safe` points, unless the
     element says `safe: off`: one 'file:line:col: ...' each, naming how near it comes. A
     text is measured where its letters go (its lines as aligned), a table by its box."""
@@ -867,7 +868,7 @@ def _luminance(spec: str) -> float:
     return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
 
 
-def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Rect, ctx: ElementContext,
+def ink_saver_element(element: Mapping[str, object], kind: str, area: Rect, box: Rect, ctx: ElementContext,
                       kept: list[Rect]) -> Mapping[str, Any] | None:
     """The element as --ink-saver draws it: a full-bleed fill (`bleed: true`) or a background
     (a fill over BACKGROUND of the face) loses its fill (None when nothing is left); light
@@ -893,7 +894,7 @@ def ink_saver_element(element: Mapping[str, Any], kind: str, area: Rect, box: Re
     return {**element, key: SAVER_TEXT if kind != "shape" else SAVER_LINE}
 
 
-def draw_elements(canvas: Canvas | None, elements: Sequence[Any], box: Rect, ctx: ElementContext) -> None:
+def draw_elements(canvas: Canvas | None, elements: Sequence[object], box: Rect, ctx: ElementContext) -> None:
     """Draw a layout inside `box` (points). With canvas None nothing is drawn but every
     check runs (fields, images, overflow): a build-time check of a face.
     Raises BuildError naming game, component and card (ctx.label) on overflow."""

@@ -70,7 +70,7 @@ class Image:
     shown: str  # as errors name it
     width: float
     height: float
-    drawing: Any = None
+    drawing: object = None
     nodes: int = 0  # SVG elements drawn (what a preview spends on it)
 
 
@@ -331,7 +331,7 @@ def _renderer() -> type:
 
         nodes = depth = 0
 
-        def renderNode(self, node: Any, parent: Any = None) -> None:  # noqa: N802 - svglib's name
+        def renderNode(self, node: Any, parent: object = None) -> None:  # noqa: N802 - svglib's name
             self.nodes += 1
             self.depth += 1
             try:
@@ -346,7 +346,7 @@ def _renderer() -> type:
     return Renderer
 
 
-def _render(svg: Any, path: Path, shown: str, root: Path) -> tuple[Any, int]:
+def _render(svg: object, path: Path, shown: str, root: Path) -> tuple[Any, int]:
     setup_fonts()
     # svglib logs what it skips; on stderr those would be lines beside our one-line errors.
     logging.getLogger("svglib").setLevel(logging.CRITICAL)
@@ -365,7 +365,7 @@ def _render(svg: Any, path: Path, shown: str, root: Path) -> tuple[Any, int]:
     return drawing, renderer.nodes
 
 
-def _bundled_font(node: Any) -> None:
+def _bundled_font(node: object) -> None:
     """Text inside an SVG is set in the bundled font (embedded; covers Japanese)."""
     if hasattr(node, "fontName"):
         node.fontName = SANS
@@ -425,14 +425,14 @@ def _form(canvas: Canvas, image: Image, cmyk: bool) -> str:
     return name
 
 
-def _reader(path: str) -> Any:
+def _reader(path: str) -> object:
     from reportlab.lib.utils import ImageReader
 
     return ImageReader(path)
 
 
 @lru_cache(maxsize=128)
-def svg_drawing(image: Image, cmyk: bool = False) -> Any:
+def svg_drawing(image: Image, cmyk: bool = False) -> object:
     """A checked SVG's ReportLab Drawing; with `cmyk` a copy with its colours and pictures
     converted (print-shop files)."""
     if not cmyk:
@@ -456,7 +456,7 @@ def svg_drawing(image: Image, cmyk: bool = False) -> Any:
     return drawing
 
 
-def _nodes(node: Any) -> Iterator[Any]:
+def _nodes(node: object) -> Iterator[Any]:
     yield node
     for child in getattr(node, "contents", []):
         yield from _nodes(child)
@@ -491,7 +491,7 @@ def _cmyk_picture(picture: Any, keep_alpha: bool = False) -> Any:
 
 
 @lru_cache(maxsize=128)
-def cmyk_image(image: Image) -> Any:
+def cmyk_image(image: Image) -> object:
     """A checked PNG or JPEG converted to CMYK for print-shop files; a transparent PNG
     keeps its transparency as a soft mask (no white square on a coloured back)."""
     from reportlab.lib.utils import ImageReader

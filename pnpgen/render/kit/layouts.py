@@ -16,22 +16,22 @@ a card whose value has no layout is an error naming its CSV or YAML line.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Any_, Each, OneOf, Ref, check
+from pnpgen.content.schema import Any_, Each, OneOf, Ref, Schema, check
 from pnpgen.content.yamlpos import YMap, load_yaml, where
 from pnpgen.errors import ContentError
 from pnpgen.render.kit.bounds import Location
 from pnpgen.render.kit.elements import check_elements
 
 ELEMENTS = Each(Ref("element", Any_), min=1)  # one layout: its elements
-NAMED = {"*": ELEMENTS}  # name -> layout
+NAMED: Schema = {"*": ELEMENTS}  # name -> layout
 LAYOUT = OneOf(str, ELEMENTS)  # a layout's name, or its elements inline
 LAYOUTS_SPEC = OneOf(str, NAMED, Each(OneOf(str, NAMED), min=1))
-BY_FIELD = {"by": str, "layouts?": {"*": LAYOUT}, "default?": LAYOUT}
+BY_FIELD: Schema = {"by": str, "layouts?": {"*": LAYOUT}, "default?": LAYOUT}
 FACE_SPEC = OneOf(ELEMENTS, str, BY_FIELD)
 BACK_SPEC = OneOf(Each(Ref("element", Any_)), str, BY_FIELD)  # [] : no backs
 
@@ -41,14 +41,14 @@ class Face:
     """One side of the cards: a fixed layout, or one chosen by the field `by`."""
 
     side: str  # "front" | "back"
-    fixed: Sequence[Any] | None = None
+    fixed: Sequence[object] | None = None
     by: str = ""
-    choices: dict[str, Sequence[Any]] = field(default_factory=dict)
-    default: Sequence[Any] | None = None
-    node: Any = None  # the YAML `by:` mapping, for messages
-    named: dict[str, Sequence[Any]] = field(default_factory=dict)  # all named layouts (by: without layouts)
+    choices: dict[str, Sequence[object]] = field(default_factory=dict)
+    default: Sequence[object] | None = None
+    node: object = None  # the YAML `by:` mapping, for messages
+    named: dict[str, Sequence[object]] = field(default_factory=dict)  # all named layouts (by: without layouts)
 
-    def layout(self, fields: dict[str, Any], card: str, location: Location) -> Sequence[Any]:
+    def layout(self, fields: dict[str, Any], card: str, location: Location) -> Sequence[object]:
         """The elements of this side for a card (`card` names it in errors, at `location`)."""
         if self.fixed is not None:
             return self.fixed
@@ -69,9 +69,9 @@ class Face:
         raise ContentError(f"card {card}: {self.by} '{key}' has no {self.side} layout{hint}; "
                            f"{self.side} layouts: {known} (or give '{self.side}: default:')", **location)
 
-    def all_layouts(self) -> list[Sequence[Any]]:
+    def all_layouts(self) -> list[Sequence[object]]:
         """Every layout this side may draw, each once."""
-        found: list[Sequence[Any]] = []
+        found: list[Sequence[object]] = []
         candidates = [self.fixed] if self.fixed is not None else [
             *(self.choices.values() if self.choices else self.named.values()), self.default]
         for layout in candidates:
@@ -80,12 +80,12 @@ class Face:
         return found
 
 
-def _close(word: str, options: Any) -> str:
+def _close(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def named_layouts(component: YMap, content: GameContent) -> dict[str, Sequence[Any]]:
+def named_layouts(component: YMap, content: GameContent) -> dict[str, Sequence[object]]:
     """The deck's `layouts:`, inline and from files, checked (elements included). A name
     given twice is an error."""
     value = component.get("layouts")
@@ -96,7 +96,7 @@ def named_layouts(component: YMap, content: GameContent) -> dict[str, Sequence[A
     for index, item in enumerate(items):
         parent, key = (value, index) if isinstance(value, list) else (component, "layouts")
         parts.append((item, parent, key))
-    out: dict[str, Sequence[Any]] = {}
+    out: dict[str, Sequence[object]] = {}
     for item, parent, key in parts:
         if isinstance(item, str):
             path = content.path(item, parent, key)
@@ -115,13 +115,13 @@ def named_layouts(component: YMap, content: GameContent) -> dict[str, Sequence[A
     return out
 
 
-def face(component: YMap, side: str, named: dict[str, Sequence[Any]]) -> Face | None:
+def face(component: YMap, side: str, named: dict[str, Sequence[object]]) -> Face | None:
     """The deck's `front` or `back` (None for a deck without backs), names resolved."""
     value = component.get(side)
     if value is None or (side == "back" and value == []):
         return None
 
-    def resolve(ref: Any, parent: Any, key: Any, path: str) -> Sequence[Any]:
+    def resolve(ref: object, parent: object, key: object, path: str) -> Sequence[object]:
         if isinstance(ref, list):
             check_elements(ref, path)
             return ref
@@ -147,7 +147,7 @@ class Faces:
     front: Face
     back: Face | None
 
-    def elements(self) -> list[Any]:
+    def elements(self) -> list[object]:
         """Every element of every layout the deck may draw (for counts and language checks)."""
         sides = [self.front] + ([self.back] if self.back else [])
         return [e for side in sides for layout in side.all_layouts() for e in layout]

@@ -49,7 +49,7 @@ EDGE = 5.0 * mm
 MIN_PPI = 300  # below this, a picture in a print-shop file is reported (not refused)
 
 
-def low_ppi_warnings(canvas: Any, folder: Path) -> list[str]:
+def low_ppi_warnings(canvas: object, folder: Path) -> list[str]:
     """'warning: <image> prints at N ppi ...' for each picture a print-shop canvas drew
     under MIN_PPI, at its lowest resolution; named relative to the game `folder`."""
     low: dict[str, float] = canvas.__dict__.get("_pnpgen_low_ppi", {})
@@ -107,7 +107,7 @@ class KitJob:
         """The language text is written in (English for a language-neutral build)."""
         return self.lang or "en"
 
-    def text(self, value: Any) -> str:
+    def text(self, value: object) -> str:
         return str(value) if isinstance(value, int | float) else text_for(value, self.text_lang)
 
     def paper_mm(self, name: str | None = None, landscape: bool = False) -> tuple[float, float]:
@@ -147,7 +147,7 @@ class KitJob:
         return self.game_dir / "preview"
 
     @property
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, object]:
         """The values texts name (render/text.py: the game's, then the first rules'
         rulebook context) in this language, computed once per language (shared with
         in_lang copies)."""
@@ -160,9 +160,9 @@ class KitJob:
         """The same job writing text in `lang` (for an element printed in a fixed language)."""
         return replace(self, lang=lang)
 
-    def data_at(self, path: str, parent: Any = None, key: Any = None) -> Any:
+    def data_at(self, path: str, parent: object = None, key: object = None) -> Any:
         """The game.yaml value at a dotted path such as 'players.max' (list items by number)."""
-        value: Any = self.content.data
+        value: object = self.content.data
         for part in path.split("."):
             if isinstance(value, dict) and part in value:
                 value = value[part]
@@ -173,7 +173,7 @@ class KitJob:
                                    **where(parent, key, value=True))
         return value
 
-    def label(self, component: Any, card: str | None = None) -> str:
+    def label(self, component: object, card: str | None = None) -> str:
         """'game <id>, component <id>[, card <n>]': how build errors name their subject."""
         ident = component.get("id", "?") if isinstance(component, dict) else str(component)
         out = f"game {self.content.id}, component {ident}"
@@ -201,7 +201,7 @@ def component_title(component: YMap, job: KitJob) -> str:
     return en if ja == en else f"{en} / {ja}"
 
 
-def has_language_pair(value: Any) -> bool:
+def has_language_pair(value: object) -> bool:
     """True when a value holds a {ja, en} pair whose two texts differ."""
     if isinstance(value, dict):
         if set(value) <= {"ja", "en"} and len(value) == 2 and value["ja"] != value["en"]:
@@ -441,7 +441,7 @@ def draw_proof_slug(canvas: Canvas, page: Rect, trims: Sequence[Rect], bleed: Bl
 
 
 def draw_margin_note(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect], bleed: Bleed,
-                     avoid: Sequence[Rect] = (), colour: Any = colors.black) -> bool:
+                     avoid: Sequence[Rect] = (), colour: object = colors.black) -> bool:
     """One line of text in a free margin of the page (proof_slug_spot), at most SLUG_SIZE
     points; False when no margin had room."""
     spot = margin_note_spot(canvas, text, page, trims, bleed, avoid)
@@ -463,7 +463,7 @@ def margin_note_spot(canvas: Canvas, text: str, page: Rect, trims: Sequence[Rect
     return None
 
 
-def draw_note_at(canvas: Canvas, text: str, spot: NoteSpot, colour: Any = colors.black) -> None:
+def draw_note_at(canvas: Canvas, text: str, spot: NoteSpot, colour: object = colors.black) -> None:
     x, y, vertical, size = spot
     canvas.saveState()
     canvas.setFillColor(colour)

@@ -80,7 +80,7 @@ def padding_problem(component: Any, build_preset: str | None) -> list[str]:
 
 
 def drawn_text_problems(rec: Recorder, trim: tuple[float, float, float, float], safe: float, label: str,
-                        place: Any, key: str | None) -> list[str]:
+                        place: object, key: str | None) -> list[str]:
     """Text drawn on `rec` (a board's labels and titles, a sheet's blocks) nearer the cut of
     `trim` (points) than `safe` mm: one problem at `place`'s `key` naming the nearest text
     and how near it comes, and how many more there are; none otherwise."""

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -26,6 +26,12 @@ from pnpgen.limits import MAX_IMAGE_BYTES, MAX_PREVIEW_PIXELS, MAX_PREVIEW_SHAPE
 from pnpgen.render.fonts import FONT_DIR, FONT_FILES, SANS, setup_fonts
 from pnpgen.render.kit.images import Image, checked
 from pnpgen.render.pdf import atomic_output
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
+    from PIL.ImageFont import FreeTypeFont
+    from svgwrite import Drawing
+    from svgwrite.container import SVG
 
 Point = tuple[float, float]
 RGB = tuple[float, float, float]
@@ -46,7 +52,7 @@ def _apply(m: Matrix, x: float, y: float) -> Point:
     return (a * x + c * y + e, b * x + d * y + f)
 
 
-def _rgb(colour: Any) -> RGB | None:
+def _rgb(colour: object) -> RGB | None:
     if colour is None:
         return None
     if hasattr(colour, "rgb"):
@@ -176,17 +182,17 @@ class RecText:
     def __init__(self, x: float = 0, y: float = 0) -> None:
         self.x, self.y = x, y
         self.font, self.size = SANS, 10.0
-        self.fill: Any = None
+        self.fill: object = None
         self.mode = 0
-        self.runs: list[tuple[float, float, str, str, float, Any, int]] = []
+        self.runs: list[tuple[float, float, str, str, float, object, int]] = []
 
     def setFont(self, font: str, size: float, leading: float | None = None) -> None:  # noqa: N802
         self.font, self.size = font, size
 
-    def setFillColor(self, colour: Any, alpha: Any = None) -> None:  # noqa: N802
+    def setFillColor(self, colour: object, alpha: float | None = None) -> None:  # noqa: N802
         self.fill = colour
 
-    def setStrokeColor(self, colour: Any, alpha: Any = None) -> None:  # noqa: N802
+    def setStrokeColor(self, colour: object, alpha: float | None = None) -> None:  # noqa: N802
         pass
 
     def setTextRenderMode(self, mode: int) -> None:  # noqa: N802
@@ -241,22 +247,22 @@ class Recorder:
         r = math.radians(degrees)
         self.transform(math.cos(r), math.sin(r), -math.sin(r), math.cos(r), 0, 0)
 
-    def setFillColor(self, colour: Any, alpha: Any = None) -> None:  # noqa: N802
+    def setFillColor(self, colour: object, alpha: float | None = None) -> None:  # noqa: N802
         self.state.fill = _rgb(colour)
 
-    def setStrokeColor(self, colour: Any, alpha: Any = None) -> None:  # noqa: N802
+    def setStrokeColor(self, colour: object, alpha: float | None = None) -> None:  # noqa: N802
         self.state.stroke = _rgb(colour)
 
     def setLineWidth(self, width: float) -> None:  # noqa: N802
         self.state.width = width
 
-    def setDash(self, array: Any = (), phase: float = 0) -> None:  # noqa: N802
+    def setDash(self, array: float | list[float] | tuple[float, ...] = (), phase: float = 0) -> None:  # noqa: N802
         self.state.dash = tuple(array) if isinstance(array, list | tuple) else ((array,) if array else ())
 
     def setFont(self, font: str, size: float, leading: float | None = None) -> None:  # noqa: N802
         self.state.font, self.state.size = font, size
 
-    def _ignore(self, *args: Any, **kwargs: Any) -> None:
+    def _ignore(self, *args: object, **kwargs: object) -> None:
         """Settings a preview does not show (alpha, overprint, caps and joins)."""
 
     setFillAlpha = setStrokeAlpha = setLineCap = setLineJoin = _ignore  # noqa: N815
@@ -266,20 +272,20 @@ class Recorder:
     def beginPath(self) -> RecPath:  # noqa: N802
         return RecPath()
 
-    def drawPath(self, path: RecPath, stroke: int = 1, fill: int = 0, fillMode: Any = None) -> None:  # noqa: N802, N803
+    def drawPath(self, path: RecPath, stroke: int = 1, fill: int = 0, fillMode: int | None = None) -> None:  # noqa: N802, N803
         s = self.state
         subpaths = [([_apply(s.matrix, x, y) for x, y in pts], closed) for pts, closed in path.finish()]
         scale = math.sqrt(abs(s.matrix[0] * s.matrix[3] - s.matrix[1] * s.matrix[2]))
         self.ops.append(PathOp(subpaths, s.fill if fill else None, s.stroke if stroke else None,
                                s.width * scale, tuple(d * scale for d in s.dash), s.clip))
 
-    def clipPath(self, path: RecPath, stroke: int = 0, fill: int = 0, fillMode: Any = None) -> None:  # noqa: N802, N803
+    def clipPath(self, path: RecPath, stroke: int = 0, fill: int = 0, fillMode: int | None = None) -> None:  # noqa: N802, N803
         points = [_apply(self.state.matrix, x, y) for pts, _ in path.finish() for x, y in pts]
         if points:
             xs, ys = [p[0] for p in points], [p[1] for p in points]
             self.state.clip = (min(xs), min(ys), max(xs), max(ys))
 
-    def _gradient(self, colours: Any) -> None:
+    def _gradient(self, colours: Sequence[object] | None) -> None:
         """A gradient (svglib paints one into the clip path it has just set), previewed as the
         mean of its colours over the clipped area."""
         stops = [rgb for rgb in map(_rgb, colours or []) if rgb is not None]
@@ -291,12 +297,12 @@ class Recorder:
         self.ops.append(PathOp([([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], True)], mean, None, 0.0, (),
                                self.state.clip))
 
-    def linearGradient(self, x0: float, y0: float, x1: float, y1: float, colors: Any,  # noqa: N802
-                       positions: Any = None, extend: Any = True) -> None:
+    def linearGradient(self, x0: float, y0: float, x1: float, y1: float, colors: Sequence[object],  # noqa: N802
+                       positions: Sequence[float] | None = None, extend: bool = True) -> None:
         self._gradient(colors)
 
-    def radialGradient(self, x: float, y: float, radius: float, colors: Any,  # noqa: N802
-                       positions: Any = None, extend: Any = True) -> None:
+    def radialGradient(self, x: float, y: float, radius: float, colors: Sequence[object],  # noqa: N802
+                       positions: Sequence[float] | None = None, extend: bool = True) -> None:
         self._gradient(colors)
 
     def _shape(self, build: str, *args: float, stroke: int = 1, fill: int = 0) -> None:
@@ -333,13 +339,13 @@ class Recorder:
         colour = fill or s.fill or (0.0, 0.0, 0.0)
         self.ops.append(TextOp(px, py, text, font or s.font, (size or s.size) * scale, colour, bold, angle, s.clip))
 
-    def drawString(self, x: float, y: float, text: str, mode: Any = None, **kwargs: Any) -> None:  # noqa: N802
+    def drawString(self, x: float, y: float, text: str, mode: int | None = None, **kwargs: object) -> None:  # noqa: N802
         self._text(x, y, text, bold=mode == 2)
 
-    def drawRightString(self, x: float, y: float, text: str, **kwargs: Any) -> None:  # noqa: N802
+    def drawRightString(self, x: float, y: float, text: str, **kwargs: object) -> None:  # noqa: N802
         self._text(x - stringWidth(text, self.state.font, self.state.size), y, text)
 
-    def drawCentredString(self, x: float, y: float, text: str, **kwargs: Any) -> None:  # noqa: N802
+    def drawCentredString(self, x: float, y: float, text: str, **kwargs: object) -> None:  # noqa: N802
         self._text(x - stringWidth(text, self.state.font, self.state.size) / 2, y, text)
 
     def beginText(self, x: float = 0, y: float = 0) -> RecText:  # noqa: N802
@@ -370,10 +376,10 @@ class Recorder:
             return
         self.ops.append(ImageOp(image.path, min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
 
-    def drawImage(self, image: str, x: float, y: float, width: float, height: float, **kwargs: Any) -> None:  # noqa: N802
+    def drawImage(self, image: str, x: float, y: float, width: float, height: float, **kwargs: object) -> None:  # noqa: N802
         self.draw_image_file(checked(image), x, y, width, height)
 
-    def drawInlineImage(self, image: Any, x: float, y: float, width: float, height: float, **kwargs: Any) -> None:  # noqa: N802
+    def drawInlineImage(self, image: object, x: float, y: float, width: float, height: float, **kwargs: object) -> None:  # noqa: N802
         """svglib's picture of an SVG's <image>: a linked file (checked with its SVG), or
         decoded data: pixels, which a preview leaves out."""
         if isinstance(image, str | Path):
@@ -461,11 +467,11 @@ def write_svg(sheet: PreviewSheet, path: Path) -> Path:
     return path
 
 
-def _svg_path(dwg: Any, parent: Any, op: PathOp, height: float) -> None:
+def _svg_path(dwg: Drawing, parent: SVG, op: PathOp, height: float) -> None:
     d = []
     for points, closed in op.subpaths:
         d.append("M" + " L".join(f"{x:.2f},{height - y:.2f}" for x, y in points) + (" Z" if closed else ""))
-    attrs: dict[str, Any] = {"d": " ".join(d), "fill": _hex(op.fill), "fill_rule": "evenodd"}
+    attrs: dict[str, object] = {"d": " ".join(d), "fill": _hex(op.fill), "fill_rule": "evenodd"}
     if op.stroke is not None:
         attrs.update(stroke=_hex(op.stroke), stroke_width=round(op.width, 3))
         if op.dash:
@@ -473,10 +479,10 @@ def _svg_path(dwg: Any, parent: Any, op: PathOp, height: float) -> None:
     parent.add(dwg.path(**attrs))
 
 
-def _svg_text(dwg: Any, parent: Any, op: TextOp, height: float) -> None:
+def _svg_text(dwg: Drawing, parent: SVG, op: TextOp, height: float) -> None:
     x, y = round(op.x, 2), round(height - op.y, 2)
-    attrs: dict[str, Any] = {"insert": (x, y), "font_size": round(op.size, 2), "font_family": f"{op.font}, sans-serif",
-                             "fill": _hex(op.fill)}
+    attrs: dict[str, object] = {"insert": (x, y), "font_size": round(op.size, 2),
+                                "font_family": f"{op.font}, sans-serif", "fill": _hex(op.fill)}
     if op.bold:
         attrs["font_weight"] = "bold"
     if abs(op.angle) > 0.01:
@@ -484,7 +490,7 @@ def _svg_text(dwg: Any, parent: Any, op: TextOp, height: float) -> None:
     parent.add(dwg.text(op.text, **attrs))
 
 
-def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float, embedded: dict[Path, tuple[str, int]]) -> None:
+def _svg_image(dwg: Drawing, parent: SVG, op: ImageOp, height: float, embedded: dict[Path, tuple[str, int]]) -> None:
     """A checked PNG or JPEG, embedded once per file (a <symbol>, placed by <use>). Past
     MAX_IMAGE_BYTES of pictures in one preview, a grey box stands in for the rest."""
     x, y, w, h = round(op.x, 2), round(height - op.y - op.h, 2), round(op.w, 2), round(op.h, 2)
@@ -506,13 +512,13 @@ def _svg_image(dwg: Any, parent: Any, op: ImageOp, height: float, embedded: dict
 
 
 @lru_cache(maxsize=64)
-def _font(name: str, pixels: int) -> Any:
+def _font(name: str, pixels: int) -> FreeTypeFont:
     from PIL import ImageFont
 
     return ImageFont.truetype(str(FONT_DIR / FONT_FILES.get(name, FONT_FILES[SANS])), max(1, pixels))
 
 
-def to_image(rec: Recorder, scale: float) -> Any:
+def to_image(rec: Recorder, scale: float) -> PILImage:
     """A Pillow image of a recording, `scale` pixels per point. Coordinates and sizes far
     outside the image (absurd values inside an SVG) are pinned or left out, so Pillow never
     overflows or draws for minutes."""
@@ -564,7 +570,7 @@ def to_image(rec: Recorder, scale: float) -> Any:
 
 
 @lru_cache(maxsize=4)
-def _picture(path: Path, width: int, height: int) -> Any:
+def _picture(path: Path, width: int, height: int) -> PILImage:
     """A checked PNG or JPEG at a preview size, decoded once for every tile that shows it."""
     from PIL import Image
 
@@ -572,12 +578,13 @@ def _picture(path: Path, width: int, height: int) -> Any:
         return source.convert("RGB").resize((width, height))
 
 
-def _rotated_text(image: Any, op: TextOp, origin: Point, font: Any, fill: tuple[int, int, int], stroke: int) -> None:
+def _rotated_text(image: PILImage, op: TextOp, origin: Point, font: FreeTypeFont, fill: tuple[int, int, int],
+                  stroke: int) -> None:
     from PIL import Image, ImageDraw
 
     left, top, right, bottom = font.getbbox(op.text, anchor="ls")
     pad = 2 + stroke
-    layer = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    layer = Image.new("L", (int(right - left + 2 * pad), int(bottom - top + 2 * pad)), 0)  # ints already
     ImageDraw.Draw(layer).text((pad - left, pad - top), op.text, font=font, fill=255, anchor="ls", stroke_width=stroke,
                                stroke_fill=255)
     turned = layer.rotate(op.angle, expand=True, resample=Image.Resampling.BICUBIC)

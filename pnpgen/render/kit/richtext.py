@@ -38,7 +38,7 @@ class Token(NamedTuple):
     style: Style
 
 
-def tokenize(text: str, icons: Mapping[str, Any]) -> list[Token]:
+def tokenize(text: str, icons: Mapping[str, object]) -> list[Token]:
     """Rich text as tokens: words (a Latin word, or one Japanese character with the
     punctuation that may not be separated from it), spaces, icons and line breaks."""
     tokens: list[Token] = []

@@ -15,7 +15,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Text
+from pnpgen.content.schema import Any_, Choice, Each, OneOf, Range, Schema, Text
 from pnpgen.content.yamlpos import YMap, where
 from pnpgen.errors import BuildError
 from pnpgen.limits import MAX_COPIES, MAX_PER_PAGE
@@ -58,7 +58,7 @@ from pnpgen.render.kit.tiling import Box, Frame
 SIZES: dict[str, tuple[float, float]] = {"A5": (148, 210), "A6": (105, 148), "B6": (128, 182),
                                          "postcard": (100, 148)}
 
-SCHEMA: dict[str, Any] = {
+SCHEMA: Schema = {
     "type": str,
     "id": str,
     "title": Text,
@@ -74,7 +74,7 @@ SCHEMA: dict[str, Any] = {
     "show_title?": bool,
     "blocks": Each(Any_, min=1),
 }
-BOUNDS: dict[str, Any] = {  # see bounds.py; blocks have BLOCK_BOUNDS
+BOUNDS: dict[str, object] = {  # see bounds.py; blocks have BLOCK_BOUNDS
     "size": {"width": SIZE, "height": SIZE},
     "copies": Range(int, 0, MAX_COPIES),
     "bleed": LENGTH,

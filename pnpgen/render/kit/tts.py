@@ -24,10 +24,10 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from reportlab.lib.units import mm
@@ -41,6 +41,9 @@ from pnpgen.render.kit.elements import draw_elements
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.preview import Recorder, to_image
 from pnpgen.render.kit.tiling import Frame
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
 
 COLUMNS, ROWS = 10, 7  # the largest grid TTS cuts a sheet into
 SHEET_SIDE = 4096  # px: TTS's knowledge base recommends deck sheets 4096 wide, images under 4096 a side
@@ -106,8 +109,8 @@ class Sheet:
     """One sheet being filled: the card images in slot order."""
 
     ident: int
-    faces: list[Any] = field(default_factory=list)
-    backs: list[Any] = field(default_factory=list)
+    faces: list[PILImage] = field(default_factory=list)
+    backs: list[PILImage] = field(default_factory=list)
 
 
 def folder(job: KitJob) -> Path:
@@ -131,7 +134,7 @@ def transform(scale: float = 1.0, face_down: bool = True) -> dict[str, float]:
             "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
 
 
-def saved_object(name: str, objects: list[dict[str, Any]]) -> dict[str, Any]:
+def saved_object(name: str, objects: list[dict[str, Any]]) -> dict[str, object]:
     """A TTS saved object: a save file with one object (its outer fields left empty)."""
     return {"SaveName": name, "Date": "", "VersionNumber": "", "GameMode": "", "GameType": "", "GameComplexity": "",
             "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "TabStates": {},
@@ -144,14 +147,14 @@ def write_json(path: Path, data: dict[str, Any]) -> Path:
     return path
 
 
-def write_png(path: Path, image: Any) -> Path:
+def write_png(path: Path, image: PILImage) -> Path:
     """RGB PNG with no text chunks (no dates): the same pixels give the same bytes."""
     with atomic_output(path) as tmp:
         image.convert("RGB").save(tmp, format="PNG", compress_level=6)
     return path
 
 
-def recording(width_pt: float, height_pt: float, draw: Any) -> Recorder:
+def recording(width_pt: float, height_pt: float, draw: Callable[..., object]) -> Recorder:
     """What `draw(recorder)` draws on a width×height pt area, recorded (not yet pixels)."""
     rec = Recorder(width_pt, height_pt)
     draw(rec)
@@ -168,7 +171,7 @@ def digest(*recs: Recorder | None) -> bytes:
     return hashlib.sha256(FLOAT.sub(lambda m: f"{float(m.group()):.4f}", text).encode()).digest()
 
 
-def pixels(rec: Recorder, size: tuple[int, int]) -> Any:
+def pixels(rec: Recorder, size: tuple[int, int]) -> PILImage:
     """A recording as a Pillow image of `size` px: drawn at SUPERSAMPLE times the size
     (within MAX_PREVIEW_PIXELS) and scaled down, so edges are smooth."""
     from PIL import Image
@@ -178,12 +181,12 @@ def pixels(rec: Recorder, size: tuple[int, int]) -> Any:
     return image.resize(size, Image.Resampling.BOX)  # each pixel the mean of the 2×2 it covers
 
 
-def raster(width_pt: float, height_pt: float, size: tuple[int, int], draw: Any) -> Any:
+def raster(width_pt: float, height_pt: float, size: tuple[int, int], draw: Callable[..., object]) -> PILImage:
     """What `draw(recorder)` draws on a width×height pt area, as a Pillow image of `size` px."""
     return pixels(recording(width_pt, height_pt, draw), size)
 
 
-def plain_back(size: tuple[int, int], title: str) -> Any:
+def plain_back(size: tuple[int, int], title: str) -> PILImage:
     """The back of a deck that has none: light grey, framed, its title in the middle."""
     from PIL import Image, ImageDraw
 
@@ -199,7 +202,8 @@ def plain_back(size: tuple[int, int], title: str) -> Any:
     return image
 
 
-def compose(images: Sequence[Any], hidden: Any, size: tuple[int, int], grid: tuple[int, int]) -> tuple[Any, int, int]:
+def compose(images: Sequence[PILImage], hidden: PILImage, size: tuple[int, int], grid: tuple[int, int]
+            ) -> tuple[PILImage, int, int]:
     """A sheet: `images` row by row on a `grid`, `hidden` in the last slot; white elsewhere."""
     from PIL import Image
 
@@ -246,7 +250,7 @@ def card_name(card: deck.Card, component: YMap, job: KitJob, title: str, number:
 # --- what a deck becomes ----------------------------------------------------------------------
 
 
-def rect_of(element: Any) -> tuple[float, float, float, float] | None:
+def rect_of(element: object) -> tuple[float, float, float, float] | None:
     """x, y, w, h (mm) of a rectangle element with all four given, else None."""
     if not isinstance(element, dict) or element.get("shape") not in ("rect", "circle") or element.get("bleed"):
         return None
@@ -291,7 +295,7 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
     stem = job.out_path(str(component["id"])).stem
     title = plain(job.text(component["title"]))
 
-    def face(layout: Sequence[Any], card: deck.Card) -> Recorder:
+    def face(layout: Sequence[object], card: deck.Card) -> Recorder:
         ctx = deck.element_context(component, job, card, s.bleed * mm)
         return recording(w, h, lambda rec: draw_elements(rec, layout, trim, ctx))
 
@@ -379,7 +383,7 @@ def export_deck(component: YMap, job: KitJob, ids: DeckIds) -> list[BuiltFile]:
 
 
 def cut_out(rec: Recorder, size: tuple[int, int], box: tuple[float, float, float, float], round_: bool,
-            turned: bool = False) -> Any:
+            turned: bool = False) -> PILImage:
     """The part `box` (x, y, w, h mm from the card's top-left) of a recorded face as an RGBA
     picture of `size`: transparent outside it (and outside its circle for a round token);
     `turned`: the part was drawn upside down, so it is turned back."""
@@ -396,7 +400,7 @@ def cut_out(rec: Recorder, size: tuple[int, int], box: tuple[float, float, float
     return part.transpose(Image.Transpose.ROTATE_180) if turned else part
 
 
-def write_rgba(path: Path, image: Any) -> Path:
+def write_rgba(path: Path, image: PILImage) -> Path:
     """An RGBA PNG (transparency is the cut-out) with no text chunks."""
     with atomic_output(path) as tmp:
         image.save(tmp, format="PNG", compress_level=6)
@@ -566,7 +570,7 @@ def pack_for_mods(out: Path, base_url: str, objects: list[dict[str, Any]], game_
 
     addresses: list[str] = []
 
-    def collect(node: Any) -> None:
+    def collect(node: object) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
                 if key in URL_KEYS and isinstance(value, str) and value.startswith(base_url) and value not in addresses:

@@ -81,7 +81,7 @@ def _fail(path: Path, message: str) -> PnpgenError:
     return PnpgenError(f"{path}: {message}")
 
 
-def _pair(path: Path, value: Any, what: str, kind: type) -> tuple[Any, Any]:
+def _pair(path: Path, value: object, what: str, kind: type) -> tuple[Any, Any]:
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) and v > 0 for v in value)):
         raise _fail(path, f"{what} must be two positive numbers, e.g. [63.5, 88.9]")
     return kind(value[0]), kind(value[1])

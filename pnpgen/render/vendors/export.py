@@ -25,7 +25,7 @@ import tempfile
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import YMap, where
@@ -35,6 +35,16 @@ from pnpgen.output import BuildOptions, BuiltFile, atomic_output
 from pnpgen.render.text import TemplateMistake, Templates
 from pnpgen.render.vendors import Product, Profile, load_profile
 from pnpgen.render.vendors.raster import distinct_pages, limit_ink, rasterise_cmyk, rasterise_rgb
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.render.kit.deck import Card, Settings
+    from pnpgen.render.kit.page import KitJob
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 SUPERSAMPLE = 2
 MM_PER_INCH = 25.4
@@ -78,7 +88,7 @@ def fit(product: Product, upright: bool, profile: Profile, card_mm: tuple[float,
     return Fit((size[0], size[1]), scale, not upright), warning
 
 
-def to_product(page: Any, page_mm: tuple[float, float], how: Fit) -> Any:
+def to_product(page: PILImage, page_mm: tuple[float, float], how: Fit) -> PILImage:
     """A rasterised print-shop page as the product's picture: scaled so the cut meets the
     product's cut, cut to its size around the centre (the edge pixels repeated where the
     page's bleed is short), turned if need be."""
@@ -98,7 +108,7 @@ def to_product(page: Any, page_mm: tuple[float, float], how: Fit) -> Any:
     return image.transpose(Image.Transpose.ROTATE_270) if how.turn else image
 
 
-def write_png(path: Path, image: Any, ppi: int) -> Path:
+def write_png(path: Path, image: PILImage, ppi: int) -> Path:
     """An RGB PNG with its resolution and no date: the same pixels give the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_output(path) as tmp:
@@ -109,7 +119,7 @@ def write_png(path: Path, image: Any, ppi: int) -> Path:
 PDFX_VERSION = "PDF/X-1a:2003"
 
 
-def write_pdf_x1a(path: Path, pages: list[Any], profile: Profile, product: Product, title: str, author: str,
+def write_pdf_x1a(path: Path, pages: list[PILImage], profile: Profile, product: Product, title: str, author: str,
                   date: str) -> Path:
     """PDF/X-1a:2003 (ISO 15930-4): PDF 1.4, every page one DeviceCMYK picture (no RGB, no
     transparency, no fonts), MediaBox = BleedBox, TrimBox the cut, the press profile as
@@ -120,7 +130,7 @@ def write_pdf_x1a(path: Path, pages: list[Any], profile: Profile, product: Produ
 
     pdf = pikepdf.new()
     digest = hashlib.sha256()
-    made: dict[str, Any] = {}
+    made: dict[str, object] = {}
     for image in pages:
         width_px, height_px = image.size
         w, h = width_px / profile.ppi * 72, height_px / profile.ppi * 72
@@ -174,7 +184,7 @@ def write_pdf_x1a(path: Path, pages: list[Any], profile: Profile, product: Produ
     return path
 
 
-def file_name(profile: Profile, key: str, **values: Any) -> str:
+def file_name(profile: Profile, key: str, **values: object) -> str:
     """The file name the profile's `naming[key]` gives for `values` (deck, number), filled in
     by the content sandbox like any template."""
     try:
@@ -188,7 +198,7 @@ def kind_of(profile: Profile, what: str) -> str:
     return f"{what} (vendor: {profile.id})"
 
 
-def export_vendor(content: GameContent, rules: list[Rules[Any, Any]], options: BuildOptions) -> list[BuiltFile]:
+def export_vendor(content: GameContent, rules: list[Rules[S, M]], options: BuildOptions) -> list[BuiltFile]:
     """Every deck of the game as the shop of `options.vendor` takes it, in every language
     of the build; warnings (as notes) for what the shop cannot make."""
     from pnpgen.render.kit import components, deck, jobs
@@ -243,7 +253,7 @@ def write_upload_notes(profile: Profile, out: Path, built: list[BuiltFile], skip
     return BuiltFile(game, path, 0, kind_of(profile, "how to upload, what was made"), notes)
 
 
-def face_pages(component: YMap, job: Any, s: Any, cards: list[Any], cmyk: bool) -> BuiltFile:
+def face_pages(component: YMap, job: KitJob, s: Settings, cards: list[Card], cmyk: bool) -> BuiltFile:
     """The deck drawn one face per page (the card plus its bleed; front, then back, per
     card) by the kit, into the job's (temporary) folder: in sRGB for a shop that takes RGB,
     so no colour goes through a press profile and back; in press CMYK for one that takes
@@ -257,7 +267,7 @@ def face_pages(component: YMap, job: Any, s: Any, cards: list[Any], cmyk: bool) 
     trim = Rect(bleed, bleed, s.card[0] * mm, s.card[1] * mm)
     page = trim.outset(bleed)
 
-    def draw(canvas: Any) -> int:
+    def draw(canvas: Canvas) -> int:
         pages = 0
         for card in cards:
             ctx = deck.element_context(component, job, card, bleed, cmyk=cmyk)
@@ -271,7 +281,7 @@ def face_pages(component: YMap, job: Any, s: Any, cards: list[Any], cmyk: bool) 
     return write_pdf(job, component, (page.w, page.h), draw, "deck faces", [])
 
 
-def _pages(cards: list[Any]) -> list[tuple[int, str, int]]:
+def _pages(cards: list[Card]) -> list[tuple[int, str, int]]:
     """(card number, side, page index in the print-shop PDF): front then back, per card."""
     pages: list[tuple[int, str, int]] = []
     index = 0  # 0-based page index
@@ -284,7 +294,7 @@ def _pages(cards: list[Any]) -> list[tuple[int, str, int]]:
     return pages
 
 
-def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile, cards: list[Any], stem: str,
+def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile, cards: list[Card], stem: str,
                 page_mm: tuple[float, float], out: Path, game: str) -> list[BuiltFile]:
     layout = _pages(cards)
     wanted = [(n, side, i) for n, side, i in layout if side in profile.sides]
@@ -295,7 +305,7 @@ def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile,
     same = distinct_pages(source.path)
     needed = sorted({same[index] for _, _, index in wanted})  # 1-based, each distinct page once
     if profile.format == "pdf-x1a":
-        pictures: dict[int, Any] = {}
+        pictures: dict[int, PILImage] = {}
         for number, page in zip(needed, rasterise_cmyk(source.path, how.dpi, needed), strict=True):
             picture = to_product(page, page_mm, how)
             pictures[number] = limit_ink(picture, profile.ink_limit) if profile.ink_limit else picture

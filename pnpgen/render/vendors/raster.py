@@ -11,14 +11,19 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pnpgen.errors import PnpgenError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+    from PIL.Image import Image as PILImage
 
 GS_CHUNK = 8  # pages per Ghostscript run: a deck's pages are never all on disk at once
 
 
-def rasterise_rgb(pdf: Path, dpi: float, pages: list[int] | None = None) -> Iterator[Any]:
+def rasterise_rgb(pdf: Path, dpi: float, pages: list[int] | None = None) -> Iterator[PILImage]:
     """Pages of `pdf` (1-based numbers; all by default) as Pillow RGB images at `dpi`
     (the whole MediaBox, white behind)."""
     import pypdfium2 as pdfium
@@ -72,7 +77,7 @@ def page_count(pdf: Path) -> int:
         return len(document.pages)
 
 
-def rasterise_cmyk(pdf: Path, dpi: float, pages: list[int] | None = None) -> Iterator[Any]:
+def rasterise_cmyk(pdf: Path, dpi: float, pages: list[int] | None = None) -> Iterator[PILImage]:
     """Pages of `pdf` (1-based numbers; all by default) as Pillow CMYK images at `dpi`,
     through Ghostscript (tiff32nc: 8 bits per ink, the file's own CMYK values unchanged,
     RGB converted by Ghostscript's default profiles), GS_CHUNK pages per run."""
@@ -97,14 +102,14 @@ def rasterise_cmyk(pdf: Path, dpi: float, pages: list[int] | None = None) -> Ite
                 path.unlink()
 
 
-def total_ink(image: Any) -> Any:
+def total_ink(image: PILImage) -> NDArray[np.float64]:
     """Per pixel C + M + Y + K of a CMYK image, in percent (a numpy array)."""
     import numpy as np
 
     return np.asarray(image, dtype=np.uint16).sum(axis=2) * (100 / 255)
 
 
-def limit_ink(image: Any, limit: float) -> Any:
+def limit_ink(image: PILImage, limit: float) -> PILImage:
     """A CMYK image whose total ink is at most `limit` percent everywhere: where a pixel is
     over, its grey part moves from C, M and Y to black (grey component replacement, as a
     separation would), then C, M and Y are scaled down if black alone cannot make room."""

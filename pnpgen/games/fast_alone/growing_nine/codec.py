@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.content.schema import Schema
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.errors import ImpossibleState
@@ -21,7 +22,7 @@ from pnpgen.games.fast_alone.growing_nine.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.growing_nine import GrowingNine
 
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "rolled?": [str],
     "grid?": [str],
     "queue?": [str],

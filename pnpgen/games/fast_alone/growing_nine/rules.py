@@ -26,7 +26,7 @@ from itertools import permutations
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Each, Text
+from pnpgen.content.schema import Each, Schema, Text
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
@@ -75,13 +75,13 @@ TOP = tuple(o[0] for o in ORIENTATIONS)
 
 TUMBLE = {d: tuple(ORIENTATIONS.index(_tumble(o, d)) for o in ORIENTATIONS) for d in DIRS}
 
-SIDE_SCHEMA: dict[str, object] = {
+SIDE_SCHEMA: Schema = {
     "name": Text,
     "size": int,
     "spawns": Each({"symbol": Text, "mark": str, "cells": [str]}, min=1),
 }
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "dice": {"whites": int, "red": int},
     "sides": {"*": SIDE_SCHEMA},
     "solver": {"max_nodes": int},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.content.schema import Schema
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     FULL,
@@ -17,7 +18,7 @@ from pnpgen.games.words import number
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.horizontal_vertical import HorizontalVertical
 
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "grid": [str],
     "dice?": [int],
     "passes_used": int,

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, Text
+from pnpgen.content.schema import Choice, Each, Schema, Text
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
@@ -32,7 +32,7 @@ WON, STUCK, FULL = "hv_won", "hv_stuck", "hv_full"
 
 TESTS = ("at_most", "equals", "at_least", "parity")
 
-CONDITION_SCHEMA: dict[str, object] = {
+CONDITION_SCHEMA: Schema = {
     "label": str,
     "measure": Choice("sum", "same"),
     "at_most?": int,
@@ -41,14 +41,14 @@ CONDITION_SCHEMA: dict[str, object] = {
     "parity?": Choice("even", "odd"),
 }
 
-SIDE_SCHEMA: dict[str, object] = {
+SIDE_SCHEMA: Schema = {
     "name": Text,
     "full_lines": bool,
     "rows": Each(CONDITION_SCHEMA, min=1),
     "columns": Each(CONDITION_SCHEMA, min=1),
 }
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "dice": {"count": int, "faces": int},
     "rows": Each(int, min=1),
     "columns": Each(int, min=1),

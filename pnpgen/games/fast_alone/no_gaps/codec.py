@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.content.schema import Schema
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.errors import BadMove
 from pnpgen.games.fast_alone.no_gaps.rules import (
@@ -21,7 +22,7 @@ from pnpgen.games.fast_alone.no_gaps.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.no_gaps import NoGaps
 
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "drawn": [str],
     "dice?": [int],
     "set_aside": int,

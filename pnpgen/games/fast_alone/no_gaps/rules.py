@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Each, Text
+from pnpgen.content.schema import Each, Schema, Text
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
@@ -31,9 +31,9 @@ WON, NO_REROLLS, NO_DICE = "ng_won", "ng_no_rerolls", "ng_no_dice"
 
 ENDS = (WON, NO_REROLLS, NO_DICE)
 
-SHAPE_SCHEMA: dict[str, object] = {"name": Text, "points": int, "shape": str}
+SHAPE_SCHEMA: Schema = {"name": Text, "points": int, "shape": str}
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "grid": {"rows": int, "columns": int},
     "dice": {"count": int, "faces": int},
     "rerolls": int,

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pnpgen.content.schema import Choice, Each, Text
+from pnpgen.content.schema import Choice, Each, Schema, Text
 from pnpgen.games.fast_alone.puzzle import content_error
 
 CHANGES = ("down", "up", "flip", "shift", "any")  # effects that turn one unused die to a new face
 EFFECTS = CHANGES + ("reroll", "reroll_same", "swap")
 
-AREA_SCHEMA: dict[str, object] = {
+AREA_SCHEMA: Schema = {
     "label": str,
     "name": Text,
     "effect": Choice(*EFFECTS),
@@ -20,7 +20,7 @@ AREA_SCHEMA: dict[str, object] = {
     "least?": int,
 }
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "dice": {"white": int, "faces": int},
     "sides": {"*": {"name": Text, "areas": Each(AREA_SCHEMA, min=2)}},
     "solver": {"depth": int, "exact_from": int, "misfit_cost": float},

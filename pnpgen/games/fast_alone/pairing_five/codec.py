@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.content.schema import OneOf
+from pnpgen.content.schema import OneOf, Schema
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.pairing_five.rules import (
     ENDS,
@@ -16,7 +16,7 @@ from pnpgen.games.fast_alone.pairing_five.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.pairing_five import PairingFive
 
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "areas": {"*": [int]},
     "red": OneOf(int, str),  # its face while it waits, else the area holding it
     "unused?": [int],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.content.schema import Schema
 from pnpgen.engine.state_data import checked, read_state_data, read_word
 from pnpgen.games.fast_alone.unification.rules import (
     ENDS,
@@ -17,7 +18,7 @@ from pnpgen.games.fast_alone.unification.rules import (
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.unification import Unification
 
-STATE_SCHEMA: dict[str, object] = {
+STATE_SCHEMA: Schema = {
     "grid": [[int]],
     "red": [int],
     "push": int,

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
-from pnpgen.content.schema import Choice, Each, Text, text_for
+from pnpgen.content.schema import Choice, Each, Schema, Text, text_for
 from pnpgen.engine.collection import Variant
 from pnpgen.engine.protocol import CHANCE, TERMINAL, Event, IllegalMove, Outcome
 from pnpgen.errors import BadMove
@@ -39,11 +39,11 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 EFFECTS = ("add", "shift", "flip", "reroll", "rotate", "paradigm")
 
-EFFECT_SCHEMA: dict[str, object] = {"effect": Choice(*EFFECTS), "by?": int}
+EFFECT_SCHEMA: Schema = {"effect": Choice(*EFFECTS), "by?": int}
 
-EDGE_SCHEMA: dict[str, object] = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
+EDGE_SCHEMA: Schema = {"name": Text, "effects": Each(EFFECT_SCHEMA, min=1), "rule": str}
 
-RULES_SCHEMA: dict[str, object] = {
+RULES_SCHEMA: Schema = {
     "grid": int,
     "dice": {"faces": int},
     "push_limit": int,

@@ -31,6 +31,7 @@ from pnpgen.render.rulebook.model import Book, Resolver, Section
 from pnpgen.render.words import WORDS
 from pnpgen.scene import Label, Scene, to_svg, with_labels_inside
 
+Node = dict[str, Any]  # a node of the document Typst reads (book.typ): JSON data
 ACCENT = "#8a2b0e"  # chapter heads, example titles, emphasis
 MM = 72 / 25.4
 MARGIN_X = 18 * MM  # the page's side margins, pt
@@ -111,7 +112,7 @@ def _hex(colour: str) -> str:
     return "#" + colors.Color.hexval(value)[2:] if isinstance(value, colors.Color) else colour
 
 
-Runs = list[dict[str, Any]]
+Runs = list[Node]
 _GLUED = re.compile(r"[^\u2060](?:\u2060[^\u2060])+")  # characters typeset() joined with word joiners
 
 
@@ -274,7 +275,7 @@ class Writer:
     def text(self, value: Any, parent: Any, key: Any, rules: Rules[Any, Any] | None) -> str:
         return self.res.text(value, parent, key, rules)
 
-    def paragraphs(self, text: str, parent: Any, key: Any) -> list[dict[str, Any]]:
+    def paragraphs(self, text: str, parent: Any, key: Any) -> list[Node]:
         """A text as paragraphs: each of its lines (a literal block's line breaks) is one,
         and a very long one is cut into pieces."""
         lines = [line for line in text.split("\n") if line.strip()] if len(text) <= CHUNK_CHARS else [text]
@@ -284,7 +285,7 @@ class Writer:
     # --- the document ----------------------------------------------------------------
     def document(self) -> Document:
         sections = self.book.sections
-        body: list[dict[str, Any]] = []
+        body: list[Node] = []
         if self.part == "rulebook":
             players = [s for s in sections if not self.for_companion(s) and not s.node.get("quick_reference")]
             # a heading whose every section went to the companion is left out
@@ -303,7 +304,7 @@ class Writer:
         node = section.node
         return bool(node.get("notes") or node.get("companion"))
 
-    def tree(self, body: list[dict[str, Any]]) -> dict[str, Any]:
+    def tree(self, body: list[Node]) -> Node:
         lang, res, content = self.lang, self.res, self.res.content
         data = content.data
         title = typeset(content.title(lang), lang)
@@ -314,7 +315,7 @@ class Writer:
         if "ages" in data:
             info.append([label("ages", lang), label("ages_value", lang, a=str(data["ages"]).rstrip("+"))])
         info.append([label("version", lang), label("version_value", lang, v=str(data["version"]))])
-        intro: list[dict[str, Any]] = []
+        intro: list[Node] = []
         if self.book.intro is not None and self.part == "rulebook":
             text = res.text(self.book.intro, self.book.intro_parent, "intro", res.game(None, {}))
             intro = self.paragraphs(text, self.book.intro_parent, "intro")
@@ -349,11 +350,11 @@ class Writer:
             "body": body,
         }
 
-    def companion(self) -> list[dict[str, Any]]:
+    def companion(self) -> list[Node]:
         """Designer notes, the sections and blocks marked for the companion, and the
         referees' chapter (how to use the referee, rule numbers, the examples' moves)."""
         sections = self.book.sections
-        body: list[dict[str, Any]] = []
+        body: list[Node] = []
         # the players' book's rule ids and examples' moves are gathered by laying it out
         players = self.players
         if players is None:
@@ -377,20 +378,20 @@ class Writer:
         body += self.referees(players)
         return body
 
-    def chapter(self, text: str) -> dict[str, Any]:
+    def chapter(self, text: str) -> Node:
         """A chapter heading the renderer supplies (no section behind it)."""
         self.last_level = 1
         return {"t": "h", "level": 1, "text": markup(text, self.lang), "toc": True}
 
-    def sub_heading(self, text: str) -> dict[str, Any]:
+    def sub_heading(self, text: str) -> Node:
         self.last_level = 2
         return {"t": "h", "level": 2, "text": markup(text, self.lang), "toc": True}
 
-    def referees(self, players: Writer) -> list[dict[str, Any]]:
+    def referees(self, players: Writer) -> list[Node]:
         """The referees' chapter: how to run the referee, rule numbers and the examples'
         moves in notation, kept out of the players' book."""
         lang = self.lang
-        out: list[dict[str, Any]] = [{"t": "pagebreak"}, self.chapter(label("for_referees", lang))]
+        out: list[Node] = [{"t": "pagebreak"}, self.chapter(label("for_referees", lang))]
         game = self.res.content.id
         out.append(self.sub_heading(label("referee_howto", lang)))
         for line in label("referee_steps", lang, game=game).strip().splitlines():
@@ -415,7 +416,7 @@ class Writer:
                               [list(r) for r in players.move_refs], [0.42, 0.13, 0.45])]
         return out
 
-    def grid(self, head: list[str], rows: list[list[str]], weights: list[float]) -> dict[str, Any]:
+    def grid(self, head: list[str], rows: list[list[str]], weights: list[float]) -> Node:
         return {"t": "table", "head": [markup(c, self.lang) for c in head],
                 "rows": [[markup(c, self.lang) for c in row] for row in rows],
                 "align": ["left"] * len(head), "widths": weights, "caption": None}
@@ -425,7 +426,7 @@ class Writer:
         node = section.node
         return self.res.game(section.game, node) if section.game else self.res.game(None, node)
 
-    def heading(self, section: Section, floor: int = 0) -> dict[str, Any]:
+    def heading(self, section: Section, floor: int = 0) -> Node:
         node, res = section.node, self.res
         rule = node.get("rule")
         rules = self.section_rules(section)
@@ -454,9 +455,9 @@ class Writer:
             return title, next(iter(title))
         return node, "title" if "title" in node else "rule"
 
-    def section(self, section: Section, first: bool, floor: int = 0) -> list[dict[str, Any]]:
+    def section(self, section: Section, first: bool, floor: int = 0) -> list[Node]:
         node = section.node
-        out: list[dict[str, Any]] = []
+        out: list[Node] = []
         new_page = max(section.level, floor) == 0 or node.get("page_break")
         if new_page and not first:
             out.append({"t": "pagebreak"})
@@ -478,7 +479,7 @@ class Writer:
         return out
 
     # --- blocks ----------------------------------------------------------------------
-    def block(self, block: YMap, default: Rules[Any, Any] | None, companion: bool = False) -> list[dict[str, Any]]:
+    def block(self, block: YMap, default: Rules[Any, Any] | None, companion: bool = False) -> list[Node]:
         res = self.res
         rules = res.game(block["game"], block) if "game" in block else default
         if "text" in block:
@@ -511,7 +512,7 @@ class Writer:
             return [{"t": "pagebreak"}]
         return []
 
-    def image(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+    def image(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Node]:
         """An `image:` block: a checked picture of the game folder (kit/images.check_image), placed
         `width` mm wide at most (default the text width), never taller than 80 % of the text area."""
         image = self.res.picture(block)
@@ -537,7 +538,7 @@ class Writer:
             return None
         return self.runs(self.res.text(block["caption"], block, "caption", rules), block, "caption")
 
-    def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+    def table(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Node]:
         model = self.res.table(block["table"], rules, block)
         if model is None or not model.lines:
             return []
@@ -551,7 +552,7 @@ class Writer:
                  "widths": [float(w) for w in weights] if weights else None,
                  "caption": self.caption(block, rules)}]
 
-    def example(self, example: dict[str, Any]) -> dict[str, Any]:
+    def example(self, example: dict[str, Any]) -> Node:
         res, lang = self.res, self.lang
         rules = res.example_rules(example)
         plain_title = res.plain(example["title"])
@@ -560,7 +561,7 @@ class Writer:
             res.rule_title(str(example["rule"]), example)  # reports an unknown id
             rule = str(example["rule"])
             self.cited.append((rule, example))
-        parts: list[dict[str, Any]] = []
+        parts: list[Node] = []
         if "text" in example:
             text = res.text(example["text"], example, "text", rules)
             parts += self.paragraphs(text, example, "text")
@@ -581,7 +582,7 @@ class Writer:
         return {"t": "box", "accent": False, "title": title, "c": parts,
                 "breakable": self.estimated_height(parts) > 0.5 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)}
 
-    def estimated_height(self, parts: list[dict[str, Any]]) -> float:
+    def estimated_height(self, parts: list[Node]) -> float:
         """About how tall the blocks set (pt): figures as drawn, text by its length."""
         setting = TYPESETTING[self.lang]
         line = setting.size * (1 + setting.leading)
@@ -596,7 +597,7 @@ class Writer:
         return height
 
     def add_figure(self, scene: Scene, width: float, alt: str, caption: Runs | None,
-                   where_: tuple[Any, Any]) -> dict[str, Any]:
+                   where_: tuple[Any, Any]) -> Node:
         """The scene as an SVG file of the document, `width` pt wide at most."""
         labels = " ".join(s.text for s in scene.shapes if isinstance(s, Label))
         missing = missing_glyphs(labels)
@@ -621,7 +622,7 @@ class Writer:
                 "height": round(scene.height * min(width, scene.width) / scene.width, 3) if scene.width else 0.0,
                 "caption": caption}
 
-    def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> dict[str, Any] | None:
+    def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> Node | None:
         """The example's position drawn by the game: before and after when its moves change it,
         the move marked; the position alone when the move is refused or there is none."""
         replayed = positions(rules, example) if rules is not None else None
@@ -660,7 +661,7 @@ class Writer:
             return first
         return label("alt_before_after", lang, before=first, after=words(after, []))
 
-    def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+    def figure(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Node]:
         """A picture the game draws for the book, row by row, its caption below the last row."""
         if rules is None:
             return []
@@ -677,7 +678,7 @@ class Writer:
                                        caption if index == len(rows) - 1 else None, (block, "figure")))
         return out
 
-    def position(self, block: YMap, rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+    def position(self, block: YMap, rules: Rules[Any, Any] | None) -> list[Node]:
         """A position the game draws (components, setup): `position:` holds a state in the
         examples' state format, drawn with no move, under its caption."""
         replayed = positions(rules, {"state": block["position"]}) if rules is not None else None
@@ -689,9 +690,9 @@ class Writer:
         alt = self.alt(rules, replayed[0], [], None, False)
         return [self.add_figure(scene, self.width, alt, self.caption(block, rules), (block, "position"))]
 
-    def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+    def decisions(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Node]:
         res, lang = self.res, self.lang
-        out: list[dict[str, Any]] = []
+        out: list[Node] = []
         for item in items:
             text = res.text(item["text"], item, "text", rules)
             source = None
@@ -702,7 +703,7 @@ class Writer:
                         "source-label": label("source", lang)})
         return out
 
-    def components(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[dict[str, Any]]:
+    def components(self, items: list[Any], rules: Rules[Any, Any] | None) -> list[Node]:
         res, lang = self.res, self.lang
         rows = []
         for item in items:

@@ -117,7 +117,11 @@ def bilingual_texts(content: GameContent) -> list[Pair]:
             loc = where(node, "ja", value=True) if isinstance(node, YMap) else {"file": str(path)}
             pairs.append(Pair(_where(loc), ja, en))
     for path in _files(content.folder, ".csv"):
-        rows = csv.DictReader(io.StringIO(read_text(path, limits.MAX_YAML_BYTES, "CSV file")))
+        try:
+            text = read_text(path, limits.MAX_YAML_BYTES, "CSV file")
+        except ContentError:  # unreadable: the components check names its file and line
+            continue
+        rows = csv.DictReader(io.StringIO(text))
         for line, row in enumerate(rows, start=2):
             for key in row:
                 if key and key.endswith("_ja") and f"{key[:-3]}_en" in row:

@@ -68,7 +68,8 @@ def test_validate_failing_check_is_exit_1_with_errors(run_pnpgen: CliRun, tmp_pa
         if path.is_file():
             target.write_bytes(path.read_bytes())
     deck = root / "kit-demo" / "deck.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace("image: ", "image: missing-", 1), encoding="utf-8")
+    broken = deck.read_text(encoding="utf-8").replace("image: art/mana.svg", "image: art/missing.svg", 1)
+    deck.write_text(broken, encoding="utf-8")
     data = envelope(run_pnpgen, "validate", "kit-demo", *QUICK, "--content", str(root), code=1)
     assert data["failed_checks"] >= 1 and data["errors"] and data["errors"][0]["file"]
 

@@ -555,8 +555,11 @@ def _mark(canvas: Canvas, frame: Frame, spec: YMap, box: Box, ctx: TextCtx) -> N
         draw_symbol(canvas, str(spec["symbol"]), cx, cy, radius)
     if "text" in spec:
         canvas.setFillColor(colour)
+        text = component_text(spec["text"], ctx, spec, "text")
         size = float(spec.get("text_size", min(box.width, box.height) * 0.4 / PT))
-        _centred(canvas, frame, box, component_text(spec["text"], ctx, spec, "text"), size)
+        if "text_size" not in spec:  # the default never runs past the cell: 90 % of its width at most
+            size = min(size, size * box.width * 0.9 / max(stringWidth(text, SANS, size) * PT, 1e-6))
+        _centred(canvas, frame, box, text, size)
     if "image" in spec:
         draw_elements(canvas, [{"image": spec["image"]}], page_rect(frame, box.inset(box.width * 0.1)),
                       ctx.element_ctx())

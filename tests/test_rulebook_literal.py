@@ -72,6 +72,15 @@ def test_a_bad_picture_is_one_line_at_its_place(tmp_path: Path, old: str, new: s
     assert problems[0].endswith(problem)
 
 
+def test_a_picture_without_alt_or_caption_is_one_line_at_its_place(tmp_path: Path) -> None:
+    folder = game_with(tmp_path, "        alt: {ja: 稲妻の絵, en: A lightning bolt}\n", "")
+    line = next(n for n, text in enumerate((folder / "rulebook.yaml").read_text().splitlines(), 1)
+                if text.strip() == "- image: art/bolt.png")
+    problems = check_rulebook(load_game(folder), [])
+    assert len(problems) == 1 and problems[0].startswith(f"{folder / 'rulebook.yaml'}:{line}:"), problems
+    assert problems[0].endswith("an image needs alt: (what it shows, for readers who cannot see it) or a caption")
+
+
 def test_a_short_row_of_a_literal_table(tmp_path: Path, run_pnpgen: CliRun) -> None:
     folder = game_with(tmp_path, "            - [{ja: 火の粉, en: Ember}, 3, {ja: 1ダメージ, en: Deal 1 damage}]",
                        "            - [{ja: 火の粉, en: Ember}, 3]")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
     from pnpgen.engine.protocol import Rules
     from pnpgen.engine.simulate import SkillCheck, Summary
+    from pnpgen.sweep import Sweep
     from pnpgen.watch import Status
 
 S = TypeVar("S")
@@ -748,12 +749,10 @@ def sweep(
     """Simulate the game over a grid of YAML values (changed in memory, never in files) and
     write a table, JSON and a PDF of every metric against every parameter with 95% intervals.
     Points already simulated are read back from the cache (PNPGEN_CACHE)."""
-    from rich.table import Table
-
-    from pnpgen.content.override import describe, parse_setting
+    from pnpgen.content.override import parse_setting
     from pnpgen.engine.cluster import open_runner
     from pnpgen.output import check_source_date_epoch, refuse_content_folder
-    from pnpgen.sweep import plan_sweep, replay_command, rules_with, run_sweep, sweep_table, write_sweep  # lazy
+    from pnpgen.sweep import SweepInterrupted, plan_sweep, rules_with, run_sweep, write_sweep  # lazy
 
     root = content_root(content)
     refuse_content_folder(out_dir, root)
@@ -769,17 +768,45 @@ def sweep(
     if not as_json:
         out.print(f"{game}: {len(points)} points × {games} games, sweep seed {seed}, bots {', '.join(bot_names)}, "
                   f"on {runner.description}")
-    with runner, _progress(quiet or as_json) as progress:
-        task = progress.add_task("games", total=len(points) * games)
-        result = run_sweep(points, params, games, seed, bot_names, runner,
-                           on_games=lambda n: progress.advance(task, n))
+    try:
+        with runner, _progress(quiet or as_json) as progress:
+            task = progress.add_task("games", total=len(points) * games)
+            result = run_sweep(points, params, games, seed, bot_names, runner,
+                               on_games=lambda n: progress.advance(task, n))
+    except SweepInterrupted as stop:  # Ctrl-C: the finished points are shown, and kept in the cache
+        finished = len(stop.done.points)
+        message = (f"{finished} of {len(points)} points finished (sweep seed {seed}); no PDF was written. "
+                   "Finished points are cached: the same command resumes after them")
+        if as_json:
+            emit(False, _sweep_data(stop.done), errors=[error_entry(f"interrupted: {message}")])
+        elif finished:
+            _print_sweep(stop.done)
+        raise Interrupted(message) from None
     if as_json:
         pdf, data = write_sweep(result, out_dir)
-        emit(True, {"game": result.game, "seed": seed, "pdf": str(pdf), "data": str(data),
-                    "points": [{"seed": p.seed, "settings": describe(p.settings)} for p in result.points]})
+        emit(True, {**_sweep_data(result), "pdf": str(pdf), "data": str(data)})
         return
+    _print_sweep(result)
+    pdf, data = write_sweep(result, out_dir)
+    out.print(f"wrote {pdf} and {data}", highlight=False)
+
+
+def _sweep_data(result: Sweep) -> dict[str, object]:
+    from pnpgen.content.override import describe  # lazy
+    return {"game": result.game, "seed": result.seed,
+            "points": [{"seed": p.seed, "settings": describe(p.settings)} for p in result.points]}
+
+
+def _print_sweep(result: Sweep) -> None:
+    """The sweep's table, each point's seed, and the command that replays one point."""
+    from rich.table import Table
+
+    from pnpgen.content.override import describe
+    from pnpgen.sweep import replay_command, sweep_table  # lazy
+
+    keys = [key for key, _ in result.params]
     headers, rows = sweep_table(result)
-    table = Table(title=f"Sweep of {game} ({games} games per point; 95% intervals)")
+    table = Table(title=f"Sweep of {result.game} ({result.games} games per point; 95% intervals)")
     for i, header in enumerate(headers):
         table.add_column(header, justify="left" if i < len(keys) else "right", overflow="fold")
     for row in rows:
@@ -787,10 +814,8 @@ def sweep(
     out.print(table)
     for point in result.points:  # every point's seed on a line of its own
         out.print(f"seed {point.seed}: {describe(point.settings)}", markup=False, highlight=False, soft_wrap=True)
-    out.print(f"one point alone: {replay_command(result.game, result.points[0], games, bot_names)}",
+    out.print(f"one point alone: {replay_command(result.game, result.points[0], result.games, result.bots)}",
               markup=False, highlight=False, soft_wrap=True)
-    pdf, data = write_sweep(result, out_dir)
-    out.print(f"wrote {pdf} and {data}", highlight=False)
 
 
 def _checked_run(games: int, workers: int, seed: int | None, skill_games: int | None = None) -> int:

@@ -39,7 +39,7 @@ from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
 from pnpgen.engine.simulate import OnGames, Runner, simulate
-from pnpgen.errors import PnpgenError, UnknownGame
+from pnpgen.errors import Interrupted, PnpgenError, UnknownGame
 from pnpgen.games import rules_for_content
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
@@ -171,30 +171,50 @@ def run_sweep(planned: list[tuple[dict[str, object], Rules[S, M]]], params: list
     points = [settings for settings, _ in planned]
     ruleset = [rules for _, rules in planned]
     done: list[Point] = []
-    for settings, rules in zip(points, ruleset, strict=True):
-        pseed = point_seed(seed, settings)
-        key = json.dumps({"game": rules.id, "set": describe(settings), "games": games, "seed": pseed,
-                          "bots": bots}, sort_keys=True)
-        computed: list[bool] = []
+    try:
+        for settings, rules in zip(points, ruleset, strict=True):
+            done.append(_run_point(settings, rules, games, seed, bots, runner, on_games))
+            if on_point:
+                on_point(done[-1])
+    except (KeyboardInterrupt, Interrupted):
+        raise SweepInterrupted(_sweep(ruleset[0], games, seed, bots, params, done, runner)) from None
+    return _sweep(ruleset[0], games, seed, bots, params, done, runner)
 
-        def compute(rules: Rules[S, M] = rules, pseed: int = pseed, computed: list[bool] = computed
-                    ) -> dict[str, object]:
-            computed.append(True)
-            return simulate(rules, games, pseed, bots, runner=runner, on_games=on_games).to_data()
 
-        def valid(d: object, pseed: int = pseed) -> bool:
-            return isinstance(d, dict) and d.get("games") == games and d.get("seed") == pseed
+class SweepInterrupted(Interrupted):
+    """Ctrl-C during a sweep: `done` holds the points that finished (each is in the cache, so
+    the same command resumes after them); the point being played is dropped."""
 
-        data = cached("sweep", rules.content.folder, key, compute, valid)
-        if not computed and on_games:
-            on_games(games)
-        point = Point(settings, pseed, data, cached=not computed)
-        done.append(point)
-        if on_point:
-            on_point(point)
-    base = ruleset[0]
-    return Sweep(base.id, base.content.title("en"), games, seed, bots, params, done, runner.description,
+    def __init__(self, done: Sweep) -> None:
+        super().__init__()
+        self.done = done
+
+
+def _sweep(base: Rules[S, M], games: int, seed: int, bots: list[str], params: list[tuple[str, list[Any]]],
+           points: list[Point], runner: Runner) -> Sweep:
+    return Sweep(base.id, base.content.title("en"), games, seed, bots, params, points, runner.description,
                  content_version(base))
+
+
+def _run_point(settings: dict[str, object], rules: Rules[S, M], games: int, seed: int, bots: list[str],
+               runner: Runner, on_games: OnGames | None) -> Point:
+    """One point's games, from the cache when an earlier sweep played them."""
+    pseed = point_seed(seed, settings)
+    key = json.dumps({"game": rules.id, "set": describe(settings), "games": games, "seed": pseed,
+                      "bots": bots}, sort_keys=True)
+    computed: list[bool] = []
+
+    def compute() -> dict[str, object]:
+        computed.append(True)
+        return simulate(rules, games, pseed, bots, runner=runner, on_games=on_games).to_data()
+
+    def valid(data: object) -> bool:
+        return isinstance(data, dict) and data.get("games") == games and data.get("seed") == pseed
+
+    data = cached("sweep", rules.content.folder, key, compute, valid)
+    if not computed and on_games:
+        on_games(games)
+    return Point(settings, pseed, data, cached=not computed)
 
 
 def sweep_table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:

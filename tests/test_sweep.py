@@ -93,6 +93,37 @@ def test_sweep_two_parameters_three_values(run_pnpgen, tmp_path: Path, monkeypat
     assert [p["summary"] for p in again["points"]] == [p["summary"] for p in points]
 
 
+def test_ctrl_c_keeps_the_finished_points_and_the_rerun_resumes(run_pnpgen, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                   monkeypatch) -> None:
+    import pnpgen.sweep
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    args = ("sweep", "burning-desire", "--set", "rules.threshold=400,800,1200", "-n", "6", "--seed", "3",
+            "--bots", BOTS, "-q", "--content", str(CONTENT), "--out", str(tmp_path / "out"))
+    played: list[int] = []
+
+    def ctrl_c_at_the_third_point(*args: object, **options: object) -> object:
+        played.append(1)
+        if len(played) == 3:
+            raise KeyboardInterrupt
+        return simulate(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pnpgen.sweep, "simulate", ctrl_c_at_the_third_point)
+    code, out, err = run_pnpgen(*args)
+    assert code == 130
+    assert err == ("interrupted: 2 of 3 points finished (sweep seed 3); no PDF was written. "
+                   "Finished points are cached: the same command resumes after them\n")
+    for threshold in (400, 800):  # the finished points' table and seeds are shown
+        assert f"seed {point_seed(3, {'rules.threshold': threshold})}: rules.threshold={threshold}" in out
+    assert "rules.threshold=1200" not in out
+    assert not (tmp_path / "out" / "burning-desire").exists() or not any((tmp_path / "out").rglob("*.pdf"))
+    played.clear()
+    code, out, err = run_pnpgen(*args)  # the rerun plays only the point that was dropped
+    data = json.loads((tmp_path / "out" / "burning-desire" / "burning-desire-sweep.json").read_text())
+    assert code == 0 and len(played) == 1
+    assert [p["cached"] for p in data["points"]] == [True, True, False]
+
+
 @pytest.mark.parametrize(("low", "high", "rate", "ticks"), [
     (0.272, 0.466, True, ["25%", "30%", "35%", "40%", "45%", "50%"]),
     (-0.061, 0.133, True, ["-10%", "-5%", "0%", "+5%", "+10%", "+15%"]),

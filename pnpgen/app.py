@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pnpgen.content.game import GameContent
     from pnpgen.engine.protocol import Rules
     from pnpgen.engine.simulate import SkillCheck, Summary
+    from pnpgen.play.server import Running
     from pnpgen.sweep import Sweep
     from pnpgen.watch import Status
 
@@ -1143,20 +1144,23 @@ def play(
         running.stop()
 
 
-def running_links(running: Any) -> list[tuple[str, str]]:
+def running_links(running: Running) -> list[tuple[str, str]]:
     """The pages of a running table, first the one to open: (label, url)."""
     play = running.play
     links = play.links(running.url)
+    hotseat = links["hotseat"]
     said = [("table", links["table"])]
     if play.table.info is not None:  # hidden cards: open the one person's seat, or the hotseat device
         humans = play.table.humans()
-        said = [(f"seat {humans[0] + 1}", links["seats"][humans[0]])] if len(humans) == 1 else \
-            [("hotseat", links["hotseat"])]
+        if len(humans) == 1:
+            said = [(f"seat {humans[0] + 1}", links["seats"][humans[0]])]
+        elif hotseat is not None:
+            said = [("hotseat", hotseat)]
         said.append(("lobby", links["table"]))
     if play.token is not None:
         said.append(("join token", play.token))
     said += [(f"seat {k + 1}", url) for k, url in enumerate(links["seats"]) if (f"seat {k + 1}", url) not in said]
-    if links["hotseat"] and ("hotseat", links["hotseat"]) not in said:
-        said.append(("hotseat", links["hotseat"]))
+    if hotseat is not None and ("hotseat", hotseat) not in said:
+        said.append(("hotseat", hotseat))
     said.append(("referee", links["referee"]))
     return said

@@ -363,3 +363,21 @@ def test_seats_complete_on_tab(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 
     assert complete("pnpgen play burning-desire --seats human,gr") == ["human,greedy"]
     assert complete("pnpgen play burning-desire --seats h") == ["human"]
+
+
+@pytest.mark.parametrize(("game", "seats", "first"), [
+    ("burning-desire", ["human", "greedy", "random"], "table"),  # no hidden cards: the one table
+    ("dungeon-war", ["human", "random"], "seat 1"),  # hidden cards, one person: their seat
+    ("dungeon-war", ["human", "human"], "hotseat"),  # two people at one device
+])
+def test_the_page_to_open_first(game: str, seats: list[str], first: str) -> None:
+    from types import SimpleNamespace
+
+    from pnpgen.app import running_links
+
+    play = Play(Table(find_rules(ROOT / "content", game), seats, seed=1), bot_delay=0)
+    links = running_links(SimpleNamespace(play=play, url="http://127.0.0.1:8000"))  # type: ignore[arg-type]
+    labels = [label for label, _ in links]
+    assert labels[0] == first and labels[-1] == "referee" and len(set(links)) == len(links)
+    assert all(url.startswith("http://127.0.0.1:8000/") for _, url in links)
+    assert ("hotseat" in labels) == (game == "dungeon-war")

@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -97,7 +97,7 @@ class Play:
                 raise Denied(f"seat {seat + 1}'s page needs its key (the link printed when the server started)")
         return seat
 
-    def links(self, base: str = "") -> dict[str, object]:
+    def links(self, base: str = "") -> Links:
         token = f"?token={self.token}" if self.token else ""
         seats = [f"{base}/seat/{k + 1}" + (f"/{key}" if key else "") + token
                  for k, key in enumerate(self.seat_keys)]
@@ -355,6 +355,15 @@ def referee_answer(rules: Rules[S, M], text: str, name: str, move: str | None, l
     if answer["svg"] is not None and position.seat is None:
         answer["svg"] = position_svg(rules, position.state, move)
     return answer
+
+
+class Links(TypedDict):
+    """A table's pages; `hotseat` only in a game with hidden cards."""
+
+    table: str
+    seats: list[str]
+    referee: str
+    hotseat: str | None
 
 
 class Running:

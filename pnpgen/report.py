@@ -42,6 +42,8 @@ from pnpgen.engine.simulate import (
 )
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
+from pnpgen.render.kit.ruled import PAD, Cell, Ink, PlainPaint, draw_cells, one_line
+from pnpgen.render.kit.tiling import Box, Frame
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
 
@@ -492,20 +494,34 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
     step, gaps = 5 * mm, max(1, len(rows) - 1)
     if gaps * step > ry - bottom >= gaps * ROW_MIN:  # a few rows over: closer rows, one page
         step = (ry - bottom) / gaps
-    for label, value in rows:
-        if ry < bottom - 0.01:
+    while rows:
+        fit = max(1, math.floor((ry - bottom + 0.01) / step) + 1)  # the rows whose baselines fit
+        _figure_rows(c, x, ry, step, rows[:fit])
+        rows = rows[fit:]
+        if rows:
             c.showPage()
             ry = c._pagesize[1] - 20 * mm
             _title(c, x, ry, "Figures (continued)")
             ry -= 6 * mm
-        c.setFont(SANS, 8.5)
-        c.setFillColorRGB(*INK)
-        c.drawString(x, ry, label)
-        c.drawString(x + 78 * mm, ry, value)
-        c.setStrokeColorRGB(*GRID)
-        c.setLineWidth(0.3)
-        c.line(x, ry - 1.6 * mm, x + 174 * mm, ry - 1.6 * mm)
-        ry -= step
+
+
+FIGURE_COLUMNS = (78.0, 96.0)  # mm: the figure's name, its value
+
+
+def _figure_rows(c: Canvas, x: float, baseline: float, step: float, rows: list[tuple[str, str]]) -> None:
+    """Rows of figures in the kit's one table look (ruled.draw_cells), in light rules: the first
+    row's text on `baseline`, a row every `step` points, each text on one line."""
+    h = step / mm
+    frame = Frame(x, baseline - 1.6 * mm + step)
+    placed = [(Cell(r, col, text, align="left", size=one_line(text, 8.5, FIGURE_COLUMNS[col] - 2 * PAD)),
+               Box(sum(FIGURE_COLUMNS[:col]), r * h, FIGURE_COLUMNS[col], h))
+              for r, row in enumerate(rows) for col, text in enumerate(row)]
+    draw_cells(c, frame, placed, Box(0, 0, sum(FIGURE_COLUMNS), h * len(rows)), PlainPaint(),
+               Ink(stroke=_hex(GRID), text=_hex(INK)))
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(v * 255):02x}" for v in rgb)
 
 
 def _nice(value: float) -> float:

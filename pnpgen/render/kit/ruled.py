@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen.render.colour import make_colour
 from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit.page import Rect
 from pnpgen.render.kit.richtext import LEADING, Paint, TextLayout, break_lines, draw_layout, tokenize
@@ -52,6 +54,22 @@ class Ink:
 
     stroke: str = "#000000"
     text: str = "#000000"
+
+
+class PlainPaint:
+    """Colours in RGB and no icons: what a page outside the print kit (a report) draws with."""
+
+    def colour(self, spec: str) -> colors.Color:
+        return make_colour(spec)
+
+    def icon(self, canvas: Canvas, name: str, area: Rect) -> None:
+        raise ValueError(f"no icon ':{name}:' outside the print kit")
+
+
+def one_line(text: str, size: float, width: float) -> float:
+    """`size`, or smaller so that `text` fits on one line `width` mm wide (a cell of a fixed height)."""
+    natural = natural_width(text, 1.0)
+    return size if natural * size <= width or natural <= 0 else width / natural
 
 
 def layout_text(text: str, size: float, width: float) -> TextLayout:

@@ -18,13 +18,7 @@ PARTS = """\
   id: scores
   title: Scores
   blocks:
-    - table:
-        columns:
-          - {header: Round, width: 20}
-          - {header: Points}
-        rows:
-          - {label: "1"}
-          - {label: "2"}
+    - table: {columns: [{header: Round, width: 20}, {header: Points}], rows: [{label: "1"}, {label: "2"}]}
 - type: deck
   id: aid
   title: Aid

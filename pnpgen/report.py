@@ -279,12 +279,8 @@ def write_report(rules: Rules[S, M], options: ReportOptions,
 
 def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | None,
           data: dict[str, Any]) -> None:
-    width, height = c._pagesize
-    left, top = 18 * mm, height - 18 * mm
-    c.setFillColorRGB(*INK)
-    c.setFont(SANS, 17)
-    c.drawString(left, top, f"{data['title']} — simulation report")
-    c.setFont(SANS, 9)
+    width, _ = c._pagesize
+    left = 18 * mm
     version = data["content"]
     lines = [
         f"Game {rules.id} · content version {version['version']} · content hash {version['sha256']} "
@@ -306,11 +302,7 @@ def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | N
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]
-    y = top - 7 * mm
-    for line in lines:
-        for part in simpleSplit(line, SANS, 9, width - 2 * left):
-            c.drawString(left, y, part)
-            y -= 4.5 * mm
+    y = page_heading(c, left, (f"{data['title']} — simulation report", 17), lines, (9, 7 * mm, 4.5 * mm))
     chart_w = (width - 2 * left - 10 * mm) / 2
     chart_h = 62 * mm
     y -= chart_h + 8 * mm
@@ -324,6 +316,23 @@ def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | N
     y -= 10 * mm
     _figures(c, left, y, summary, check)
     c.showPage()
+
+
+def page_heading(c: Canvas, margin: float, title: tuple[str, float], lines: list[str],
+                 setting: tuple[float, float, float]) -> float:
+    """A report page's heading: the title (text, size) at the top-left `margin`, then `lines`
+    wrapped to the page's width, set as (size, gap under the title, leading); the y below them."""
+    width, height = c._pagesize
+    size, gap, leading = setting
+    c.setFillColorRGB(*INK)
+    c.setFont(SANS, title[1])
+    c.drawString(margin, height - margin, title[0])
+    c.setFont(SANS, size)
+    y = height - margin - gap
+    for part in (part for line in lines for part in simpleSplit(line, SANS, size, width - 2 * margin)):
+        c.drawString(margin, y, part)
+        y -= leading
+    return y
 
 
 def _title(c: Canvas, x: float, y: float, text: str) -> None:

@@ -42,6 +42,8 @@ from pnpgen.engine.simulate import (
 )
 from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
+from pnpgen.render.kit.ruled import PAD, Cell, Ink, PlainPaint, draw_cells, one_line
+from pnpgen.render.kit.tiling import Box, Frame
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
 
@@ -277,12 +279,8 @@ def write_report(rules: Rules[S, M], options: ReportOptions,
 
 def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | None,
           data: dict[str, Any]) -> None:
-    width, height = c._pagesize
-    left, top = 18 * mm, height - 18 * mm
-    c.setFillColorRGB(*INK)
-    c.setFont(SANS, 17)
-    c.drawString(left, top, f"{data['title']} — simulation report")
-    c.setFont(SANS, 9)
+    width, _ = c._pagesize
+    left = 18 * mm
     version = data["content"]
     lines = [
         f"Game {rules.id} · content version {version['version']} · content hash {version['sha256']} "
@@ -304,11 +302,7 @@ def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | N
     if check or any(b.startswith("mcts") for b in summary.bots):
         lines.append(data["settings"]["mcts"])
     lines += [f"Bot {name}: {method}" for name, method in data["settings"]["bot_methods"].items()]
-    y = top - 7 * mm
-    for line in lines:
-        for part in simpleSplit(line, SANS, 9, width - 2 * left):
-            c.drawString(left, y, part)
-            y -= 4.5 * mm
+    y = page_heading(c, left, (f"{data['title']} — simulation report", 17), lines, (9, 7 * mm, 4.5 * mm))
     chart_w = (width - 2 * left - 10 * mm) / 2
     chart_h = 62 * mm
     y -= chart_h + 8 * mm
@@ -322,6 +316,23 @@ def _draw(c: Canvas, rules: Rules[S, M], summary: Summary, check: SkillCheck | N
     y -= 10 * mm
     _figures(c, left, y, summary, check)
     c.showPage()
+
+
+def page_heading(c: Canvas, margin: float, title: tuple[str, float], lines: list[str],
+                 setting: tuple[float, float, float]) -> float:
+    """A report page's heading: the title (text, size) at the top-left `margin`, then `lines`
+    wrapped to the page's width, set as (size, gap under the title, leading); the y below them."""
+    width, height = c._pagesize
+    size, gap, leading = setting
+    c.setFillColorRGB(*INK)
+    c.setFont(SANS, title[1])
+    c.drawString(margin, height - margin, title[0])
+    c.setFont(SANS, size)
+    y = height - margin - gap
+    for part in (part for line in lines for part in simpleSplit(line, SANS, size, width - 2 * margin)):
+        c.drawString(margin, y, part)
+        y -= leading
+    return y
 
 
 def _title(c: Canvas, x: float, y: float, text: str) -> None:
@@ -492,20 +503,34 @@ def _figures(c: Canvas, x: float, y: float, s: Summary, check: SkillCheck | None
     step, gaps = 5 * mm, max(1, len(rows) - 1)
     if gaps * step > ry - bottom >= gaps * ROW_MIN:  # a few rows over: closer rows, one page
         step = (ry - bottom) / gaps
-    for label, value in rows:
-        if ry < bottom - 0.01:
+    while rows:
+        fit = max(1, math.floor((ry - bottom + 0.01) / step) + 1)  # the rows whose baselines fit
+        _figure_rows(c, x, ry, step, rows[:fit])
+        rows = rows[fit:]
+        if rows:
             c.showPage()
             ry = c._pagesize[1] - 20 * mm
             _title(c, x, ry, "Figures (continued)")
             ry -= 6 * mm
-        c.setFont(SANS, 8.5)
-        c.setFillColorRGB(*INK)
-        c.drawString(x, ry, label)
-        c.drawString(x + 78 * mm, ry, value)
-        c.setStrokeColorRGB(*GRID)
-        c.setLineWidth(0.3)
-        c.line(x, ry - 1.6 * mm, x + 174 * mm, ry - 1.6 * mm)
-        ry -= step
+
+
+FIGURE_COLUMNS = (78.0, 96.0)  # mm: the figure's name, its value
+
+
+def _figure_rows(c: Canvas, x: float, baseline: float, step: float, rows: list[tuple[str, str]]) -> None:
+    """Rows of figures in the kit's one table look (ruled.draw_cells), in light rules: the first
+    row's text on `baseline`, a row every `step` points, each text on one line."""
+    h = step / mm
+    frame = Frame(x, baseline - 1.6 * mm + step)
+    placed = [(Cell(r, col, text, align="left", size=one_line(text, 8.5, FIGURE_COLUMNS[col] - 2 * PAD)),
+               Box(sum(FIGURE_COLUMNS[:col]), r * h, FIGURE_COLUMNS[col], h))
+              for r, row in enumerate(rows) for col, text in enumerate(row)]
+    draw_cells(c, frame, placed, Box(0, 0, sum(FIGURE_COLUMNS), h * len(rows)), PlainPaint(),
+               Ink(stroke=_hex(GRID), text=_hex(INK)))
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(v * 255):02x}" for v in rgb)
 
 
 def _nice(value: float) -> float:

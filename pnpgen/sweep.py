@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
@@ -45,7 +44,7 @@ from pnpgen.output import atomic_output, clean_stale_parts
 from pnpgen.render.fonts import SANS
 from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
-from pnpgen.report import GRID, INK, content_version
+from pnpgen.report import GRID, INK, content_version, page_heading
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -259,11 +258,7 @@ def write_sweep(sweep: Sweep, out: Path) -> tuple[Path, Path]:
 
 def _draw(c: Canvas, sweep: Sweep) -> None:
     width, height = c._pagesize
-    left, top = 16 * mm, height - 16 * mm
-    c.setFillColorRGB(*INK)
-    c.setFont(SANS, 16)
-    c.drawString(left, top, f"{sweep.title} — balance sweep")
-    c.setFont(SANS, 8.5)
+    left = 16 * mm
     lines = [
         f"Game {sweep.game} · content version {sweep.content['version']} · hash {sweep.content['sha256']} · "
         f"pnpgen {__version__}",
@@ -272,10 +267,7 @@ def _draw(c: Canvas, sweep: Sweep) -> None:
         "Parameters: " + "; ".join(f"{k} = {', '.join(_label(v) for v in vals)}" for k, vals in sweep.params),
         "Error bars: 95% intervals (Wilson for rates and shares; normal for the mean length).",
     ]
-    y = top - 6 * mm
-    for part in (part for line in lines for part in simpleSplit(line, SANS, 8.5, width - 2 * left)):
-        c.drawString(left, y, part)
-        y -= 4.2 * mm
+    y = page_heading(c, left, (f"{sweep.title} — balance sweep", 16), lines, (8.5, 6 * mm, 4.2 * mm))
     charts = [(metric, key) for key, _ in sweep.params for metric in sweep.points[0].metrics(sweep.ends)]
     chart_w = (width - 2 * left - 12 * mm) / 2
     chart_h = 52 * mm

@@ -1,5 +1,6 @@
 """Reading print-kit PDFs back for tests: page boxes in mm, clip rectangles, stroked
-segments with their line width, text with its position, embedded fonts (pypdf only)."""
+segments with their line width, text with its position, embedded fonts (pypdf only); and
+the game.yaml of a small test game."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 MM = 72 / 25.4
+
+
+def game_yaml(ident: str, components: str, title: str | None = None, players: tuple[int, int] = (2, 4)) -> str:
+    """A small game's game.yaml: the keys every game needs, then `components: <components>`
+    (a file, a list of files, or empty for YAML that follows)."""
+    return (f"id: {ident}\ntitle: {title or ident.title()}\nplayers: {{min: {players[0]}, max: {players[1]}}}\n"
+            f"time_minutes: 5\nversion: 1\ncomponents:{' ' + components if components else ''}\n")
 
 
 def mm(value: float) -> float:

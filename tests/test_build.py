@@ -12,6 +12,7 @@ from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from pnpgen.render.pdf import page_count
 from tests.conftest import ROOT
+from tests.kit_pdf import game_yaml
 
 
 def test_release_notes_list_every_file_with_its_pages(tmp_path: Path) -> None:
@@ -71,14 +72,6 @@ def test_guides_proofs_have_their_own_names_and_say_so(tmp_path: Path) -> None:
     assert "Do not print or cut" in notes
 
 
-GOOD_GAME = """\
-id: {id}
-title: {{ja: {id}, en: {id}}}
-players: {{min: 2, max: 2}}
-time_minutes: 5
-version: 1
-components: parts.yaml
-"""
 PARTS = """\
 - type: deck
   id: cards
@@ -99,7 +92,8 @@ def test_an_all_games_build_builds_every_game_it_can_and_lists_the_failures(tmp_
     content = tmp_path / "content"
     for ident, text in (("alpha", "ok"), ("broken", "many words " * 40), ("omega", "ok")):
         (content / ident).mkdir(parents=True)
-        (content / ident / "game.yaml").write_text(GOOD_GAME.format(id=ident), encoding="utf-8")
+        game = game_yaml(ident, "parts.yaml", f"{{ja: {ident}, en: {ident}}}", (2, 2))
+        (content / ident / "game.yaml").write_text(game, encoding="utf-8")
         (content / ident / "parts.yaml").write_text(PARTS.format(text=text), encoding="utf-8")
     out = tmp_path / "build"
     code, _stdout, err = run_pnpgen("build", "--content", str(content), "--out", str(out), "--lang", "en")

@@ -14,15 +14,9 @@ from pnpgen.games import rules_for_content
 from pnpgen.render.colourvision import THRESHOLD, difference
 from pnpgen.validate import colour_vision_check
 from tests.conftest import CliRun
+from tests.kit_pdf import game_yaml
 
-GAME = """\
-id: teams
-title: {ja: チーム, en: Teams}
-players: {min: 2, max: 2}
-time_minutes: 5
-version: 1
-components: [pieces.yaml]
-"""
+GAME = game_yaml("teams", "[pieces.yaml]", "{ja: チーム, en: Teams}", (2, 2))
 PIECES = """\
 - type: deck
   id: pieces

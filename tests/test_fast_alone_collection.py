@@ -14,6 +14,7 @@ from pypdf import PdfReader
 
 from pnpgen.content.game import GameContent, load_game
 from pnpgen.engine.protocol import Rules
+from pnpgen.examples import check_examples
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone import RULE_MODULES
 from pnpgen.games.fast_alone.difficulty import COLLECTION_TABLE
@@ -65,6 +66,24 @@ def test_every_listed_puzzle_yields_two_sides(collection: Any) -> None:
         own = [i for i in ids if puzzle_of(i, puzzles) == puzzle]
         assert len(own) == 2, (puzzle, own)
         assert all(i.startswith(f"fast-alone/{puzzle}-") for i in own)
+
+
+# each puzzle's sides and the fewest worked examples it ships
+EXAMPLES = {"growing-nine": (("a", "b"), 7), "horizontal-vertical": (("total", "number"), 6),
+            "no-gaps": (("a", "b"), 6), "pairing-five": (("basic", "expert"), 5),
+            "unification": (("simple", "complex"), 6)}
+
+
+def test_every_puzzles_examples_replay(collection: Any) -> None:
+    """The worked examples of every puzzle replay, on both its sides (one pass over the collection)."""
+    content, sides = collection
+    results = check_examples(content, sides)
+    assert all(r.ok for r in results), [r.problems for r in results if not r.ok]
+    assert set(EXAMPLES) == set(RULE_MODULES)
+    for key, (names, least) in EXAMPLES.items():
+        own = [r.game for r in results if r.game.startswith(f"fast-alone/{key}-")]
+        assert set(own) == {f"fast-alone/{key}-{side}" for side in names}
+        assert len(own) >= least, key
 
 
 def test_every_side_has_referee_scenarios_and_a_notation_page(collection: Any) -> None:

@@ -10,12 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
-from pnpgen.content.game import load_game
 from pnpgen.engine.protocol import CHANCE
 from pnpgen.engine.simulate import simulate
 from pnpgen.errors import BadMove
-from pnpgen.examples import check_examples
-from pnpgen.games import find_rules, rules_for_content
+from pnpgen.games import find_rules
 from pnpgen.games.fast_alone.growing_nine import (
     ORIENTATIONS,
     REPEAT,
@@ -194,14 +192,6 @@ def test_simulate_cli_reports_solo_figures(run_pnpgen: CliRun) -> None:
 
 
 # --- examples and referee ----------------------------------------------------------------
-def test_examples_replay() -> None:
-    content = load_game(CONTENT / "fast-alone")
-    results = [r for r in check_examples(content, rules_for_content(content)) if KEY in r.game]
-    assert {r.game for r in results} == {f"fast-alone/{KEY}-{s}" for s in SIDES}
-    assert len(results) >= 7
-    assert all(r.ok for r in results), [r.problems for r in results if not r.ok]
-
-
 def test_bad_state_is_one_line(run_pnpgen: CliRun, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text('grid: ["1/2 . . R3/2", ". . . .", ". 3/4 . .", "4/1 3/2 . 6/2"]\nqueue: [2/1]\n',

@@ -11,7 +11,6 @@ import yaml
 from pnpgen.content.game import load_game
 from pnpgen.engine.simulate import simulate
 from pnpgen.errors import BadMove, ContentError
-from pnpgen.examples import check_examples
 from pnpgen.games import find_rules, rules_for_content
 from pnpgen.games.fast_alone.no_gaps import NO_DICE, NO_REROLLS, WON, NoGaps, State
 from tests.conftest import ROOT, CliRun
@@ -165,13 +164,6 @@ def test_tile_chart_tables() -> None:
 
 
 # --- examples, simulation ----------------------------------------------------------------
-def test_examples_replay() -> None:
-    content = load_game(CONTENT / "fast-alone")
-    results = [r for r in check_examples(content, rules_for_content(content)) if KEY in r.game]
-    assert {r.game for r in results} == {f"fast-alone/{KEY}-{s}" for s in SIDES}
-    assert len(results) >= 6 and all(r.ok for r in results), [r.problems for r in results if not r.ok]
-
-
 def test_solver_beats_random() -> None:
     rules = ng("a")
     solver = simulate(rules, 30, 2, ["solver"])

@@ -9,12 +9,10 @@ from typing import Any
 
 import pytest
 
-from pnpgen.content.game import load_game
 from pnpgen.engine.protocol import CHANCE, IllegalMove
 from pnpgen.engine.simulate import simulate
 from pnpgen.errors import BadMove
-from pnpgen.examples import check_examples
-from pnpgen.games import find_rules, rules_for_content
+from pnpgen.games import find_rules
 from pnpgen.games.fast_alone.pairing_five import STUCK, WON, Move, PairingFive, State
 from tests.conftest import ROOT, CliRun
 from tests.fast_alone_support import build_sheet, own_copy
@@ -201,14 +199,6 @@ def test_notation_round_trips() -> None:
 
 
 # --- examples, simulation ----------------------------------------------------------------
-def test_examples_replay() -> None:
-    content = load_game(CONTENT / "fast-alone")
-    results = [r for r in check_examples(content, rules_for_content(content)) if KEY in r.game]
-    assert {r.game for r in results} == {f"fast-alone/{KEY}-{s}" for s in SIDES}
-    assert len(results) >= 5
-    assert all(r.ok for r in results), [r.problems for r in results if not r.ok]
-
-
 @pytest.mark.parametrize("side", SIDES)
 def test_solver_beats_random(side: str) -> None:
     rules = p5(side)

@@ -16,7 +16,7 @@ from pnpgen.build import build_game
 from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from tests.conftest import ROOT, CliRun
-from tests.kit_pdf import MM, all_text, box_mm, colour_operators, drawing, texts, unembedded_fonts
+from tests.kit_pdf import MM, all_text, box_mm, colour_operators, drawing, game_yaml, texts, unembedded_fonts
 
 DEMO = ROOT / "tests" / "fixtures" / "kit-demo"
 CARDS = list(csv.DictReader((DEMO / "cards.csv").open(encoding="utf-8")))
@@ -196,14 +196,7 @@ def test_rebuild_is_byte_identical(demo: Path, tmp_path: Path) -> None:
 # --- small decks written for one test ---------------------------------------------------
 
 
-GAME = """\
-id: tiny
-title: {ja: 小さな, en: Tiny}
-players: {min: 2, max: 3}
-time_minutes: 5
-version: 1
-components: deck.yaml
-"""
+GAME = game_yaml("tiny", "deck.yaml", "{ja: 小さな, en: Tiny}", (2, 3))
 
 
 def write_game(root: Path, deck: str, files: dict[str, str] | None = None) -> Path:

@@ -38,14 +38,9 @@ from pnpgen.render.fonts import SANS, setup_fonts
 from pnpgen.render.kit import richtext
 from pnpgen.render.kit.page import Rect
 from tests.conftest import CliRun
+from tests.kit_pdf import game_yaml
 
-GAME = """\
-id: g
-title: G
-players: {min: 1, max: 2}
-time_minutes: 5
-version: 1
-components:
+GAME = game_yaml("g", "", players=(1, 2)) + """\
   - type: deck
     id: cards
     title: Cards

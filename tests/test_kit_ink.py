@@ -19,6 +19,7 @@ from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components, deck
 from pnpgen.render.kit.page import KitJob
 from tests.conftest import ROOT
+from tests.kit_pdf import game_yaml
 
 GAME = ROOT / "content" / "dungeon-war"
 
@@ -150,14 +151,7 @@ def test_print_shop_ink_is_under_300_percent_and_the_cut_is_its_own_plate(tmp_pa
         assert 100 < sum(1 for v in cut if v > 128) < 0.1 * len(cut)  # a thin outline, not an area
 
 
-TINY = """\
-id: tiny
-title: {ja: 小さな, en: Tiny}
-players: {min: 2, max: 3}
-time_minutes: 5
-version: 1
-components: parts.yaml
-"""
+TINY = game_yaml("tiny", "parts.yaml", "{ja: 小さな, en: Tiny}", (2, 3))
 PARTS = """\
 - type: deck
   id: spells

@@ -15,7 +15,7 @@ from pnpgen.build import build_game
 from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from tests.conftest import ROOT, CliRun
-from tests.kit_pdf import MM, texts
+from tests.kit_pdf import MM, game_yaml, texts
 
 HARBOUR = ROOT / "tests" / "fixtures" / "harbour"
 ROWS = list(csv.DictReader((HARBOUR / "cards.csv").open(encoding="utf-8")))
@@ -66,14 +66,7 @@ def test_a_second_deck_shares_the_layouts_file(harbour: Path) -> None:
     assert backs.count("HARBOUR NIGHT") == 2
 
 
-GAME = """\
-id: tiny
-title: Tiny
-players: {min: 2, max: 4}
-time_minutes: 5
-version: 1
-components: deck.yaml
-"""
+GAME = game_yaml("tiny", "deck.yaml")
 LAYOUTS = """\
 ship: [{text: "SHIP {{ name }}"}]
 storm: [{text: "STORM {{ name }}"}]

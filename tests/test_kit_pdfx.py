@@ -18,6 +18,7 @@ from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from pnpgen.render.press import PROFILE
 from tests.conftest import ROOT, CliRun
+from tests.kit_pdf import game_yaml
 
 DEMO = ROOT / "tests" / "fixtures" / "kit-demo"
 MM = 72 / 25.4
@@ -159,13 +160,7 @@ def test_print_shop_rebuild_is_byte_identical(shop: Path, tmp_path: Path) -> Non
         assert (tmp_path / "kit-demo" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
-GAME = """\
-id: g
-title: G
-players: {min: 1, max: 2}
-time_minutes: 5
-version: 1
-components:
+GAME = game_yaml("g", "", players=(1, 2)) + """\
   - type: deck
     id: cards
     title: Cards

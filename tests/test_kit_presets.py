@@ -10,16 +10,9 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import CliRun
-from tests.kit_pdf import MM, box_mm
+from tests.kit_pdf import MM, box_mm, game_yaml
 
-GAME = """\
-id: tiny
-title: Tiny
-players: {min: 2, max: 4}
-time_minutes: 5
-version: 1
-components: parts.yaml
-"""
+GAME = game_yaml("tiny", "parts.yaml")
 PARTS = """\
 - type: deck
   id: cards

@@ -16,16 +16,10 @@ from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit import check_components, components
 from tests.conftest import ROOT
+from tests.kit_pdf import game_yaml
 
 MM = 72 / 25.4
-GAME = """\
-id: tiny
-title: {ja: 小さな, en: Tiny}
-players: {min: 2, max: 3}
-time_minutes: 5
-version: 1
-components: deck.yaml
-"""
+GAME = game_yaml("tiny", "deck.yaml", "{ja: 小さな, en: Tiny}", (2, 3))
 
 
 def problems_of(tmp_path: Path, layout: str, safe: str = "") -> list[str]:

@@ -18,15 +18,9 @@ from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from pnpgen.render.fonts import SANS, setup_fonts
 from tests.conftest import ROOT, CliRun
+from tests.kit_pdf import game_yaml
 
-GAME = """\
-id: tiny
-title: Tiny
-players: {min: 2, max: 4}
-time_minutes: 5
-version: 1
-components: parts.yaml
-"""
+GAME = game_yaml("tiny", "parts.yaml")
 
 
 def build(tmp_path: Path, parts: str) -> Path:

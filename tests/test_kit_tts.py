@@ -18,15 +18,9 @@ from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit.tts import COLUMNS, ROWS, SHEET_SIDE, card_pixels, grid_for
 from tests.conftest import CliRun
+from tests.kit_pdf import game_yaml
 
-GAME = """\
-id: tiny
-title: {ja: 小さな, en: Tiny}
-players: {min: 2, max: 4}
-time_minutes: 5
-version: 1
-components: [decks.yaml, board.yaml]
-"""
+GAME = game_yaml("tiny", "[decks.yaml, board.yaml]", "{ja: 小さな, en: Tiny}")
 DECKS = """\
 - type: deck          # 75 cards, each its own colour: two sheets (69 + 6)
   id: colours
@@ -278,14 +272,7 @@ def test_per_type_layouts_are_exported_card_by_card(tmp_path: Path) -> None:
     assert len(kinds) == 3, kinds
 
 
-PIECES_GAME = """\
-id: figures
-title: {ja: 駒, en: Figures}
-players: {min: 2, max: 2}
-time_minutes: 5
-version: 1
-components: [parts.yaml]
-"""
+PIECES_GAME = game_yaml("figures", "[parts.yaml]", "{ja: 駒, en: Figures}", (2, 2))
 PARTS = """\
 - type: deck                # fold-over standees: the face above the fold is drawn upside down
   id: pieces

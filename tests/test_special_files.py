@@ -13,15 +13,9 @@ import pytest
 
 from pnpgen.content.game import refused_file
 from tests.conftest import CliRun
+from tests.kit_pdf import game_yaml
 
-GAME = """\
-id: g
-title: G
-players: {min: 1, max: 2}
-time_minutes: 5
-version: 1
-components:
-"""
+GAME = game_yaml("g", "", players=(1, 2))
 DECK = """\
   - type: deck
     id: cards

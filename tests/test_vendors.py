@@ -24,15 +24,9 @@ from pnpgen.errors import PnpgenError
 from pnpgen.output import BuildOptions
 from pnpgen.render.vendors import load_profile, read_profile, vendor_names
 from tests.conftest import CliRun
+from tests.kit_pdf import game_yaml
 
-GAME = """\
-id: shop
-title: {ja: 店, en: Shop}
-players: {min: 2, max: 4}
-time_minutes: 5
-version: 1
-components: [decks.yaml]
-"""
+GAME = game_yaml("shop", "[decks.yaml]", "{ja: 店, en: Shop}")
 # Fronts: a colour per card (copies of the first); the back: rich black, 400 % ink asked.
 DECKS = """\
 - type: deck

@@ -2,9 +2,10 @@
 
 A table is a header row, body rows, an alignment per column and, optionally, relative
 column widths. The tables a game's rules publish (`rulebook_table(name, lang)`: rows of
-text, header first) become a TableModel here, once for every target: the rulebook renders it
-as a ReportLab table of Paragraphs (rulebook/layout.py), a card or board element as a
-grid of one-line cells (kit/elements.py), a sheet as a ruled table block (kit/blocks.py).
+text, header first) become a TableModel here, once for every target: the rulebook sets it in
+Typst (rulebook/), and the print kit draws it with its one ReportLab table drawer
+(kit/ruled.py), as a card or board element of one-line cells (kit/elements.py) or a sheet's
+table block (kit/blocks.py).
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
@@ -58,11 +57,20 @@ from pnpgen.render.kit.page import (
     set_page_boxes,
     union,
 )
-from pnpgen.render.kit.richtext import TextLayout, break_lines, draw_layout, tokenize
+from pnpgen.render.kit.richtext import draw_layout, tokenize
+from pnpgen.render.kit.ruled import (
+    GREY,
+    HEADER,
+    PAD,
+    PT,
+    Cell,
+    caption_height,
+    draw_cells,
+    layout_text,
+    natural_width,
+    text_height,
+)
 from pnpgen.render.kit.tiling import Box, Frame
-
-PT = 1 / mm  # one point in millimetres
-
 
 LINE: Schema = {"caption?": Text, "merge?": bool, "height?": float}
 
@@ -256,18 +264,6 @@ def plain(value: object, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-def layout_text(text: str, size: float, width: float) -> TextLayout:
-    """`text` (rich text, see elements.py) broken into lines `width` mm wide."""
-    setup_fonts()
-    lines, _ = break_lines(tokenize(text, {}), SANS, size, width * mm)
-    return TextLayout(lines, SANS, size, LEADING)
-
-
-def text_height(text: str, size: float, width: float) -> float:
-    """Height in mm of `text` wrapped to `width` mm."""
-    return layout_text(text, size, width).height * PT if text else 0.0
-
-
 def draw_text(canvas: Canvas, frame: Frame, box: Box, text: str, size: float, ctx: TextCtx,
               align: str = "left", valign: str = "top", colour: str = "#000000") -> None:
     if text:
@@ -279,6 +275,8 @@ def page_rect(frame: Frame, box: Box) -> Rect:
     return Rect(*frame.rect(box))
 
 
+LIGHT = "#e9e4dc"  # shaded cells (totals)
+GAP = 3.0  # mm between blocks
 MIN_SIZE = 5.0  # pt: table text shrinks no further
 
 
@@ -290,53 +288,6 @@ def fitting_size(text: str, size: float, width: float) -> float:
     if widest * size <= width:
         return size
     return max(MIN_SIZE, width / widest)
-
-
-def natural_width(text: str, size: float) -> float:
-    """Width in mm of the longest line of `text` set on one line."""
-    setup_fonts()
-    return max((stringWidth(line, SANS, size) for line in text.split("\n")), default=0.0) * PT
-
-
-GREY = "#555555"
-
-
-LIGHT = "#e9e4dc"  # shaded cells (totals)
-
-
-HEADER = "#d9d0c3"  # table headers
-
-
-LINE_WIDTH = 0.5  # pt
-
-
-GAP = 3.0  # mm between blocks
-
-
-PAD = 1.0  # mm inside table cells
-
-
-CAPTION = 0.7  # caption size relative to the cell text
-MIN_CAPTION = 4.0  # pt: a caption shrinks to fit its cell no further (then it wraps)
-CAPTION_INSET = 0.8  # mm between a caption and its cell's sides
-
-
-def caption_size(cell: Cell, width: float) -> float:
-    """A cell's caption size in points: CAPTION of its text, smaller so that it fits on
-    one line in the cell's `width` mm (down to MIN_CAPTION; below that it wraps)."""
-    size = cell.size * CAPTION
-    room = width - 2 * CAPTION_INSET
-    natural = natural_width(cell.caption, 1.0)
-    if natural * size <= room or natural <= 0:
-        return size
-    return max(MIN_CAPTION, room / natural)
-
-
-def caption_height(cell: Cell, width: float) -> float:
-    """Height in mm a cell's caption takes at its top (0 without one)."""
-    if not cell.caption:
-        return 0.0
-    return text_height(cell.caption, caption_size(cell, width), width - 2 * CAPTION_INSET) + 0.1 * cell.size * PT
 
 
 class Block:
@@ -479,19 +430,6 @@ class Row(Block):
 
 
 @dataclass
-class Cell:
-    row: int
-    col: int
-    text: str = ""
-    caption: str = ""
-    rows: int = 1  # span
-    cols: int = 1
-    shade: str | None = None
-    align: str = "center"
-    size: float = 9.0
-
-
-@dataclass
 class Column:
     header: str
     width: float | None  # mm; None: shared
@@ -582,33 +520,12 @@ class Table(Block):
                 for c in cells]
 
     def draw(self, canvas: Canvas, frame: Frame, box: Box, ctx: TextCtx) -> None:
-        placed = self.cell_boxes(box)
-        for cell, b in placed:
-            if cell.shade is not None:
-                canvas.setFillColor(ctx.colour(cell.shade))
-                canvas.rect(*frame.rect(b), stroke=0, fill=1)
-        canvas.setStrokeColor(ctx.colour("#000000"))
-        canvas.setLineWidth(LINE_WIDTH)
-        for cell, b in placed:
-            canvas.rect(*frame.rect(b), stroke=1, fill=0)
-            top = b.y
-            if cell.caption:  # inside its cell: shrunk to fit, else wrapped
-                room = Box(b.x + CAPTION_INSET, b.y, b.width - 2 * CAPTION_INSET, caption_height(cell, b.width))
-                draw_text(canvas, frame, room, cell.caption, caption_size(cell, b.width), ctx, colour=GREY)
-                top += room.height
-            if cell.text:
-                inner = Box(b.x + PAD, top, b.width - 2 * PAD, b.bottom - top)
-                draw_text(canvas, frame, inner, cell.text, cell.size, ctx, cell.align, "middle")
-        # the outline and the borders of column groups, heavier
         widths, heights, _ = self.cells(box.width)
-        total = Box(box.x, box.y, box.width, sum(heights))
-        canvas.setLineWidth(LINE_WIDTH * 2.4)
-        canvas.rect(*frame.rect(total), stroke=1, fill=0)
-        for g in range(len(self.groups)):
-            members = [i for i, c in enumerate(self.columns) if c.group == g]
-            for edge in (members[0], members[-1] + 1):
-                x = frame.x(box.x + sum(widths[:edge]))
-                canvas.line(x, frame.y(total.y), x, frame.y(total.bottom))
+        edges = [box.x + sum(widths[:edge]) for g in range(len(self.groups))
+                 for members in [[i for i, c in enumerate(self.columns) if c.group == g]]
+                 for edge in (members[0], members[-1] + 1)]
+        draw_cells(canvas, frame, self.cell_boxes(box), Box(box.x, box.y, box.width, sum(heights)),
+                   ctx.element_ctx(), edges=edges)
 
 
 def table_cells(spec: YMap, rows: int, columns: int) -> int:

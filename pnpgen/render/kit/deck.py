@@ -18,7 +18,7 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.content.game import GameContent
@@ -70,6 +70,8 @@ from pnpgen.render.kit.page import (
 from pnpgen.render.kit.presets import PRESETS, bleed_safe
 from pnpgen.render.kit.preview import Recorder, save_preview, tile_sheet
 from pnpgen.render.kit.richtext import break_lines, tokenize
+from pnpgen.render.kit.ruled import HEADER, PAD, Cell, PlainPaint, draw_cells, one_line
+from pnpgen.render.kit.tiling import Box, Frame
 from pnpgen.render.words import WORDS
 from pnpgen.words import PLACEHOLDER
 
@@ -844,36 +846,23 @@ def _calibration_text(canvas: Canvas, area: Rect, lines: list[str], per_reading:
 
 def _reading_table(canvas: Canvas, area: Rect, per_reading: int) -> None:
     """Rows y +1 … −1, columns x −1 … +1 (mm, 0.25 mm apart), each cell the page (or pages)
-    of the backs-shifted file for that reading, as large as `area` allows."""
+    of the backs-shifted file for that reading, as large as `area` allows; drawn as every kit
+    table is (ruled.draw_cells), the readings' row and column shaded as headers."""
     cols = len(SHIFTS) + 1
-    cell_w = max(MIN_CELL[0], min(CELL[0], (area.w - 4 * mm) / cols))
-    cell_h = max(MIN_CELL[1], min(CELL[1], (area.h - 2 * mm) / cols))
+    cell_w = max(MIN_CELL[0], min(CELL[0], (area.w - 4 * mm) / cols)) / mm
+    cell_h = max(MIN_CELL[1], min(CELL[1], (area.h - 2 * mm) / cols)) / mm
     readings = shift_readings()
     last = len(readings) * per_reading
     widest = f"{last - per_reading + 1}–{last}" if per_reading > 1 else "+0.25"
-    size = min(4.2, 4.2 * (cell_w - 0.8 * mm) / max(stringWidth(widest, SANS, 4.2), 1e-6))
-    x0 = area.x + (area.w - cols * cell_w) / 2
-    top = area.top
-    canvas.saveState()
-    canvas.setFont(SANS, size)
-    canvas.setFillColor(colors.black)
-    canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
-    canvas.setLineWidth(0.2)
-
-    def cell(col: int, row: int, text: str) -> None:
-        x, y = x0 + col * cell_w, top - (row + 1) * cell_h
-        canvas.rect(x, y, cell_w, cell_h, stroke=1, fill=0)
-        canvas.drawCentredString(x + cell_w / 2, y + cell_h / 2 - size * 0.35, text)
-
-    cell(0, 0, "y \\ x")
-    for col, x in enumerate(SHIFTS, start=1):
-        cell(col, 0, f"{x:+.2f}")
-    for row, y in enumerate(reversed(SHIFTS), start=1):
-        cell(0, row, f"{y:+.2f}")
-        for col, x in enumerate(SHIFTS, start=1):
-            first = readings.index((x, y)) * per_reading + 1
-            cell(col, row, str(first) if per_reading == 1 else f"{first}–{first + per_reading - 1}")
-    canvas.restoreState()
+    size = one_line(widest, 4.2, cell_w - 2 * PAD)
+    grid = [["y \\ x"] + [f"{x:+.2f}" for x in SHIFTS]]
+    for y in reversed(SHIFTS):
+        firsts = [readings.index((x, y)) * per_reading + 1 for x in SHIFTS]
+        grid.append([f"{y:+.2f}"] + [str(f) if per_reading == 1 else f"{f}–{f + per_reading - 1}" for f in firsts])
+    placed = [(Cell(r, c, text, shade=HEADER if r == 0 or c == 0 else None, size=size),
+               Box(c * cell_w, r * cell_h, cell_w, cell_h)) for r, row in enumerate(grid) for c, text in enumerate(row)]
+    frame = Frame(area.x + (area.w - cols * cell_w * mm) / 2, area.top)
+    draw_cells(canvas, frame, placed, Box(0, 0, cols * cell_w, cols * cell_h), PlainPaint())
 
 
 def render_print_shop(canvas: Canvas, component: YMap, job: KitJob, s: Settings, cards: list[Card]) -> int:

@@ -48,6 +48,7 @@ from pnpgen.render.kit.images import SUFFIXES as IMAGE_SUFFIXES
 from pnpgen.render.kit.images import Image, check_image, draw_image_file
 from pnpgen.render.kit.page import KitJob, Rect
 from pnpgen.render.kit.richtext import (
+    LEADING,
     TextLayout,
     ascent_descent,
     cached_layout,
@@ -56,6 +57,8 @@ from pnpgen.render.kit.richtext import (
     shrink_to_fit,
     text_width,
 )
+from pnpgen.render.kit.ruled import HEADER, PAD, PT, Cell, Ink, draw_cells
+from pnpgen.render.kit.tiling import Box, Frame
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
 from pnpgen.render.text import TemplateMistake, is_plain, refuse_old_placeholder
 from pnpgen.words import PLACEHOLDER
@@ -101,7 +104,6 @@ ELEMENTS["squares"] = {
 ELEMENT_SCHEMA = Each(Any_)  # each item is checked by check_elements (one main key each)
 
 DEFAULT_MIN_SIZE = 4.0
-LEADING = 1.25
 
 
 # --- context and colours ------------------------------------------------------------------
@@ -461,65 +463,41 @@ def table_model(element: Mapping[str, Any], ctx: ElementContext) -> TableModel:
                           for row in spec["rows"]])
 
 
+ROW = 1.6  # a table element's row height, times its text size
+
+
 def draw_table(canvas: Canvas | None, element: Mapping[str, object], area: Rect, ctx: ElementContext) -> None:
-    """A grid of single-line cells: columns as wide as their widest cell (spread over the
-    width), rows of equal height, an optional shaded header row."""
+    """A grid of one-line cells, drawn as every kit table is (ruled.draw_cells): columns as
+    wide as their widest cell (spread over the width), rows of equal height, an optional
+    shaded header row; the text shrinks (`shrink`) until the grid fits the box."""
     model = table_model(element, ctx).aligned(str(element.get("align", "center")))
     rows, cols = model.grid(), model.columns
     size = _number(element, "size", ctx, ctx.font_size)
     min_size = _number(element, "min_size", ctx, DEFAULT_MIN_SIZE) if element.get("shrink") else math.inf
-    pad = 1.2 * mm
 
     def attempt(at: float) -> tuple[float, list[float]] | None:
-        natural = [max(text_width(r[c], SANS, at) for r in rows) + 2 * pad for c in range(cols)]
-        fits = sum(natural) <= area.w + 1e-6 and at * 1.6 * len(rows) <= area.h + 1e-6
+        natural = [max(text_width(r[c], SANS, at) for r in rows) + 2 * PAD * mm for c in range(cols)]
+        fits = sum(natural) <= area.w + 1e-6 and at * ROW * len(rows) <= area.h + 1e-6
         return (at, natural) if fits else None
 
     fitted = shrink_to_fit(attempt, size, min_size, rounded=False, slack=0.0)
     if fitted is None:
         raise overflow_error(ctx, element, " | ".join(rows[0]), area, "table")
     size, natural = fitted
-    row_h = size * 1.6
-    stroke_spec = colour_of(element, "stroke", ctx, "#000000")
-    text_colour = colour_of(element, "color", ctx, ctx.color)
-    header_fill = colour_of(element, "header_fill", ctx, "#e6e6e6")
+    ink = Ink(colour_of(element, "stroke", ctx, "#000000"), colour_of(element, "color", ctx, ctx.color))
+    header_fill = colour_of(element, "header_fill", ctx, HEADER) if element.get("header", True) else None
     if canvas is None:
         return
     spare = (area.w - sum(natural)) / cols
-    widths = [n + spare for n in natural]
-    stroke = ctx.colour(stroke_spec)
-    header = element.get("header", True)
-    canvas.saveState()
-    canvas.setLineWidth(0.4)
-    canvas.setStrokeColor(stroke)
-    total_h = row_h * len(rows)
-    top = area.top
-    if header:
-        canvas.setFillColor(ctx.colour(header_fill))
-        canvas.rect(area.x, top - row_h, area.w, row_h, stroke=0, fill=1)
-    canvas.rect(area.x, top - total_h, area.w, total_h, stroke=1, fill=0)
-    for i in range(1, len(rows)):
-        canvas.line(area.x, top - i * row_h, area.right, top - i * row_h)
-    x = area.x
-    for w in widths[:-1]:
-        x += w
-        canvas.line(x, top - total_h, x, top)
-    canvas.setFont(SANS, size)
-    canvas.setFillColor(ctx.colour(text_colour))
-    ascent, descent = (v * size / 1000 for v in ascent_descent(SANS))
-    for r, row in enumerate(rows):
-        baseline = top - r * row_h - row_h / 2 - (ascent + descent) / 2
-        x = area.x
-        for c, cell in enumerate(row):
-            align = model.align[c]
-            if align == "left":
-                canvas.drawString(x + pad, baseline, cell)
-            elif align == "right":
-                canvas.drawRightString(x + widths[c] - pad, baseline, cell)
-            else:
-                canvas.drawCentredString(x + widths[c] / 2, baseline, cell)
-            x += widths[c]
-    canvas.restoreState()
+    xs = [0.0]
+    for n in natural:
+        xs.append(xs[-1] + (n + spare) * PT)
+    row_h = size * ROW * PT
+    placed = [(Cell(r, c, text, shade=header_fill if r == 0 else None, align=model.align[c], size=size),
+               Box(xs[c], r * row_h, xs[c + 1] - xs[c], row_h))
+              for r, row in enumerate(rows) for c, text in enumerate(row)]
+    draw_cells(canvas, Frame(area.x, area.top), placed, Box(0, 0, xs[-1], row_h * len(rows)), ctx, ink)
+
 
 
 # --- the entry point ------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from pnpgen.render.kit.page import Rect
 from pnpgen.render.linebreak import Piece, is_space, line_ranges, may_break, segments
 from pnpgen.render.markup import Style, scan
 
+LEADING = 1.25  # line height, times the font size
+
 
 class Paint(Protocol):
     """What painting text needs from its caller: colours (CMYK for print-shop files) and icons."""

@@ -1,10 +1,5 @@
 """Pairing Five (2つが5つ): GAMES.md §3.5, decision D-FA-10.
-
-One board side is one class: PairingFiveRules (rules.py: mechanics and move notation) with the
-functions of codec.py (state files), solver.py (the bots and the evaluation) and
-presentation.py (the rulebook's values and tables, a state described and drawn)
-registered on it, after the ones every puzzle shares (pnpgen.games.fast_alone.puzzle).
-"""
+One board side is one class, composed as every puzzle is (pnpgen.games.fast_alone.puzzle)."""
 
 from __future__ import annotations
 

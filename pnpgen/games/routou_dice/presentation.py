@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
+from pnpgen.content.schema import text_for
 from pnpgen.games.routou_dice.board import owner
 from pnpgen.games.routou_dice.state import SEATS, Move, State
 from pnpgen.words import Words
@@ -23,6 +24,7 @@ SEAT_INK = (sc.INK, sc.PAPER)
 DESTROY = "#c0392b"
 WINDOW_PAD, WINDOW_MIN = 1, 5  # a cropped board: cells round what matters, and its least side
 CROPPED_CELL = 24.0  # pt: a cropped board's cell, drawn larger than the whole board's 17
+PHASE_BOX, PHASE_GAP = (128.0, 30.0), 14.0  # pt: a phase of the turn drawn beside a board (_phase_strip)
 NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
             "contract": "b56"}
 
@@ -153,8 +155,7 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
                 marks += _refusal(grid, x, y, cell)
     height = grid.y + rows * cell + 2
     height += 9
-    turn = WORDS("turn", lang, seat=SEATS[s.turn], phase=s.phase + 1, phases=rules.cfg.phases)
-    shapes.append(sc.Label(grid.x, height - 1, turn, 7, sc.INK, "start"))
+    shapes.append(sc.Label(grid.x, height - 1, _whose_turn(rules, s, lang), 7, sc.INK, "start"))
     for text, colour in said:
         height += 9
         shapes.append(sc.Label(grid.x, height - 1, ("× " if colour == DESTROY else "→ ") + text, 7, colour,
@@ -164,6 +165,14 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
         height += 8
         shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.GREY, "start"))
     height += 1
+    strip = _phase_strip(rules, s, moves, refused, lang)
+    right = grid.x + cols * cell + 2
+    if strip:  # the turn's phases, stacked right of the board (under the words when no board)
+        tall = rules.cfg.phases * (PHASE_BOX[1] + PHASE_GAP) - PHASE_GAP
+        x, y = (right + 16, grid.y + max(0.0, (rows * cell - tall) / 2)) if cols else (grid.x, height + 4)
+        shapes += [sc.shift(z, x, y) for z in strip]
+        right = x + PHASE_BOX[0] + 6
+        height = max(height, y + tall + 4)
     if rolled:
         size, gap = 12.0, 3.0
         x0 = grid.x + max(0.0, (cols * cell - len(rolled) * (size + gap) + gap) / 2)
@@ -171,8 +180,54 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
             shapes += sc.die(x0 + k * (size + gap), height + 3, size, face, number=True)
         height += size + 5
     words = max((sc.text_width(z.text, z.size) for z in shapes if isinstance(z, sc.Label)), default=0.0)
-    return sc.Scene(max(grid.x + cols * cell + 2, grid.x + words), height, tuple(shapes + marks))
+    return sc.Scene(max(right, grid.x + words), height, tuple(shapes + marks))
 
+
+
+def _whose_turn(rules: RoutouDice, s: State, lang: str) -> str:
+    """Who is to play and in which phase; once the game is over, who won and how."""
+    if s.result is None:
+        return WORDS("turn", lang, seat=SEATS[s.turn], phase=s.phase + 1, phases=rules.cfg.phases)
+    end, winners = s.result
+    how = text_for(rules.content.labels("end_conditions").get(end, end), lang)
+    return WORDS("game_over", lang, seat=WORDS("and", lang).join(SEATS[w] for w in winners), end=how)
+
+
+def _phase_strip(rules: RoutouDice, s: State, moves: Sequence[Move], refused: int | None, lang: str
+                 ) -> list[sc.Shape]:
+    """When the refused move is an action chosen in a phase it may not start in: the turn's
+    phases as boxes one above the other, the phase it was chosen in outlined in red with the
+    refusal badge and "not allowed", the phases that allow it saying so (empty otherwise)."""
+    if refused is None:
+        return []
+    kind = moves[refused].kind
+    if kind not in rules.cfg.allowed_phases:
+        return []
+    state = s
+    for m in moves[:refused]:  # the phase the refused action was chosen in
+        state, _ = rules.apply(state, m)
+    now, allowed = state.phase + 1, rules.cfg.allowed_phases[kind]
+    if now in allowed:
+        return []
+    action = rules.rule_title(ACTION_RULES[kind], lang)
+    (w, h), gap = PHASE_BOX, PHASE_GAP
+    out: list[sc.Shape] = []
+    for p in range(1, rules.cfg.phases + 1):
+        y = (p - 1) * (h + gap)
+        if p > 1:
+            out.append(sc.Line(w / 2, y - gap + 2, w / 2, y - 2, sc.GREY, 1.0, arrow=True))
+        here = p == now
+        out.append(sc.Rect(0, y, w, h, sc.HIGHLIGHT if here else sc.PAPER, DESTROY if here else sc.GREY,
+                           1.6 if here else 0.6, radius=2))
+        out.append(sc.Label(6, y + 9, WORDS("phase_now" if here else "phase_n", lang, n=p), 7, sc.INK, "start"))
+        if here:
+            out.append(sc.Label(6, y + h - 9, WORDS("not_allowed", lang, action=action), 7, DESTROY, "start"))
+            r = 5.0
+            out += [sc.Circle(w - 2, y + 2, r, DESTROY, sc.PAPER, 0.6),
+                    *sc.cross(w - 2 - r, y + 2 - r, 2 * r, sc.PAPER, 1.2, inset=0.3)]
+        elif p in allowed:
+            out.append(sc.Label(6, y + h - 9, WORDS("allowed", lang, action=action), 7, sc.ACCENT, "start"))
+    return out
 
 
 def rulebook_figure(rules: RoutouDice, name: str, lang: str) -> list[sc.Scene]:

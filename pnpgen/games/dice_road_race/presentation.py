@@ -12,7 +12,7 @@ from pnpgen.content.schema import text_for
 from pnpgen.examples import load_examples
 from pnpgen.games.dice_road_race.config import RaceConfig, Stage
 from pnpgen.games.dice_road_race.model import Move, State
-from pnpgen.games.dice_road_race.race import stage_lines
+from pnpgen.games.dice_road_race.race import RaceReport, stage_lines
 from pnpgen.games.dice_road_race.report import describe_race
 from pnpgen.words import Words
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
 COURSE_LABEL_W = 120.0  # pt: the course picture's stage names, left of the boards
 # the boards' tint per stage type, in the order game.yaml lists the types (a key says which)
+ROW_INK = sc.ROLE_INK["row"]
 TYPE_TINTS = ("#dcebd0", "#ead5bd", "#f1e7b8", "#d3e3f1", "#eed6e4", "#e2e2e2")
 
 
@@ -44,9 +45,22 @@ def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str =
     live = state.live
     if live is not None and (live.winners_turn or live.retired) and live.phase != "time_trial":
         return _stage_so_far(rules, state, lang)
+    if live is not None and live.phase == "time_trial" and any(live.rolls):
+        return _time_trial_rounds(rules, state, lang)
     report = rules.report(state)
     if not report.stages:
         return None
+    standings = _standings(rules, report, lang)
+    last = report.stages[-1]
+    if not any(line.ride for line in last.riders):
+        return standings
+    results = _time_trial_results(rules, report, lang)  # a time trial just ridden: its times, then the standings
+    return sc.Scene(max(results.width, standings.width), results.height + 8 + standings.height,
+                    results.shapes + standings.moved(0, results.height + 8))
+
+
+def _standings(rules: StageRace, report: RaceReport, lang: str) -> sc.Scene:
+    """The standings after the last stage, the next leader's row in the leader colour."""
     last = report.stages[-1]
     names, unit = report.race.players, rules.cfg.unit_text(lang)
     rows = [[WORDS(key, lang) for key in ("rank", "rider", "total", "gap")]]
@@ -60,7 +74,64 @@ def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str =
     widths = [46.0, 46.0, 56.0, 50.0]
     height = 12.0
     shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
-    return sc.Scene(sum(widths) + 1, height * len(rows) + 1, tuple(shapes))
+    title = WORDS("standings_after", lang, n=last.stage.number)
+    shapes = [sc.Label(0.5, 5, title, 7.2, sc.INK, "start"), *(sc.shift(s, 0, 10) for s in shapes)]
+    return sc.Scene(sum(widths) + 1, height * len(rows) + 11, tuple(shapes))
+
+
+def _time_trial_results(rules: StageRace, report: RaceReport, lang: str) -> sc.Scene:
+    """A time trial just ridden: each rider's rolls, pips left over at the finish and stage
+    time (rolls × seconds per roll − pips), fastest first, the winner's row highlighted."""
+    last = report.stages[-1]
+    names, unit = report.race.players, rules.cfg.unit_text(lang)
+    rows = [[WORDS(key, lang) for key in ("stage_place", "rider", "rolls", "pips_left", "stage_time")]]
+    lines = sorted((line for line in last.riders if line.ride), key=lambda line: (line.place or 0, line.seat))
+    for line in lines:
+        assert line.ride is not None
+        rows.append([WORDS("place", lang, n=line.place), names[line.seat], str(line.ride.rolls),
+                     str(line.ride.leftover), WORDS("time", lang, value=line.added, unit=unit)])
+    widths, height = [58.0, 40.0, 58.0, 66.0, 60.0], 12.0
+    fills = {k + 1: sc.HIGHLIGHT for k, line in enumerate(lines) if line.place == 1}
+    shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
+    title = WORDS("tt_results", lang, n=last.stage.number)
+    shapes = [sc.Label(0.5, 5, title, 7.2, sc.INK, "start"), *(sc.shift(s, 0, 10) for s in shapes)]
+    return sc.Scene(sum(widths) + 1, height * len(rows) + 11, tuple(shapes))
+
+
+def _time_trial_rounds(rules: StageRace, state: State, lang: str) -> sc.Scene:
+    """A time trial under way: a chart of who rides in which round, the riders in start
+    order (lowest in the standings first), a start every `start_every_rounds` rounds (the
+    start round dark, later rounds light), the round being played outlined, and each
+    rider's rolls so far."""
+    live = state.live
+    assert live is not None
+    every, names = rules.cfg.tt_start_every, state.race.players
+    rounds = max(1 + (len(live.tt_order) - 1) * every, live.tt_round)
+    name_w, col, height, top = 44.0, 20.0, 13.0, 26.0
+    shapes: list[sc.Shape] = [
+        sc.Label(0, 5, WORDS("tt_rounds", lang, n=live.stage), 7.2, sc.INK, "start"),
+        sc.Label(name_w - 4, top - 6, WORDS("round", lang), 6.5, sc.GREY, "end")]
+    for r in range(1, rounds + 1):
+        shapes.append(sc.Label(name_w + (r - 0.5) * col, top - 6, str(r), 6.5, sc.GREY))
+    for i, seat in enumerate(live.tt_order):
+        y, start = top + i * height, 1 + i * every
+        shapes.append(sc.Label(0, y + height / 2, names[seat], 7.2, sc.INK, "start"))
+        for r in range(1, rounds + 1):
+            fill = sc.ACCENT if r == start else sc.HIGHLIGHT if r > start else sc.PAPER
+            shapes.append(sc.Rect(name_w + (r - 1) * col, y, col, height, fill, ROW_INK, 0.4))
+        rolls = WORDS("rolls_so_far", lang, n=live.rolls[seat])
+        shapes.append(sc.Label(name_w + rounds * col + 6, y + height / 2, rolls, 7, sc.INK, "start"))
+    now = name_w + (live.tt_round - 1) * col
+    bottom = top + len(live.tt_order) * height
+    shapes += [sc.Rect(now, top - 12, col, bottom - top + 12, None, sc.ACCENT, 1.6),
+               sc.Label(now + col / 2, bottom + 7, WORDS("now", lang), 6.5, sc.ACCENT)]
+    key_y = bottom + 18
+    shapes += [sc.Rect(0, key_y - 4, 10, 8, sc.ACCENT, ROW_INK, 0.4),
+               sc.Label(13, key_y, WORDS("key_starts", lang), 6.8, sc.INK, "start"),
+               sc.Rect(80, key_y - 4, 10, 8, sc.HIGHLIGHT, ROW_INK, 0.4),
+               sc.Label(93, key_y, WORDS("key_rides", lang), 6.8, sc.INK, "start")]
+    width = name_w + rounds * col + 6 + max(sc.text_width(WORDS("rolls_so_far", lang, n=n), 7) for n in live.rolls)
+    return sc.Scene(width, key_y + 7, tuple(shapes))
 
 
 def _stage_so_far(rules: StageRace, state: State, lang: str) -> sc.Scene:

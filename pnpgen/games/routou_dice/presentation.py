@@ -4,6 +4,8 @@ its quick-reference table of actions."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -262,6 +264,8 @@ def _refused(rules: RoutouDice, s: State, moves: Sequence[Move]) -> int | None:
 def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
     """'actions': the players' table of costs, phases and dice, from rules:;
     'actions_notation': the same with each action's recording notation (for referees)."""
+    if name == "zero_odds":
+        return _zero_odds(rules, lang)
     if name not in ("actions", "actions_notation"):
         raise KeyError(name)
     notation = name == "actions_notation"
@@ -273,6 +277,24 @@ def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
         row = [rules.rule_title(rule, lang), str(rules.cfg.cost[action]), phases,
                str(dice) if dice else "—"]
         rows.append(row + [NOTATION[action]] if notation else row)
+    return rows
+
+
+def _zero_odds(rules: RoutouDice, lang: str) -> list[list[str]]:
+    """'zero_odds' (for the companion): the exact chance that a placement roll holds no 0,
+    enough 0s for a stock, and enough for a destroy, from the dice rolled and the die's
+    faces in rules:."""
+    cfg, space = rules.cfg, "" if lang == "ja" else " "  # 53.1%, 53.1 %
+    rows = [[WORDS(key, lang) for key in ("roll", "no_zero", "zeros_for_stock", "zeros_for_destroy")]]
+    for action in ("large", "small"):
+        n, p = cfg.roll_dice[action], Fraction(1, cfg.faces)
+        exactly = [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+        def at_least(k: int, exactly: list[Fraction] = exactly) -> str:
+            return f"{float(sum(exactly[k:], Fraction(0))) * 100:.1f}{space}%"
+
+        rows.append([WORDS("roll_of", lang, action=rules.rule_title(ACTION_RULES[action], lang), n=n),
+                     f"{float(exactly[0]) * 100:.1f}{space}%", at_least(cfg.zeros_stock), at_least(cfg.zeros_destroy)])
     return rows
 
 

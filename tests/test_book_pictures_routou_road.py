@@ -204,3 +204,25 @@ def test_example_6_prints_the_time_trial_results_then_the_standings(race: Any) -
     assert labels.index("47 s") < labels.index("53 s")  # P4's 47 s first; P2 leads on 53 s
     ja = _labels(_picture(race, "ex6-time-trial-stage-time", "ja"))
     assert "47秒" in ja and "第3ステージ後の総合順位" in ja
+
+
+def test_example_7_shows_the_retired_rider_and_the_dice_after_recovery(race: Any) -> None:
+    example = _example("dice-road-race", "ex7-retire-and-recovery")
+    state = race.from_data(example["state"])
+    scene = race.draw(state, (), "en")
+    rows = [s for s in scene.shapes if isinstance(s, sc.Rect) and s.role == "row"]
+    last = race.report(state).stages[-1]
+    assert len(rows) == len(last.standings) + len(last.out)  # the retired rider keeps a row, without a time
+    labels = _labels(scene)
+    assert "retired" in labels and "Dice next stage" in labels
+    dice = example["expect"]["state"]["report"]["stages"][2]["dice_after_recovery"]
+    by_row: dict[float, list[sc.Label]] = {}
+    for s in scene.shapes:
+        if isinstance(s, sc.Label):
+            by_row.setdefault(s.y, []).append(s)
+    shown = {}
+    for row in by_row.values():  # each table row: its rider's name, and the last column, the dice
+        cells = [s.text for s in sorted(row, key=lambda s: s.x)]
+        shown.update({name: cells[-1] for name in cells if name in dice})
+    assert shown == {k: str(v) for k, v in dice.items()}
+    assert "47 s" not in labels  # a retired rider's time trial is not kept

@@ -23,6 +23,7 @@ WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
 COURSE_LABEL_W = 120.0  # pt: the course picture's stage names, left of the boards
 # the boards' tint per stage type, in the order game.yaml lists the types (a key says which)
 ROW_INK = sc.ROLE_INK["row"]
+RETIRED_FILL = "#e4e4e4"  # a retired rider's row in the standings
 TYPE_TINTS = ("#dcebd0", "#ead5bd", "#f1e7b8", "#d3e3f1", "#eed6e4", "#e2e2e2")
 
 
@@ -52,7 +53,7 @@ def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str =
         return None
     standings = _standings(rules, report, lang)
     last = report.stages[-1]
-    if not any(line.ride for line in last.riders):
+    if not any(line.ride for line in last.riders) or last.retired or last.dice_after is not None:
         return standings
     results = _time_trial_results(rules, report, lang)  # a time trial just ridden: its times, then the standings
     return sc.Scene(max(results.width, standings.width), results.height + 8 + standings.height,
@@ -60,23 +61,36 @@ def draw(rules: StageRace, state: State, moves: Sequence[Move] = (), lang: str =
 
 
 def _standings(rules: StageRace, report: RaceReport, lang: str) -> sc.Scene:
-    """The standings after the last stage, the next leader's row in the leader colour."""
+    """The standings after the last stage, the next leader's row in the leader colour; then
+    each retired rider, with no time; and, when the race file gives the dice each rider
+    holds, the dice each starts the next stage with (after recovery, or back from retiring)."""
     last = report.stages[-1]
     names, unit = report.race.players, rules.cfg.unit_text(lang)
-    rows = [[WORDS(key, lang) for key in ("rank", "rider", "total", "gap")]]
+    dice = last.dice_after
+    head = ("rank", "rider", "total", "gap") + (("dice_next",) if dice else ())
+    rows = [[WORDS(key, lang) for key in head]]
     fills: dict[int, str] = {}
     for index, st in enumerate(last.standings, start=1):
         gap = "–" if st.rank == 1 else "+" + WORDS("time", lang, value=st.gap, unit=unit)
         rows.append([WORDS("place", lang, n=st.rank), names[st.seat],
-                     WORDS("time", lang, value=st.total, unit=unit).replace("-", "−"), gap])
+                     WORDS("time", lang, value=st.total, unit=unit).replace("-", "−"), gap]
+                    + ([str(dice[st.seat])] if dice else []))
         if last.leader == st.seat:
             fills[index] = rules.cfg.leader_swatch
-    widths = [46.0, 46.0, 56.0, 50.0]
+    for seat in last.out:  # retired: no total kept, out of the standings
+        fills[len(rows)] = RETIRED_FILL
+        rows.append(["–", names[seat], WORDS("retired", lang), ""] + ([str(dice[seat])] if dice else []))
+    widths = _fit([46.0, 46.0, 56.0, 50.0] + ([70.0] if dice else []), rows)
     height = 12.0
     shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
     title = WORDS("standings_after", lang, n=last.stage.number)
     shapes = [sc.Label(0.5, 5, title, 7.2, sc.INK, "start"), *(sc.shift(s, 0, 10) for s in shapes)]
     return sc.Scene(sum(widths) + 1, height * len(rows) + 11, tuple(shapes))
+
+
+def _fit(widths: list[float], rows: list[list[str]], size: float = 7.2) -> list[float]:
+    """Column widths grown where a cell's words would run past its column."""
+    return [max([w] + [sc.text_width(row[k], size) + 8 for row in rows]) for k, w in enumerate(widths)]
 
 
 def _time_trial_results(rules: StageRace, report: RaceReport, lang: str) -> sc.Scene:
@@ -90,7 +104,7 @@ def _time_trial_results(rules: StageRace, report: RaceReport, lang: str) -> sc.S
         assert line.ride is not None
         rows.append([WORDS("place", lang, n=line.place), names[line.seat], str(line.ride.rolls),
                      str(line.ride.leftover), WORDS("time", lang, value=line.added, unit=unit)])
-    widths, height = [58.0, 40.0, 58.0, 66.0, 60.0], 12.0
+    widths, height = _fit([58.0, 40.0, 58.0, 66.0, 60.0], rows), 12.0
     fills = {k + 1: sc.HIGHLIGHT for k, line in enumerate(lines) if line.place == 1}
     shapes = sc.table(0.5, 0.5, rows, widths, height, fills, size=7.2)
     title = WORDS("tt_results", lang, n=last.stage.number)

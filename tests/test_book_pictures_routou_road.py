@@ -92,8 +92,14 @@ def test_declining_a_value_is_drawn_on_a_cropped_board(routou: Any) -> None:
         x, y = geo.xy(i)
         assert c0 <= x - geo.x0 < c0 + cols and r0 <= y - geo.y0 < r0 + rows
     scene = routou.draw(before, moves, "en")
-    marked = [s for s in scene.shapes if isinstance(s, sc.Rect) and s.stroke == sc.ACCENT and s.fill is None]
-    assert len(marked) == 2  # both triples' cells: the occupied one and the one filled
+    def outlined(colour: str) -> list[tuple[float, float]]:
+        return [(s.x, s.y) for s in scene.shapes if isinstance(s, sc.Rect) and s.stroke == colour and s.fill is None]
+
+    dice = {(s.x, s.y) for s in scene.shapes if isinstance(s, sc.Rect) and s.role == "die"}
+    placed_at, aimed_at = outlined(sc.ACCENT), outlined(sc.GREY)
+    assert len(placed_at) == 1 and len(aimed_at) == 1  # the cell filled; the occupied cell, not placed
+    assert not any(abs(x - dx) < 3 and abs(y - dy) < 3 for x, y in placed_at for dx, dy in dice)
+    assert any(abs(x - dx) < 3 and abs(y - dy) < 3 for x, y in aimed_at for dx, dy in dice)
 
 
 def test_bodyguard_pictures_are_cropped(routou: Any) -> None:

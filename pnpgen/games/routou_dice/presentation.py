@@ -141,11 +141,16 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
             rolled = m.dice
         elif m.kind == "place":
             declined = list(m.declined) + [False] * len(m.triples)
-            for (x, y, _), skip in zip(m.triples, declined, strict=False):
+            filled = {i for i, v in enumerate(s.board) if v}
+            for (x, y, value), skip in zip(m.triples, declined, strict=False):
                 if geo.on_board(x, y) and inside(geo.index(x, y)):
-                    marks.append(grid.highlight(*cr(geo.index(x, y)), colour if skip else sc.ACCENT))
+                    i = geo.index(x, y)
+                    # a group aimed at an occupied cell, or with no value (a 0), is not placed: grey
+                    shade = colour if skip else sc.GREY if i in filled or value < 1 else sc.ACCENT
+                    marks.append(grid.highlight(*cr(i), shade))
+                    filled.add(i)
                     if skip:
-                        fails.append(geo.index(x, y))
+                        fails.append(i)
             for i in m.destroys:
                 x1, y1 = grid.at(*cr(i))
                 x2, y2 = x1 + cell, y1 + cell

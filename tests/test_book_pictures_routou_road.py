@@ -232,3 +232,12 @@ def test_example_7_shows_the_retired_rider_and_the_dice_after_recovery(race: Any
         shown.update({name: cells[-1] for name in cells if name in dice})
     assert shown == {k: str(v) for k, v in dice.items()}
     assert "47 s" not in labels  # a retired rider's time trial is not kept
+
+
+@pytest.mark.parametrize("name", ["move-blocked", "slash-too-weak", "slash-second-phase", "bodyguard-waits"])
+def test_a_refused_path_is_dashed_and_a_legal_one_is_not(routou: Any, name: str) -> None:
+    before, moves, _ = _replay(routou, name)
+    red = [s for s in routou.draw(before, moves, "en").shapes if isinstance(s, sc.Line) and s.stroke == DESTROY]
+    assert red and all(line.dash for line in red)  # the path tried; the badge is drawn in white
+    before, moves, _ = _replay(routou, "slash-wins")
+    assert not any(isinstance(s, sc.Line) and s.dash for s in routou.draw(before, moves, "en").shapes)

@@ -4,6 +4,7 @@ its quick-reference table of actions."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -119,7 +120,9 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
         colour = DESTROY if k == refused else sc.ACCENT
         fails: list[int] = []  # cells where the refused move fails
         if m.kind in ("move", "slash") and len(m.path) > 1:
-            marks += grid.route([cr(c) for c in m.path], colour)
+            route = grid.route([cr(c) for c in m.path], colour)
+            # a refused move's path dashed: tried, not taken (and the faces it crosses stay readable)
+            marks += [replace(z, dash=True) if k == refused and isinstance(z, sc.Line) else z for z in route]
             fails = [m.path[-1]]
         elif m.kind == "clone" and m.cell is not None:
             marks += [grid.arrow(cr(m.cell), cr(end), colour) for _, end in m.parts if end != m.cell]

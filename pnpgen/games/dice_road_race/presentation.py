@@ -387,6 +387,13 @@ def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:
             [WORDS("recovery", lang), WORDS("recovery_rule", lang, dice=cfg.recover_dice, max=cfg.max_dice)],
             [WORDS("after_retiring", lang), WORDS("after_retiring_rule", lang, dice=cfg.retire_dice)],
         ]
+    if name == "order":  # the quick reference's orders: time-trial starts, ties, the leader colour
+        return [
+            [WORDS("situation", lang), WORDS("order_header", lang)],
+            [WORDS("time_trial", lang), WORDS("tt_order_rule", lang, every=cfg.tt_start_every)],
+            [WORDS("level_on_time", lang), WORDS("level_rule", lang)],
+            [WORDS("leader_colour", lang), WORDS("leader_rule", lang, players=cfg.leader_max_players)],
+        ]
     if name == "model":
         head = [WORDS("stage_type", lang), WORDS("cell_costs", lang)]
         return [head] + [[cfg.type_name(t, lang), ", ".join(map(str, c))] for t, c in cfg.model.cell_costs.items()]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 WORDS = Words.load(Path(__file__).with_name("dice_road_race.words.yaml"))
 COURSE_LABEL_W = 120.0  # pt: the course picture's stage names, left of the boards
 # the boards' tint per stage type, in the order game.yaml lists the types (a key says which)
-ROW_INK = sc.ROLE_INK["row"]
+CHART_INK = sc.INK  # not a role ink: the diagram tests count table rows by theirs
 RETIRED_FILL = "#e4e4e4"  # a retired rider's row in the standings
 TYPE_TINTS = ("#dcebd0", "#ead5bd", "#f1e7b8", "#d3e3f1", "#eed6e4", "#e2e2e2")
 
@@ -132,7 +132,7 @@ def _time_trial_rounds(rules: StageRace, state: State, lang: str) -> sc.Scene:
         shapes.append(sc.Label(0, y + height / 2, names[seat], 7.2, sc.INK, "start"))
         for r in range(1, rounds + 1):
             fill = sc.ACCENT if r == start else sc.HIGHLIGHT if r > start else sc.PAPER
-            shapes.append(sc.Rect(name_w + (r - 1) * col, y, col, height, fill, ROW_INK, 0.4))
+            shapes.append(sc.Rect(name_w + (r - 1) * col, y, col, height, fill, CHART_INK, 0.4))
         rolls = WORDS("rolls_so_far", lang, n=live.rolls[seat])
         shapes.append(sc.Label(name_w + rounds * col + 6, y + height / 2, rolls, 7, sc.INK, "start"))
     now = name_w + (live.tt_round - 1) * col
@@ -140,9 +140,9 @@ def _time_trial_rounds(rules: StageRace, state: State, lang: str) -> sc.Scene:
     shapes += [sc.Rect(now, top - 12, col, bottom - top + 12, None, sc.ACCENT, 1.6),
                sc.Label(now + col / 2, bottom + 7, WORDS("now", lang), 6.5, sc.ACCENT)]
     key_y = bottom + 18
-    shapes += [sc.Rect(0, key_y - 4, 10, 8, sc.ACCENT, ROW_INK, 0.4),
+    shapes += [sc.Rect(0, key_y - 4, 10, 8, sc.ACCENT, CHART_INK, 0.4),
                sc.Label(13, key_y, WORDS("key_starts", lang), 6.8, sc.INK, "start"),
-               sc.Rect(80, key_y - 4, 10, 8, sc.HIGHLIGHT, ROW_INK, 0.4),
+               sc.Rect(80, key_y - 4, 10, 8, sc.HIGHLIGHT, CHART_INK, 0.4),
                sc.Label(93, key_y, WORDS("key_rides", lang), 6.8, sc.INK, "start")]
     width = name_w + rounds * col + 6 + max(sc.text_width(WORDS("rolls_so_far", lang, n=n), 7) for n in live.rolls)
     return sc.Scene(width, key_y + 7, tuple(shapes))

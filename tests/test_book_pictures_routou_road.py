@@ -241,3 +241,20 @@ def test_a_refused_path_is_dashed_and_a_legal_one_is_not(routou: Any, name: str)
     assert red and all(line.dash for line in red)  # the path tried; the badge is drawn in white
     before, moves, _ = _replay(routou, "slash-wins")
     assert not any(isinstance(s, sc.Line) and s.dash for s in routou.draw(before, moves, "en").shapes)
+
+
+@pytest.mark.parametrize(("name", "seat"), [("zeros-buy-stock", "A"), ("slash-wins", "A"), ("bodyguard-fails", None)])
+def test_the_after_board_marks_the_counters_the_move_changed(routou: Any, name: str, seat: str | None) -> None:
+    """Stock bought, a kill made: that player's line under the after board in the accent
+    colour; a line that did not change stays grey."""
+    before, moves, after = _replay(routou, name)
+    _, later = routou.draw_pair(before, moves, after, "en")
+    lines = {s.text.split(":")[0]: s.colour for s in later.shapes
+             if isinstance(s, sc.Label) and "stock" in s.text and "kills" in s.text}
+    for who in ("A", "B"):
+        changed = (before.stock, before.kills) != (after.stock, after.kills) and (
+            before.stock["AB".index(who)], before.kills["AB".index(who)]) != (
+            after.stock["AB".index(who)], after.kills["AB".index(who)])
+        assert lines[who] == (sc.ACCENT if changed else sc.GREY), (name, who)
+    if seat is not None:
+        assert lines[seat] == sc.ACCENT

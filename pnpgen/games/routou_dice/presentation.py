@@ -63,9 +63,10 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
 
 def draw_pair(rules: RoutouDice, before: State, moves: Sequence[Move], after: State, lang: str = "en"
               ) -> tuple[sc.Scene, sc.Scene]:
-    """Before and after on the same part of the board."""
+    """Before and after on the same part of the board; under the after board, a player's
+    stock and kills in the accent colour when the moves changed them."""
     part = window(rules, [before, after], moves)
-    return _draw(rules, before, moves, lang, part), _draw(rules, after, (), lang, part)
+    return _draw(rules, before, moves, lang, part), _draw(rules, after, (), lang, part, since=before)
 
 def window(rules: RoutouDice, states: Sequence[State], moves: Sequence[Move]) -> tuple[int, int, int, int]:
     """The part of the board a picture shows (first column, first row, columns, rows): the
@@ -87,8 +88,8 @@ def window(rules: RoutouDice, states: Sequence[State], moves: Sequence[Move]) ->
     r0, rows = _span(min(r for _, r in points), max(r for _, r in points), geo.height)
     return c0, r0, cols, rows
 
-def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: tuple[int, int, int, int]
-          ) -> sc.Scene:
+def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: tuple[int, int, int, int],
+          since: State | None = None) -> sc.Scene:
     geo = rules.geo
     c0, r0, cols, rows = part
     # larger cells when cropped, never a board larger than the whole one drawn at 17 pt
@@ -173,7 +174,8 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
     for seat, name in enumerate(SEATS):  # each player's stock and kills, under the board
         text = WORDS("counters", lang, seat=name, stock=s.stock[seat], kills=s.kills[seat])
         height += 8
-        shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.GREY, "start"))
+        changed = since is not None and (since.stock[seat], since.kills[seat]) != (s.stock[seat], s.kills[seat])
+        shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.ACCENT if changed else sc.GREY, "start"))
     height += 1
     strip = _phase_strip(rules, s, moves, refused, lang)
     right = grid.x + cols * cell + 2

@@ -73,6 +73,7 @@ def test_all_six_source_examples_replay(rules: StageRace) -> None:
         "ex4-solo-winner-stage-2",
         "ex5-time-trial-start-order",
         "ex6-time-trial-stage-time",
+        "ex7-retire-and-recovery",  # the book's own: retiring and recovery, after example 6
     ]
     assert all(r.ok for r in results), [r.problems for r in results]
 

@@ -4,10 +4,14 @@ its quick-reference table of actions."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen import scene as sc
+from pnpgen.content.schema import text_for
 from pnpgen.games.routou_dice.board import owner
 from pnpgen.games.routou_dice.state import SEATS, Move, State
 from pnpgen.words import Words
@@ -23,6 +27,7 @@ SEAT_INK = (sc.INK, sc.PAPER)
 DESTROY = "#c0392b"
 WINDOW_PAD, WINDOW_MIN = 1, 5  # a cropped board: cells round what matters, and its least side
 CROPPED_CELL = 24.0  # pt: a cropped board's cell, drawn larger than the whole board's 17
+PHASE_BOX, PHASE_GAP = (128.0, 30.0), 14.0  # pt: a phase of the turn drawn beside a board (_phase_strip)
 NOTATION = {"large": "L", "small": "S", "move": "m55-58", "slash": "x53-56", "clone": "c33:1@33,2@43",
             "contract": "b56"}
 
@@ -58,9 +63,10 @@ def draw(rules: RoutouDice, s: State, moves: Sequence[Move] = (), lang: str = "e
 
 def draw_pair(rules: RoutouDice, before: State, moves: Sequence[Move], after: State, lang: str = "en"
               ) -> tuple[sc.Scene, sc.Scene]:
-    """Before and after on the same part of the board."""
+    """Before and after on the same part of the board; under the after board, a player's
+    stock and kills in the accent colour when the moves changed them."""
     part = window(rules, [before, after], moves)
-    return _draw(rules, before, moves, lang, part), _draw(rules, after, (), lang, part)
+    return _draw(rules, before, moves, lang, part), _draw(rules, after, (), lang, part, since=before)
 
 def window(rules: RoutouDice, states: Sequence[State], moves: Sequence[Move]) -> tuple[int, int, int, int]:
     """The part of the board a picture shows (first column, first row, columns, rows): the
@@ -82,8 +88,8 @@ def window(rules: RoutouDice, states: Sequence[State], moves: Sequence[Move]) ->
     r0, rows = _span(min(r for _, r in points), max(r for _, r in points), geo.height)
     return c0, r0, cols, rows
 
-def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: tuple[int, int, int, int]
-          ) -> sc.Scene:
+def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: tuple[int, int, int, int],
+          since: State | None = None) -> sc.Scene:
     geo = rules.geo
     c0, r0, cols, rows = part
     # larger cells when cropped, never a board larger than the whole one drawn at 17 pt
@@ -115,7 +121,9 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
         colour = DESTROY if k == refused else sc.ACCENT
         fails: list[int] = []  # cells where the refused move fails
         if m.kind in ("move", "slash") and len(m.path) > 1:
-            marks += grid.route([cr(c) for c in m.path], colour)
+            route = grid.route([cr(c) for c in m.path], colour)
+            # a refused move's path dashed: tried, not taken (and the faces it crosses stay readable)
+            marks += [replace(z, dash=True) if k == refused and isinstance(z, sc.Line) else z for z in route]
             fails = [m.path[-1]]
         elif m.kind == "clone" and m.cell is not None:
             marks += [grid.arrow(cr(m.cell), cr(end), colour) for _, end in m.parts if end != m.cell]
@@ -137,11 +145,16 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
             rolled = m.dice
         elif m.kind == "place":
             declined = list(m.declined) + [False] * len(m.triples)
-            for (x, y, _), skip in zip(m.triples, declined, strict=False):
+            filled = {i for i, v in enumerate(s.board) if v}
+            for (x, y, value), skip in zip(m.triples, declined, strict=False):
                 if geo.on_board(x, y) and inside(geo.index(x, y)):
-                    marks.append(grid.highlight(*cr(geo.index(x, y)), colour if skip else sc.ACCENT))
+                    i = geo.index(x, y)
+                    # a group aimed at an occupied cell, or with no value (a 0), is not placed: grey
+                    shade = colour if skip else sc.GREY if i in filled or value < 1 else sc.ACCENT
+                    marks.append(grid.highlight(*cr(i), shade))
+                    filled.add(i)
                     if skip:
-                        fails.append(geo.index(x, y))
+                        fails.append(i)
             for i in m.destroys:
                 x1, y1 = grid.at(*cr(i))
                 x2, y2 = x1 + cell, y1 + cell
@@ -153,8 +166,7 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
                 marks += _refusal(grid, x, y, cell)
     height = grid.y + rows * cell + 2
     height += 9
-    turn = WORDS("turn", lang, seat=SEATS[s.turn], phase=s.phase + 1, phases=rules.cfg.phases)
-    shapes.append(sc.Label(grid.x, height - 1, turn, 7, sc.INK, "start"))
+    shapes.append(sc.Label(grid.x, height - 1, _whose_turn(rules, s, lang), 7, sc.INK, "start"))
     for text, colour in said:
         height += 9
         shapes.append(sc.Label(grid.x, height - 1, ("× " if colour == DESTROY else "→ ") + text, 7, colour,
@@ -162,8 +174,17 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
     for seat, name in enumerate(SEATS):  # each player's stock and kills, under the board
         text = WORDS("counters", lang, seat=name, stock=s.stock[seat], kills=s.kills[seat])
         height += 8
-        shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.GREY, "start"))
+        changed = since is not None and (since.stock[seat], since.kills[seat]) != (s.stock[seat], s.kills[seat])
+        shapes.append(sc.Label(grid.x, height - 1, text, 6.5, sc.ACCENT if changed else sc.GREY, "start"))
     height += 1
+    strip = _phase_strip(rules, s, moves, refused, lang)
+    right = grid.x + cols * cell + 2
+    if strip:  # the turn's phases, stacked right of the board (under the words when no board)
+        tall = rules.cfg.phases * (PHASE_BOX[1] + PHASE_GAP) - PHASE_GAP
+        x, y = (right + 16, grid.y + max(0.0, (rows * cell - tall) / 2)) if cols else (grid.x, height + 4)
+        shapes += [sc.shift(z, x, y) for z in strip]
+        right = x + PHASE_BOX[0] + 6
+        height = max(height, y + tall + 4)
     if rolled:
         size, gap = 12.0, 3.0
         x0 = grid.x + max(0.0, (cols * cell - len(rolled) * (size + gap) + gap) / 2)
@@ -171,8 +192,54 @@ def _draw(rules: RoutouDice, s: State, moves: Sequence[Move], lang: str, part: t
             shapes += sc.die(x0 + k * (size + gap), height + 3, size, face, number=True)
         height += size + 5
     words = max((sc.text_width(z.text, z.size) for z in shapes if isinstance(z, sc.Label)), default=0.0)
-    return sc.Scene(max(grid.x + cols * cell + 2, grid.x + words), height, tuple(shapes + marks))
+    return sc.Scene(max(right, grid.x + words), height, tuple(shapes + marks))
 
+
+
+def _whose_turn(rules: RoutouDice, s: State, lang: str) -> str:
+    """Who is to play and in which phase; once the game is over, who won and how."""
+    if s.result is None:
+        return WORDS("turn", lang, seat=SEATS[s.turn], phase=s.phase + 1, phases=rules.cfg.phases)
+    end, winners = s.result
+    how = text_for(rules.content.labels("end_conditions").get(end, end), lang)
+    return WORDS("game_over", lang, seat=WORDS("and", lang).join(SEATS[w] for w in winners), end=how)
+
+
+def _phase_strip(rules: RoutouDice, s: State, moves: Sequence[Move], refused: int | None, lang: str
+                 ) -> list[sc.Shape]:
+    """When the refused move is an action chosen in a phase it may not start in: the turn's
+    phases as boxes one above the other, the phase it was chosen in outlined in red with the
+    refusal badge and "not allowed", the phases that allow it saying so (empty otherwise)."""
+    if refused is None:
+        return []
+    kind = moves[refused].kind
+    if kind not in rules.cfg.allowed_phases:
+        return []
+    state = s
+    for m in moves[:refused]:  # the phase the refused action was chosen in
+        state, _ = rules.apply(state, m)
+    now, allowed = state.phase + 1, rules.cfg.allowed_phases[kind]
+    if now in allowed:
+        return []
+    action = rules.rule_title(ACTION_RULES[kind], lang)
+    (w, h), gap = PHASE_BOX, PHASE_GAP
+    out: list[sc.Shape] = []
+    for p in range(1, rules.cfg.phases + 1):
+        y = (p - 1) * (h + gap)
+        if p > 1:
+            out.append(sc.Line(w / 2, y - gap + 2, w / 2, y - 2, sc.GREY, 1.0, arrow=True))
+        here = p == now
+        out.append(sc.Rect(0, y, w, h, sc.HIGHLIGHT if here else sc.PAPER, DESTROY if here else sc.GREY,
+                           1.6 if here else 0.6, radius=2))
+        out.append(sc.Label(6, y + 9, WORDS("phase_now" if here else "phase_n", lang, n=p), 7, sc.INK, "start"))
+        if here:
+            out.append(sc.Label(6, y + h - 9, WORDS("not_allowed", lang, action=action), 7, DESTROY, "start"))
+            r = 5.0
+            out += [sc.Circle(w - 2, y + 2, r, DESTROY, sc.PAPER, 0.6),
+                    *sc.cross(w - 2 - r, y + 2 - r, 2 * r, sc.PAPER, 1.2, inset=0.3)]
+        elif p in allowed:
+            out.append(sc.Label(6, y + h - 9, WORDS("allowed", lang, action=action), 7, sc.ACCENT, "start"))
+    return out
 
 
 def rulebook_figure(rules: RoutouDice, name: str, lang: str) -> list[sc.Scene]:
@@ -207,6 +274,8 @@ def _refused(rules: RoutouDice, s: State, moves: Sequence[Move]) -> int | None:
 def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
     """'actions': the players' table of costs, phases and dice, from rules:;
     'actions_notation': the same with each action's recording notation (for referees)."""
+    if name == "zero_odds":
+        return _zero_odds(rules, lang)
     if name not in ("actions", "actions_notation"):
         raise KeyError(name)
     notation = name == "actions_notation"
@@ -218,6 +287,24 @@ def rulebook_table(rules: RoutouDice, name: str, lang: str) -> list[list[str]]:
         row = [rules.rule_title(rule, lang), str(rules.cfg.cost[action]), phases,
                str(dice) if dice else "—"]
         rows.append(row + [NOTATION[action]] if notation else row)
+    return rows
+
+
+def _zero_odds(rules: RoutouDice, lang: str) -> list[list[str]]:
+    """'zero_odds' (for the companion): the exact chance that a placement roll holds no 0,
+    enough 0s for a stock, and enough for a destroy, from the dice rolled and the die's
+    faces in rules:."""
+    cfg, space = rules.cfg, "" if lang == "ja" else " "  # 53.1%, 53.1 %
+    rows = [[WORDS(key, lang) for key in ("roll", "no_zero", "zeros_for_stock", "zeros_for_destroy")]]
+    for action in ("large", "small"):
+        n, p = cfg.roll_dice[action], Fraction(1, cfg.faces)
+        exactly = [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+        def at_least(k: int, exactly: list[Fraction] = exactly) -> str:
+            return f"{float(sum(exactly[k:], Fraction(0))) * 100:.1f}{space}%"
+
+        rows.append([WORDS("roll_of", lang, action=rules.rule_title(ACTION_RULES[action], lang), n=n),
+                     f"{float(exactly[0]) * 100:.1f}{space}%", at_least(cfg.zeros_stock), at_least(cfg.zeros_destroy)])
     return rows
 
 

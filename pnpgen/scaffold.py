@@ -210,40 +210,40 @@ def ci_files(root: Path, package: Path | None = None, source: Source | None = No
     source = source or pnpgen_source()
     repo = repository_root(root) or root.resolve().parent
     content = Path(os.path.relpath(root.resolve(), repo)).as_posix()
-    marks = {"CONTENT": content, "CONTENT_SH": shlex.quote(content), "CONTENT_YAML": json.dumps(content),
-             "REPO": source.repo or "", "REV": source.rev or "", "ACTION": source.action or "",
-             "REPO_NOTE": "  # this pnpgen's checkout: on this machine only; to share, its repository's URL"
-             if source.repo and "://" not in source.repo else "",
-             "INSTALL_NOTE": "  # pnpgen came from a wheel or a folder: say where CI gets it (docs/ci.md)"
-             if "@" not in source.pip else ""}
+    values = {"content": content, "content_sh": shlex.quote(content), "content_yaml": json.dumps(content),
+              "repo": source.repo or "", "rev": source.rev or "", "action": source.action or "",
+              "repo_note": "  # this pnpgen's checkout: on this machine only; to share, its repository's URL"
+              if source.repo and "://" not in source.repo else "",
+              "install_note": "  # pnpgen came from a wheel or a folder: say where CI gets it (docs/ci.md)"
+              if "@" not in source.pip else ""}
     if source.repo and package is None:
         hook = "pre-commit-remote"
     else:
         hook = "pre-commit-local"
-        marks["WHY"] = ("and the game's rules package installed in your environment (pip install -e "
+        values["why"] = ("and the game's rules package installed in your environment (pip install -e "
                         f"{Path(os.path.relpath(package, repo)).as_posix()})." if package is not None
                         else "of your environment (the one that ran pnpgen new).")
     install = [json.dumps(source.pip)]
     if package is not None:
         install.append(f"./{Path(os.path.relpath(package, repo)).as_posix()}")
-    marks["INSTALL"] = " ".join(install)
+    values["install"] = " ".join(install)
     workflow = "workflow-action" if source.action and package is None else "workflow-steps"
     written = []
     for template, path in ((hook, repo / ".pre-commit-config.yaml"),
                            (workflow, repo / ".github" / "workflows" / "pnpgen.yml")):
         if path.exists():
             continue
-        _write_marked(TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl", path, marks)
+        _write_template(TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl", path, values)
         written.append(path)
     return written
 
 
-def _write_marked(template: Path, path: Path, marks: dict[str, str]) -> None:
-    """`template` written to `path` with each `@@MARK@@` replaced by its value (the files of
-    templates/new hold Jinja and GitHub expressions of their own, so they mark values apart)."""
-    text = template.read_text(encoding="utf-8")
-    for mark, value in marks.items():
-        text = text.replace(f"@@{mark}@@", value)
+def _write_template(template: Path, path: Path, values: dict[str, str]) -> None:
+    """`template` filled in by the content sandbox with `values`, written to `path`. The
+    files' own `{{ name }}` placeholders and GitHub's `${{ }}` are written as literals in
+    them: `{{ "{{ name }}" }}`, `${{ "{{" }} runner.os }}`."""
+    source = template.read_text(encoding="utf-8")
+    text = Templates().render(source, values) + ("\n" if source.endswith("\n") else "")  # Jinja drops it
     with atomic_output(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
 
@@ -256,12 +256,13 @@ def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -
         raise PnpgenError(f"{package_dir} already exists; choose another id or remove it")
     engine = game_id.replace("-", "_")
     module = f"pnpgen_{engine}"
-    marks = {"ID": game_id, "TITLE": title, "SCHEMA": schema, "ENGINE": engine, "MODULE": module,
-             "PACKAGE": f"pnpgen-{game_id}", "CLASS": "".join(w.capitalize() for w in re.split(r"[-_]", engine)),
-             "CODE": re.sub(r"[^a-z0-9]", "", game_id)[:4].upper(),
-             "PACKAGE_DIR": os.path.relpath(package_dir, Path.cwd().resolve())}
-    if marks["CLASS"][0].isdigit():
-        marks["CLASS"] = f"Game{marks['CLASS']}"
+    values = {"id": game_id, "title": title, "schema": schema, "engine": engine, "module": module,
+              "package": f"pnpgen-{game_id}",
+              "class_name": "".join(w.capitalize() for w in re.split(r"[-_]", engine)),
+              "code": re.sub(r"[^a-z0-9]", "", game_id)[:4].upper(),
+              "package_dir": os.path.relpath(package_dir, Path.cwd().resolve())}
+    if values["class_name"][0].isdigit():
+        values["class_name"] = f"Game{values['class_name']}"
     folder = TEMPLATES / kind
     targets = {template: root / game_id / template.name.removesuffix(".tmpl")
                for template in sorted((folder / "content").glob("*.tmpl"))}
@@ -269,6 +270,6 @@ def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -
     targets[folder / "package" / "rules.py.tmpl"] = package_dir / module / "__init__.py"
     written = []
     for template, path in targets.items():
-        _write_marked(template, path, marks)
+        _write_template(template, path, values)
         written.append(path)
     return written

@@ -181,6 +181,21 @@ def test_no_third_text_mechanism() -> None:
     assert not stale, f"ALLOWED/PENDING name what no longer occurs; remove it: {stale}"
 
 
+def test_project_templates_name_values_only_as_the_sandbox_does() -> None:
+    """The files pnpgen writes from templates/ (README.txt, the watch page, `pnpgen new`'s
+    content, rules package and CI files) fill values only through the sandbox: no `@@NAME@@`
+    marks of a second substitution, and each parses in the sandbox."""
+    from pnpgen.render.text import Templates
+
+    templates = Templates()
+    files = [p for p in (PACKAGE.parent / "templates").rglob("*") if p.is_file()]
+    assert len(files) >= 16
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"@@[A-Z_]+@@", text), path
+        templates.names(text)  # raises for a template the sandbox refuses or cannot parse
+
+
 if __name__ == "__main__":
     counts = inventory()
     by_kind: Counter[str] = Counter()

@@ -38,7 +38,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("booklint.py", "Japanese in code"): "patterns the Japanese style check looks for, not words it prints",
     ("render/linebreak.py", "Japanese in code"): "the line-breaking rules' character classes (kinsoku)",
     ("terms.py", "Japanese in code"): "kanji numerals the terminology check reads",
-    ("scaffold.py", "Japanese in code"): "the files `pnpgen new` writes: content, filled by the sandbox",
     ("render/rulebook/layout.py", "Japanese in code"): "typography patterns (units, brackets, breaks), not words",
     ("games/burning_desire/rules.py", "Japanese in code"): "the notation reader accepts 「」 and 〜 as typed",
 }

@@ -70,3 +70,7 @@ class Words:
 
     def __contains__(self, key: object) -> bool:
         return key in self.table
+
+
+COMMON = Words.load(Path(__file__).with_name("common.words.yaml"))
+"""Punctuation every language writes its own way: a range, a list, a quantity, an aside."""

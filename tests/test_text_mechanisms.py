@@ -54,7 +54,7 @@ PENDING: dict[tuple[str, str], int] = {
     ("games/routou_dice/presentation.py", "Japanese in code"): 1,
     ("games/routou_dice/presentation.py", "str.format"): 1,  # describe(): a debug line, to an f-string
     # Dungeon War (explain29): its tables' heads, spoils and step lists
-    ("games/dungeon_war/presentation.py", "language branch"): 7,
+    ("games/dungeon_war/presentation.py", "language branch"): 8,
     ("games/dungeon_war/presentation.py", "Japanese in code"): 39,
     # Fast Alone (dup29): a range dash and a list separator
     ("games/fast_alone/horizontal_vertical/presentation.py", "language branch"): 2,
@@ -85,7 +85,10 @@ def _names_language(test: ast.expr) -> bool:
 
 
 def _picks_text(node: ast.expr) -> bool:
-    """A branch that is (or holds) a string, or an index into a (ja, en) pair."""
+    """A branch that is (or holds) a string, an index into a (ja, en) pair, or one of a pair
+    (`ja if lang == "ja" else en`)."""
+    if isinstance(node, ast.Name):
+        return node.id in LANG_CODES
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str) or type(node.value) is int
     return any(isinstance(n, ast.JoinedStr) or isinstance(n, ast.Constant) and isinstance(n.value, str)
@@ -151,6 +154,7 @@ def test_the_scanner_finds_each_third_way() -> None:
         "'%d points' % n": "%-format",
         "x = '、' if lang == 'ja' else ', '": "language branch",
         "x = HEAD[0 if ja else 1]": "language branch",
+        "x = ja if lang == 'ja' else en": "language branch",
         "x = {'ja': '点', 'en': 'points'}[lang]": "ja/en literal",
         "x = '得点'": "Japanese in code",
         "import jinja2": "template engine",

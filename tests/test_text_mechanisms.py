@@ -53,7 +53,7 @@ PENDING: dict[tuple[str, str], int] = {
     ("games/routou_dice/presentation.py", "language branch"): 1,
     ("games/routou_dice/presentation.py", "Japanese in code"): 1,
     ("games/routou_dice/presentation.py", "str.format"): 1,  # describe(): a debug line, to an f-string
-    # Dungeon War (explain29): its tables' heads, spoils and step lists
+    # Dungeon War (explain29): NAMES pairs and name(), table heads, spoils, step lists, fence range
     ("games/dungeon_war/presentation.py", "language branch"): 8,
     ("games/dungeon_war/presentation.py", "Japanese in code"): 39,
     # Fast Alone (dup29): a range dash and a list separator

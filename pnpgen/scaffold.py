@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlparse
 
 from pnpgen.errors import PnpgenError
 from pnpgen.output import atomic_output
-from pnpgen.render.text import Templates
+from pnpgen.render.templates import render_file
 from pnpgen.schemas import write_schemas
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}$")
@@ -158,8 +158,7 @@ def _write_template(template: Path, path: Path, values: dict[str, str]) -> None:
     """`template` filled in by the content sandbox with `values`, written to `path`. The
     files' own `{{ name }}` placeholders and GitHub's `${{ }}` are written as literals in
     them: `{{ "{{ name }}" }}`, `${{ "{{" }} runner.os }}`."""
-    source = template.read_text(encoding="utf-8")
-    text = Templates().render(source, values) + ("\n" if source.endswith("\n") else "")  # Jinja drops it
+    text = render_file(template, **values)
     with atomic_output(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
 

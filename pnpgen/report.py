@@ -341,8 +341,9 @@ def _title(c: Canvas, x: float, y: float, text: str) -> None:
     c.drawString(x, y, text)
 
 
-def _axis(c: Canvas, x: float, y: float, w: float, h: float, top: float, ticks: int, fmt: str) -> None:
-    """Horizontal grid lines with labels on the left, from 0 to `top`."""
+def _axis(c: Canvas, x: float, y: float, w: float, h: float, top: float, ticks: int, spec: str) -> None:
+    """Horizontal grid lines with labels on the left, from 0 to `top`, each written
+    `format(value, spec)`."""
     c.setFont(SANS, 7)
     for i in range(ticks + 1):
         value = top * i / ticks
@@ -351,7 +352,7 @@ def _axis(c: Canvas, x: float, y: float, w: float, h: float, top: float, ticks: 
         c.setLineWidth(0.4)
         c.line(x, ty, x + w, ty)
         c.setFillColorRGB(*INK)
-        c.drawRightString(x - 1.5 * mm, ty - 2.2, fmt.format(value))
+        c.drawRightString(x - 1.5 * mm, ty - 2.2, format(value, spec))
     c.setStrokeColorRGB(*INK)
     c.setLineWidth(0.8)
     c.line(x, y, x + w, y)
@@ -366,7 +367,7 @@ def _win_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary) ->
         c.setFillColorRGB(*ACCENT)
         c.drawRightString(x + w, y - 7 * mm, "dashed line: fair share (1 / players)")
     x0, w0 = x + 9 * mm, w - 9 * mm
-    _axis(c, x0, y, w0, h, 1.0, 4, "{:.0%}")
+    _axis(c, x0, y, w0, h, 1.0, 4, ".0%")
     slot = w0 / s.players
     centres = [x0 + slot * (seat + 0.5) for seat in range(s.players)]
     for seat, cx in enumerate(centres):  # bars and error bars
@@ -404,7 +405,7 @@ def _length_chart(c: Canvas, x: float, y: float, w: float, h: float, s: Summary)
     x0, w0 = x + 9 * mm, w - 9 * mm
     peak = max((n for _, _, n in bins), default=1) or 1
     top = _nice(peak)
-    _axis(c, x0, y, w0, h, top, 5 if top % 5 == 0 else 4, "{:g}")
+    _axis(c, x0, y, w0, h, top, 5 if top % 5 == 0 else 4, "g")
     if not bins:
         return
     bw = w0 / len(bins)

@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlparse
 
 from pnpgen.errors import PnpgenError
 from pnpgen.output import atomic_output
-from pnpgen.render.text import Templates
+from pnpgen.render.templates import render_file
 from pnpgen.schemas import write_schemas
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}$")
@@ -38,89 +38,9 @@ KINDS = ("print-only", "dice", "grid")
 """What `pnpgen new --kind` makes: dice (from the Pig example) and grid (a line-making game)
 are played games with a rules package."""
 TEMPLATES = Path(__file__).parent / "templates" / "new"
-
-# The print-only game's files, filled in by the content sandbox with `{{ id }}`, `{{ title }}` and
-# `{{ schema }}`; `{{ "{{ name }}" }}` writes a placeholder of the game's own texts.
-GAME = """\
-# yaml-language-server: $schema={{ schema }}/game.schema.json
-# {{ id }}: a print-only game (no rules engine). Reference: docs/yaml-reference.md
-id: {{ id }}
-title: {ja: {{ title }}, en: {{ title }}}
-players: {min: 2, max: 4}
-time_minutes: 20
-ages: 8
-version: 1
-rulebook: rulebook.yaml
-components: components.yaml
-"""
-
-RULEBOOK = """\
-# yaml-language-server: $schema={{ schema }}/rulebook.schema.json
-# The rulebook, in both languages (docs/rulebook.md).
-intro: {ja: "{{ title }}へようこそ。", en: "Welcome to {{ title }}."}
-sections:
-  - title: {ja: 内容物, en: Components}
-    blocks:
-      - components:
-          - {count: 12, name: {ja: カード, en: cards}}
-          - {count: 1, name: {ja: ボード, en: board}}
-          - {count: 1, name: {ja: 得点シート, en: score sheet}}
-  - title: {ja: 遊び方, en: How to play}
-    blocks:
-      - steps:
-          - {ja: カードをよく混ぜ、1人に3枚ずつ配ります。, en: Shuffle the cards and deal three to each player.}
-          - ja: 手番ではカードを1枚出し、その数だけ進みます。
-            en: "On your turn, play a card and move that many spaces."
-          - {ja: 最初にゴールに着いた人の勝ちです。, en: The first to reach the goal wins.}
-"""
-
-COMPONENTS = """\
-# yaml-language-server: $schema={{ schema }}/components.schema.json
-# Cards, board and sheet (docs/components/). Lengths in millimetres.
-- type: deck
-  id: cards
-  title: {ja: カード, en: Cards}
-  size: poker
-  csv: cards.csv                 # one row per card kind; quantity makes copies
-  front:
-    - {shape: rect, fill: "{{ "{{ colour }}" }}", bleed: true}
-    - {shape: rounded, x: 3, y: 3, w: 57, h: 82, radius: 2.5, fill: "#fffaf0", stroke: "#333333"}
-    - {text: "**{{ "{{ name }}" }}**", x: 5, y: 6, w: 53, h: 10, size: 12, align: center}
-    - {text: "{{ "{{ value }}" }}", x: 5, y: 30, w: 53, h: 24, size: 40, align: center, valign: middle}
-    - {text: "{{ "{{ text }}" }}", x: 6, y: 60, w: 51, h: 22, size: 8, shrink: true}
-  back:
-    - {shape: rect, fill: "#2b2d42", bleed: true}
-    - {text: {ja: {{ title }}, en: {{ title }}}, x: 5, y: 40, w: 53, h: 8, size: 12, align: center, color: "#edf2f4"}
-- type: board
-  id: board
-  title: {ja: ボード, en: Board}
-  grid: {columns: 8, rows: 6, cell: 22, fill: "#fbf7ee"}
-  cells:
-    - {at: [1, 1], text: {ja: スタート, en: Start}}
-    - {at: [8, 6], symbol: star, color: "#d8a400"}
-- type: sheet
-  id: score-sheet
-  title: {ja: 得点シート, en: Score sheet}
-  blocks:
-    - heading: {ja: 得点, en: Scores}
-    - table:
-        columns:
-          - {header: {ja: ラウンド, en: Round}, width: 20}
-          - group: {ja: "プレイヤー{{ "{{ n }}" }}", en: "Player {{ "{{ n }}" }}"}
-            repeat: 4
-            columns: [{header: {ja: 点, en: Points}}]
-        rows:
-          - {label: "{{ "{{ n }}" }}", repeat: 8}
-"""
-
-CARDS = """\
-id,name_en,name_ja,value,text_en,text_ja,colour,quantity
-step,Step,一歩,1,Move 1 space.,1マス進む。,#8ecae6,3
-stride,Stride,大股,2,Move 2 spaces.,2マス進む。,#219ebc,3
-dash,Dash,ダッシュ,3,Move 3 spaces.,3マス進む。,#ffb703,2
-leap,Leap,跳躍,4,Move 4 spaces.,4マス進む。,#fb8500,2
-rest,Rest,休憩,0,Draw a card.,カードを1枚引く。,#90be6d,2
-"""
+"""Each kind's files: content/ (and a played game's package/), filled in by the content sandbox
+(`{{ id }}`, `{{ title }}`, ...); `{{ "{{ name }}" }}` writes a placeholder of the game's own texts."""
+PRINT_ONLY = ("game.yaml", "rulebook.yaml", "components.yaml", "cards.csv")  # in the order listed
 
 
 def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Path | None = None,
@@ -137,17 +57,13 @@ def new_game(root: Path, game_id: str, kind: str = "print-only", schema_dir: Pat
     written = write_schemas(schema_dir)
     relative = Path(os.path.relpath(schema_dir.resolve(), (root / game_id).resolve())).as_posix()
     title = " ".join(word.capitalize() for word in game_id.split("-"))
-    values = {"id": game_id, "title": title, "schema": relative}
     if kind != "print-only":
         written += _played_game(kind, root, game_id, title, relative)
         return written + (ci_files(root, root.resolve().parent / f"{game_id}-rules") if ci else [])
-    for name, text in (("game.yaml", GAME), ("rulebook.yaml", RULEBOOK), ("components.yaml", COMPONENTS),
-                       ("cards.csv", CARDS)):
-        path = folder / name
-        with atomic_output(path) as tmp:
-            tmp.write_text(Templates().render(text, values) + "\n" if name.endswith(".yaml") else text,
-                           encoding="utf-8")  # Jinja drops the last newline
-        written.append(path)
+    values = {"id": game_id, "title": title, "schema": relative}
+    for name in PRINT_ONLY:
+        _write_template(TEMPLATES / kind / "content" / f"{name}.tmpl", folder / name, values)
+        written.append(folder / name)
     return written + (ci_files(root) if ci else [])
 
 
@@ -210,40 +126,39 @@ def ci_files(root: Path, package: Path | None = None, source: Source | None = No
     source = source or pnpgen_source()
     repo = repository_root(root) or root.resolve().parent
     content = Path(os.path.relpath(root.resolve(), repo)).as_posix()
-    marks = {"CONTENT": content, "CONTENT_SH": shlex.quote(content), "CONTENT_YAML": json.dumps(content),
-             "REPO": source.repo or "", "REV": source.rev or "", "ACTION": source.action or "",
-             "REPO_NOTE": "  # this pnpgen's checkout: on this machine only; to share, its repository's URL"
-             if source.repo and "://" not in source.repo else "",
-             "INSTALL_NOTE": "  # pnpgen came from a wheel or a folder: say where CI gets it (docs/ci.md)"
-             if "@" not in source.pip else ""}
+    values = {"content": content, "content_sh": shlex.quote(content), "content_yaml": json.dumps(content),
+              "repo": source.repo or "", "rev": source.rev or "", "action": source.action or "",
+              "repo_note": "  # this pnpgen's checkout: on this machine only; to share, its repository's URL"
+              if source.repo and "://" not in source.repo else "",
+              "install_note": "  # pnpgen came from a wheel or a folder: say where CI gets it (docs/ci.md)"
+              if "@" not in source.pip else ""}
     if source.repo and package is None:
         hook = "pre-commit-remote"
     else:
         hook = "pre-commit-local"
-        marks["WHY"] = ("and the game's rules package installed in your environment (pip install -e "
+        values["why"] = ("and the game's rules package installed in your environment (pip install -e "
                         f"{Path(os.path.relpath(package, repo)).as_posix()})." if package is not None
                         else "of your environment (the one that ran pnpgen new).")
     install = [json.dumps(source.pip)]
     if package is not None:
         install.append(f"./{Path(os.path.relpath(package, repo)).as_posix()}")
-    marks["INSTALL"] = " ".join(install)
+    values["install"] = " ".join(install)
     workflow = "workflow-action" if source.action and package is None else "workflow-steps"
     written = []
     for template, path in ((hook, repo / ".pre-commit-config.yaml"),
                            (workflow, repo / ".github" / "workflows" / "pnpgen.yml")):
         if path.exists():
             continue
-        _write_marked(TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl", path, marks)
+        _write_template(TEMPLATES / "ci" / "files" / f"{template}.yaml.tmpl", path, values)
         written.append(path)
     return written
 
 
-def _write_marked(template: Path, path: Path, marks: dict[str, str]) -> None:
-    """`template` written to `path` with each `@@MARK@@` replaced by its value (the files of
-    templates/new hold Jinja and GitHub expressions of their own, so they mark values apart)."""
-    text = template.read_text(encoding="utf-8")
-    for mark, value in marks.items():
-        text = text.replace(f"@@{mark}@@", value)
+def _write_template(template: Path, path: Path, values: dict[str, str]) -> None:
+    """`template` filled in by the content sandbox with `values`, written to `path`. The
+    files' own `{{ name }}` placeholders and GitHub's `${{ }}` are written as literals in
+    them: `{{ "{{ name }}" }}`, `${{ "{{" }} runner.os }}`."""
+    text = render_file(template, **values)
     with atomic_output(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
 
@@ -256,12 +171,13 @@ def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -
         raise PnpgenError(f"{package_dir} already exists; choose another id or remove it")
     engine = game_id.replace("-", "_")
     module = f"pnpgen_{engine}"
-    marks = {"ID": game_id, "TITLE": title, "SCHEMA": schema, "ENGINE": engine, "MODULE": module,
-             "PACKAGE": f"pnpgen-{game_id}", "CLASS": "".join(w.capitalize() for w in re.split(r"[-_]", engine)),
-             "CODE": re.sub(r"[^a-z0-9]", "", game_id)[:4].upper(),
-             "PACKAGE_DIR": os.path.relpath(package_dir, Path.cwd().resolve())}
-    if marks["CLASS"][0].isdigit():
-        marks["CLASS"] = f"Game{marks['CLASS']}"
+    values = {"id": game_id, "title": title, "schema": schema, "engine": engine, "module": module,
+              "package": f"pnpgen-{game_id}",
+              "class_name": "".join(w.capitalize() for w in re.split(r"[-_]", engine)),
+              "code": re.sub(r"[^a-z0-9]", "", game_id)[:4].upper(),
+              "package_dir": os.path.relpath(package_dir, Path.cwd().resolve())}
+    if values["class_name"][0].isdigit():
+        values["class_name"] = f"Game{values['class_name']}"
     folder = TEMPLATES / kind
     targets = {template: root / game_id / template.name.removesuffix(".tmpl")
                for template in sorted((folder / "content").glob("*.tmpl"))}
@@ -269,6 +185,6 @@ def _played_game(kind: str, root: Path, game_id: str, title: str, schema: str) -
     targets[folder / "package" / "rules.py.tmpl"] = package_dir / module / "__init__.py"
     written = []
     for template, path in targets.items():
-        _write_marked(template, path, marks)
+        _write_template(template, path, values)
         written.append(path)
     return written

@@ -4,6 +4,10 @@ Words a program prints (table headers, labels, bot names) live in a catalogue, a
 mapping of `key: {ja: ..., en: ...}` shipped beside the code that uses them, never in
 inline `if ja else` branches. Texts name values as `{{ name }}`, the placeholder syntax
 of rulebooks and components too.
+
+The catalogue is one of pnpgen's two ways to make text; the other is the content sandbox
+(render/text.py). English program messages are f-strings (docs/words.md;
+tests/test_text_mechanisms.py keeps it so).
 """
 
 from __future__ import annotations
@@ -66,3 +70,7 @@ class Words:
 
     def __contains__(self, key: object) -> bool:
         return key in self.table
+
+
+COMMON = Words.load(Path(__file__).with_name("common.words.yaml"))
+"""Punctuation every language writes its own way: a range, a list, a quantity, an aside."""

@@ -43,3 +43,15 @@ def test_every_shipped_catalogue_has_both_languages_and_loads_only_when_asked(tm
     words = Words.load(broken)  # nothing read yet
     with pytest.raises(ValueError, match="'win' has no ja text"):
         words("win", "en")
+
+
+def test_the_common_catalogue_writes_ranges_lists_quantities_and_asides_per_language() -> None:
+    """What games' presentation code joins by language goes through COMMON, not `if lang` branches."""
+    from pnpgen.words import COMMON
+
+    assert COMMON.each("range", a=2, b=4) == {"ja": "2〜4", "en": "2–4"}
+    assert COMMON("list_separator", "ja").join(["A", "B"]) == "A、B"
+    assert COMMON("list_separator", "en").join(["A", "B"]) == "A, B"
+    assert COMMON("quantity", "ja", n=10, unit="秒") == "10秒" and COMMON("quantity", "en", n=10, unit="s") == "10 s"
+    assert COMMON("aside", "ja", text="A", note="表") == "A（表）"
+    assert COMMON("aside", "en", text="A", note="front") == "A (front)"

@@ -39,6 +39,7 @@ from pnpgen.engine.protocol import Rules
 from pnpgen.errors import PnpgenError
 from pnpgen.play.table import PlayError, Table, drawing
 from pnpgen.referee import dump_data, judge_position, legal_move_texts, load_position, position_svg
+from pnpgen.render.templates import render_file
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -291,10 +292,10 @@ def _with_query(request: Request, query: dict[str, str]) -> Request:
 
 
 def page(name: str, config: dict[str, Any], table: Table) -> HTMLResponse:
-    """A page of static/: its HTML with the game's title and the page's settings filled in."""
-    text = (STATIC / f"{name}.html").read_text(encoding="utf-8")
+    """A page of static/: its HTML with the game's title and the page's settings filled in
+    by the content sandbox (`{{ game }}`, `{{ config }}`), each escaped for where it stands."""
     settings = json.dumps({"game": table.rules.id, **config}).replace("</", "<\\/")
-    return HTMLResponse(text.replace("{{game}}", html.escape(table.rules.id)).replace("{{config}}", settings))
+    return HTMLResponse(render_file(STATIC / f"{name}.html", game=html.escape(table.rules.id), config=settings))
 
 
 async def read_json(request: Request) -> dict[str, Any]:

@@ -19,6 +19,12 @@ TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 def render_template(name: str, **values: object) -> str:
     """templates/`name` filled in with `values`; a template's last newline is kept."""
-    source = (TEMPLATE_DIR / name).read_text(encoding="utf-8")
+    return render_file(TEMPLATE_DIR / name, **values)
+
+
+def render_file(path: Path, **values: object) -> str:
+    """The template file `path` (the project's: templates/, the play pages) filled in with
+    `values` by the sandbox; its last newline is kept."""
+    source = path.read_text(encoding="utf-8")
     text = Templates().render(source, values)  # names it may leave out: `{% if x is defined %}`
     return text + "\n" if source.endswith("\n") else text  # Jinja drops a source's last newline

@@ -628,8 +628,7 @@ def render_shifted_backs(canvas: Canvas, component: YMap, job: KitJob, s: Settin
     pages = 0
     total = len(shift_readings()) * per_reading
     base = back_shift(grid, s)
-    template = WORDS("shifted_backs", job.text_lang, x="\x01", y="\x02", page="\x03", count=total)  # filled once
-    notes = [template.replace("\x01", f"{rx:+.2f}").replace("\x02", f"{ry:+.2f}").replace("\x03", str(k + 1))
+    notes = [WORDS("shifted_backs", job.text_lang, x=f"{rx:+.2f}", y=f"{ry:+.2f}", page=k + 1, count=total)
              for k, (rx, ry) in enumerate(r for r in shift_readings() for _ in chunks)]
     reach = max(grid.outer) + max(SHIFTS) * mm  # the backs move at most this far beyond their bleed
     forms: dict[int, tuple[str, list[Rect], NoteSpot | None]] = {}  # each backs page drawn once, as a form

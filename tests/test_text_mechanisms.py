@@ -50,11 +50,6 @@ PENDING: dict[tuple[str, str], int] = {
     # book helpers' files: list separators and range dashes ("、"/", ", "〜"/"–")
     ("games/burning_desire/presentation.py", "language branch"): 1,
     ("games/burning_desire/presentation.py", "Japanese in code"): 1,
-    ("games/dice_road_race/presentation.py", "language branch"): 3,
-    ("games/dice_road_race/presentation.py", "Japanese in code"): 3,
-    ("games/routou_dice/presentation.py", "language branch"): 1,
-    ("games/routou_dice/presentation.py", "Japanese in code"): 1,
-    ("games/routou_dice/presentation.py", "str.format"): 1,  # describe(): a debug line, to an f-string
     # Dungeon War (explain29): NAMES pairs and name(), table heads, spoils, step lists, fence range
     ("games/dungeon_war/presentation.py", "language branch"): 8,
     ("games/dungeon_war/presentation.py", "Japanese in code"): 39,

@@ -14,7 +14,7 @@ from pnpgen.games.dice_road_race.config import RaceConfig, Stage
 from pnpgen.games.dice_road_race.model import Move, State
 from pnpgen.games.dice_road_race.race import RaceReport, stage_lines
 from pnpgen.games.dice_road_race.report import describe_race
-from pnpgen.words import Words
+from pnpgen.words import COMMON, Words
 
 if TYPE_CHECKING:
     from pnpgen.games.dice_road_race.game import StageRace
@@ -363,26 +363,28 @@ def _sheet(state: State, lang: str) -> sc.Scene:
 
 def rulebook_tables(cfg: RaceConfig, name: str, lang: str) -> list[list[str]]:
     """Tables the rulebook prints, built from the rules data."""
-    unit = ("" if lang == "ja" else " ") + cfg.unit_text(lang)  # 10秒, 10 s
+
+    def time(value: str) -> str:  # 10秒, 10 s
+        return WORDS("time", lang, value=value, unit=cfg.unit_text(lang))
+
     if name == "course":
         rows = [[WORDS(key, lang) for key in ("stage", "type", "boards", "total_cost", "note")]]
         for s in cfg.course:
-            boards = ("、" if lang == "ja" else ", ").join(
-                f"{b}（{text_for(cfg.board_sides[side], lang)}）" if lang == "ja"
-                else f"{b} ({text_for(cfg.board_sides[side], lang)})" for b, side in s.boards)
+            boards = COMMON("list_separator", lang).join(
+                COMMON("aside", lang, text=b, note=text_for(cfg.board_sides[side], lang)) for b, side in s.boards)
             rows.append([str(s.number), cfg.type_name(s.type, lang), boards, str(s.total_cost),
                          text_for(s.note, lang) if s.note else ""])
         return rows
     if name == "bonus":
         head = [WORDS("stage_place", lang), WORDS("bonus_time", lang)]
-        return [head] + [[WORDS("place", lang, n=i + 1), f"−{b}{unit}"] for i, b in enumerate(cfg.bonus)]
+        return [head] + [[WORDS("place", lang, n=i + 1), time(f"−{b}")] for i, b in enumerate(cfg.bonus)]
     if name == "time_rules":
         return [
             [WORDS("situation", lang), WORDS("time_header", lang)],
-            [WORDS("finished_winners_turn", lang), f"+{cfg.added_winners_turn}{unit}"],
-            [WORDS("finished_extra_round", lang), f"+{cfg.added_extra_round}{unit}"],
-            [WORDS("not_finished", lang), f"+{cfg.added_not_finished}{unit}"],
-            [WORDS("bonus_places", lang), " / ".join(f"−{b}" for b in cfg.bonus) + unit],
+            [WORDS("finished_winners_turn", lang), time(f"+{cfg.added_winners_turn}")],
+            [WORDS("finished_extra_round", lang), time(f"+{cfg.added_extra_round}")],
+            [WORDS("not_finished", lang), time(f"+{cfg.added_not_finished}")],
+            [WORDS("bonus_places", lang), time(" / ".join(f"−{b}" for b in cfg.bonus))],
             [WORDS("time_trial", lang), WORDS("time_trial_time", lang, seconds=cfg.tt_seconds_per_roll)],
             [WORDS("recovery", lang), WORDS("recovery_rule", lang, dice=cfg.recover_dice, max=cfg.max_dice)],
             [WORDS("after_retiring", lang), WORDS("after_retiring_rule", lang, dice=cfg.retire_dice)],

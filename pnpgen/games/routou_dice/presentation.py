@@ -14,7 +14,7 @@ from pnpgen import scene as sc
 from pnpgen.content.schema import text_for
 from pnpgen.games.routou_dice.board import owner
 from pnpgen.games.routou_dice.state import SEATS, Move, State
-from pnpgen.words import Words
+from pnpgen.words import COMMON, Words
 
 if TYPE_CHECKING:
     from pnpgen.games.routou_dice.game import RoutouDice
@@ -42,8 +42,8 @@ def describe(rules: RoutouDice, s: State) -> str:
             v = s.board[geo.index(x, y)]
             row.append(f"{SEATS[owner(v)]}{abs(v)}" if v else " .")
         lines.append(f"Y{y}  " + " ".join(row))
-    lines.append("supply A {} B {}; kills A {} B {}; stock A {} B {}".format(
-        *s.supply, *s.kills, *s.stock))
+    (supply_a, supply_b), (kills_a, kills_b), (stock_a, stock_b) = s.supply, s.kills, s.stock
+    lines.append(f"supply A {supply_a} B {supply_b}; kills A {kills_a} B {kills_b}; stock A {stock_a} B {stock_b}")
     if s.result is not None:
         lines.append(f"game over ({s.result[0]}): {' '.join(SEATS[w] for w in s.result[1])} wins")
     else:
@@ -294,26 +294,25 @@ def _zero_odds(rules: RoutouDice, lang: str) -> list[list[str]]:
     """'zero_odds' (for the companion): the exact chance that a placement roll holds no 0,
     enough 0s for a stock, and enough for a destroy, from the dice rolled and the die's
     faces in rules:."""
-    cfg, space = rules.cfg, "" if lang == "ja" else " "  # 53.1%, 53.1 %
+    cfg = rules.cfg
     rows = [[WORDS(key, lang) for key in ("roll", "no_zero", "zeros_for_stock", "zeros_for_destroy")]]
     for action in ("large", "small"):
         n, p = cfg.roll_dice[action], Fraction(1, cfg.faces)
         exactly = [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
         def at_least(k: int, exactly: list[Fraction] = exactly) -> str:
-            return f"{float(sum(exactly[k:], Fraction(0))) * 100:.1f}{space}%"
+            return f"{float(sum(exactly[k:], Fraction(0))) * 100:.1f}%"
 
         rows.append([WORDS("roll_of", lang, action=rules.rule_title(ACTION_RULES[action], lang), n=n),
-                     f"{float(exactly[0]) * 100:.1f}{space}%", at_least(cfg.zeros_stock), at_least(cfg.zeros_destroy)])
+                     f"{float(exactly[0]) * 100:.1f}%", at_least(cfg.zeros_stock), at_least(cfg.zeros_destroy)])
     return rows
 
 
 def rulebook_context(rules: RoutouDice, lang: str) -> dict[str, object]:
     cfg = rules.cfg
-    to = "〜" if lang == "ja" else "–"  # a range as each language writes it
     return {"dice_per_player": cfg.dice, "stock_cap": cfg.stock_cap, "kills_to_win": cfg.kills_to_win,
-            "line_to_win": cfg.line, "columns": f"{cfg.columns[0]}{to}{cfg.columns[1]}",
-            "rows": f"{cfg.rows[0]}{to}{cfg.rows[1]}", "zeros_stock": cfg.zeros_stock,
+            "line_to_win": cfg.line, "columns": COMMON("range", lang, a=cfg.columns[0], b=cfg.columns[1]),
+            "rows": COMMON("range", lang, a=cfg.rows[0], b=cfg.rows[1]), "zeros_stock": cfg.zeros_stock,
             "zeros_destroy": cfg.zeros_destroy, "phases": cfg.phases,
             "large_dice": cfg.roll_dice["large"], "small_dice": cfg.roll_dice["small"]}
 

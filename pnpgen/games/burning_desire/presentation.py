@@ -139,7 +139,8 @@ def _draw_totals(rules: BurningDesire, state: State, moves: Sequence[Move], lang
             points = 0
         else:
             points *= math.prod(m.dice)
-            text, colour = "×" + "×".join(map(str, m.dice)) + f" = {points}", sc.ACCENT
+            text = WORDS("mult_result", lang, faces="×".join(map(str, m.dice)), points=points)
+            colour = sc.ACCENT
         shapes.append(sc.Label(x, dice_y + size + 9, text, 7, colour, "start"))
         width = x + max(pair, sc.text_width(text, 7))
         x += max(pair, sc.text_width(text, 7)) + 2 * gap
@@ -154,6 +155,12 @@ def _draw_totals(rules: BurningDesire, state: State, moves: Sequence[Move], lang
             shapes += sc.cross(dx, dice_y, size, REFUSED, 1.8, 0.1)
         width = x + len(rules.cfg.multipliers) * (size + 4)
     height = max(height, dice_y + size + 14)
+    if state.trigger >= 0 and state.phase != OVER:  # who still plays in the final round or the tie-break
+        seats = WORDS("alt_separator", lang).join(WORDS("seat", lang, n=t + 1) for t in (state.turn, *state.to_play))
+        text = WORDS("tie_left", lang, n=state.tie_round, seats=seats) if state.tie_round else \
+            WORDS("final_left", lang, seats=seats)
+        height += 11
+        shapes.append(sc.Label(0.5, height - 2, text, 7.5, sc.INK, "start"))
     total = state.scores[state.turn] + state.points
     for m in moves:  # the decision after scoring: stopping, or a refused gamble (in red)
         if m.kind == "stop":

@@ -162,6 +162,11 @@ def _draw_totals(rules: BurningDesire, state: State, moves: Sequence[Move], lang
         height += 11
         shapes.append(sc.Label(0.5, height - 2, text, 7.5, sc.INK, "start"))
     total = state.scores[state.turn] + state.points
+    if state.phase == GAMBLE and not moves:  # the decision that comes next
+        key = "may_gamble" if _may_gamble(rules, state) else "adds"
+        height += 11
+        shapes.append(sc.Label(0.5, height - 2, WORDS(key, lang, seat=state.turn + 1, points=state.points,
+                                                      total=total), 7.5, sc.INK, "start"))
     for m in moves:  # the decision after scoring: stopping, or a refused gamble (in red)
         if m.kind == "stop":
             text, colour = "→ " + WORDS("chose_stop", lang, seat=state.turn + 1, total=total), sc.ACCENT

@@ -144,3 +144,19 @@ def test_the_key_explains_every_mark(games: dict[str, Any]) -> None:
         marks = rows[-1]
         assert _red_lines(marks, DW_RED)  # the refused cross, as drawn on the boards
         assert any(isinstance(s, sc.Polygon) and s.fill == sc.ACCENT for s in marks.shapes)  # the fight star
+
+
+def test_the_war_card_list_reads_the_cards_file(games: dict[str, Any]) -> None:
+    """Every war card once, its copies and coins from war-cards.csv; a worn card's BP as a bonus
+    (+), a shot's, a trap's or a dragon's as its own."""
+    rules, _ = games["dungeon-war"]
+    for lang in ("en", "ja"):
+        rows = rules.rulebook_table("war_cards", lang)[1:]
+        cards = rules.cfg.war_cards
+        assert len(rows) == len(cards)
+        by_name = {r[0]: r for r in rows}
+        for card in cards:
+            row = by_name[card.name_ja if lang == "ja" else card.name_en]
+            assert row[1] == str(card.count) and row[3] == (str(card.coins) if card.coins else "—")
+    en = {r[0]: r for r in rules.rulebook_table("war_cards", "en")}
+    assert en["Long Sword"][4] == "+3" and en["Thunderbolt"][4] == "2D+4" and en["Pitfall"][4] == "2D+5"

@@ -108,6 +108,9 @@ def _draw_dice(rules: BurningDesire, state: State, moves: Sequence[Move], lang: 
             line += WORDS("score_total", lang, points=br.points)
         shapes.append(sc.Label(0, y, line, 7.5, sc.ACCENT, "start"))
         y += 11
+    if keep is not None and not refused:
+        shapes.append(sc.Label(0, y, WORDS("keep_line", lang), 7.5, sc.ACCENT, "start"))
+        y += 11
     if refused:
         why = "no_roll_left" if state.rolls >= rules.cfg.rolls else "refused_keep"
         shapes.append(sc.Label(0, y, "× " + WORDS(why, lang, n=state.rolls + 1), 7.5, REFUSED, "start"))

@@ -15,7 +15,7 @@ from .odds import BP, Fighter, melee, shot
 NAMES: dict[str, tuple[str, str]] = {
     "king": ("キングドラゴン", "King Dragon"), "dragon": ("ドラゴン", "Dragon"), "golem": ("ゴーレム", "Golem"),
     "knight": ("ナイト", "Knight"), "magician": ("マジシャン", "Magician"), "slime": ("スライム", "Slime"),
-    "fire_slime": ("火スライム", "fire slime"), "tentacle": ("触手クリーチャー", "tentacle creature"),
+    "fire_slime": ("火スライム", "Fire slime"), "tentacle": ("触手クリーチャー", "tentacle creature"),
     "weak": ("非力", "weak"), "standard": ("標準", "standard"), "strong": ("怪力", "strong"),
     "waterway": ("水路", "waterway"), "swamp": ("毒沼", "poison swamp"), "lava": ("溶岩", "lava"),
     "move": ("移動", "Move"), "summon": ("召喚", "Summon"), "alchemy": ("錬金術", "Alchemy"),

@@ -533,15 +533,15 @@ def key(game: DungeonWarRules, look: Look, lang: str) -> list[sc.Scene]:
 
 def marks_key(look: Look, lang: str) -> list[tuple[list[sc.Shape], str]]:
     """The marks a picture puts on a square: a seat's badge, a move's path, a fight, a refused move."""
-    floor = [sc.Rect(0, 0, CELL, CELL, FALLBACK_FILL, sc.ROLE_INK["cell"], 0.3, role="cell")]
+    floor: list[sc.Shape] = [sc.Rect(0, 0, CELL, CELL, FALLBACK_FILL, sc.ROLE_INK["cell"], 0.3, role="cell")]
     team = look.teams[0] if look.teams else Team(sc.GREY, "#ffffff", "circle", {}, {})
-    badge = [sc.Circle(CELL / 2, CELL / 2, 6, team.colour, sc.INK, 0.5),
-             *sc.symbol(team.mark, CELL / 2, CELL / 2, 3.2, sc.PAPER, sc.INK, 0.4)]
-    path = [*floor, sc.Rect(1, 1, CELL - 2, CELL - 2, None, sc.ACCENT, 1.4),
-            sc.arrow(2, CELL / 2, CELL - 3, CELL / 2, sc.ACCENT, 1.4)]
-    fight = [*floor, *sc.symbol("star", CELL / 2, CELL / 2, CELL * 0.3, sc.ACCENT, sc.PAPER, 0.5)]
-    refused = [*floor, *sc.cross(0, 0, CELL, REFUSED, 2.2, 0.12)]
-    turned = [*floor, sc.Label(3.5, 3.5, "~", 6, CARD_EDGE)]
+    badge: list[sc.Shape] = [sc.Circle(CELL / 2, CELL / 2, 6, team.colour, sc.INK, 0.5),
+                             *sc.symbol(team.mark, CELL / 2, CELL / 2, 3.2, sc.PAPER, sc.INK, 0.4)]
+    path: list[sc.Shape] = [*floor, sc.Rect(1, 1, CELL - 2, CELL - 2, None, sc.ACCENT, 1.4),
+                            sc.arrow(2, CELL / 2, CELL - 3, CELL / 2, sc.ACCENT, 1.4)]
+    fight: list[sc.Shape] = [*floor, *sc.symbol("star", CELL / 2, CELL / 2, CELL * 0.3, sc.ACCENT, sc.PAPER, 0.5)]
+    refused: list[sc.Shape] = [*floor, *sc.cross(0, 0, CELL, REFUSED, 2.2, 0.12)]
+    turned: list[sc.Shape] = [*floor, sc.Label(3.5, 3.5, "~", 6, CARD_EDGE)]
     return [(badge, WORDS("mark_seat", lang)), (path, WORDS("mark_move", lang)),
             (fight, WORDS("mark_fight", lang)), (refused, WORDS("mark_refused", lang)),
             (turned, WORDS("mark_turned", lang))]

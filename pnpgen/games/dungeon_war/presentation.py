@@ -33,7 +33,8 @@ HEAD: dict[str, tuple[list[str], list[str]]] = {
                ["Piece", "No.", "BP", "Move", "Strength", "Terrain", "Cost", "Spoils"]),
     "king": (["段階", "行動", "AP"], ["Step", "Action", "AP"]),
     "melee": (["攻撃側＼防御側"], ["Attacker \\ defender"]),
-    "war_cards": (["カード", "枚数", "種類", "金貨", "BP", "属性"], ["Card", "Copies", "Kind", "Coins", "BP", "Element"]),
+    "war_cards": (["カード", "枚数", "種類", "金貨", "BP", "属性"],
+                  ["Card", "Copies", "Kind", "Coins", "BP", "Element"]),
 }
 
 
@@ -108,9 +109,9 @@ class DungeonWarPresentation:
             for card in cfg.war_cards:
                 own = "shot" in card.effects or not WORN & set(card.categories)  # a shot, trap or dragon's own BP
                 bp = "—" if card.bp.dice == 0 and card.bp.plus == 0 else (dice(card.bp) if own else f"+{dice(card.bp)}")
-                kind = "・".join(name(c, lang) for c in card.categories) if ja else \
+                card_kind = "・".join(name(c, lang) for c in card.categories) if ja else \
                     ", ".join(name(c, lang).lower() for c in card.categories)
-                rows.append([card.name_ja if ja else card.name_en, str(card.count), kind, str(card.coins or "—"),
+                rows.append([card.name_ja if ja else card.name_en, str(card.count), card_kind, str(card.coins or "—"),
                              bp, name(card.element, lang) if card.element else "—"])
             return rows
         if name_ == "king":

@@ -112,10 +112,11 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
                 scene = picture(chosen, shown[0], lang=lang)
                 assert scene is not None
                 out.append((CAPTION + text_for(block["caption"], lang), Counter({r: scene.count(r) for r in COUNTED})))
-            if block.get("figure") == "setup" and chosen is not None:  # the setup picture, under its caption
+            if "figure" in block and "caption" in block and chosen is not None:
                 rows = rulebook_figure(chosen, str(block["figure"]), lang)
-                caption = res.text(block["caption"], block, "caption", chosen)
-                out.append((CAPTION + caption, Counter({r: sum(row.count(r) for row in rows) for r in COUNTED})))
+                if len(rows) == 1 or block["figure"] == "setup":  # one row: on its caption's page
+                    caption = res.text(block["caption"], block, "caption", chosen)
+                    out.append((CAPTION + caption, Counter({r: sum(row.count(r) for row in rows) for r in COUNTED})))
     for example in printed:
         game_rules = res.example_rules(example)
         replayed = positions(game_rules, example) if game_rules else None

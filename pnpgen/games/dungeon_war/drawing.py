@@ -10,7 +10,6 @@ Only public facts are drawn: the board, never hands, trap slots or decks.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -35,6 +34,8 @@ CARD_EDGE = "#4a3f2c"
 FALLBACK_FILL = "#e8dcc2"
 MARKS = {"●": "circle", "■": "square", "▲": "triangle", "◆": "diamond", "○": "circle"}
 KING_RING = "#d4a017"  # a King Dragon's crown ring
+REFUSED = "#c0392b"  # a move the rules refuse
+LEGEND_WIDTH = 200.0  # the seats' lines under a picture wrap at this width (two pictures side by side fit a page)
 WORDS = Words.load(Path(__file__).with_name("drawing.words.yaml"))
 
 
@@ -165,6 +166,7 @@ class Marks:
     jumps: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
     fights: list[tuple[int, int]] = field(default_factory=list)
     spots: list[tuple[int, int]] = field(default_factory=list)
+    refused: list[tuple[int, int]] = field(default_factory=list)  # where a move the rules refuse ends
 
 
 def _sq(move: Move, i: int) -> tuple[int, int]:
@@ -227,8 +229,13 @@ def marks_of(game: DungeonWarRules, state: State, moves: Sequence[Move]) -> Mark
             m.fights.append((int(state.pending[2]), int(state.pending[3])))
         elif head == "fight" and len(state.pending) >= 4:
             m.fights.append((int(state.pending[2]), int(state.pending[3])))
-        with contextlib.suppress(Exception):  # an illegal move: the rest is marked from what it names
+        try:
             state = game.apply(state, move)[0]
+        except Exception:  # noqa: BLE001 - an illegal move: marked where it ends, the rest from what it names
+            if m.routes and head in ("move", "go"):
+                m.refused.append(m.routes[-1][-1])
+            elif m.squares:
+                m.refused.append(m.squares[-1])
     return m
 
 
@@ -301,6 +308,11 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
     for r, c, owner, name in state.board:
         cx, cy = grid.centre(*cell((r, c)))
         shapes += piece(look, owner, name, cx, cy, lang)
+        style = look.codes.get(dungeon.terrain.get((r, c), ""), {})
+        if style.get("mark") in ("diamond", "circle"):  # the square's mark, still seen beside the piece
+            x, y = grid.at(*cell((r, c)))
+            shapes += sc.symbol(str(style["mark"]), x + CELL * 0.16, y + CELL * 0.84, CELL * 0.15,
+                                str(style.get("mark_color", "#ffffff"))[:7], sc.INK, 0.5)
     for path in marks.routes:
         cells = [cell(sq) for sq in path]
         shapes += grid.route(cells) if len(cells) > 1 else []
@@ -313,9 +325,15 @@ def draw(game: DungeonWarRules, look: Look, state: State, moves: Sequence[Move] 
     for square in marks.fights:
         x, y = grid.at(*cell(square))
         shapes += sc.symbol("star", x + CELL * 0.82, y + CELL * 0.18, CELL * 0.2, sc.ACCENT, sc.PAPER, 0.5)
+    for square in marks.refused:  # a move the rules refuse: a red cross where it would end
+        x, y = grid.at(*cell(square))
+        shapes += sc.cross(x, y, CELL, REFUSED, 2.2, 0.12)
     height = grid.y + rows * CELL
-    shapes += _legend(look, state.players, 0.0, height + 8, lang)
-    return sc.Scene(grid.x + cols * CELL + 2, height + 20, tuple(shapes))
+    legend = _legend(game, look, state, 0.0, height + 8, lang, max(grid.x + cols * CELL + 2, LEGEND_WIDTH))
+    shapes += legend
+    labels = [s for s in legend if isinstance(s, sc.Label)]
+    width = max([grid.x + cols * CELL + 2] + [s.x + sc.text_width(s.text, s.size) + 2 for s in labels])
+    return sc.Scene(width, max(s.y for s in labels) + 6, tuple(shapes))
 
 
 def _inside(m: Marks, height: int, width: int) -> Marks:
@@ -324,7 +342,8 @@ def _inside(m: Marks, height: int, width: int) -> Marks:
         return 0 <= sq[0] < height and 0 <= sq[1] < width
 
     return Marks([sq for sq in m.squares if ok(sq)], [p for p in m.routes if all(map(ok, p))],
-                 [j for j in m.jumps if ok(j[0]) and ok(j[1])], [sq for sq in m.fights if ok(sq)], m.spots)
+                 [j for j in m.jumps if ok(j[0]) and ok(j[1])], [sq for sq in m.fights if ok(sq)], m.spots,
+                 [sq for sq in m.refused if ok(sq)])
 
 
 def dashed(x1: float, y1: float, x2: float, y2: float, on: float, off: float, colour: str,
@@ -395,16 +414,58 @@ def piece(look: Look, owner: int, name: str, x: float, y: float, lang: str) -> l
     return out
 
 
-def _legend(look: Look, players: int, x: float, y: float, lang: str) -> list[sc.Shape]:
+def _seats(state: State, look: Look) -> range:
+    return range(min(state.players, len(look.teams)))
+
+
+def _legend(game: DungeonWarRules, look: Look, state: State, x: float, y: float, lang: str,
+            width: float = 200.0) -> list[sc.Shape]:
+    """One entry a seat, its lines kept within `width`: its colour and mark, and what its play
+    sheet shows everyone: gold, fatigue, the slimes' element and the face-up equipment (never
+    the face-down traps); the seat on turn with its AP left."""
     out: list[sc.Shape] = []
-    for seat in range(min(players, len(look.teams))):
+    cfg = game.cfg
+    size, step = 6.5, 9.5
+    for seat in _seats(state, look):
         team = look.teams[seat]
-        cx = x + 8 + seat * 62
-        out.append(sc.Circle(cx, y, 5, team.colour, sc.INK, 0.5))
-        out += sc.symbol(team.mark, cx, y, 2.6, sc.PAPER, sc.INK, 0.4)
-        seat_text = WORDS("seat", lang, n=seat + 1)
-        out.append(sc.Label(cx + 8, y, f"{_text(team.letter, lang)} {seat_text}", 6.5, sc.INK, "start"))
+        out.append(sc.Circle(x + 8, y, 5, team.colour, sc.INK, 0.5))
+        out += sc.symbol(team.mark, x + 8, y, 2.6, sc.PAPER, sc.INK, 0.4)
+        letter = _text(team.letter, lang)
+        name_key = f"team_{_text(team.letter, 'en')}"
+        line = WORDS("seat", lang, n=seat + 1, team=WORDS(name_key, lang) if name_key in WORDS else letter,
+                     letter=letter)
+        items: list[str] = []
+        if state.round > 0:  # during setup the sheets are blank
+            if seat == state.seat and state.phase not in ("over", "deal", "place"):
+                line += WORDS("on_turn", lang, ap=state.ap)
+            items = [f"{state.gold[seat]}G", WORDS("fatigue", lang, n=state.fatigue[seat])]
+            if seat < len(state.element):
+                items.append(WORDS("slimes", lang, element=WORDS(f"element_{cfg.cycle[state.element[seat]]}", lang)))
+            crystals = game.crystals(state, seat)
+            if crystals or state.kings_beaten[seat]:
+                items.append(WORDS("crystals", lang, n=crystals))
+            if state.kings_beaten[seat]:
+                items.append(WORDS("kings_beaten", lang, n=state.kings_beaten[seat]))
+            if seat in state.fallen:
+                items = [WORDS("fallen", lang)]
+            equip = state.equip[seat] if seat < len(state.equip) and seat not in state.fallen else ()
+            items += [_card_name(cfg.war_cards[i], lang) for slot, i in equip if slot != "trap"]
+        sep = WORDS("sheet_sep", lang)
+        for k, item in enumerate(items):
+            joint = WORDS("sheet_open", lang) if k == 0 else sep
+            if sc.text_width(line + joint + item, size) > width - 16 and k:  # carry on below
+                out.append(sc.Label(x + 16, y, line + sep.rstrip(), size, sc.INK, "start"))
+                y += step
+                line = item
+            else:
+                line += joint + item
+        out.append(sc.Label(x + 16, y, line, size, sc.INK, "start"))
+        y += step + 2.5
     return out
+
+
+def _card_name(card: Any, lang: str) -> str:
+    return str(card.name_ja if lang == "ja" else card.name_en)
 
 
 def setup_state(game: DungeonWarRules, players: int, seed: int = 1) -> State:
@@ -429,7 +490,7 @@ def key(game: DungeonWarRules, look: Look, lang: str) -> list[sc.Scene]:
     """The key to the pictures, in rows a page may break between: each army piece's token and
     letter with its name, the neutral pieces, every terrain square as printed, and the walls."""
     def row(title: str, items: list[tuple[list[sc.Shape], str]], per_row: int = 4) -> sc.Scene:
-        width = 130.0
+        width = 520.0 / per_row
         shapes: list[sc.Shape] = [sc.Label(0, 6, title, 8, sc.INK, "start")]
         lines = (len(items) + per_row - 1) // per_row
         for k, (token, text) in enumerate(items):
@@ -465,8 +526,25 @@ def key(game: DungeonWarRules, look: Look, lang: str) -> list[sc.Scene]:
         else:
             base.append(sc.Line(CELL, 0, CELL, CELL, colour, width))
         walls.append((base, WORDS(kind, lang)))
+    walls += marks_key(look, lang)
     return [row(WORDS("key_pieces", lang), army), row(WORDS("key_neutral", lang), neutral),
-            row(WORDS("key_terrain", lang), terrain), row(WORDS("key_walls", lang), walls)]
+            row(WORDS("key_terrain", lang), terrain), row(WORDS("key_marks", lang), walls, 3)]
+
+
+def marks_key(look: Look, lang: str) -> list[tuple[list[sc.Shape], str]]:
+    """The marks a picture puts on a square: a seat's badge, a move's path, a fight, a refused move."""
+    floor: list[sc.Shape] = [sc.Rect(0, 0, CELL, CELL, FALLBACK_FILL, sc.ROLE_INK["cell"], 0.3, role="cell")]
+    team = look.teams[0] if look.teams else Team(sc.GREY, "#ffffff", "circle", {}, {})
+    badge: list[sc.Shape] = [sc.Circle(CELL / 2, CELL / 2, 6, team.colour, sc.INK, 0.5),
+                             *sc.symbol(team.mark, CELL / 2, CELL / 2, 3.2, sc.PAPER, sc.INK, 0.4)]
+    path: list[sc.Shape] = [*floor, sc.Rect(1, 1, CELL - 2, CELL - 2, None, sc.ACCENT, 1.4),
+                            sc.arrow(2, CELL / 2, CELL - 3, CELL / 2, sc.ACCENT, 1.4)]
+    fight: list[sc.Shape] = [*floor, *sc.symbol("star", CELL / 2, CELL / 2, CELL * 0.3, sc.ACCENT, sc.PAPER, 0.5)]
+    refused: list[sc.Shape] = [*floor, *sc.cross(0, 0, CELL, REFUSED, 2.2, 0.12)]
+    turned: list[sc.Shape] = [*floor, sc.Label(3.5, 3.5, "~", 6, CARD_EDGE)]
+    return [(badge, WORDS("mark_seat", lang)), (path, WORDS("mark_move", lang)),
+            (fight, WORDS("mark_fight", lang)), (refused, WORDS("mark_refused", lang)),
+            (turned, WORDS("mark_turned", lang))]
 
 
 ARMY_ORDER = ("king", "dragon", "golem", "knight", "magician", "slime")

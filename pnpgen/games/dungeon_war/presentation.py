@@ -15,19 +15,26 @@ from .odds import BP, Fighter, melee, shot
 NAMES: dict[str, tuple[str, str]] = {
     "king": ("キングドラゴン", "King Dragon"), "dragon": ("ドラゴン", "Dragon"), "golem": ("ゴーレム", "Golem"),
     "knight": ("ナイト", "Knight"), "magician": ("マジシャン", "Magician"), "slime": ("スライム", "Slime"),
-    "fire_slime": ("火スライム", "fire slime"), "tentacle": ("触手クリーチャー", "tentacle creature"),
+    "fire_slime": ("火スライム", "Fire slime"), "tentacle": ("触手クリーチャー", "tentacle creature"),
     "weak": ("非力", "weak"), "standard": ("標準", "standard"), "strong": ("怪力", "strong"),
     "waterway": ("水路", "waterway"), "swamp": ("毒沼", "poison swamp"), "lava": ("溶岩", "lava"),
     "move": ("移動", "Move"), "summon": ("召喚", "Summon"), "alchemy": ("錬金術", "Alchemy"),
     "remake": ("ダンジョンリメイク", "Dungeon Remake"), "draw": ("カードドロー", "Card draw"),
     "change": ("カードチェンジ", "Card change"), "element": ("スライム属性変更", "Slime element change"),
     "place": ("カード配置", "Card placement"),
+    "sword": ("剣", "sword"), "helmet": ("兜", "helmet"), "armour": ("鎧", "armour"), "shield": ("盾", "shield"),
+    "tool": ("道具", "tool"), "magic": ("魔法", "magic"), "trap": ("トラップ", "trap"),
+    "disposable": ("使い捨て", "disposable"), "fire": ("火", "fire"), "ice": ("氷", "ice"),
+    "thunder": ("雷", "thunder"), "water": ("水", "water"), "poison": ("毒", "poison"),
 }
+WORN = {"sword", "helmet", "armour", "shield", "tool", "magic"}  # a worn card's BP adds to its wearer's
 HEAD: dict[str, tuple[list[str], list[str]]] = {
     "pieces": (["駒", "数", "BP", "移動", "力", "地形", "召喚", "戦利品"],
                ["Piece", "No.", "BP", "Move", "Strength", "Terrain", "Cost", "Spoils"]),
     "king": (["段階", "行動", "AP"], ["Step", "Action", "AP"]),
     "melee": (["攻撃側＼防御側"], ["Attacker \\ defender"]),
+    "war_cards": (["カード", "枚数", "種類", "金貨", "BP", "属性"],
+                  ["Card", "Copies", "Kind", "Coins", "BP", "Element"]),
 }
 
 
@@ -62,7 +69,8 @@ class DungeonWarPresentation:
 
     def rulebook_table(self, name_: str, lang: str) -> list[list[str]]:
         """'melee': the attacker's win and mutual-defeat chances for base BPs (odds.melee);
-        'pieces': each army piece's numbers; 'king': the King Dragon's two steps."""
+        'pieces': each army piece's numbers; 'king': the King Dragon's two steps; 'war_cards':
+        each war card's copies, kind, coins, BP (a worn card's as a bonus) and element."""
         cfg = self.cfg
         ja = lang == "ja"
         if name_ == "melee":
@@ -95,6 +103,16 @@ class DungeonWarPresentation:
                 bp = "—" if key == "dragon" else dice(kind.bp)
                 rows.append([name(key, lang), str(kind.count), bp, dice(kind.move), name(kind.strength, lang),
                              terrain, cost, " + ".join(spoils) or "—"])
+            return rows
+        if name_ == "war_cards":
+            rows = [list(HEAD["war_cards"][0 if ja else 1])]
+            for card in cfg.war_cards:
+                own = "shot" in card.effects or not WORN & set(card.categories)  # a shot, trap or dragon's own BP
+                bp = "—" if card.bp.dice == 0 and card.bp.plus == 0 else (dice(card.bp) if own else f"+{dice(card.bp)}")
+                card_kind = "・".join(name(c, lang) for c in card.categories) if ja else \
+                    ", ".join(name(c, lang).lower() for c in card.categories)
+                rows.append([card.name_ja if ja else card.name_en, str(card.count), card_kind, str(card.coins or "—"),
+                             bp, name(card.element, lang) if card.element else "—"])
             return rows
         if name_ == "king":
             rows = [list(HEAD["king"][0 if ja else 1])]

@@ -111,7 +111,8 @@ def expected_drawings(game: str, lang: str) -> list[tuple[str, Counter[str]]]:
                 assert shown is not None, f"{game}: a position block does not load"
                 scene = picture(chosen, shown[0], lang=lang)
                 assert scene is not None
-                out.append((CAPTION + text_for(block["caption"], lang), Counter({r: scene.count(r) for r in COUNTED})))
+                caption = res.text(block["caption"], block, "caption", chosen)  # a template filled in
+                out.append((CAPTION + caption, Counter({r: scene.count(r) for r in COUNTED})))
             if "figure" in block and "caption" in block and chosen is not None:
                 rows = rulebook_figure(chosen, str(block["figure"]), lang)
                 if len(rows) == 1 or block["figure"] == "setup":  # one row: on its caption's page

@@ -16,6 +16,7 @@ from pnpgen.games.fast_alone.no_gaps.rules import (
     WON,
     Move,
     State,
+    Tile,
 )
 
 if TYPE_CHECKING:
@@ -124,30 +125,62 @@ def values(rules: NoGaps, lang: str) -> dict[str, object]:
 
 
 def rulebook_figure(rules: NoGaps, name: str, lang: str) -> list[sc.Scene]:
-    """'tiles': the tile chart as the sheet prints it, one row per tile: the die face, the
-    tile's name in words, its shape drawn cell by cell, its points (header row first)."""
+    """'tiles': the tile chart as the sheet prints it, one row per die face: the face, the
+    points its tiles score for the last cell, and each of its tiles drawn cell by cell with
+    its name in words under it (header row first); one picture, its rows sharing their edges."""
     if name != "tiles":
         raise KeyError(name)
-    widths, unit, die = (34.0, 170.0, 110.0, 50.0), 7.0, 14.0
-    die_x = 0.5 + (widths[0] - die) / 2
-    rows: list[sc.Scene] = [_chart_row(header(lang, "die", "tile", "shape", "points"), widths, 13.0,
-                                            sc.HEADER)]
-    for tile in rules.tiles:
-        label = text_for(tile.name, lang) + (f" ×{tile.count}" if tile.count > 1 else "")
-        tall = max(r for r, _ in tile.cells) + 1
-        height = max(20.0, tall * unit + 7)
-        row = _chart_row(["", label, "", str(tile.points)], widths, height)
-        wide = max(c for _, c in tile.cells) + 1
-        grid = sc.Grid(wide, tall, unit, 0.5 + widths[0] + widths[1] + (widths[2] - wide * unit) / 2,
-                       (height - tall * unit) / 2)
-        pictures = [*sc.die(die_x, (height - die) / 2, die, tile.face, edge=sc.INK),
-                    *sc.polyomino([(c, r) for r, c in tile.cells], grid, "#c9dcef", sc.INK, 0.9),
-                    *(sc.Rect(*grid.at(c, r), unit, unit, None, sc.INK, 0.35) for r, c in tile.cells)]
-        rows.append(sc.Scene(row.width, row.height, row.shapes + tuple(pictures)))
-    for blank in sorted(rules.blank):
-        row = _chart_row(["", WORDS("no-gaps.set_aside", lang), "", ""], widths, 20.0)
-        rows.append(sc.Scene(row.width, row.height, row.shapes + tuple(sc.die(die_x, 3, die, blank, edge=sc.INK))))
-    return rows
+    widths, die = (34.0, 40.0, 406.0), 14.0
+    rows: list[sc.Scene] = [_chart_row(header(lang, "die", "points", "tiles"), widths, 13.0, sc.HEADER)]
+    for face in range(1, rules.faces + 1):
+        tiles = [t for t in rules.tiles if t.face == face]
+        pictures, height = _tile_lines(tiles, widths[0] + widths[1] + 0.5, widths[2], lang)
+        if face in rules.blank or not tiles:
+            pictures = [sc.Label(widths[0] + widths[1] + 4.5, height / 2,
+                                 WORDS("no-gaps.set_aside" if face in rules.blank else "none", lang), 7.5,
+                                 sc.INK, "start")]
+        points = "/".join(str(p) for p in sorted({t.points for t in tiles})) or "–"
+        row = _chart_row(["", points, ""], widths, height)
+        shapes = (*row.shapes, *sc.die(0.5 + (widths[0] - die) / 2, (height - die) / 2, die, face, edge=sc.INK),
+                  *pictures)
+        rows.append(sc.Scene(row.width, row.height, shapes))
+    top, chart = 0.0, list[sc.Shape]()
+    for row in rows:
+        chart += row.moved(0, top)
+        top += row.height
+    return [sc.Scene(rows[0].width, top, tuple(chart))]
+
+
+def _tile_lines(tiles: Sequence[Tile], x: float, width: float, lang: str) -> tuple[list[sc.Shape], float]:
+    """A face's tiles set left to right (a new line when the cell is full), each its shape
+    with cell lines over its name; the shapes and the height they take (at least 24 pt)."""
+    unit, size, gap, pad = 6.0, 6.5, 8.0, 5.0
+    slots: list[tuple[Tile, str, int, int, float]] = []
+    for tile in tiles:
+        label = text_for(tile.name, lang) + ((" " if lang == "en" else "") + f"×{tile.count}" if tile.count > 1 else "")
+        wide, tall = max(c for _, c in tile.cells) + 1, max(r for r, _ in tile.cells) + 1
+        slots.append((tile, label, wide, tall, max(wide * unit, sc.text_width(label, size))))
+    lines: list[list[tuple[Tile, str, int, int, float]]] = [[]]
+    used = pad
+    for slot in slots:
+        if lines[-1] and used + slot[4] > width - pad:
+            lines.append([])
+            used = pad
+        lines[-1].append(slot)
+        used += slot[4] + gap
+    shapes: list[sc.Shape] = []
+    y = pad
+    for line in lines:
+        tallest = max((s[3] for s in line), default=0) * unit
+        left = x + pad
+        for tile, label, wide, tall, span in line:
+            grid = sc.Grid(wide, tall, unit, left + (span - wide * unit) / 2, y + tallest - tall * unit)
+            shapes += sc.polyomino([(c, r) for r, c in tile.cells], grid, "#c9dcef", sc.INK, 0.9)
+            shapes += [sc.Rect(*grid.at(c, r), unit, unit, None, sc.INK, 0.35) for r, c in tile.cells]
+            shapes.append(sc.Label(left + span / 2, y + tallest + 2 + size / 2, label, size, sc.INK))
+            left += span + gap
+        y += tallest + size + 2 + pad
+    return shapes, max(24.0, y)
 
 
 def _chart_row(texts: list[str], widths: tuple[float, ...], height: float, fill: str | None = None) -> sc.Scene:

@@ -37,7 +37,7 @@ def draw(rules: PairingFive, state: State, moves: Sequence[Move] = (), lang: str
     outlines the cell the die goes to."""
     names = [text_for(a.name, lang) for a in rules.areas]
     cell, size = 22.0, 6.5
-    width = max(cell + 10, *(sc.text_width(name, size) + 8 for name in names))
+    widths = [max(cell + 10, sc.text_width(name, size) + 6) for name in names]  # each area as wide as its name
     top = 22.0
     shapes: list[sc.Shape] = []
     marks: list[sc.Shape] = []
@@ -47,7 +47,7 @@ def draw(rules: PairingFive, state: State, moves: Sequence[Move] = (), lang: str
     shapes += [sc.Label(left - 3, top + k * (cell + 4) + cell / 2, row, 6.5, sc.GREY, "end")
                for k, row in enumerate(("1st", "2nd"))]
     for a, name in enumerate(names):
-        x = left + a * width
+        x, width = left + sum(widths[:a]), widths[a]
         shapes += [sc.Label(x + width / 2, 5, rules.areas[a].label, 8), sc.Label(x + width / 2, 15, name, size,
                                                                              sc.ACCENT)]
         for k in range(2):
@@ -72,7 +72,7 @@ def draw(rules: PairingFive, state: State, moves: Sequence[Move] = (), lang: str
         k = state.pool.index(touched[0])
         marks.append(sc.Rect(x + k * (small + 3.5) - 1.5, y - 1.5, small + 3, small + 3, None, sc.ACCENT, 1.3,
                              radius=3))
-    right = max(left + len(names) * width, x + len(state.pool) * (small + 3.5))
+    right = max(left + sum(widths), x + len(state.pool) * (small + 3.5))
     return sc.Scene(right, y + small + 1, tuple(shapes + marks))
 
 

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 def effect_text(effect: Effect, faces: int, lang: str) -> str:
     """One sentence on an effect, written from its data (rulebook tables)."""
-    return WORDS(f"un.{effect.effect}", lang, signed=f"{effect.by:+d}", by=abs(effect.by), faces=faces,
-                 total=faces + 1)
+    signed = f"{effect.by:+d}".replace("-", "−")  # a true minus sign, as the board prints it
+    return WORDS(f"un.{effect.effect}", lang, signed=signed, by=abs(effect.by), faces=faces, total=faces + 1)
 
 
 RED_FILL = "#f0b4b4"  # the red die

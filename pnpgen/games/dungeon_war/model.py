@@ -296,7 +296,7 @@ class DungeonWarRules(Rules[State, Move]):
                                   f"{possible}")
             raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
         if isinstance(move, Walk | Go) and len(move) > (5 if isinstance(move, Walk) else 3):
-            if movement.declared_path_ok(self, state, move):
+            if movement.declared_path_refusal(self, state, move) is None:
                 return move
         elif move in self.legal_moves(state):
             return move
@@ -313,11 +313,11 @@ class DungeonWarRules(Rules[State, Move]):
 
     def why_illegal(self, state: State, move: Move) -> tuple[str, str]:
         """The rule a move that is not legal breaks, and why (for the referee)."""
-        return explain(self, state, move)
+        return explain(self, state, move) or ("DW-TURN", "the move is legal now")
 
     # --- used by tests and by the other modules of this game --------------------------------
     def _entry(self, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
-               owner: int, king: bool) -> tuple[bool, bool, bool] | None:
+               owner: int, king: bool) -> movement.Entry | str:
         return movement.entry(self, state, occ, target, kind, owner, king)
 
 
@@ -364,31 +364,19 @@ CHANCE_APPLY: dict[type[Move], Handler] = {
 
 
 def turn_moves(rules: DungeonWarRules, state: State) -> list[Move]:
-    cfg, seat = rules.cfg, state.seat
+    """The turn's moves: the end, each piece's actions (turn.action_refusal lets it act), the
+    King Dragon's (a) and (b) actions (king.a_refusal, b_refusal); Card placement goes on alone."""
     moves: list[Move] = [End()]
-    king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
     if state.king_step in (3, 4):
         return list(dict.fromkeys(moves + cards.placements_b(rules, state)))  # two copies of a card: one move
     if state.king_step == 0:
         for r, c, owner, name in state.board:
             if name != "king" and not turn.action_refusal(rules, state, (r, c), (owner, name)):
                 moves += piece_moves(rules, state, (r, c), name)
-        if king_square and king_square not in state.acted:
-            moves += king.king_a(rules, state, king_square)
-    elif state.king_step == 1 and state.summoned and state.ap >= 0 and king_square:
-        moves += king.summons(rules, state, king_square, free=True)
-    if king_square and state.king_step in (0, 1):
-        b = cfg.actions_b
-        if state.ap >= b["draw"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
-            moves.append(Draw())
-        if "change" in b and state.ap >= b["change"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
-            moves += king.changes(rules, state)
-        if state.ap >= b["element"]:
-            here = state.element[seat]
-            for step in (-1, 1):
-                moves.append(Element((here + step) % len(cfg.cycle)))
-        if state.ap >= b["place"]:
-            moves += cards.placements_b(rules, state)
+    king_square = cards.seat_king(state)
+    if king_square:
+        moves += king.king_a(rules, state, king_square)
+        moves += king.king_b(rules, state)
     return list(dict.fromkeys(moves))
 
 

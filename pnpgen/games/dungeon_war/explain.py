@@ -80,14 +80,16 @@ def gates(rules: DungeonWarRules, state: State, move: Move) -> Refusal:
                         if isinstance(move, mv.Shoot) else None))
         return None
     if isinstance(move, mv.Summon | mv.Alchemy | mv.Remake):
-        refused = king.a_refusal(rules, state, head)
+        square = cards.seat_king(state)
+        refused = king.a_refusal(rules, state, head, square)
         if refused is None and isinstance(move, mv.Summon):
-            refused = king.summon_refusal(rules, state, str(move[1])) or king.range_refusal(
-                rules, cards.king_square(state), move.square)
+            name = str(move[1])
+            refused = king.summon_refusal(rules, state, name, rules.kind(state, state.seat, name)) or (
+                king.range_refusal(rules, cards.king_square(state), move.square))
         return refused
     b_action = B_ACTIONS.get(type(move))
     if b_action is not None:
-        refused = king.b_refusal(rules, state, b_action)
+        refused = king.b_refusal(rules, state, b_action, cards.seat_king(state))
         if refused is None and isinstance(move, mv.Equip | mv.Unequip):
             refused = cards.equip_refusal(rules, state, head, move.card, move.slot)
         return refused

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from pnpgen.engine.protocol import Event
 
 from . import building, cards, core, movement, turn
-from .config import ARMY
+from .config import ARMY, PieceKind
 from .core import set_at, square_name
-from .dungeon import Square, manhattan
+from .dungeon import Square
 from .moves import Alchemy, Change, Draw, Element, Move, Remake, Summon, Walk
 from .state import State
 
@@ -38,11 +38,10 @@ def changes(rules: DungeonWarRules, state: State) -> list[Move]:
 Refusal = tuple[str, str] | None
 
 
-def a_refusal(rules: DungeonWarRules, state: State, head: str) -> Refusal:
+def a_refusal(rules: DungeonWarRules, state: State, head: str, king: Square | None) -> Refusal:
     """Why the King Dragon may not take (a) action `head` (move, summon, alchemy, remake) now,
     or None: one (a) action a turn, before anything else it does, and the AP for it; a Summon
-    action goes on calling pieces of other kinds for free."""
-    king = cards.seat_king(state)
+    action goes on calling pieces of other kinds for free. `king`: its square (cards.seat_king)."""
     if king is None:
         return "DW-KING", "seat has no King Dragon on the board"
     going_on = head == "summon" and state.king_step == 1 and bool(state.summoned)
@@ -58,11 +57,11 @@ def a_refusal(rules: DungeonWarRules, state: State, head: str) -> Refusal:
     return None
 
 
-def b_refusal(rules: DungeonWarRules, state: State, head: str) -> Refusal:
+def b_refusal(rules: DungeonWarRules, state: State, head: str, king: Square | None) -> Refusal:
     """Why the King Dragon may not take (b) action `head` (draw, change, element, place) now,
     or None: after its (a) action or none, once, for its AP; a draw or card change needs a war
     card left; Card placement goes on placing cards (king_step 3, 4)."""
-    if cards.seat_king(state) is None:
+    if king is None:
         return "DW-KING", "seat has no King Dragon on the board"
     if head == "place" and state.king_step in (3, 4):
         return None
@@ -76,11 +75,10 @@ def b_refusal(rules: DungeonWarRules, state: State, head: str) -> Refusal:
     return None
 
 
-def summon_refusal(rules: DungeonWarRules, state: State, name: str) -> Refusal:
+def summon_refusal(rules: DungeonWarRules, state: State, name: str, kind: PieceKind) -> Refusal:
     """Why no `name` may be summoned now, or None: each kind once a Summon action, its card
     placed (a dragon), a piece of it to place (unused, or one on the board, D-DW-22), its cost."""
     seat = state.seat
-    kind = rules.kind(state, seat, name)
     if name == "king":
         return "DW-SUMMON", "the King Dragon is never summoned"
     if name in state.summoned:
@@ -94,8 +92,14 @@ def summon_refusal(rules: DungeonWarRules, state: State, name: str) -> Refusal:
     return None
 
 
+def summon_ring(rules: DungeonWarRules, king: Square) -> frozenset[Square]:
+    """The squares a piece is summoned on: at summon_range exactly from the King Dragon."""
+    n = rules.cfg.summon_range
+    return frozenset((king[0] + dr, king[1] + sign * (n - abs(dr))) for dr in range(-n, n + 1) for sign in (-1, 1))
+
+
 def range_refusal(rules: DungeonWarRules, king: Square, square: Square) -> Refusal:
-    if manhattan(square, king) != rules.cfg.summon_range:
+    if square not in summon_ring(rules, king):
         return "DW-SUMMON", f"summoning is at range {rules.cfg.summon_range} exactly from the King Dragon"
     return None
 
@@ -103,29 +107,29 @@ def range_refusal(rules: DungeonWarRules, king: Square, square: Square) -> Refus
 def king_a(rules: DungeonWarRules, state: State, square: Square) -> Iterator[Move]:
     seat = state.seat
     king = rules.kind(state, seat, "king")
-    if a_refusal(rules, state, "move") is None:
+    if a_refusal(rules, state, "move", square) is None:
         for dr, dc in sorted(movement.reach(rules, state, square, king, seat, king.move.plus)):
             yield Walk(square[0], square[1], dr, dc)
-    if a_refusal(rules, state, "summon") is None:
+    if a_refusal(rules, state, "summon", square) is None:
         yield from summons(rules, state, square)
-    if a_refusal(rules, state, "alchemy") is None:
+    if a_refusal(rules, state, "alchemy", square) is None:
         yield Alchemy()
-    if a_refusal(rules, state, "remake") is None and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
+    if a_refusal(rules, state, "remake", square) is None and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
         for cr, cc in building.remakeable(rules, state):
             yield Remake(cr, cc)
 
 
-def king_b(rules: DungeonWarRules, state: State) -> Iterator[Move]:
-    """The (b) actions: draw, card change, element change, Card placement."""
-    if b_refusal(rules, state, "draw") is None:
+def king_b(rules: DungeonWarRules, state: State, square: Square) -> Iterator[Move]:
+    """The (b) actions of the King Dragon on `square`: draw, card change, element change, Card placement."""
+    if b_refusal(rules, state, "draw", square) is None:
         yield Draw()
-    if "change" in rules.cfg.actions_b and b_refusal(rules, state, "change") is None:
+    if "change" in rules.cfg.actions_b and b_refusal(rules, state, "change", square) is None:
         yield from changes(rules, state)
-    if b_refusal(rules, state, "element") is None:
+    if b_refusal(rules, state, "element", square) is None:
         here = state.element[state.seat]
         for step in (-1, 1):
             yield Element((here + step) % len(rules.cfg.cycle))
-    if b_refusal(rules, state, "place") is None:
+    if b_refusal(rules, state, "place", square) is None:
         yield from cards.placements_b(rules, state)
 
 
@@ -135,13 +139,13 @@ def army_available(state: State, seat: int, name: str) -> bool:
 
 
 def summons(rules: DungeonWarRules, state: State, king_square: Square) -> Iterator[Move]:
-    seat = state.seat
+    seat, ring = state.seat, summon_ring(rules, king_square)
     for name in ARMY:
-        if summon_refusal(rules, state, name) is not None:
-            continue
         kind = rules.kind(state, seat, name)
+        if summon_refusal(rules, state, name, kind) is not None:
+            continue
         for r, c in core.empty_squares(rules, state, kind):
-            if range_refusal(rules, king_square, (r, c)) is None:
+            if (r, c) in ring:  # range_refusal
                 for source in core.sources(state, seat, name):
                     yield Summon(name, r, c, *source)
 

@@ -376,7 +376,7 @@ def turn_moves(rules: DungeonWarRules, state: State) -> list[Move]:
     king_square = cards.seat_king(state)
     if king_square:
         moves += king.king_a(rules, state, king_square)
-        moves += king.king_b(rules, state)
+        moves += king.king_b(rules, state, king_square)
     return list(dict.fromkeys(moves))
 
 

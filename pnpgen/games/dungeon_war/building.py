@@ -198,8 +198,8 @@ def neutral_refusal(rules: DungeonWarRules, state: State, head: str, src: Square
     if not low <= manhattan(src, target) <= high:
         span = str(low) if low == high else f"{low}-{high}"
         return "DW-BLOCK", f"a {head} goes at range {span} exactly (Manhattan distance)"
-    code = rules.dungeon(state).terrain.get(target)
-    if head == "fence" and code is not None and cfg.terrain[code].get("no_fence"):
+    code = rules.dungeon(state).terrain.get(target) if head == "fence" else None
+    if code is not None and cfg.terrain[code].get("no_fence"):
         return "DW-BLOCK", f"{square_text(*target)} must be an empty dungeon square and not lava"
     return None
 

@@ -317,7 +317,7 @@ class DungeonWarRules(Rules[State, Move]):
 
     # --- used by tests and by the other modules of this game --------------------------------
     def _entry(self, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
-               owner: int, king: bool) -> movement.Entry | str:
+               owner: int, king: bool) -> movement.Entry:
         return movement.entry(self, state, occ, target, kind, owner, king)
 
 

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 Entry = tuple[bool, bool, bool, str]  # may stop, may pass on, forced stop, why it may not stop ('' if it may)
 FREE: Entry = (True, True, False, "")
-NEVER_STOPS: Entry = (False, True, False, "never-stops")
 FIGHT: Entry = (True, False, True, "")
 
 # why a piece may not stop on a square (entry()'s codes), in words: rule, sentence (filled by explain)
@@ -37,37 +36,40 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "kings": ("DW-MELEE", "King Dragons never fight each other"),
     "unbreakable": ("DW-BREAK", "a {strength} piece cannot break a {there}"),
 }
+# a square that may not be entered: neither stop nor pass, and why
+REFUSED: dict[str, Entry] = {code: (False, False, False, code) for code in REFUSALS}
+PASS: dict[str, Entry] = {code: (False, True, False, code) for code in ("never-stops", "friend")}
 
 
 def entry(rules: DungeonWarRules, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
-          owner: int, king: bool) -> Entry | str:
-    """Entering `target`: a code of REFUSALS if it may not be entered, else (may stop, may pass
-    on, forced stop, the code of why it may not stop). A King Dragon's ban on stopping comes
-    first, then the piece there: the order of the referee's reasons."""
+          owner: int, king: bool) -> Entry:
+    """Entering `target`: (may stop, may pass on, forced stop, the REFUSALS code of why it may
+    not stop, '' if it may); a square it may not enter neither stops nor passes. A King
+    Dragon's ban on stopping comes first, then the piece there: the order of the referee's reasons."""
     code = rules.dungeon(state).terrain[target]
     need = rules.cfg.terrain[code].get("needs")
     if need and need not in kind.terrain:
-        return "terrain"  # D-DW-8
+        return REFUSED["terrain"]  # D-DW-8
     stand = not (king and code in rules.cfg.king_never_stops)
     there = occ.get(target)
     if there is None:
-        return FREE if stand else NEVER_STOPS
+        return FREE if stand else PASS["never-stops"]
     who, name = there
     if who == owner:  # D-DW-7
         if rules.kind(state, who, name).stop:
-            return "friend-stop" if stand else "never-stops"
-        return (False, True, False, "friend" if stand else "never-stops")
+            return REFUSED["friend-stop" if stand else "never-stops"]
+        return PASS["friend" if stand else "never-stops"]
     if who >= 0:  # an enemy
         if rules.kind(state, who, name).stop:
             if not stand:
-                return "never-stops"
-            return "kings" if king and name == "king" else FIGHT
-        return FREE if stand else NEVER_STOPS
+                return REFUSED["never-stops"]
+            return REFUSED["kings"] if king and name == "king" else FIGHT
+        return FREE if stand else PASS["never-stops"]
     if name in ("block", "fence"):
         if not stand:
-            return "never-stops"
-        return FIGHT if name in rules.cfg.breaks[kind.strength] else "unbreakable"
-    return FREE if stand else NEVER_STOPS  # tentacle, chest, coin
+            return REFUSED["never-stops"]
+        return FIGHT if name in rules.cfg.breaks[kind.strength] else REFUSED["unbreakable"]
+    return FREE if stand else PASS["never-stops"]  # tentacle, chest, coin
 
 
 def destination_refusal(rules: DungeonWarRules, state: State, dst: Square, name: str, rule: str,
@@ -80,8 +82,7 @@ def destination_refusal(rules: DungeonWarRules, state: State, dst: Square, name:
     kind = rules.kind(state, state.seat, name)
     if dst != src:
         occ = rules.occupants(state)
-        found = entry(rules, state, occ, dst, kind, state.seat, name == "king")
-        why = found if isinstance(found, str) else found[3]
+        why = entry(rules, state, occ, dst, kind, state.seat, name == "king")[3]
         if why:
             rule_id, words = REFUSALS[why]
             land = rules.cfg.terrain[terrain[dst]]
@@ -119,7 +120,7 @@ def reach_paths(rules: DungeonWarRules, state: State, start: Square, kind: Piece
     seen = {start}
     layer: list[tuple[Square, tuple[Square, ...]]] = [(start, ())]
     cracked = "cracked_wall" in rules.cfg.breaks[kind.strength]
-    entries: dict[Square, Entry | str] = {}  # entering a square: the same from any side
+    entries: dict[Square, Entry] = {}  # entering a square: the same from any side
     for _ in range(limit):
         nxt_layer = []
         for square, path in layer:
@@ -130,9 +131,7 @@ def reach_paths(rules: DungeonWarRules, state: State, start: Square, kind: Piece
                     found = entries[t]
                 else:
                     found = entries[t] = entry(rules, state, occ, t, kind, owner, king)
-                if isinstance(found, str):
-                    continue
-                stop, go_on, forced, _ = found
+                stop, go_on, forced, _ = found  # a square it may not enter neither stops nor passes
                 if stop and t not in ends:
                     ends[t] = (*path, t)
                 if go_on and not forced and not wall and t not in seen:
@@ -159,10 +158,7 @@ def path_refusal(rules: DungeonWarRules, state: State, start: Square, path: tupl
         walls = [wall for target, wall in step_targets(rules, state, here, cracked) if target == t]
         if not walls:
             return "step"
-        found = entry(rules, state, occ, t, kind, owner, king)
-        if isinstance(found, str):
-            return "step"
-        stop, go_on, forced, _ = found
+        stop, go_on, forced, _ = entry(rules, state, occ, t, kind, owner, king)
         if i == len(path) - 1:
             return None if stop else "step"
         if not go_on or forced or min(walls):
@@ -176,10 +172,9 @@ def warps(rules: DungeonWarRules, state: State, start: Square, kind: PieceKind, 
     occ = rules.occupants(state)
     found = []
     for t in sorted(rules.dungeon(state).terrain):
-        if t != start and warp_refusal(rules, state, kind, start, t) is None:
-            there = entry(rules, state, occ, t, kind, owner, False)
-            if not isinstance(there, str) and there[0]:
-                found.append(t)
+        if t != start and warp_refusal(rules, state, kind, start, t) is None and entry(
+                rules, state, occ, t, kind, owner, False)[0]:
+            found.append(t)
     return found
 
 

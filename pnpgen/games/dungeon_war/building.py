@@ -11,7 +11,7 @@ from pnpgen.engine.protocol import Event
 from . import core
 from .config import NEUTRAL, PieceKind
 from .core import set_at, square_name
-from .dungeon import STEPS, Square, manhattan, open_spots
+from .dungeon import STEPS, Square, in_range, open_spots
 from .moves import Block, Deal, Discard, Dungeon, Fence, Lay, Make, Move, Put, Reverse
 from .notation import square_text
 from .pending import Building, Dealing, Laying, Placing
@@ -183,10 +183,17 @@ def piece_moves(rules: DungeonWarRules, state: State, square: Square, kind: Piec
                 yield Make(r, c, cr, cc)
     for action in (Block, Fence):
         if action.head in kind.actions and core.neutral_available(state, action.head):
+            reach = neutral_range(rules, action.head, square)
             for tr, tc in core.empty_squares(rules, state, None):
-                if neutral_refusal(rules, state, action.head, square, (tr, tc)) is None:
+                if (tr, tc) in reach and neutral_refusal(rules, state, action.head, square, (tr, tc)) is None:
                     for source in core.sources(state, -1, action.head):
                         yield action(r, c, tr, tc, *source)
+
+
+def neutral_range(rules: DungeonWarRules, head: str, src: Square) -> frozenset[Square]:
+    """Where a block or fence from `src` may go: at its range (game.yaml block_range, fence_range)."""
+    low, high = rules.cfg.block_range if head == "block" else rules.cfg.fence_range
+    return in_range(src, low, high)
 
 
 def neutral_refusal(rules: DungeonWarRules, state: State, head: str, src: Square,
@@ -194,8 +201,8 @@ def neutral_refusal(rules: DungeonWarRules, state: State, head: str, src: Square
     """A block or fence goes at its range from the slime, a fence not on a `no_fence` terrain
     (lava); the square must be empty too (piece_moves lists those, explain words it)."""
     cfg = rules.cfg
-    low, high = cfg.block_range if head == "block" else cfg.fence_range
-    if not low <= manhattan(src, target) <= high:
+    if target not in neutral_range(rules, head, src):
+        low, high = cfg.block_range if head == "block" else cfg.fence_range
         span = str(low) if low == high else f"{low}-{high}"
         return "DW-BLOCK", f"a {head} goes at range {span} exactly (Manhattan distance)"
     code = rules.dungeon(state).terrain.get(target) if head == "fence" else None

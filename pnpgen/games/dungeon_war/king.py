@@ -11,7 +11,7 @@ from pnpgen.engine.protocol import Event
 from . import building, cards, core, movement, turn
 from .config import ARMY, PieceKind
 from .core import set_at, square_name
-from .dungeon import Square
+from .dungeon import Square, in_range
 from .moves import Alchemy, Change, Draw, Element, Move, Remake, Summon, Walk
 from .state import State
 
@@ -39,9 +39,10 @@ Refusal = tuple[str, str] | None
 
 
 def a_refusal(rules: DungeonWarRules, state: State, head: str, king: Square | None) -> Refusal:
-    """Why the King Dragon may not take (a) action `head` (move, summon, alchemy, remake) now,
-    or None: one (a) action a turn, before anything else it does, and the AP for it; a Summon
-    action goes on calling pieces of other kinds for free. `king`: its square (cards.seat_king)."""
+    """Why the King Dragon on `king` (cards.seat_king) may not take (a) action `head` (summon,
+    alchemy, remake; its move is a piece's action, turn.action_refusal) now, or None: one (a)
+    action a turn, before anything else it does, and the AP for it; a Summon action goes on
+    calling pieces of other kinds for free."""
     if king is None:
         return "DW-KING", "seat has no King Dragon on the board"
     going_on = head == "summon" and state.king_step == 1 and bool(state.summoned)
@@ -92,14 +93,8 @@ def summon_refusal(rules: DungeonWarRules, state: State, name: str, kind: PieceK
     return None
 
 
-def summon_ring(rules: DungeonWarRules, king: Square) -> frozenset[Square]:
-    """The squares a piece is summoned on: at summon_range exactly from the King Dragon."""
-    n = rules.cfg.summon_range
-    return frozenset((king[0] + dr, king[1] + sign * (n - abs(dr))) for dr in range(-n, n + 1) for sign in (-1, 1))
-
-
 def range_refusal(rules: DungeonWarRules, king: Square, square: Square) -> Refusal:
-    if square not in summon_ring(rules, king):
+    if square not in in_range(king, rules.cfg.summon_range, rules.cfg.summon_range):
         return "DW-SUMMON", f"summoning is at range {rules.cfg.summon_range} exactly from the King Dragon"
     return None
 
@@ -107,7 +102,7 @@ def range_refusal(rules: DungeonWarRules, king: Square, square: Square) -> Refus
 def king_a(rules: DungeonWarRules, state: State, square: Square) -> Iterator[Move]:
     seat = state.seat
     king = rules.kind(state, seat, "king")
-    if a_refusal(rules, state, "move", square) is None:
+    if turn.action_refusal(rules, state, square, (seat, "king"), "move") is None:  # its move, as a piece's
         for dr, dc in sorted(movement.reach(rules, state, square, king, seat, king.move.plus)):
             yield Walk(square[0], square[1], dr, dc)
     if a_refusal(rules, state, "summon", square) is None:
@@ -139,7 +134,7 @@ def army_available(state: State, seat: int, name: str) -> bool:
 
 
 def summons(rules: DungeonWarRules, state: State, king_square: Square) -> Iterator[Move]:
-    seat, ring = state.seat, summon_ring(rules, king_square)
+    seat, ring = state.seat, in_range(king_square, rules.cfg.summon_range, rules.cfg.summon_range)
     for name in ARMY:
         kind = rules.kind(state, seat, name)
         if summon_refusal(rules, state, name, kind) is not None:

@@ -295,7 +295,7 @@ class DungeonWarRules(Rules[State, Move]):
                 raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
                                   f"{possible}")
             raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
-        if isinstance(move, Walk | Go) and len(move) > (5 if isinstance(move, Walk) else 3):
+        if type(move) in PATHS and len(move) > PATHS[type(move)]:
             if movement.declared_path_refusal(self, state, move) is None:
                 return move
         elif move in self.legal_moves(state):
@@ -307,7 +307,7 @@ class DungeonWarRules(Rules[State, Move]):
         """After a completed action, the trap window of D-DW-21 (not inside a Summon or Card
         placement action, which go on; not after a draw, a roll or a window's own move)."""
         if (state.phase == "turn" and before.phase not in ("window", "place")
-                and not isinstance(move, Card | Face | Summon | Equip | Unequip) and state.king_step < 3):
+                and type(move) not in NO_WINDOW and state.king_step < 3):
             return cards.window(self, state, state.seat)
         return state
 
@@ -331,6 +331,9 @@ def pass_(rules: DungeonWarRules, state: State, move: Pass, events: list[Event])
     answer = {"window": cards.pass_window, "mirror": shooting.pass_mirror}.get(state.phase, movement.pass_ambush)
     return answer(rules, state, move, events)
 
+
+PATHS: dict[type[Move], int] = {Walk: 5, Go: 3}  # moves that may declare a path after this many items
+NO_WINDOW = frozenset((Card, Face, Summon, Equip, Unequip))  # no trap window after these (see _after)
 
 ASKED: dict[str, Callable[[State], int]] = {  # the seat a decision phase asks
     "ambush": lambda s: AmbushAsk.of(s).seat, "window": lambda s: Window.of(s).seat,

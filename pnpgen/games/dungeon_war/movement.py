@@ -170,12 +170,13 @@ def path_refusal(rules: DungeonWarRules, state: State, start: Square, path: tupl
 def warps(rules: DungeonWarRules, state: State, start: Square, kind: PieceKind, owner: int) -> list[Square]:
     """Cross warp (D-DW-17): any square in the same row or column the magician may stop on."""
     occ = rules.occupants(state)
-    found = []
-    for t in sorted(rules.dungeon(state).terrain):
-        if t != start and warp_refusal(rules, state, kind, start, t) is None and entry(
-                rules, state, occ, t, kind, owner, False)[0]:
-            found.append(t)
-    return found
+    return [t for t in sorted(rules.dungeon(state).terrain) if t != start and in_line(start, t)
+            and entry(rules, state, occ, t, kind, owner, False)[0]]
+
+
+def in_line(a: Square, b: Square) -> bool:
+    """Cross warp goes along the row or the column."""
+    return a[0] == b[0] or a[1] == b[1]
 
 
 def travel(rules: DungeonWarRules, state: State, src: Square, path: tuple[Square, ...], dash: bool, events: list[Event],
@@ -275,7 +276,7 @@ def warp_refusal(rules: DungeonWarRules, state: State, kind: PieceKind, src: Squ
     gold = state.gold[state.seat]
     if gold < kind.warp_cost:
         return "DW-GOLD", f"cross warp costs {kind.warp_cost}G; seat {state.seat + 1} has {gold}G"
-    if dst is not None and dst[0] != src[0] and dst[1] != src[1]:
+    if dst is not None and not in_line(src, dst):
         return "DW-WARP", "cross warp goes along the row or the column only"
     return None
 
@@ -329,7 +330,7 @@ def roll(rules: DungeonWarRules, state: State, move: Roll | Dash, events: list[E
     """The knight's move or dash: the die is rolled (phase 'roll', a chance node)."""
     r, c = move.square
     return state._replace(ap=state.ap - rules.cfg.action_cost, acted=state.acted | {(r, c)}, phase="roll",
-                          pending=Rolling.make(r, c, int(isinstance(move, Dash))))
+                          pending=Rolling.make(r, c, int(type(move) is Dash)))
 
 
 def face(rules: DungeonWarRules, state: State, move: Face, events: list[Event]) -> State:

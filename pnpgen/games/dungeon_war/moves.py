@@ -10,7 +10,7 @@ the engine's move keys are unchanged. Variable parts come last: a declared path 
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 Square = tuple[int, int]
 
@@ -29,7 +29,7 @@ def at(i: int, cast: Any = None) -> Any:
 
 
 def pair(i: int) -> Any:
-    return property(lambda t: (t[i], t[i + 1]))
+    return property(itemgetter(i, i + 1))
 
 
 def tail(i: int) -> Any:
@@ -272,10 +272,12 @@ KINDS: dict[str, type[Move]] = {cls.head: cls for cls in (
     Dispose, Deal, Place, Roll, Dash, Revive, Remake, Walk, Warp, Make, Reverse, Block, Fence, Go, Put, Summon,
     Equip, Unequip, UseCard, Shoot, Shot, Trap)}
 
+CLASSES = frozenset((Move, Brainwash, *KINDS.values()))
+
 
 def typed(move: tuple[Any, ...]) -> Move:
     """The move's class for a plain tuple (a move written by hand or read back)."""
-    if isinstance(move, Move):
-        return move
+    if type(move) in CLASSES:  # (not isinstance: a metaclass makes it slow, and this is on every apply)
+        return cast(Move, move)
     cls = Brainwash if move[0] == "use" and len(move) > 4 else KINDS.get(str(move[0]) if move else "", Move)
     return tuple.__new__(cls, move)

@@ -22,14 +22,10 @@ from pnpgen.games.dungeon_war.config import ARMY
 from pnpgen.games.dungeon_war.explain import explain
 from pnpgen.games.dungeon_war.pending import PENDING
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def game():  # type: ignore[no-untyped-def]
-    (content,) = load_games(ROOT / "content", ["dungeon-war"])
-    (rules,) = rules_for_content(content)
-    return rules
+    return rules_for_content(load_games(Path(__file__).resolve().parents[1] / "content", ["dungeon-war"])[0])[0]
 
 
 def positions(game, seeds: range, every: int):  # type: ignore[no-untyped-def]

@@ -7,7 +7,9 @@ Reverse, blocks and fences, laying cards, events), combat.py (melee, acid, dispo
 cards, spoils, immortality), shooting.py (ranged combat, brainwashing), cards.py (Card
 placement, AP cards, trap windows, Mirror Shield, ambushes) and king.py (the King
 Dragon's actions); core.py holds the state edits they share and moves.py the move
-classes this module dispatches on. See docs/notation/dungeon-war.md.
+classes this module dispatches on. Each family's gates (`*_refusal`) decide what its
+generator lists and give the referee its reason (explain.py), so legality is stated once.
+See docs/notation/dungeon-war.md.
 """
 
 from __future__ import annotations

@@ -185,8 +185,8 @@ def test_a_worn_card_may_grant_stop(game) -> None:  # type: ignore[no-untyped-de
         # seat 2's slime may pass seat 1's bare knight on l5, but must stop (and fight) at a Stop! one
         slime = game.kind(worn, 1, "slime")
         occ = game.occupants(worn)
-        assert game._entry(state, occ, (4, 11), slime, 1, False) == (True, True, False)
-        assert game._entry(worn, occ, (4, 11), slime, 1, False) == (True, False, True)
+        assert game._entry(state, occ, (4, 11), slime, 1, False) == (True, True, False, "")
+        assert game._entry(worn, occ, (4, 11), slime, 1, False) == (True, False, True, "")
     finally:
         game.cfg.war_cards = saved
         game._dressed.clear()

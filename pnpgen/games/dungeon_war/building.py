@@ -11,8 +11,9 @@ from pnpgen.engine.protocol import Event
 from . import core
 from .config import NEUTRAL, PieceKind
 from .core import set_at, square_name
-from .dungeon import STEPS, Square, manhattan, open_spots
+from .dungeon import STEPS, Square, in_range, open_spots
 from .moves import Block, Deal, Discard, Dungeon, Fence, Lay, Make, Move, Put, Reverse
+from .notation import square_text
 from .pending import Building, Dealing, Laying, Placing
 from .state import State
 
@@ -180,13 +181,34 @@ def piece_moves(rules: DungeonWarRules, state: State, square: Square, kind: Piec
         for cr, cc in open_spots(cfg, state.cards):
             if next_to_spot(rules, square, (cr, cc)):
                 yield Make(r, c, cr, cc)
-    for action, rng in ((Block, cfg.block_range), (Fence, cfg.fence_range)):
+    for action in (Block, Fence):
         if action.head in kind.actions and core.neutral_available(state, action.head):
+            reach = neutral_range(rules, action.head, square)
             for tr, tc in core.empty_squares(rules, state, None):
-                if rng[0] <= manhattan(square, (tr, tc)) <= rng[1] and not (
-                        action is Fence and cfg.terrain[rules.dungeon(state).terrain[(tr, tc)]].get("no_fence")):
+                if (tr, tc) in reach and neutral_refusal(rules, state, action.head, square, (tr, tc)) is None:
                     for source in core.sources(state, -1, action.head):
                         yield action(r, c, tr, tc, *source)
+
+
+def neutral_range(rules: DungeonWarRules, head: str, src: Square) -> frozenset[Square]:
+    """Where a block or fence from `src` may go: at its range (game.yaml block_range, fence_range)."""
+    low, high = rules.cfg.block_range if head == "block" else rules.cfg.fence_range
+    return in_range(src, low, high)
+
+
+def neutral_refusal(rules: DungeonWarRules, state: State, head: str, src: Square,
+                    target: Square) -> tuple[str, str] | None:
+    """A block or fence goes at its range from the slime, a fence not on a `no_fence` terrain
+    (lava); the square must be empty too (piece_moves lists those, explain words it)."""
+    cfg = rules.cfg
+    if target not in neutral_range(rules, head, src):
+        low, high = cfg.block_range if head == "block" else cfg.fence_range
+        span = str(low) if low == high else f"{low}-{high}"
+        return "DW-BLOCK", f"a {head} goes at range {span} exactly (Manhattan distance)"
+    code = rules.dungeon(state).terrain.get(target) if head == "fence" else None
+    if code is not None and cfg.terrain[code].get("no_fence"):
+        return "DW-BLOCK", f"{square_text(*target)} must be an empty dungeon square and not lava"
+    return None
 
 
 def make(rules: DungeonWarRules, state: State, move: Make, events: list[Event]) -> State:

@@ -23,15 +23,36 @@ def placements_b(rules: DungeonWarRules, state: State) -> list[Move]:
     """Card placement (King Dragon (b)): discard placed cards, place cards from the hand
     into free slots that match one of their categories (traps go face down)."""
     seat, cfg = state.seat, rules.cfg
-    gear = gear_of(state, seat)
-    # first discards, then placements: once a card is placed (king_step 4) none is discarded
-    moves: list[Move] = [Unequip(i, slot) for slot, i in gear] if state.king_step != 4 else []
-    used = {slot: sum(1 for s, _ in gear if s == slot) for slot in cfg.slots}
+    moves: list[Move] = [Unequip(i, slot) for slot, i in gear_of(state, seat)
+                         if equip_refusal(rules, state, "unequip", i, slot) is None]
     for i in sorted(set(state.hands[seat])):
         for slot in cfg.war_cards[i].categories:
-            if slot in cfg.slots and used[slot] < cfg.slots[slot]:
+            if equip_refusal(rules, state, "equip", i, slot) is None:
                 moves.append(Equip(i, slot))
     return moves
+
+
+def equip_refusal(rules: DungeonWarRules, state: State, head: str, index: int, slot: str) -> tuple[str, str] | None:
+    """Why card `index` may not be discarded from (head 'unequip') or placed in (head 'equip')
+    `slot` now, or None: discards come first, then placements (once a card is placed, king_step
+    4, none is discarded); a card placed is in the hand and goes in a free slot of one of its
+    categories."""
+    seat, cfg = state.seat, rules.cfg
+    card = cfg.war_cards[index]
+    gear = gear_of(state, seat)
+    if head == "unequip":
+        if state.king_step == 4:
+            return "DW-EQUIP", "card placement discards placed cards first, then places cards: a card is placed already"
+        if (slot, index) not in gear:
+            return "DW-EQUIP", f"no {card.id} is placed in the {slot} slot"
+        return None
+    if index not in state.hands[seat]:
+        return "DW-EQUIP", f"{card.id} is not in seat {seat + 1}'s hand"
+    if slot not in card.categories or slot not in cfg.slots:
+        return "DW-EQUIP", f"{card.id} goes in the {' or '.join(c for c in card.categories if c in cfg.slots)} slot"
+    if sum(1 for s, _ in gear if s == slot) >= cfg.slots[slot]:
+        return "DW-EQUIP", f"the {slot} slot holds at most {cfg.slots[slot]} card(s): discard one first"
+    return None
 
 
 def place_one(rules: DungeonWarRules, state: State, king: Square, head: str, index: int, slot: str,
@@ -126,6 +147,11 @@ def next_ambusher(rules: DungeonWarRules, state: State, mover: int, square: Squa
 
 
 # --- the moves ------------------------------------------------------------------------------
+def seat_king(state: State) -> Square | None:
+    """The square of the seat's King Dragon (None once it has fallen)."""
+    return next(((r, c) for r, c, o, k in state.board if o == state.seat and k == "king"), None)
+
+
 def king_square(state: State) -> Square:
     return next((r, c) for r, c, o, k in state.board if o == state.seat and k == "king")
 

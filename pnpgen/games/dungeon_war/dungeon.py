@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .config import Config, Layout
 
@@ -17,6 +18,13 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 def manhattan(a: Square, b: Square) -> int:
     """Range (exactly this Manhattan distance; walls and the outside world ignored)."""
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+@lru_cache(maxsize=4096)
+def in_range(center: Square, low: int, high: int) -> frozenset[Square]:
+    """The squares at range `low` to `high` (Manhattan distance) from `center`, on or off the board."""
+    return frozenset((center[0] + dr, center[1] + dc) for dr in range(-high, high + 1)
+                     for dc in range(-high + abs(dr), high - abs(dr) + 1) if abs(dr) + abs(dc) >= low)
 
 
 @dataclass(frozen=True)

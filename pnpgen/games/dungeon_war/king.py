@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from pnpgen.engine.protocol import Event
 
 from . import building, cards, core, movement, turn
-from .config import ARMY
+from .config import ARMY, PieceKind
 from .core import set_at, square_name
-from .dungeon import Square, manhattan
+from .dungeon import Square, in_range
 from .moves import Alchemy, Change, Draw, Element, Move, Remake, Summon, Walk
 from .state import State
 
@@ -35,19 +35,97 @@ def changes(rules: DungeonWarRules, state: State) -> list[Move]:
     return sorted(found)
 
 
+Refusal = tuple[str, str] | None
+
+
+def a_refusal(rules: DungeonWarRules, state: State, head: str, king: Square | None) -> Refusal:
+    """Why the King Dragon on `king` (cards.seat_king) may not take (a) action `head` (summon,
+    alchemy, remake; its move is a piece's action, turn.action_refusal) now, or None: one (a)
+    action a turn, before anything else it does, and the AP for it; a Summon action goes on
+    calling pieces of other kinds for free."""
+    if king is None:
+        return "DW-KING", "seat has no King Dragon on the board"
+    going_on = head == "summon" and state.king_step == 1 and bool(state.summoned)
+    if state.king_step and not going_on:
+        return "DW-KING", "the King Dragon's (a) action is done; only one (a) action a turn"
+    if going_on:
+        return None
+    if king in state.acted:
+        return "DW-KING", "the King Dragon has already acted"
+    cost = rules.cfg.actions_a[head]
+    if state.ap < cost:
+        return "DW-TURN", f"{state.ap} AP left; {head} costs {cost}"
+    return None
+
+
+def b_refusal(rules: DungeonWarRules, state: State, head: str, king: Square | None) -> Refusal:
+    """Why the King Dragon may not take (b) action `head` (draw, change, element, place) now,
+    or None: after its (a) action or none, once, for its AP; a draw or card change needs a war
+    card left; Card placement goes on placing cards (king_step 3, 4)."""
+    if king is None:
+        return "DW-KING", "seat has no King Dragon on the board"
+    if head == "place" and state.king_step in (3, 4):
+        return None
+    if state.king_step not in (0, 1):
+        return "DW-KING", "the King Dragon has already acted"
+    cost = rules.cfg.actions_b[head]
+    if state.ap < cost:
+        return "DW-TURN", f"{state.ap} AP left; {'card placement' if head == 'place' else head} costs {cost}"
+    if head in ("draw", "change") and not sum(state.war_deck) + sum(state.war_discard):
+        return "DW-CARDS", "no war card is left to draw"
+    return None
+
+
+def summon_refusal(rules: DungeonWarRules, state: State, name: str, kind: PieceKind) -> Refusal:
+    """Why no `name` may be summoned now, or None: each kind once a Summon action, its card
+    placed (a dragon), a piece of it to place (unused, or one on the board, D-DW-22), its cost."""
+    seat = state.seat
+    if name == "king":
+        return "DW-SUMMON", "the King Dragon is never summoned"
+    if name in state.summoned:
+        return "DW-SUMMON", f"one summon action calls pieces of different kinds; a {name} came already"
+    if not rules.has_card_for(state, seat, kind):
+        return "DW-SUMMON", f"a {name} needs a placed {kind.needs_card} card"
+    if not army_available(state, seat, name):
+        return "DW-SUMMON", f"no unused {name} is left"
+    if state.gold[seat] < kind.cost:
+        return "DW-GOLD", f"a {name} costs {kind.cost}G; seat {seat + 1} has {state.gold[seat]}G"
+    return None
+
+
+def range_refusal(rules: DungeonWarRules, king: Square, square: Square) -> Refusal:
+    if square not in in_range(king, rules.cfg.summon_range, rules.cfg.summon_range):
+        return "DW-SUMMON", f"summoning is at range {rules.cfg.summon_range} exactly from the King Dragon"
+    return None
+
+
 def king_a(rules: DungeonWarRules, state: State, square: Square) -> Iterator[Move]:
-    a, seat = rules.cfg.actions_a, state.seat
+    seat = state.seat
     king = rules.kind(state, seat, "king")
-    if state.ap >= a["move"]:
+    if turn.action_refusal(rules, state, square, (seat, "king"), "move") is None:  # its move, as a piece's
         for dr, dc in sorted(movement.reach(rules, state, square, king, seat, king.move.plus)):
             yield Walk(square[0], square[1], dr, dc)
-    if state.ap >= a["summon"]:
-        yield from summons(rules, state, square, free=False)
-    if state.ap >= a["alchemy"]:
+    if a_refusal(rules, state, "summon", square) is None:
+        yield from summons(rules, state, square)
+    if a_refusal(rules, state, "alchemy", square) is None:
         yield Alchemy()
-    if state.ap >= a["remake"] and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
+    if a_refusal(rules, state, "remake", square) is None and sum(state.dungeon_deck) + sum(state.dungeon_discard) > 0:
         for cr, cc in building.remakeable(rules, state):
             yield Remake(cr, cc)
+
+
+def king_b(rules: DungeonWarRules, state: State, square: Square) -> Iterator[Move]:
+    """The (b) actions of the King Dragon on `square`: draw, card change, element change, Card placement."""
+    if b_refusal(rules, state, "draw", square) is None:
+        yield Draw()
+    if "change" in rules.cfg.actions_b and b_refusal(rules, state, "change", square) is None:
+        yield from changes(rules, state)
+    if b_refusal(rules, state, "element", square) is None:
+        here = state.element[state.seat]
+        for step in (-1, 1):
+            yield Element((here + step) % len(rules.cfg.cycle))
+    if b_refusal(rules, state, "place", square) is None:
+        yield from cards.placements_b(rules, state)
 
 
 def army_available(state: State, seat: int, name: str) -> bool:
@@ -55,15 +133,14 @@ def army_available(state: State, seat: int, name: str) -> bool:
     return bool(state.pools[seat][ARMY.index(name)]) or any(o == seat and k == name for *_, o, k in state.board)
 
 
-def summons(rules: DungeonWarRules, state: State, king_square: Square, free: bool) -> Iterator[Move]:
-    seat = state.seat
+def summons(rules: DungeonWarRules, state: State, king_square: Square) -> Iterator[Move]:
+    seat, ring = state.seat, in_range(king_square, rules.cfg.summon_range, rules.cfg.summon_range)
     for name in ARMY:
         kind = rules.kind(state, seat, name)
-        if (name == "king" or not rules.has_card_for(state, seat, kind) or name in state.summoned
-                or not army_available(state, seat, name) or state.gold[seat] < kind.cost):
+        if summon_refusal(rules, state, name, kind) is not None:
             continue
         for r, c in core.empty_squares(rules, state, kind):
-            if manhattan((r, c), king_square) == rules.cfg.summon_range:
+            if (r, c) in ring:  # range_refusal
                 for source in core.sources(state, seat, name):
                     yield Summon(name, r, c, *source)
 

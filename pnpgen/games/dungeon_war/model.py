@@ -7,7 +7,9 @@ Reverse, blocks and fences, laying cards, events), combat.py (melee, acid, dispo
 cards, spoils, immortality), shooting.py (ranged combat, brainwashing), cards.py (Card
 placement, AP cards, trap windows, Mirror Shield, ambushes) and king.py (the King
 Dragon's actions); core.py holds the state edits they share and moves.py the move
-classes this module dispatches on. See docs/notation/dungeon-war.md.
+classes this module dispatches on. Each family's gates (`*_refusal`) decide what its
+generator lists and give the referee its reason (explain.py), so legality is stated once.
+See docs/notation/dungeon-war.md.
 """
 
 from __future__ import annotations
@@ -295,8 +297,8 @@ class DungeonWarRules(Rules[State, Move]):
                 raise IllegalMove("DW-MELEE", f"with these BPs and equipment the fight's result is one of: "
                                   f"{possible}")
             raise IllegalMove("DW-TURN", "a roll or a draw is due, not a player's move")
-        if isinstance(move, Walk | Go) and len(move) > (5 if isinstance(move, Walk) else 3):
-            if movement.declared_path_ok(self, state, move):
+        if type(move) in PATHS and len(move) > PATHS[type(move)]:
+            if movement.declared_path_refusal(self, state, move) is None:
                 return move
         elif move in self.legal_moves(state):
             return move
@@ -307,17 +309,17 @@ class DungeonWarRules(Rules[State, Move]):
         """After a completed action, the trap window of D-DW-21 (not inside a Summon or Card
         placement action, which go on; not after a draw, a roll or a window's own move)."""
         if (state.phase == "turn" and before.phase not in ("window", "place")
-                and not isinstance(move, Card | Face | Summon | Equip | Unequip) and state.king_step < 3):
+                and type(move) not in NO_WINDOW and state.king_step < 3):
             return cards.window(self, state, state.seat)
         return state
 
     def why_illegal(self, state: State, move: Move) -> tuple[str, str]:
         """The rule a move that is not legal breaks, and why (for the referee)."""
-        return explain(self, state, move)
+        return explain(self, state, move) or ("DW-TURN", "the move is legal now")
 
     # --- used by tests and by the other modules of this game --------------------------------
     def _entry(self, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
-               owner: int, king: bool) -> tuple[bool, bool, bool] | None:
+               owner: int, king: bool) -> movement.Entry:
         return movement.entry(self, state, occ, target, kind, owner, king)
 
 
@@ -331,6 +333,9 @@ def pass_(rules: DungeonWarRules, state: State, move: Pass, events: list[Event])
     answer = {"window": cards.pass_window, "mirror": shooting.pass_mirror}.get(state.phase, movement.pass_ambush)
     return answer(rules, state, move, events)
 
+
+PATHS: dict[type[Move], int] = {Walk: 5, Go: 3}  # moves that may declare a path after this many items
+NO_WINDOW = frozenset((Card, Face, Summon, Equip, Unequip))  # no trap window after these (see _after)
 
 ASKED: dict[str, Callable[[State], int]] = {  # the seat a decision phase asks
     "ambush": lambda s: AmbushAsk.of(s).seat, "window": lambda s: Window.of(s).seat,
@@ -364,31 +369,19 @@ CHANCE_APPLY: dict[type[Move], Handler] = {
 
 
 def turn_moves(rules: DungeonWarRules, state: State) -> list[Move]:
-    cfg, seat = rules.cfg, state.seat
+    """The turn's moves: the end, each piece's actions (turn.action_refusal lets it act), the
+    King Dragon's (a) and (b) actions (king.a_refusal, b_refusal); Card placement goes on alone."""
     moves: list[Move] = [End()]
-    king_square = next(((r, c) for r, c, o, k in state.board if o == seat and k == "king"), None)
     if state.king_step in (3, 4):
         return list(dict.fromkeys(moves + cards.placements_b(rules, state)))  # two copies of a card: one move
     if state.king_step == 0:
         for r, c, owner, name in state.board:
             if name != "king" and not turn.action_refusal(rules, state, (r, c), (owner, name)):
                 moves += piece_moves(rules, state, (r, c), name)
-        if king_square and king_square not in state.acted:
-            moves += king.king_a(rules, state, king_square)
-    elif state.king_step == 1 and state.summoned and state.ap >= 0 and king_square:
-        moves += king.summons(rules, state, king_square, free=True)
-    if king_square and state.king_step in (0, 1):
-        b = cfg.actions_b
-        if state.ap >= b["draw"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
-            moves.append(Draw())
-        if "change" in b and state.ap >= b["change"] and (sum(state.war_deck) + sum(state.war_discard)) > 0:
-            moves += king.changes(rules, state)
-        if state.ap >= b["element"]:
-            here = state.element[seat]
-            for step in (-1, 1):
-                moves.append(Element((here + step) % len(cfg.cycle)))
-        if state.ap >= b["place"]:
-            moves += cards.placements_b(rules, state)
+    king_square = cards.seat_king(state)
+    if king_square:
+        moves += king.king_a(rules, state, king_square)
+        moves += king.king_b(rules, state, king_square)
     return list(dict.fromkeys(moves))
 
 

@@ -13,6 +13,7 @@ from .config import PieceKind
 from .core import flat, pairs, set_at, square_name
 from .dungeon import Square
 from .moves import Ambush, Dash, Face, Fight, Go, Move, Pass, Roll, Walk, Warp
+from .notation import square_text
 from .odds import Fighter, melee
 from .pending import AmbushAsk, Ambushed, Going, Melee, Rolling
 from .state import State
@@ -21,29 +22,74 @@ if TYPE_CHECKING:
     from .model import DungeonWarRules
 
 
+Entry = tuple[bool, bool, bool, str]  # may stop, may pass on, forced stop, why it may not stop ('' if it may)
+FREE: Entry = (True, True, False, "")
+FIGHT: Entry = (True, False, True, "")
+
+# why a piece may not stop on a square (entry()'s codes), in words: rule, sentence (filled by explain)
+REFUSALS: dict[str, tuple[str, str]] = {
+    "terrain": ("DW-TERRAIN", "a {name} cannot enter {terrain} (no {need} movement)"),
+    "never-stops": ("DW-TERRAIN", "the King Dragon never stops on {terrain}"),
+    "friend-stop": ("DW-STOP", "{square} holds a friendly Stop! piece: it can be neither passed nor stopped on "
+                               "(D-DW-7)"),
+    "friend": ("DW-STOP", "{square} holds a friendly piece: pass through, never stop"),
+    "kings": ("DW-MELEE", "King Dragons never fight each other"),
+    "unbreakable": ("DW-BREAK", "a {strength} piece cannot break a {there}"),
+}
+# a square that may not be entered: neither stop nor pass, and why
+REFUSED: dict[str, Entry] = {code: (False, False, False, code) for code in REFUSALS}
+PASS: dict[str, Entry] = {code: (False, True, False, code) for code in ("never-stops", "friend")}
+
+
 def entry(rules: DungeonWarRules, state: State, occ: dict[Square, tuple[int, str]], target: Square, kind: PieceKind,
-           owner: int, king: bool) -> tuple[bool, bool, bool] | None:
-    """Entering `target`: None if it may not be entered, else (may stop, may pass on, forced stop)."""
+          owner: int, king: bool) -> Entry:
+    """Entering `target`: (may stop, may pass on, forced stop, the REFUSALS code of why it may
+    not stop, '' if it may); a square it may not enter neither stops nor passes. A King
+    Dragon's ban on stopping comes first, then the piece there: the order of the referee's reasons."""
     code = rules.dungeon(state).terrain[target]
     need = rules.cfg.terrain[code].get("needs")
     if need and need not in kind.terrain:
-        return None  # D-DW-8
+        return REFUSED["terrain"]  # D-DW-8
     stand = not (king and code in rules.cfg.king_never_stops)
     there = occ.get(target)
     if there is None:
-        return stand, True, False
+        return FREE if stand else PASS["never-stops"]
     who, name = there
-    if who == owner:
-        return None if rules.kind(state, who, name).stop else (False, True, False)  # D-DW-7
+    if who == owner:  # D-DW-7
+        if rules.kind(state, who, name).stop:
+            return REFUSED["friend-stop" if stand else "never-stops"]
+        return PASS["friend" if stand else "never-stops"]
     if who >= 0:  # an enemy
         if rules.kind(state, who, name).stop:
-            return None if king and name == "king" or not stand else (True, False, True)
-        return stand, True, False
-    if name == "tentacle":
-        return stand, True, False
+            if not stand:
+                return REFUSED["never-stops"]
+            return REFUSED["kings"] if king and name == "king" else FIGHT
+        return FREE if stand else PASS["never-stops"]
     if name in ("block", "fence"):
-        return (True, False, True) if name in rules.cfg.breaks[kind.strength] and stand else None
-    return stand, True, False  # chest, coin
+        if not stand:
+            return REFUSED["never-stops"]
+        return FIGHT if name in rules.cfg.breaks[kind.strength] else REFUSED["unbreakable"]
+    return FREE if stand else PASS["never-stops"]  # tentacle, chest, coin
+
+
+def destination_refusal(rules: DungeonWarRules, state: State, dst: Square, name: str, rule: str,
+                        src: Square | None = None, limit: int = 0) -> tuple[str, str]:
+    """Why a move of the seat's `name` does not end on `dst` (it is not among the generated
+    ones): entry()'s reason for not stopping there, else no path reaches it."""
+    terrain = rules.dungeon(state).terrain
+    if dst not in terrain:
+        return rule, f"{square_text(*dst)} is not a dungeon square"
+    kind = rules.kind(state, state.seat, name)
+    if dst != src:
+        occ = rules.occupants(state)
+        why = entry(rules, state, occ, dst, kind, state.seat, name == "king")[3]
+        if why:
+            rule_id, words = REFUSALS[why]
+            land = rules.cfg.terrain[terrain[dst]]
+            return rule_id, words.format(name=name, terrain=land["name"], need=land.get("needs"),
+                                         square=square_text(*dst), strength=kind.strength,
+                                         there=occ.get(dst, (0, ""))[1])
+    return rule, f"no path of at most {limit} steps reaches {square_text(*dst)} (walls, terrain, Stop! squares)"
 
 
 def reach(rules: DungeonWarRules, state: State, start: Square, kind: PieceKind, owner: int, limit: int) -> set[Square]:
@@ -74,7 +120,7 @@ def reach_paths(rules: DungeonWarRules, state: State, start: Square, kind: Piece
     seen = {start}
     layer: list[tuple[Square, tuple[Square, ...]]] = [(start, ())]
     cracked = "cracked_wall" in rules.cfg.breaks[kind.strength]
-    entries: dict[Square, tuple[bool, bool, bool] | None] = {}  # entering a square: the same from any side
+    entries: dict[Square, Entry] = {}  # entering a square: the same from any side
     for _ in range(limit):
         nxt_layer = []
         for square, path in layer:
@@ -85,9 +131,7 @@ def reach_paths(rules: DungeonWarRules, state: State, start: Square, kind: Piece
                     found = entries[t]
                 else:
                     found = entries[t] = entry(rules, state, occ, t, kind, owner, king)
-                if found is None:
-                    continue
-                stop, go_on, forced = found
+                stop, go_on, forced, _ = found  # a square it may not enter neither stops nor passes
                 if stop and t not in ends:
                     ends[t] = (*path, t)
                 if go_on and not forced and not wall and t not in seen:
@@ -97,12 +141,15 @@ def reach_paths(rules: DungeonWarRules, state: State, start: Square, kind: Piece
     return ends
 
 
-def path_ok(rules: DungeonWarRules, state: State, start: Square, path: tuple[Square, ...], kind: PieceKind, owner: int,
-            limit: int) -> bool:
-    """A declared path (digest §5 「進路を示して進みます」): at most `limit` steps, each a legal
-    step, passing only squares it may pass and ending where it may stop; no square twice."""
-    if not path or len(path) > limit or len(set(path)) != len(path) or start in path:
-        return False
+def path_refusal(rules: DungeonWarRules, state: State, start: Square, path: tuple[Square, ...], kind: PieceKind,
+                 owner: int, limit: int) -> str | None:
+    """Why a declared path (digest §5 「進路を示して進みます」) is refused, or None: 'long' (more than
+    `limit` steps) or 'step' (each must be a legal step, passing only squares it may pass and
+    ending where it may stop; no square twice)."""
+    if len(path) > limit:
+        return "long"
+    if not path or len(set(path)) != len(path) or start in path:
+        return "step"
     occ = rules.occupants(state)
     king = occ.get(start, (owner, ""))[1] == "king"
     cracked = "cracked_wall" in rules.cfg.breaks[kind.strength]
@@ -110,29 +157,26 @@ def path_ok(rules: DungeonWarRules, state: State, start: Square, path: tuple[Squ
     for i, t in enumerate(path):
         walls = [wall for target, wall in step_targets(rules, state, here, cracked) if target == t]
         if not walls:
-            return False
-        found = entry(rules, state, occ, t, kind, owner, king)
-        if found is None:
-            return False
-        stop, go_on, forced = found
+            return "step"
+        stop, go_on, forced, _ = entry(rules, state, occ, t, kind, owner, king)
         if i == len(path) - 1:
-            return stop
+            return None if stop else "step"
         if not go_on or forced or min(walls):
-            return False
+            return "step"
         here = t
-    return False
+    return "step"
 
 
 def warps(rules: DungeonWarRules, state: State, start: Square, kind: PieceKind, owner: int) -> list[Square]:
     """Cross warp (D-DW-17): any square in the same row or column the magician may stop on."""
     occ = rules.occupants(state)
-    found = []
-    for t in sorted(rules.dungeon(state).terrain):
-        if t != start and (t[0] == start[0] or t[1] == start[1]):
-            there = entry(rules, state, occ, t, kind, owner, False)
-            if there is not None and there[0]:
-                found.append(t)
-    return found
+    return [t for t in sorted(rules.dungeon(state).terrain) if t != start and in_line(start, t)
+            and entry(rules, state, occ, t, kind, owner, False)[0]]
+
+
+def in_line(a: Square, b: Square) -> bool:
+    """Cross warp goes along the row or the column."""
+    return a[0] == b[0] or a[1] == b[1]
 
 
 def travel(rules: DungeonWarRules, state: State, src: Square, path: tuple[Square, ...], dash: bool, events: list[Event],
@@ -187,8 +231,9 @@ def path_of(rules: DungeonWarRules, state: State, src: Square, rest: tuple[Any, 
     return reach_paths(rules, state, src, kind, state.seat, limit)[dst]
 
 
-def declared_path_ok(rules: DungeonWarRules, state: State, move: Move) -> bool:
-    """A move with a declared path: its destination is legal and the path is one it may take."""
+def declared_path_refusal(rules: DungeonWarRules, state: State, move: Move) -> str | None:
+    """Why a move with a declared path is refused, or None: 'base' (the move without its path
+    is not legal), else path_refusal's 'long' or 'step' (the path must end on the destination)."""
     if move[0] == "go" and state.phase == "go" and len(move) > 3:
         going = Going.of(state)
         base: tuple[Any, ...] = move[:3]
@@ -197,14 +242,43 @@ def declared_path_ok(rules: DungeonWarRules, state: State, move: Move) -> bool:
         base, src = move[:5], (int(move[1]), int(move[2]))
         piece = rules.occupants(state).get(src)
         if piece is None:
-            return False
+            return "base"
         name, path = piece[1], tuple(pairs(move[5:]))
         limit = rules.kind(state, state.seat, name).move.plus
     else:
-        return False
-    if base not in rules.legal_moves(state) or path[-1] != (int(base[-2]), int(base[-1])):
-        return False
-    return path_ok(rules, state, src, path, rules.kind(state, state.seat, name), state.seat, limit)
+        return "base"
+    if base not in rules.legal_moves(state):
+        return "base"
+    if len(path) > limit:
+        return "long"
+    if path[-1] != (int(base[-2]), int(base[-1])):
+        return "step"
+    return path_refusal(rules, state, src, path, rules.kind(state, state.seat, name), state.seat, limit)
+
+
+def path_words(code: str, steps: int, limit: int) -> str:
+    if code == "long":
+        return f"the declared path has {steps} steps; this move has at most {limit}"
+    return ("the declared path must go one legal step at a time (no wall, no square twice), pass only squares "
+            "it may pass and end where it may stop")
+
+
+def walk_refusal(kind: PieceKind, head: str) -> tuple[str, str] | None:
+    """A piece whose move is rolled (the knight) rolls first ('roll'), then goes; the others move."""
+    if (head == "move") == bool(kind.move.dice):
+        return "DW-MOVE", "the knight rolls first ('roll'), then chooses where to go"
+    return None
+
+
+def warp_refusal(rules: DungeonWarRules, state: State, kind: PieceKind, src: Square,
+                 dst: Square | None = None) -> tuple[str, str] | None:
+    """Cross warp (D-DW-17) costs gold and goes along the row or the column (`dst`, when given)."""
+    gold = state.gold[state.seat]
+    if gold < kind.warp_cost:
+        return "DW-GOLD", f"cross warp costs {kind.warp_cost}G; seat {state.seat + 1} has {gold}G"
+    if dst is not None and not in_line(src, dst):
+        return "DW-WARP", "cross warp goes along the row or the column only"
+    return None
 
 
 # --- the moves ------------------------------------------------------------------------------
@@ -212,7 +286,7 @@ def walks(rules: DungeonWarRules, state: State, square: Square, kind: PieceKind)
     """A piece's move (to each square it may reach; the knight rolls first) and dash."""
     r, c = square
     if "move" in kind.actions:
-        if kind.move.dice:
+        if walk_refusal(kind, "roll") is None:
             yield Roll(r, c)
         else:
             for dr, dc in sorted(reach(rules, state, square, kind, state.seat, kind.move.plus)):
@@ -222,7 +296,7 @@ def walks(rules: DungeonWarRules, state: State, square: Square, kind: PieceKind)
 
 
 def warps_from(rules: DungeonWarRules, state: State, square: Square, kind: PieceKind) -> Iterator[Move]:
-    if "warp" in kind.actions and state.gold[state.seat] >= kind.warp_cost:
+    if "warp" in kind.actions and warp_refusal(rules, state, kind, square) is None:
         for dr, dc in warps(rules, state, square, kind, state.seat):
             yield Warp(square[0], square[1], dr, dc)
 
@@ -256,7 +330,7 @@ def roll(rules: DungeonWarRules, state: State, move: Roll | Dash, events: list[E
     """The knight's move or dash: the die is rolled (phase 'roll', a chance node)."""
     r, c = move.square
     return state._replace(ap=state.ap - rules.cfg.action_cost, acted=state.acted | {(r, c)}, phase="roll",
-                          pending=Rolling.make(r, c, int(isinstance(move, Dash))))
+                          pending=Rolling.make(r, c, int(type(move) is Dash)))
 
 
 def face(rules: DungeonWarRules, state: State, move: Face, events: list[Event]) -> State:

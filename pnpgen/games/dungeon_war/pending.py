@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from .moves import Acid, Ambush, Discard, Dispose, Go, Lay, Move, Pass, Place, Put, Revive, Trap
+from .moves import Acid, Ambush, Bare, Discard, Dispose, Go, Lay, Move, Pass, Place, Put, Revive, Trap, at, pair, tail
 
 Square = tuple[int, int]
 P = TypeVar("P", bound="Pending")
 
 
-class Pending(tuple[int, ...]):
-    __slots__ = ()
-
+class Pending(tuple[int, ...], metaclass=Bare):
     @classmethod
     def of(cls: type[P], state: object) -> P:
         found = state.pending  # type: ignore[attr-defined]
@@ -31,88 +29,53 @@ class Pending(tuple[int, ...]):
 class Dealing(Pending):
     """deal: (first spot filled next,)."""
 
-    __slots__ = ()
-
-    @property
-    def spot(self) -> int:
-        return self[0]
+    spot: int = at(0)
 
 
 class Placing(Pending):
     """place: (placement round,) — the index into first_pieces."""
 
-    __slots__ = ()
-
-    @property
-    def round(self) -> int:
-        return self[0]
+    round: int = at(0)
 
 
 class _Src(Pending):
-    __slots__ = ()
-
-    @property
-    def src(self) -> Square:
-        return self[0], self[1]
+    src: Square = pair(0)
 
 
 class Rolling(_Src):
     """roll: (knight's row, column, dash)."""
 
-    __slots__ = ()
-
-    @property
-    def dash(self) -> bool:
-        return bool(self[2])
+    dash: bool = at(2, bool)
 
 
 class Going(Rolling):
     """go: (knight's row, column, dash, steps rolled)."""
 
-    __slots__ = ()
-
-    @property
-    def steps(self) -> int:
-        return self[3]
+    steps: int = at(3)
 
 
 class Building(Pending):
     """build: (0 Make | 1 Remake, card row, card column)."""
 
-    __slots__ = ()
+    spot: Square = pair(1)
 
     @property
     def remake(self) -> bool:
         return self[0] == 1
 
-    @property
-    def spot(self) -> Square:
-        return self[1], self[2]
-
 
 class Laying(Building):
     """lay, event: (0 Make | 1 Remake, card row, card column, dungeon card drawn)."""
 
-    __slots__ = ()
-
-    @property
-    def card(self) -> int:
-        return self[3]
+    card: int = at(3)
 
 
 class Melee(_Src):
     """fight: (attacker's row, column, defender's row, column, dash, kept cards...); a kept
     disposable card is noted 2 x card + side (0 attacker, 1 defender)."""
 
-    __slots__ = ()
-
-    @property
-    def dst(self) -> Square:
-        return self[2], self[3]
-
-    @property
-    def dash(self) -> bool:
-        return bool(self[4])
+    dst: Square = pair(2)
+    dash: bool = at(4, bool)
 
     def kept(self, side: int) -> tuple[int, ...]:
         """The disposable cards side 0 (attacker) or 1 (defender) keeps."""
@@ -122,42 +85,25 @@ class Melee(_Src):
 class Disposing(Pending):
     """dispose: (the melee's numbers..., side choosing, its seat)."""
 
-    __slots__ = ()
+    side: int = at(-2)
+    chooser: int = at(-1)
 
     @property
     def melee(self) -> Melee:
         return tuple.__new__(Melee, self[:-2])
-
-    @property
-    def side(self) -> int:
-        return self[-2]
-
-    @property
-    def chooser(self) -> int:
-        return self[-1]
 
 
 class Shooting(_Src):
     """shot, mirror: (shooter's row, column, war card, aim row, column[, seat]); the seat is,
     in 'shot', the Mirror Shield's that reflected it, in 'mirror', the seat asked."""
 
-    __slots__ = ()
-
-    @property
-    def card(self) -> int:
-        return self[2]
-
-    @property
-    def aim(self) -> Square:
-        return self[3], self[4]
+    card: int = at(2)
+    aim: Square = pair(3)
+    seat: int = at(5)
 
     @property
     def reflected(self) -> bool:
         return len(self) > 5
-
-    @property
-    def seat(self) -> int:
-        return self[5]
 
     @property
     def shot(self) -> Shooting:
@@ -170,104 +116,55 @@ class AcidChoice(Pending):
     defender's on the attacker (the numbers: the melee's); 1 a shot's on its aim; 3 + k the
     shot's k-th target's acid on the shooter (the numbers: the shot's)."""
 
-    __slots__ = ()
-
-    @property
-    def mode(self) -> int:
-        return self[0]
+    mode: int = at(0)
+    chooser: int = at(-1)
 
     @property
     def numbers(self) -> tuple[int, ...]:
         return self[1:6]
-
-    @property
-    def chooser(self) -> int:
-        return self[-1]
 
 
 class _OnTheWay(_Src):
     """A move interrupted on a square it enters: (mover's row, column, square row, column,
     dash, a seat or card, the declared path still ahead...)."""
 
-    __slots__ = ()
-
-    @property
-    def dst(self) -> Square:
-        return self[2], self[3]
-
-    @property
-    def dash(self) -> bool:
-        return bool(self[4])
-
-    @property
-    def rest(self) -> tuple[int, ...]:
-        return self[6:]
+    dst: Square = pair(2)
+    dash: bool = at(4, bool)
+    rest: tuple[int, ...] = tail(6)
 
 
 class AmbushAsk(_OnTheWay):
     """ambush: the seat asked (6th number) whether it springs a trap on the square."""
 
-    __slots__ = ()
-
-    @property
-    def seat(self) -> int:
-        return self[5]
+    seat: int = at(5)
 
 
 class Ambushed(_OnTheWay):
     """ambushed: the trap card sprung (6th number); the mover stands on the square."""
 
-    __slots__ = ()
-
-    @property
-    def card(self) -> int:
-        return self[5]
+    card: int = at(5)
 
 
 class Window(Pending):
     """window: (seat asked,) for a trap it may call (D-DW-21)."""
 
-    __slots__ = ()
-
-    @property
-    def seat(self) -> int:
-        return self[0]
+    seat: int = at(0)
 
 
 class Reviving(Pending):
     """revive: (seat, army piece index) pairs of immortal pieces waiting to come back."""
 
-    __slots__ = ()
-
-    @property
-    def seat(self) -> int:
-        return self[0]
-
-    @property
-    def piece(self) -> int:
-        return self[1]
-
-    @property
-    def rest(self) -> tuple[int, ...]:
-        return self[2:]
+    seat: int = at(0)
+    piece: int = at(1)
+    rest: tuple[int, ...] = tail(2)
 
 
 class Charming(_Src):
     """charm: (user's row, column, war card, target row, column[, from row, column])."""
 
-    __slots__ = ()
-
-    @property
-    def card(self) -> int:
-        return self[2]
-
-    @property
-    def target(self) -> Square:
-        return self[3], self[4]
-
-    @property
-    def source(self) -> tuple[int, ...]:
-        return self[5:]
+    card: int = at(2)
+    target: Square = pair(3)
+    source: tuple[int, ...] = tail(5)
 
 
 PENDING: dict[str, type[Pending]] = {

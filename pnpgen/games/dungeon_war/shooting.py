@@ -13,6 +13,7 @@ from .config import ARMY, PieceKind
 from .core import dice, gear_of, set_at, square_name
 from .dungeon import STEPS, Square, manhattan
 from .moves import Acid, Brainwash, Charm, Move, Pass, Shoot, Shot, Trap, UseCard
+from .notation import square_text
 from .odds import BP, shot_outcomes
 from .pending import AcidChoice, Charming, Melee, Shooting
 from .state import State
@@ -72,17 +73,39 @@ def line(rules: DungeonWarRules, state: State, src: Square, step: tuple[int, int
 def shot_aims(rules: DungeonWarRules, state: State, src: Square, index: int) -> list[Square]:
     """Squares a shot from `src` with card `index` may be aimed at (the first enemy in a
     line; any enemy in range for a range shot)."""
-    _, _, how, (low, high), _, penetrate, _ = shot_spec(rules, index)
+    if shot_spec(rules, index)[2] == "range":
+        return [sq for sq in sorted(rules.occupants(state)) if aim_refusal(rules, state, src, index, sq) is None]
+    return line_aims(rules, state, src, index)
+
+
+def line_aims(rules: DungeonWarRules, state: State, src: Square, index: int) -> list[Square]:
+    """The first enemy a straight-line shot meets in each direction."""
     seat = rules.occupants(state)[src][0]
-    if how == "range":
-        return [sq for sq in sorted(rules.occupants(state))
-                if low <= manhattan(src, sq) <= high and targetable(rules, state, sq, seat)]
+    penetrate = shot_spec(rules, index)[5]
     aims = []
     for step in STEPS:
         hits = line(rules, state, src, step, seat, penetrate)
         if hits:
             aims.append(hits[0])
     return sorted(aims)
+
+
+def aim_refusal(rules: DungeonWarRules, state: State, src: Square, index: int, aim: Square) -> tuple[str, str] | None:
+    """Why the shot of card `index` from `src` may not be aimed at `aim`, or None: an enemy
+    piece or a tentacle creature (D-DW-14), in range (a range shot) or the first met in a
+    straight line."""
+    cfg = rules.cfg
+    if not targetable(rules, state, aim, rules.occupants(state)[src][0]):
+        return "DW-SHOT", f"{square_text(*aim)} holds no enemy piece or tentacle creature to aim at (D-DW-14)"
+    _, _, how, (low, high), *_ = shot_spec(rules, index)
+    if how == "range":
+        if not low <= manhattan(src, aim) <= high:
+            return "DW-SHOT", f"{cfg.war_cards[index].id} reaches range {low}-{high} only (Manhattan distance)"
+        return None
+    if aim not in line_aims(rules, state, src, index):
+        return "DW-SHOT", ("a straight-line shot goes along the row or column and stops at the first enemy, a "
+                           "block, a wall or the outside world")
+    return None
 
 
 def shot_targets(rules: DungeonWarRules, state: State, src: Square, index: int, aim: Square) -> list[Square]:
@@ -226,10 +249,35 @@ def charm_spec(rules: DungeonWarRules, index: int) -> tuple[int, int, tuple[int,
 
 
 def charm_targets(rules: DungeonWarRules, state: State, src: Square, index: int) -> list[Square]:
+    return [(r, c) for r, c, _, _ in state.board if charm_refusal(rules, state, src, index, (r, c)) is None]
+
+
+def charm_refusal(rules: DungeonWarRules, state: State, src: Square, index: int,
+                  target: Square) -> tuple[str, str] | None:
+    """Why card `index` used from `src` may not brainwash the piece on `target`, or None: an
+    enemy piece of the card's kinds at its range."""
     _, _, (low, high), kinds = charm_spec(rules, index)
-    seat = rules.occupants(state)[src][0]
-    return [(r, c) for r, c, o, k in state.board if o >= 0 and o != seat and k in kinds
-            and low <= manhattan(src, (r, c)) <= high]
+    occ = rules.occupants(state)
+    who, name = occ.get(target, (-1, ""))
+    if who < 0 or who == occ[src][0] or name not in kinds or not low <= manhattan(src, target) <= high:
+        return "DW-EQUIP", (f"{rules.cfg.war_cards[index].id} brainwashes an enemy {' or '.join(sorted(kinds))} "
+                            f"at range {low}-{high}")
+    return None
+
+
+def use_refusal(rules: DungeonWarRules, state: State, name: str, kind: PieceKind, index: int,
+                effect: str) -> tuple[str, str] | None:
+    """Why the seat's `name` may not use card `index` for `effect` (ap, brainwash, shot: a shot
+    or a breath), or None: its kind has the card-use action, the card is worn in one of its
+    play-sheet slots and has that effect."""
+    cfg = rules.cfg
+    use, slots = cfg.use.get(name, ""), cfg.wearers.get(name, ())
+    fx = cfg.war_cards[index].effects
+    has = ("shot" in fx or "breath" in fx) if effect == "shot" else effect in fx
+    if not (use and use in kind.actions and has
+            and any(i == index and slot in slots for slot, i in gear_of(state, state.seat))):
+        return "DW-EQUIP", f"the {name}s' play-sheet slots hold no usable {cfg.war_cards[index].id}"
+    return None
 
 
 def charm_odds(rules: DungeonWarRules, state: State) -> Fraction:
@@ -284,14 +332,13 @@ def card_uses(rules: DungeonWarRules, state: State, square: Square, name: str, k
     for slot, i in gear_of(state, seat):
         if slot not in cfg.wearers[name]:
             continue
-        fx = cfg.war_cards[i].effects
-        if "ap" in fx:
+        if use_refusal(rules, state, name, kind, i, "ap") is None:
             yield UseCard(r, c, i)
-        if "brainwash" in fx:
+        if use_refusal(rules, state, name, kind, i, "brainwash") is None:
             for tr, tc in charm_targets(rules, state, square, i):
                 for source in core.sources(state, seat, rules.occupants(state)[(tr, tc)][1]):
                     yield Brainwash(r, c, i, tr, tc, *source)
-        if "shot" in fx or "breath" in fx:
+        if use_refusal(rules, state, name, kind, i, "shot") is None:
             for tr, tc in shot_aims(rules, state, square, i):
                 yield Shoot(r, c, i, tr, tc)
 

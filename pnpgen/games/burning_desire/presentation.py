@@ -291,7 +291,7 @@ def rulebook_table(rules: BurningDesire, name: str, lang: str) -> list[list[str]
         return [head] + [[c.title(lang), *map(str, c.points)] for c in cfg.combinations]
     if name == "multipliers":
         head = [WORDS("multiplier_die", lang), WORDS("faces", lang)]
-        sep = "・" if lang == "ja" else ", "
+        sep = WORDS("item_separator", lang)
         return [head] + [[d.name, sep.join(map(str, d.faces))] for d in cfg.multipliers]
     raise KeyError(name)
 
@@ -312,7 +312,7 @@ def setup_figure(rules: BurningDesire, lang: str, players: int = 3) -> sc.Scene:
         mult += [sc.Rect(x, 0, size, size, MULT_FILL, sc.ROLE_INK["die"], 0.9, radius=size * 0.18, role="die"),
                  sc.Label(x + size / 2, size / 2, d.name, size * 0.55, sc.INK)]
     shared = sc.Scene(len(cfg.multipliers) * (size + gap) - gap, size, tuple(mult))
-    names = ("・" if lang == "ja" else ", ").join(d.name for d in cfg.multipliers)
+    names = WORDS("item_separator", lang).join(d.name for d in cfg.multipliers)
     captions = [WORDS("setup_pad", lang, n=state.turn + 1), WORDS("setup_main", lang, n=cfg.dice),
                 WORDS("setup_bonus", lang), WORDS("setup_mult", lang, names=names)]
     return sc.labelled([pad, main, bonus, shared], captions, gap=18)

@@ -36,7 +36,7 @@ MARKS = {"●": "circle", "■": "square", "▲": "triangle", "◆": "diamond", 
 KING_RING = "#d4a017"  # a King Dragon's crown ring
 REFUSED = "#c0392b"  # a move the rules refuse
 LEGEND_WIDTH = 200.0  # the seats' lines under a picture wrap at this width (two pictures side by side fit a page)
-WORDS = Words.load(Path(__file__).with_name("drawing.words.yaml"))
+WORDS = Words.load(Path(__file__).with_name("dungeon_war.words.yaml"))
 
 
 @dataclass(frozen=True)
@@ -440,7 +440,7 @@ def _legend(game: DungeonWarRules, look: Look, state: State, x: float, y: float,
                 line += WORDS("on_turn", lang, ap=state.ap)
             items = [f"{state.gold[seat]}G", WORDS("fatigue", lang, n=state.fatigue[seat])]
             if seat < len(state.element):
-                items.append(WORDS("slimes", lang, element=WORDS(f"element_{cfg.cycle[state.element[seat]]}", lang)))
+                items.append(WORDS("slimes", lang, element=WORDS(cfg.cycle[state.element[seat]], lang)))
             crystals = game.crystals(state, seat)
             if crystals or state.kings_beaten[seat]:
                 items.append(WORDS("crystals", lang, n=crystals))

@@ -5,42 +5,36 @@ same code the engine and `pnpgen referee --odds` use."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+
+from pnpgen.words import COMMON, Words
 
 from . import files
 from .config import Config, PieceKind
 from .odds import BP, Fighter, melee, shot
 
-# Players' names for the data's keys (text, not numbers: the numbers stay in game.yaml).
-NAMES: dict[str, tuple[str, str]] = {
-    "king": ("キングドラゴン", "King Dragon"), "dragon": ("ドラゴン", "Dragon"), "golem": ("ゴーレム", "Golem"),
-    "knight": ("ナイト", "Knight"), "magician": ("マジシャン", "Magician"), "slime": ("スライム", "Slime"),
-    "fire_slime": ("火スライム", "Fire slime"), "tentacle": ("触手クリーチャー", "tentacle creature"),
-    "weak": ("非力", "weak"), "standard": ("標準", "standard"), "strong": ("怪力", "strong"),
-    "waterway": ("水路", "waterway"), "swamp": ("毒沼", "poison swamp"), "lava": ("溶岩", "lava"),
-    "move": ("移動", "Move"), "summon": ("召喚", "Summon"), "alchemy": ("錬金術", "Alchemy"),
-    "remake": ("ダンジョンリメイク", "Dungeon Remake"), "draw": ("カードドロー", "Card draw"),
-    "change": ("カードチェンジ", "Card change"), "element": ("スライム属性変更", "Slime element change"),
-    "place": ("カード配置", "Card placement"),
-    "sword": ("剣", "sword"), "helmet": ("兜", "helmet"), "armour": ("鎧", "armour"), "shield": ("盾", "shield"),
-    "tool": ("道具", "tool"), "magic": ("魔法", "magic"), "trap": ("トラップ", "trap"),
-    "disposable": ("使い捨て", "disposable"), "fire": ("火", "fire"), "ice": ("氷", "ice"),
-    "thunder": ("雷", "thunder"), "water": ("水", "water"), "poison": ("毒", "poison"),
-}
+# Players' names for the data's keys, the tables' heads and the spoils are words of the
+# game's catalogue (dungeon_war.words.yaml); the numbers stay in game.yaml.
+WORDS = Words.load(Path(__file__).with_name("dungeon_war.words.yaml"))
 WORN = {"sword", "helmet", "armour", "shield", "tool", "magic"}  # a worn card's BP adds to its wearer's
-HEAD: dict[str, tuple[list[str], list[str]]] = {
-    "pieces": (["駒", "数", "BP", "移動", "力", "地形", "召喚", "戦利品"],
-               ["Piece", "No.", "BP", "Move", "Strength", "Terrain", "Cost", "Spoils"]),
-    "king": (["段階", "行動", "AP"], ["Step", "Action", "AP"]),
-    "melee": (["攻撃側＼防御側"], ["Attacker \\ defender"]),
-    "war_cards": (["カード", "枚数", "種類", "金貨", "BP", "属性"],
-                  ["Card", "Copies", "Kind", "Coins", "BP", "Element"]),
+HEAD: dict[str, tuple[str, ...]] = {  # each table's columns: catalogue keys head_<column>
+    "pieces": ("piece", "count", "bp", "move", "strength", "terrain", "cost", "spoils"),
+    "king": ("step", "action", "ap"),
+    "melee": ("melee",),
+    "war_cards": ("card", "copies", "kind", "coins", "bp", "element"),
 }
 
 
 def name(key: str, lang: str) -> str:
-    ja, en = NAMES.get(key, (key, key))
-    return ja if lang == "ja" else en
+    """The players' name of a data key (a piece, strength, terrain, action, card kind or
+    element); the key itself when the catalogue has none."""
+    return WORDS(key, lang) if key in WORDS else key
+
+
+def head(table: str, lang: str) -> list[str]:
+    """The column heads of a rulebook table."""
+    return [WORDS(f"head_{column}", lang) for column in HEAD[table]]
 
 
 def dice(bp: BP) -> str:
@@ -72,10 +66,9 @@ class DungeonWarPresentation:
         'pieces': each army piece's numbers; 'king': the King Dragon's two steps; 'war_cards':
         each war card's copies, kind, coins, BP (a worn card's as a bonus) and element."""
         cfg = self.cfg
-        ja = lang == "ja"
         if name_ == "melee":
             kinds = self._fighters()
-            rows = [[HEAD["melee"][0 if ja else 1][0], *(name(k, lang) for k, _ in kinds)]]
+            rows = [[*head("melee", lang), *(name(k, lang) for k, _ in kinds)]]
             for a, akind in kinds:
                 row = [f"{name(a, lang)} {dice(akind.bp)}"]
                 for d, dkind in kinds:
@@ -87,35 +80,34 @@ class DungeonWarPresentation:
                 rows.append(row)
             return rows
         if name_ == "pieces":
-            rows = [list(HEAD["pieces"][0 if ja else 1])]
+            rows = [head("pieces", lang)]
             for key, kind in cfg.pieces.items():
-                terrain = "・".join(name(t, lang) for t in sorted(kind.terrain)) or "—"
+                terrain = WORDS("sheet_sep", lang).join(name(t, lang) for t in sorted(kind.terrain)) or "—"
                 spoils = []
                 if kind.spoils_crystals:
-                    n = f"{float(kind.spoils_crystals):g}"
-                    spoils.append(f"クリスタル{n}個" if ja else f"{n} crystals")
+                    spoils.append(WORDS("spoils_crystals", lang, n=f"{float(kind.spoils_crystals):g}"))
                 if kind.spoils_gold:
                     spoils.append(f"{kind.spoils_gold}G")
                 cards = kind.spoils_cards  # what the defeater takes; a knight's extra card is its own ability
                 if cards:
-                    spoils.append(f"大戦カード{cards}枚" if ja else f"{cards} war card{'s' if cards > 1 else ''}")
+                    spoils.append(WORDS("spoils_card" if cards == 1 else "spoils_cards", lang, n=cards))
                 cost = "—" if key in ("king", "dragon") else f"{kind.cost}G"
                 bp = "—" if key == "dragon" else dice(kind.bp)
                 rows.append([name(key, lang), str(kind.count), bp, dice(kind.move), name(kind.strength, lang),
                              terrain, cost, " + ".join(spoils) or "—"])
             return rows
         if name_ == "war_cards":
-            rows = [list(HEAD["war_cards"][0 if ja else 1])]
+            rows = [head("war_cards", lang)]
             for card in cfg.war_cards:
                 own = "shot" in card.effects or not WORN & set(card.categories)  # a shot, trap or dragon's own BP
                 bp = "—" if card.bp.dice == 0 and card.bp.plus == 0 else (dice(card.bp) if own else f"+{dice(card.bp)}")
-                card_kind = "・".join(name(c, lang) for c in card.categories) if ja else \
-                    ", ".join(name(c, lang).lower() for c in card.categories)
-                rows.append([card.name_ja if ja else card.name_en, str(card.count), card_kind, str(card.coins or "—"),
+                card_kind = WORDS("sheet_sep", lang).join(name(c, lang).lower() for c in card.categories)
+                title = card.name_ja if lang == "ja" else card.name_en  # the card's name, from war-cards.csv
+                rows.append([title, str(card.count), card_kind, str(card.coins or "—"),
                              bp, name(card.element, lang) if card.element else "—"])
             return rows
         if name_ == "king":
-            rows = [list(HEAD["king"][0 if ja else 1])]
+            rows = [head("king", lang)]
             for step, actions in (("a", cfg.actions_a), ("b", cfg.actions_b)):
                 for action, ap in actions.items():
                     rows.append([step.upper(), name(action, lang), str(ap)])
@@ -134,8 +126,7 @@ class DungeonWarPresentation:
         war_total = sum(c.count for c in cfg.war_cards)
         dungeon_total = sum(lay.count for lay in cfg.layouts if not lay.event)
         events_total = sum(lay.count for lay in cfg.layouts if lay.event)
-        steps = {step: "、".join(f"{name(a, lang)} {ap}" for a, ap in actions.items()) if lang == "ja" else
-                 ", ".join(f"{name(a, lang)} {ap}" for a, ap in actions.items())
+        steps = {step: COMMON("list_separator", lang).join(f"{name(a, lang)} {ap}" for a, ap in actions.items())
                  for step, actions in (("a", cfg.actions_a), ("b", cfg.actions_b))}
         return {
             "king_a": steps["a"], "king_b": steps["b"],
@@ -146,7 +137,7 @@ class DungeonWarPresentation:
             "card_columns": cfg.columns, "first_spots": cfg.first_spots, "max_crystals": cfg.max_crystals,
             "p": pieces, "dash_dice": knight.dash_dice, "dash_bp": abs(knight.dash_bp),
             "warp_cost": cfg.pieces["magician"].warp_cost, "block_range": cfg.block_range[1],
-            "fence_range": f"{cfg.fence_range[0]}{'〜' if lang == 'ja' else '–'}{cfg.fence_range[1]}",
+            "fence_range": COMMON("range", lang, a=cfg.fence_range[0], b=cfg.fence_range[1]),
             "chest_cards": cfg.neutral["chest"]["cards"], "coin_gold": cfg.neutral["coin"]["gold"],
             "neutral_total": sum(int(n["count"]) for n in cfg.neutral.values()),
             "army_total": sum(p.count for p in cfg.pieces.values()),

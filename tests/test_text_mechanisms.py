@@ -47,11 +47,6 @@ ALLOWED: dict[tuple[str, str], str] = {
 # (file, kind): how many remain in files owned elsewhere this session (issue 29; listed in
 # docs/words.md). A count may only go down.
 PENDING: dict[tuple[str, str], int] = {
-    # Fast Alone (dup29): a range dash and a list separator
-    ("games/fast_alone/horizontal_vertical/presentation.py", "language branch"): 2,
-    ("games/fast_alone/horizontal_vertical/presentation.py", "Japanese in code"): 2,
-    ("games/fast_alone/no_gaps/presentation.py", "language branch"): 1,
-    ("games/fast_alone/no_gaps/presentation.py", "Japanese in code"): 1,
 }
 
 

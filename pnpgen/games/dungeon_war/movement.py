@@ -3,7 +3,7 @@ ambush windows on the way, and arriving (melee, neutral pieces)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.engine.protocol import Event
@@ -27,15 +27,24 @@ FREE: Entry = (True, True, False, "")
 FIGHT: Entry = (True, False, True, "")
 
 # why a piece may not stop on a square (entry()'s codes), in words: rule, sentence (filled by explain)
-REFUSALS: dict[str, tuple[str, str]] = {
-    "terrain": ("DW-TERRAIN", "a {name} cannot enter {terrain} (no {need} movement)"),
-    "never-stops": ("DW-TERRAIN", "the King Dragon never stops on {terrain}"),
-    "friend-stop": ("DW-STOP", "{square} holds a friendly Stop! piece: it can be neither passed nor stopped on "
-                               "(D-DW-7)"),
-    "friend": ("DW-STOP", "{square} holds a friendly piece: pass through, never stop"),
-    "kings": ("DW-MELEE", "King Dragons never fight each other"),
-    "unbreakable": ("DW-BREAK", "a {strength} piece cannot break a {there}"),
+REFUSALS: dict[str, str] = {  # why a piece may not stop on a square: the rule it breaks
+    "terrain": "DW-TERRAIN", "never-stops": "DW-TERRAIN", "friend-stop": "DW-STOP", "friend": "DW-STOP",
+    "kings": "DW-MELEE", "unbreakable": "DW-BREAK",
 }
+
+
+def refusal_words(why: str, name: str, terrain: Mapping[str, Any], square: str, strength: str, there: str) -> str:
+    """The referee's words for a REFUSALS code."""
+    return {
+        "terrain": f"a {name} cannot enter {terrain['name']} (no {terrain.get('needs')} movement)",
+        "never-stops": f"the King Dragon never stops on {terrain['name']}",
+        "friend-stop": f"{square} holds a friendly Stop! piece: it can be neither passed nor stopped on (D-DW-7)",
+        "friend": f"{square} holds a friendly piece: pass through, never stop",
+        "kings": "King Dragons never fight each other",
+        "unbreakable": f"a {strength} piece cannot break a {there}",
+    }[why]
+
+
 # a square that may not be entered: neither stop nor pass, and why
 REFUSED: dict[str, Entry] = {code: (False, False, False, code) for code in REFUSALS}
 PASS: dict[str, Entry] = {code: (False, True, False, code) for code in ("never-stops", "friend")}
@@ -84,11 +93,8 @@ def destination_refusal(rules: DungeonWarRules, state: State, dst: Square, name:
         occ = rules.occupants(state)
         why = entry(rules, state, occ, dst, kind, state.seat, name == "king")[3]
         if why:
-            rule_id, words = REFUSALS[why]
-            land = rules.cfg.terrain[terrain[dst]]
-            return rule_id, words.format(name=name, terrain=land["name"], need=land.get("needs"),
-                                         square=square_text(*dst), strength=kind.strength,
-                                         there=occ.get(dst, (0, ""))[1])
+            return REFUSALS[why], refusal_words(why, name, rules.cfg.terrain[terrain[dst]], square_text(*dst),
+                                                kind.strength, occ.get(dst, (0, ""))[1])
     return rule, f"no path of at most {limit} steps reaches {square_text(*dst)} (walls, terrain, Stop! squares)"
 
 

@@ -16,6 +16,7 @@ from pnpgen.games.fast_alone.horizontal_vertical.rules import (
     State,
     X,
 )
+from pnpgen.words import COMMON
 
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.horizontal_vertical import HorizontalVertical
@@ -93,8 +94,8 @@ def values(rules: HorizontalVertical, lang: str) -> dict[str, object]:
         "faces": rules.faces,
         "rows": rules.n_rows,
         "columns": rules.n_cols,
-        "row_labels": f"{rules.row_labels[0]}{'〜' if lang == 'ja' else '–'}{rules.row_labels[-1]}",
-        "column_labels": f"{rules.col_labels[0]}{'〜' if lang == 'ja' else '–'}{rules.col_labels[-1]}",
+        "row_labels": COMMON("range", lang, a=rules.row_labels[0], b=rules.row_labels[-1]),
+        "column_labels": COMMON("range", lang, a=rules.col_labels[0], b=rules.col_labels[-1]),
         "wild_faces": "/".join(map(str, sorted(rules.wild))),
         "x_per_wild": rules.x_per_wild,
         "passes": rules.max_passes,

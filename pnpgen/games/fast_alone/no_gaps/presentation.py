@@ -18,6 +18,7 @@ from pnpgen.games.fast_alone.no_gaps.rules import (
     State,
     Tile,
 )
+from pnpgen.words import COMMON
 
 if TYPE_CHECKING:
     from pnpgen.games.fast_alone.no_gaps import NoGaps
@@ -157,7 +158,9 @@ def _tile_lines(tiles: Sequence[Tile], x: float, width: float, lang: str) -> tup
     unit, size, gap, pad = 6.0, 6.5, 8.0, 5.0
     slots: list[tuple[Tile, str, int, int, float]] = []
     for tile in tiles:
-        label = text_for(tile.name, lang) + ((" " if lang == "en" else "") + f"×{tile.count}" if tile.count > 1 else "")
+        label = text_for(tile.name, lang)
+        if tile.count > 1:
+            label = COMMON("copies", lang, text=label, n=tile.count)
         wide, tall = max(c for _, c in tile.cells) + 1, max(r for r, _ in tile.cells) + 1
         slots.append((tile, label, wide, tall, max(wide * unit, sc.text_width(label, size))))
     lines: list[list[tuple[Tile, str, int, int, float]]] = [[]]
@@ -217,7 +220,7 @@ def chart_table(rules: NoGaps, lang: str) -> list[list[str]]:
     for face in range(1, rules.faces + 1):
         items = [text_for(t.name, lang) + (f" ×{t.count}" if t.count > 1 else "")
                  for t in rules.tiles if t.face == face]
-        rows.append([str(face), ("、" if lang == "ja" else ", ").join(items) or WORDS("none", lang)])
+        rows.append([str(face), COMMON("list_separator", lang).join(items) or WORDS("none", lang)])
     return rows
 
 

@@ -46,6 +46,7 @@ from pnpgen.render.paper import paper_points
 from pnpgen.render.pdf import new_canvas
 from pnpgen.report import GRID, INK, content_version, page_heading
 
+Grid = list[tuple[str, list[Any]]]  # each YAML key swept, with its values
 S = TypeVar("S")
 M = TypeVar("M")
 
@@ -71,7 +72,7 @@ def rules_with(root: Path, game: str, settings: Mapping[str, object]) -> Rules[A
     return picked
 
 
-def grid(params: list[tuple[str, list[Any]]]) -> list[dict[str, object]]:
+def grid(params: Grid) -> list[dict[str, object]]:
     """Every combination of the values, the last parameter varying fastest."""
     points = [dict(zip([k for k, _ in params], combo, strict=True))
               for combo in itertools.product(*[values for _, values in params])]
@@ -122,7 +123,7 @@ class Sweep:
     games: int
     seed: int
     bots: list[str]
-    params: list[tuple[str, list[Any]]]
+    params: Grid
     points: list[Point]
     runner: str
     content: dict[str, str]
@@ -151,7 +152,7 @@ def replay_command(game: str, point: Point, games: int, bots: list[str]) -> str:
     return f"pnpgen simulate {game} {sets} -n {games} --seed {point.seed} --bots {','.join(bots)}"
 
 
-def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
+def plan_sweep(root: Path, game: str, params: Grid,
                bots: list[str]) -> list[tuple[dict[str, object], Rules[Any, Any]]]:
     """Every point with its rules: every bad key or value is found before any game is played."""
     planned = []
@@ -164,7 +165,7 @@ def plan_sweep(root: Path, game: str, params: list[tuple[str, list[Any]]],
     return planned
 
 
-def run_sweep(planned: list[tuple[dict[str, object], Rules[S, M]]], params: list[tuple[str, list[Any]]],
+def run_sweep(planned: list[tuple[dict[str, object], Rules[S, M]]], params: Grid,
               games: int, seed: int, bots: list[str], runner: Runner, on_games: OnGames | None = None,
               on_point: Callable[[Point], None] | None = None) -> Sweep:
     points = [settings for settings, _ in planned]
@@ -189,7 +190,7 @@ class SweepInterrupted(Interrupted):
         self.done = done
 
 
-def _sweep(base: Rules[S, M], games: int, seed: int, bots: list[str], params: list[tuple[str, list[Any]]],
+def _sweep(base: Rules[S, M], games: int, seed: int, bots: list[str], params: Grid,
            points: list[Point], runner: Runner) -> Sweep:
     return Sweep(base.id, base.content.title("en"), games, seed, bots, params, points, runner.description,
                  content_version(base))

@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pnpgen"
 
 # Issue 29 asked for `Any` halved from 1,201 annotations at review. Counted here: 1,135 on
 # main at 4d717ab, 547 with the types29 branch merged (513 lines with `Any` by grep).
-CEILING = 574
+CEILING = 570
 
 
 def _is_any(node: ast.AST) -> bool:

@@ -122,6 +122,10 @@ class WarCard:
     effect: str
     source: str
 
+    def title(self, lang: str) -> str:
+        """The card's name in `lang`, as war-cards.csv gives it."""
+        return self.name_ja if lang == "ja" else self.name_en
+
     @property
     def effects(self) -> dict[str, str]:
         """The effect column as tokens: `shot:range:1-2 acid` -> {'shot': 'range:1-2', 'acid': ''}."""

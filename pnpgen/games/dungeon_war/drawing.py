@@ -449,7 +449,7 @@ def _legend(game: DungeonWarRules, look: Look, state: State, x: float, y: float,
             if seat in state.fallen:
                 items = [WORDS("fallen", lang)]
             equip = state.equip[seat] if seat < len(state.equip) and seat not in state.fallen else ()
-            items += [_card_name(cfg.war_cards[i], lang) for slot, i in equip if slot != "trap"]
+            items += [cfg.war_cards[i].title(lang) for slot, i in equip if slot != "trap"]
         sep = WORDS("sheet_sep", lang)
         for k, item in enumerate(items):
             joint = WORDS("sheet_open", lang) if k == 0 else sep
@@ -462,10 +462,6 @@ def _legend(game: DungeonWarRules, look: Look, state: State, x: float, y: float,
         out.append(sc.Label(x + 16, y, line, size, sc.INK, "start"))
         y += step + 2.5
     return out
-
-
-def _card_name(card: Any, lang: str) -> str:
-    return str(card.name_ja if lang == "ja" else card.name_en)
 
 
 def setup_state(game: DungeonWarRules, players: int, seed: int = 1) -> State:

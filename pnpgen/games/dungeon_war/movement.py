@@ -33,7 +33,7 @@ REFUSALS: dict[str, str] = {  # why a piece may not stop on a square: the rule i
 }
 
 
-def refusal_words(why: str, name: str, terrain: Mapping[str, Any], square: str, strength: str, there: str) -> str:
+def refusal_words(why: str, name: str, terrain: Mapping[str, object], square: str, strength: str, there: str) -> str:
     """The referee's words for a REFUSALS code."""
     return {
         "terrain": f"a {name} cannot enter {terrain['name']} (no {terrain.get('needs')} movement)",

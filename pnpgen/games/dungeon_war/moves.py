@@ -10,7 +10,7 @@ the engine's move keys are unchanged. Variable parts come last: a declared path 
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
 Square = tuple[int, int]
 
@@ -57,7 +57,7 @@ class Move(tuple[Any, ...], metaclass=Bare):
 class _Plain(Move):
     """A move with no fields: ('end',) ('alchemy',) ('draw',) ('discard',) ('pass',)."""
 
-    def __new__(cls) -> Any:
+    def __new__(cls) -> Self:
         return tuple.__new__(cls, (cls.head,))
 
 
@@ -73,7 +73,7 @@ class _One(Move):
 
     value: Any = at(1)
 
-    def __new__(cls, value: Any) -> Any:
+    def __new__(cls, value: Any) -> Self:
         return tuple.__new__(cls, (cls.head, value))
 
 
@@ -93,7 +93,7 @@ class _Cards(Move):
 
     cards: tuple[int, ...] = tail(1)
 
-    def __new__(cls, *cards: int) -> Any:
+    def __new__(cls, *cards: int) -> Self:
         return tuple.__new__(cls, (cls.head, *cards))
 
 
@@ -122,7 +122,7 @@ class _Square(Move):
 
     square: Square = pair(1)
 
-    def __new__(cls, r: int, c: int) -> Any:
+    def __new__(cls, r: int, c: int) -> Self:
         return tuple.__new__(cls, (cls.head, r, c))
 
 
@@ -138,7 +138,7 @@ class _FromTo(Move):
     src: Square = pair(1)
     dst: Square = pair(3)
 
-    def __new__(cls, sr: int, sc: int, dr: int, dc: int, *rest: int) -> Any:
+    def __new__(cls, sr: int, sc: int, dr: int, dc: int, *rest: int) -> Self:
         return tuple.__new__(cls, (cls.head, sr, sc, dr, dc, *rest))
 
 
@@ -199,7 +199,7 @@ class _Slot(Move):
     card: int = at(1, int)
     slot: str = at(2, str)
 
-    def __new__(cls, card: int, slot: str) -> Any:
+    def __new__(cls, card: int, slot: str) -> Self:
         return tuple.__new__(cls, (cls.head, card, slot))
 
 

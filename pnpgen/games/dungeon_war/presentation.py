@@ -102,7 +102,7 @@ class DungeonWarPresentation:
                 own = "shot" in card.effects or not WORN & set(card.categories)  # a shot, trap or dragon's own BP
                 bp = "—" if card.bp.dice == 0 and card.bp.plus == 0 else (dice(card.bp) if own else f"+{dice(card.bp)}")
                 card_kind = WORDS("sheet_sep", lang).join(name(c, lang).lower() for c in card.categories)
-                title = card.name_ja if lang == "ja" else card.name_en  # the card's name, from war-cards.csv
+                title = card.title(lang)
                 rows.append([title, str(card.count), card_kind, str(card.coins or "—"),
                              bp, name(card.element, lang) if card.element else "—"])
             return rows

@@ -1,8 +1,9 @@
 """Long scenario lists, sampled in the everyday run and played whole by `nox -s full`.
 
 `PNPGEN_FULL_TESTS=1` (what `nox -s full` sets) keeps every item; otherwise a test keeps
-`every`-th item, the same items on every run, first and last included. docs/testing.md lists
-the sampled tests.
+`every`-th item, the same items on every run, first and last included; a derandomised
+Hypothesis test plays the first `everyday` of its `full` examples (`examples`). docs/testing.md
+lists the sampled tests.
 """
 
 from __future__ import annotations
@@ -24,3 +25,9 @@ def sample(items: Sequence[T], every: int) -> list[T]:
     if (len(items) - 1) % every:
         kept.append(items[-1])
     return kept
+
+
+def examples(full: int, everyday: int) -> int:
+    """A Hypothesis test's max_examples: `full` under PNPGEN_FULL_TESTS=1, else `everyday`
+    (derandomised tests then play the same first examples on every run)."""
+    return full if FULL else min(full, everyday)

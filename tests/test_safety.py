@@ -24,6 +24,7 @@ from pnpgen.content.yamlpos import load_yaml
 from pnpgen.errors import ContentError
 from pnpgen.output import clean_stale_parts
 from tests.conftest import ROOT, CliRun
+from tests.sampling import examples
 
 OK_GAME = ROOT / "tests" / "bad_input" / "content" / "ok" / "burning-desire"
 
@@ -297,7 +298,7 @@ def time_budget(seconds: int, what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
+@settings(max_examples=examples(40, 12), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(path=st.sampled_from(PATHS), action=st.sampled_from(["set", "delete", "add"]), value=NASTY)
 def test_random_content_mutations_never_crash_or_hang(run_pnpgen: CliRun, tmp_path_factory: pytest.TempPathFactory,
@@ -318,7 +319,7 @@ def test_random_content_mutations_never_crash_or_hang(run_pnpgen: CliRun, tmp_pa
         one_error_line(err)
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=examples(25, 8), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(where=st.sampled_from(KIT_PATHS), action=st.sampled_from(["set", "delete", "add"]), value=NASTY)
 def test_random_component_mutations_never_crash_or_hang(run_pnpgen: CliRun, tmp_path_factory: pytest.TempPathFactory,

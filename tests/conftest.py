@@ -33,10 +33,29 @@ def content_dir() -> Path:
 _CACHE_KEY = pytest.StashKey[str]()
 
 
+# The files that take longest (their own CPU, or the processes they start and wait for), longest
+# first, from `--durations` of a whole run. pytest-xdist's `--dist loadfile` hands out files in
+# collection order (set below, rather than its default of most tests first), so these start
+# first and no worker is left with one of them at the end while the other has nothing to do.
+SLOW_FIRST = ["test_ci_hooks.py", "test_rulebook_typography.py", "test_kit_marks.py", "test_readme_tour.py",
+              "test_diagrams.py", "test_fast_alone_collection.py", "test_scaffold_played.py", "test_build.py",
+              "test_rulebook_body.py", "test_dungeon_war_print.py", "test_external_game.py",
+              "test_rulebook_tables.py", "test_interrupt.py", "test_safety.py", "test_sweep.py", "test_schema.py",
+              "test_harness_golden.py", "test_build_lock.py", "test_cluster.py", "test_harness_report.py"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """SLOW_FIRST's files first, in its order; the others after, as collected."""
+    rank = {name: index for index, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's own order is kept
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """A fresh figures cache for each test session, never the user's, and validate's time
     budgets off: set by the controlling process before pytest-xdist starts its workers,
-    which inherit both."""
+    which inherit both. pytest-xdist schedules files in collection order (SLOW_FIRST)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
     if "PYTEST_XDIST_WORKER" not in os.environ:
         cache = tempfile.mkdtemp(prefix="pnpgen-test-cache-")
         os.environ["PNPGEN_CACHE"] = cache

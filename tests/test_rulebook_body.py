@@ -3,6 +3,7 @@ the companion (designer notes, "For referees") holds what was moved there (issue
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,13 @@ ENGINE = {
 }
 
 
-def pages(path: Path) -> list[str]:
-    return [page.extract_text().replace("\u2060", "") for page in PdfReader(path).pages]
+@functools.cache
+def pages(path: Path) -> tuple[str, ...]:
+    """The text of each page, extracted once per book (the session's books are read only)."""
+    return tuple(page.extract_text().replace("\u2060", "") for page in PdfReader(path).pages)
 
 
-def split_pages(books: Any, game: str, lang: str) -> tuple[list[str], list[str]]:
+def split_pages(books: Any, game: str, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The text of the players' book's pages and of the companion's."""
     return pages(books[game][lang]), pages(books[game][f"companion-{lang}"])
 

@@ -14,6 +14,7 @@ Typst sets, with pdfplumber (character positions) and pypdf (outline, fonts):
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -42,6 +43,26 @@ CHAPTER_SIZE = HEADING_SIZES[0]  # a page whose first line is this big starts a 
 BODY_FACE = {"ja": "IPAexMincho", "en": "LiberationSerif"}
 
 
+_BOOKS: dict[str, Any] = {}
+
+
+def opened(path: Path | str) -> contextlib.AbstractContextManager[Any]:
+    """The PDF at `path`, parsed by pdfplumber once for this module: each page keeps its
+    characters and shapes, so the dozen tests that read the same book parse it once."""
+    key = str(path)
+    if key not in _BOOKS:
+        _BOOKS[key] = pdfplumber.open(path)
+    return contextlib.nullcontext(_BOOKS[key])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_books() -> Iterator[None]:
+    yield
+    for pdf in _BOOKS.values():
+        pdf.close()
+    _BOOKS.clear()
+
+
 def segments(page: Any) -> Iterator[list[dict[str, Any]]]:
     """Each line of text on the page, cut where a table's vertical rule (or a gap wider than
     three cell gaps) lies between two characters, as lists of pdfplumber chars (spaces
@@ -67,7 +88,7 @@ def segments(page: Any) -> Iterator[list[dict[str, Any]]]:
 @pytest.mark.parametrize("game", GAMES)
 def test_japanese_lines_keep_kinsoku(rulebook_pdfs: Any, game: str) -> None:
     faults = []
-    with pdfplumber.open(rulebook_pdfs[game]["ja"]) as pdf:
+    with opened(rulebook_pdfs[game]["ja"]) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             for run in segments(page):
                 text = "".join(c["text"] for c in run)
@@ -95,7 +116,7 @@ def ink_right(char: dict[str, Any]) -> float:
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_line_past_the_margin(rulebook_pdfs: Any, game: str, lang: str) -> None:
     faults = []
-    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+    with opened(rulebook_pdfs[game][lang]) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             right = page.width - MARGIN + TOLERANCE
             faults += [f"p{number} +{ink_right(c) - right + TOLERANCE:.1f} pt: {c['text']}"
@@ -105,7 +126,7 @@ def test_no_line_past_the_margin(rulebook_pdfs: Any, game: str, lang: str) -> No
 
 @pytest.mark.parametrize("game", GAMES)
 def test_english_has_curly_quotes_only(rulebook_pdfs: Any, game: str) -> None:
-    with pdfplumber.open(rulebook_pdfs[game]["en"]) as pdf:
+    with opened(rulebook_pdfs[game]["en"]) as pdf:
         text = "\n".join(page.extract_text() for page in pdf.pages)
     straight = [line for line in text.splitlines() if '"' in line or "'" in line]
     assert straight == []
@@ -114,7 +135,7 @@ def test_english_has_curly_quotes_only(rulebook_pdfs: Any, game: str) -> None:
 
 def test_curly_quotes_are_proportional_in_the_latin_face(rulebook_pdfs: Any) -> None:
     """The reason for the Latin face: IPAex draws “ ” ’ an em wide ("stage’ s")."""
-    with pdfplumber.open(rulebook_pdfs["burning-desire"]["en"]) as pdf:
+    with opened(rulebook_pdfs["burning-desire"]["en"]) as pdf:
         quotes = [c for page in pdf.pages for c in page.chars if c["text"] in "“”’"]
     assert quotes
     assert all("Liberation" in c["fontname"] and c["x1"] - c["x0"] < 0.5 * c["size"] for c in quotes)
@@ -141,7 +162,7 @@ def test_fonts_embedded_subset_and_the_right_face(rulebook_pdfs: Any, game: str,
             "LiberationSerif", "LiberationSans", "LiberationSerif-Bold", "LiberationSans-Bold", "IPAexGothic",
             "IPAexMincho"}, names
         setup_fonts()
-        with pdfplumber.open(path) as pdf:
+        with opened(path) as pdf:
             fallback = [c for p in pdf.pages for c in p.chars if "IPAex" in c["fontname"]]
         # a diagram label holding a symbol Liberation lacks ("≦14") is set whole in IPAex
         labels = {(c["page_number"], round(c["top"])) for c in fallback if not covers("LiberationSerif", c["text"])}
@@ -152,7 +173,7 @@ def test_fonts_embedded_subset_and_the_right_face(rulebook_pdfs: Any, game: str,
 def chapter_starts(path: Path) -> set[int]:
     """Pages (1-based) whose first line is a chapter heading."""
     starts = set()
-    with pdfplumber.open(path) as pdf:
+    with opened(path) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             chars = [c for c in page.chars if c["size"] > 8.01]  # not the running head (8 pt)
             if chars:
@@ -183,7 +204,7 @@ def test_no_page_more_than_half_empty_but_chapter_ends(rulebook_pdfs: Any, game:
                if not isinstance(item, list)]
     body = min(outline)
     starts = chapter_starts(path)
-    with pdfplumber.open(path) as pdf:
+    with opened(path) as pdf:
         count = len(pdf.pages)
         allowed = {1, count, count - 1} | {n - 1 for n in starts}
         if body == 3:
@@ -216,7 +237,7 @@ def rule_table(path: Path, lang: str) -> str:
     """The text of the companion's "Rule numbers" table (up to the examples' moves)."""
     from pnpgen.render.words import WORDS
 
-    with pdfplumber.open(path) as pdf:
+    with opened(path) as pdf:
         text = "\n".join(page.extract_text() for page in pdf.pages)
     start = text.rindex(WORDS("rule_ids", lang))
     end = text.find(WORDS("example_moves", lang), start)
@@ -237,7 +258,7 @@ def test_every_cited_rule_id_is_a_rule_listed_in_the_companion(rulebook_pdfs: An
 @pytest.mark.parametrize("game", GAMES)
 def test_decisions_do_not_print_as_rule_ids(rulebook_pdfs: Any, game: str) -> None:
     """"D-RR-4" read as rule RR-4: decisions print as "Decision 4", in the companion."""
-    with pdfplumber.open(rulebook_pdfs[game]["companion-en"]) as pdf:
+    with opened(rulebook_pdfs[game]["companion-en"]) as pdf:
         text = "\n".join(page.extract_text() for page in pdf.pages)
     assert not re.search(r"\bD-[A-Z0-9]+-\w+", text)
     assert re.search(r"Decision \d+", text)
@@ -249,7 +270,7 @@ def test_no_heading_at_a_page_foot(rulebook_pdfs: Any, game: str, lang: str) -> 
     """The last line in a page's text frame is never a heading (heading size, sans face). The
     quick reference (last page) is scaled as a whole and skipped."""
     faults = []
-    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+    with opened(rulebook_pdfs[game][lang]) as pdf:
         for number, page in enumerate(pdf.pages[1:-1], 2):
             lines = [line for line in page.extract_text_lines(return_chars=True)
                      if MARGIN_TOP < line["bottom"] <= page.height - MARGIN_BOTTOM + 3]  # descenders
@@ -279,7 +300,7 @@ def test_no_paragraph_ends_on_a_lone_syllable(rulebook_pdfs: Any, game: str, lan
     """No line of running text holds only one or two characters (Japanese: 「す。」) or one
     short word (English)."""
     faults = []
-    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+    with opened(rulebook_pdfs[game][lang]) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             for run in body_lines(page, lang):
                 text = MARKER.sub("", "".join(c["text"] for c in run)).strip()
@@ -297,7 +318,7 @@ def test_japanese_is_justified(rulebook_pdfs: Any, game: str) -> None:
     (the page's margin, or an example box's padding inside it). The cover (centred) is not
     justified."""
     ragged, lines_checked = [], 0
-    with pdfplumber.open(rulebook_pdfs[game]["ja"]) as pdf:
+    with opened(rulebook_pdfs[game]["ja"]) as pdf:
         pages = [(page, body_lines(page, "ja")) for page in pdf.pages]
         # baseline to baseline inside a paragraph: the shortest step between body lines that
         # recurs (between paragraphs it is longer)
@@ -326,7 +347,7 @@ def test_no_formula_or_number_and_unit_broken(rulebook_pdfs: Any, game: str, lan
     whose number ended the line before."""
     unit = re.compile(r"^(?:点|個|回|人|秒|分|mm|pt|points?|pips?|dice|rolls?)\b")
     faults = []
-    with pdfplumber.open(rulebook_pdfs[game][lang]) as pdf:
+    with opened(rulebook_pdfs[game][lang]) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             lines = ["".join(c["text"] for c in run).strip() for run in body_lines(page, lang)]
             for line, after in zip(lines, [*lines[1:], ""], strict=False):
@@ -339,7 +360,7 @@ def test_no_formula_or_number_and_unit_broken(rulebook_pdfs: Any, game: str, lan
 
 def test_dungeon_war_formula_stays_on_one_line(rulebook_pdfs: Any) -> None:
     """Issue 26's example: 「（クリスタル−疲労）×2」 was broken after −."""
-    with pdfplumber.open(rulebook_pdfs["dungeon-war"]["ja"]) as pdf:
+    with opened(rulebook_pdfs["dungeon-war"]["ja"]) as pdf:
         lines = [line["text"] for page in pdf.pages for line in page.extract_text_lines()]
     assert any("（クリスタル−疲労）×" in line.replace("\u2060", "") for line in lines)
 
@@ -348,7 +369,7 @@ def test_dungeon_war_formula_stays_on_one_line(rulebook_pdfs: Any) -> None:
 @pytest.mark.parametrize("doc", ["ja", "en", "companion-ja", "companion-en"])
 def test_no_text_under_6_pt(rulebook_pdfs: Any, game: str, doc: str) -> None:
     """Diagram labels included (their text is set in the book's fonts, at print size)."""
-    with pdfplumber.open(rulebook_pdfs[game][doc]) as pdf:
+    with opened(rulebook_pdfs[game][doc]) as pdf:
         small = {(n, c["text"], round(c["size"], 2)) for n, page in enumerate(pdf.pages, 1)
                  for c in page.chars if c["text"].strip() and c["size"] < 5.99}
     assert sorted(small)[:10] == []
@@ -357,7 +378,7 @@ def test_no_text_under_6_pt(rulebook_pdfs: Any, game: str, doc: str) -> None:
 def test_bold_is_a_real_bold_face(rulebook_pdfs: Any) -> None:
     """**bold** in English is set in Liberation's bold cut; in Japanese (IPAex has no bold) in
     Gothic, in the accent colour, beside Mincho text."""
-    with pdfplumber.open(rulebook_pdfs["burning-desire"]["en"]) as pdf:
+    with opened(rulebook_pdfs["burning-desire"]["en"]) as pdf:
         faces = {c["fontname"].split("+")[-1] for page in pdf.pages for c in page.chars}
     assert "LiberationSerif-Bold" in faces
 

@@ -27,7 +27,7 @@ from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.publishing import alt_text, rulebook_figure
 from pnpgen.render.rulebook.alt import scene_alt
-from pnpgen.render.rulebook.model import Book, Resolver, Section
+from pnpgen.render.rulebook.model import Book, Resolver, Section, repeats_title
 from pnpgen.render.words import WORDS
 from pnpgen.scene import Label, Scene, to_svg, with_labels_inside
 
@@ -636,8 +636,12 @@ class Writer:
         if scene is None:
             return None
         alt = self.alt(rules, before, moves, after, refused)
-        # the caption says in players' words what the picture shows (why a move fails)
+        # the caption says in players' words what the picture shows (why a move fails); one
+        # that only repeats the example's title says nothing and is left out
         caption = self.caption(example, rules)
+        if caption is not None and repeats_title("".join(r.get("s", "") for r in caption),
+                                                 self.res.plain(example["title"])):
+            return self.add_figure(scene, width, alt, None, (example, "state"))
         if caption is None and refused:
             caption = self.runs(label("attempted", self.lang), example, "state")
         return self.add_figure(scene, width, alt, caption, (example, "state"))

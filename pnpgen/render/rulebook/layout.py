@@ -506,8 +506,7 @@ class Writer:
             return self.components(block["components"], rules)
         if "callout" in block:
             text = res.text(block["callout"], block, "callout", rules)
-            return [{"t": "box", "accent": True, "title": None, "breakable": len(text) > 600,
-                     "c": self.paragraphs(text, block, "callout")}]
+            return [{"t": "box", "accent": True, "title": None, "c": self.paragraphs(text, block, "callout")}]
         if block.get("page_break"):
             return [{"t": "pagebreak"}]
         return []
@@ -577,24 +576,10 @@ class Writer:
                 self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
         title = self.runs(plain_title, *self.title_where(example))
-        # the example follows its rule and stays whole, its diagram beside its words; only a
-        # box taller than half the page may run on, rather than leave a page half empty
-        return {"t": "box", "accent": False, "title": title, "c": parts,
-                "breakable": self.estimated_height(parts) > 0.5 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)}
-
-    def estimated_height(self, parts: list[Node]) -> float:
-        """About how tall the blocks set (pt): figures as drawn, text by its length."""
-        setting = TYPESETTING[self.lang]
-        line = setting.size * (1 + setting.leading)
-        per_line = (self.width - 2 * BOX_INSET) / (setting.size * (1.0 if self.lang == "ja" else 0.5))
-        height = 2 * line  # the title and the box's padding
-        for part in parts:
-            if part["t"] == "fig":
-                height += float(part["height"]) + line
-            elif part["t"] == "p":
-                chars = sum(len(run.get("s", "")) for run in part["c"])
-                height += (chars // per_line + 1) * line + setting.spacing * setting.size
-        return height
+        # the example follows its rule and stays whole, its diagram beside its words; the
+        # template lets it run on to the next page only where moving it whole would leave the
+        # page too empty (book.typ, may-split: it measures the box and the room left)
+        return {"t": "box", "accent": False, "title": title, "c": parts}
 
     def add_figure(self, scene: Scene, width: float, alt: str, caption: Runs | None,
                    where_: tuple[Any, Any]) -> Node:
@@ -619,7 +604,6 @@ class Writer:
         if not alt.strip():
             raise ContentError("a diagram has no description", **where(*where_))
         return {"t": "fig", "file": name, "width": round(min(width, scene.width), 3), "alt": alt,
-                "height": round(scene.height * min(width, scene.width) / scene.width, 3) if scene.width else 0.0,
                 "caption": caption}
 
     def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> Node | None:

@@ -397,12 +397,12 @@ CJ = re.compile(r"[\u3041-\u30fa\u30fc\u3400-\u9fff々]")  # kana and kanji (not
 
 def neighbours(path: Path) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
     """Each two characters set side by side on one line in one size, with no space and no
-    table column between them, and the page they are on."""
+    table column between them (a gap under half an em), and the page they are on."""
     with pdfplumber.open(path) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             for a, b in zip(page.chars, page.chars[1:], strict=False):
                 if abs(a["top"] - b["top"]) < 1 and abs(a["size"] - b["size"]) < 0.1 and \
-                        0 <= b["x0"] - a["x1"] < CELL_GAP and a["text"].strip() and b["text"].strip():
+                        0 <= b["x0"] - a["x1"] < a["size"] / 2 and a["text"].strip() and b["text"].strip():
                     yield a, b, number
 
 

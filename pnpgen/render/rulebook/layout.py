@@ -88,6 +88,9 @@ _OPERAND = r"[−+]?[\dA-Za-z.]+"
 _TIGHT_FORMULA = re.compile(rf"{_OPERAND}(?:[−+×÷=＝]{_OPERAND})+[秒分点個回人枚目]?")
 _CJK_UNIT = re.compile(r"(?<![\d.,\u2060])[−+±]?\d[\d.,]*[秒分点個回人枚目]")  # 「2秒」: the number stays with its unit
 _ONE_LETTER = re.compile(r"(?<![\w’'])([AI]) (?=\w)")  # "A white": no line ends on a one-letter word
+_KANA_KANJI = "\u3041-\u30fa\u30fc-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_SPACED_NUMBER = re.compile(rf"(?<=[{_KANA_KANJI}]) +(?=[−+]?\d)|(?<=\d) +(?=[{_KANA_KANJI}])")
+_KANA = re.compile(f"[{_KANA_KANJI}]")
 _EMPTY_BRACKETS = re.compile(r"[（(「『【][\s\u3000]{0,2}[）)」』】]")  # 「（　）」 is one mark
 
 
@@ -129,9 +132,10 @@ def _unglue(piece: dict[str, Any]) -> Runs:
         first, last = found.start(), found.end()
         # a Japanese character either side goes in the box too: Typst spaces Japanese from
         # Latin and digits inside a box, not across its edge (「全員 0 点」, not 「全員0 点」)
-        if first > start and _is_cjk(text[first - 1]):
+        # (a kana or kanji only: a box starting with 、 could start a line)
+        if first > start and _KANA.match(text[first - 1]):
             first -= 1
-        if last < len(text) and _is_cjk(text[last]) and not _GLUED.match(text, last):
+        if last < len(text) and _KANA.match(text[last]) and not _GLUED.match(text, last):
             last += 1
         if first > start:
             out.append({**piece, "s": text[start:first].replace(WJ, "")})
@@ -150,6 +154,9 @@ def markup(text: str, lang: str) -> Runs:
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
+        # a number sits tight against the Japanese beside it (book.typ), so a space there,
+        # typed or left by folding (「ものは\n1個」), goes too
+        out = _SPACED_NUMBER.sub("", out)
     out = typeset(out, lang)
     out = out.replace(WJ + WJ, WJ)
     runs: Runs = []

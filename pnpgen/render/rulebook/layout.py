@@ -132,10 +132,11 @@ def _unglue(piece: dict[str, Any]) -> Runs:
         first, last = found.start(), found.end()
         # a Japanese character either side goes in the box too: Typst spaces Japanese from
         # Latin and digits inside a box, not across its edge (「全員 0 点」, not 「全員0 点」)
-        # (a kana or kanji only: a box starting with 、 could start a line)
+        # (before it a kana or kanji only: a box starting with 、 could start a line; after
+        # it 。、 too: a line may break between a box and them)
         if first > start and _KANA.match(text[first - 1]):
             first -= 1
-        if last < len(text) and _KANA.match(text[last]) and not _GLUED.match(text, last):
+        if last < len(text) and _is_cjk(text[last]) and not _GLUED.match(text, last):
             last += 1
         if first > start:
             out.append({**piece, "s": text[start:first].replace(WJ, "")})

@@ -8,7 +8,8 @@ pattern (derived from its declared rule ids: BD-2.1, RD-SLASH, P5-7.1), move not
 game's own syntax (a run of words its move parser reads, holding a digit or a symbol), a
 YAML key or template brace, a backtick, an exact fraction of more than four digits, an
 editorial aside ("our decision", "the source", "the original does not give…", "this edition uses…",
-in either language) and a "refused" caption.
+in either language) and a "refused" caption. Over the book's structure: an example's caption
+that only repeats its title (CAPTION_KIND).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pnpgen.content.game import GameContent
 from pnpgen.content.yamlpos import where
 from pnpgen.engine.protocol import Notation, Rules
 from pnpgen.errors import ContentError
-from pnpgen.render.rulebook.model import Book, Resolver, Section, load_book
+from pnpgen.render.rulebook.model import Book, Resolver, Section, load_book, repeats_title
 from pnpgen.words import LANGS
 
 S = TypeVar("S")
@@ -42,6 +43,7 @@ JA_CONVENTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("'+' for an age (use 歳以上)", re.compile(r"\d\+(?![\s\d])")),
 )
 JA_KINDS = tuple(kind for kind, _ in JA_CONVENTIONS)
+CAPTION_KIND = "a caption repeating its example's title"  # found in the book's structure, not its text
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 # pnpgen's commands (pnpgen/app.py): "pnpgen as an example" is prose, "pnpgen build" a command line
@@ -230,6 +232,30 @@ def book_passages(content: GameContent, rules_list: list[Rules[S, M]], lang: str
     return out
 
 
+def repeated_captions(content: GameContent, rules_list: list[Rules[S, M]], lang: str,
+                      book: Book | None = None) -> list[Finding]:
+    """Every example of the players' book whose picture's caption only repeats the example's
+    title: it says nothing, and the book leaves it out (a refused move's picture then has no
+    words saying why it fails)."""
+    book = book if book is not None else load_book(content)
+    if book is None:
+        return []
+    res = Resolver(content, rules_list, lang, collect=True)
+    found: list[Finding] = []
+    for section in book.sections:
+        if section.node.get("companion"):
+            continue
+        rules = res.game(section.game, section.node)
+        for block in section.blocks:
+            for example in res.select_examples(block, rules) if "examples" in block else []:
+                if "caption" not in example:
+                    continue
+                caption = res.text(example["caption"], example, "caption", res.example_rules(example))
+                if repeats_title(caption, res.plain(example["title"])):
+                    found.append(Finding(_where(example, "caption"), CAPTION_KIND, caption))
+    return found
+
+
 def _where(parent: object, key: object) -> str:
     """file:line:col of a text, as ContentError writes it."""
     return str(ContentError("", **where(parent, key, value=True))).rstrip(": ")
@@ -249,7 +275,8 @@ def check_players_book(content: GameContent, rules_list: list[Rules[S, M]]) -> l
     ids = rule_ids(content)
     for lang in LANGS:
         passages = book_passages(content, rules_list, lang, book)
-        findings = lint_passages(passages, ids, rules_list) + (lint_japanese(passages) if lang == "ja" else [])
+        findings = lint_passages(passages, ids, rules_list) + (lint_japanese(passages) if lang == "ja" else []) \
+            + repeated_captions(content, rules_list, lang, book)
         for finding in findings:
             text = str(finding).replace("players' book", f"players' book ({lang})", 1)
             if text not in problems:

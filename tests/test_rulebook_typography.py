@@ -8,7 +8,8 @@ Typst sets, with pdfplumber (character positions) and pypdf (outline, fonts):
 - no formula broken across lines; no text under 6 pt (diagram labels included);
 - English: curly quotes only, set in the bundled Latin face; every font embedded, subset;
   bold in a real bold face;
-- page fill: no page more than half empty but the cover, chapter ends and the back;
+- page fill: no page more than 40 % empty but the cover, chapter ends and the back, and no
+  example title or heading ends a page;
 - every rule id an example cites is listed in the companion; decisions do not print as rule ids.
 """
 
@@ -30,7 +31,7 @@ from pnpgen.examples import load_examples
 from pnpgen.render.fonts import covers, setup_fonts
 from pnpgen.render.linebreak import NO_END, NO_START
 from pnpgen.render.linebreak import segments as segments_of
-from pnpgen.render.rulebook.layout import HEADING_SIZES, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, TYPESETTING
+from pnpgen.render.rulebook.layout import ACCENT, HEADING_SIZES, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, TYPESETTING
 
 GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]
 MARGIN = MARGIN_X
@@ -41,6 +42,15 @@ TOLERANCE = 0.5
 CELL_GAP = 8.0  # pt: a wider gap on one baseline is a new table cell, not a space in a line
 CHAPTER_SIZE = HEADING_SIZES[0]  # a page whose first line is this big starts a chapter
 BODY_FACE = {"ja": "IPAexMincho", "en": "LiberationSerif"}
+SANS_FACE = {"ja": "IPAexGothic", "en": "LiberationSans"}
+
+
+def accent(char: dict[str, Any]) -> bool:
+    """Set in the accent colour (layout.ACCENT)."""
+    colour = char.get("non_stroking_color")
+    want = tuple(int(ACCENT[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return isinstance(colour, (tuple, list)) and len(colour) == 3 and all(
+        abs(float(a) - b) < 0.01 for a, b in zip(colour, want, strict=True))
 
 
 _BOOKS: dict[str, Any] = {}
@@ -192,12 +202,15 @@ def filled(page: Any) -> float:
     return (max(marks, default=top) - top) / (bottom - top)
 
 
+FILL = 0.6  # the least part of a page's text frame a page fills (an example box runs on rather)
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_no_page_more_than_half_empty_but_chapter_ends(rulebook_pdfs: Any, game: str, lang: str) -> None:
+def test_no_page_more_than_40_percent_empty_but_chapter_ends(rulebook_pdfs: Any, game: str, lang: str) -> None:
     """Allowed: the cover, the last page (the quick reference), the page before it (the end
     of the back matter: the quick reference always starts a page), the page before a
-    chapter heading, and the contents when it is one page."""
+    chapter heading (a chapter starts a page), and the contents when it is one page."""
     path = rulebook_pdfs[game][lang]
     reader = PdfReader(path)
     outline = [reader.get_destination_page_number(item) + 1 for item in reader.outline
@@ -210,7 +223,7 @@ def test_no_page_more_than_half_empty_but_chapter_ends(rulebook_pdfs: Any, game:
         if body == 3:
             allowed.add(2)  # the contents, on one page
         empty = [f"p{n} {filled(page):.0%} filled" for n, page in enumerate(pdf.pages, 1)
-                 if n not in allowed and filled(page) < 0.5]
+                 if n not in allowed and filled(page) < FILL]
     assert empty == []
 
 
@@ -267,14 +280,21 @@ def test_decisions_do_not_print_as_rule_ids(rulebook_pdfs: Any, game: str) -> No
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_heading_at_a_page_foot(rulebook_pdfs: Any, game: str, lang: str) -> None:
-    """The last line in a page's text frame is never a heading (heading size, sans face). The
-    quick reference (last page) is scaled as a whole and skipped."""
+    """The last line in a page's text frame is never a heading (heading size, sans face) nor
+    an example's title (the accent colour at the text size: a box that runs on keeps its
+    title with its first line). The quick reference (last page) is scaled as a whole and
+    skipped."""
     faults = []
     with opened(rulebook_pdfs[game][lang]) as pdf:
         for number, page in enumerate(pdf.pages[1:-1], 2):
             lines = [line for line in page.extract_text_lines(return_chars=True)
                      if MARGIN_TOP < line["bottom"] <= page.height - MARGIN_BOTTOM + 3]  # descenders
-            if lines and any(abs(lines[-1]["chars"][0]["size"] - s) < 0.05 for s in HEADING_SIZES):
+            if not lines:
+                continue
+            first = lines[-1]["chars"][0]
+            titled = abs(first["size"] - TYPESETTING[lang].size) < 0.05 and first["fontname"].endswith(
+                SANS_FACE[lang]) and accent(first)
+            if titled or any(abs(first["size"] - s) < 0.05 for s in HEADING_SIZES):
                 faults.append(f"p{number}: {lines[-1]['text']}")
     assert faults == []
 
@@ -389,3 +409,65 @@ def test_line_breaker_keeps_kinsoku_and_no_break_spaces() -> None:
     assert "「ダ" in parts and "す。" not in parts and "る。" in parts  # 「 glued after, 。 before
     assert "10\u00a0点" in parts  # a no-break space never breaks
     assert "and" in parts and " " in parts
+
+
+# --- Japanese spacing and emphasis (issue 27) ---------------------------------------------
+
+CJ = re.compile(r"[\u3041-\u30fa\u30fc\u3400-\u9fff々]")  # kana and kanji (not ・, brackets, 〜)
+
+
+def neighbours(path: Path) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
+    """Each two characters set side by side on one line in one size, with no space and no
+    table column between them (a gap under half an em), and the page they are on."""
+    with pdfplumber.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            for a, b in zip(page.chars, page.chars[1:], strict=False):
+                if abs(a["top"] - b["top"]) < 1 and abs(a["size"] - b["size"]) < 0.1 and \
+                        0 <= b["x0"] - a["x1"] < a["size"] / 2 and a["text"].strip() and b["text"].strip():
+                    yield a, b, number
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_japanese_numbers_sit_tight_against_japanese(rulebook_pdfs: Any, game: str) -> None:
+    """No space between a number and the Japanese beside it (2〜4人, 1000点, 第1版), as the
+    source and the Japanese-conventions lint write it; Typst's automatic CJK-Latin spacing
+    put a quarter em there ("2〜4 人")."""
+    pairs, spaced = 0, []
+    for a, b, number in neighbours(rulebook_pdfs[game]["ja"]):
+        if (a["text"].isdigit() and CJ.match(b["text"])) or (CJ.match(a["text"]) and b["text"].isdigit()):
+            pairs += 1
+            if b["x0"] - a["x1"] > 0.5:
+                spaced.append(f"p{number} {a['text']}{b['text']} {b['x0'] - a['x1']:.1f} pt")
+    assert pairs > 50
+    assert spaced == []
+
+
+def test_latin_words_in_japanese_keep_a_quarter_em(rulebook_pdfs: Any) -> None:
+    """A Latin word inside Japanese keeps the usual spacing (の BP は, 「G を」)."""
+    gaps = [b["x0"] - a["x1"] for a, b, _ in neighbours(rulebook_pdfs["dungeon-war"]["ja"])
+            if (a["text"].isascii() and a["text"].isalpha() and CJ.match(b["text"]))
+            or (CJ.match(a["text"]) and b["text"].isascii() and b["text"].isalpha())]
+    assert len(gaps) > 10
+    assert sum(gap > 1.5 for gap in gaps) >= 0.9 * len(gaps), sorted(gaps)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_japanese_bold_is_not_coloured_like_an_example_title(rulebook_pdfs: Any, game: str) -> None:
+    """Japanese **bold** is Gothic in the text's colour; an example's title is Gothic in the
+    accent colour: no line of running text holds accent-coloured Gothic (it would read as a
+    title), while titles (lines all in Gothic) do."""
+    mixed, titles = [], 0
+    size = TYPESETTING["ja"].size
+    with pdfplumber.open(rulebook_pdfs[game]["ja"]) as pdf:
+        for number, page in enumerate(pdf.pages[1:], 2):
+            for line in page.extract_text_lines(return_chars=True):
+                chars = [c for c in line["chars"] if c["text"].strip() and abs(c["size"] - size) < 0.05]
+                gothic = [c for c in chars if c["fontname"].endswith("IPAexGothic")]
+                if not gothic:
+                    continue
+                if len(gothic) == len(chars):
+                    titles += all(accent(c) for c in gothic)
+                elif any(accent(c) for c in gothic):
+                    mixed.append(f"p{number}: {line['text'][:40]}")
+    assert titles > 0
+    assert mixed == []

@@ -62,11 +62,19 @@ def typeset_document(document: Document) -> bytes:
 def with_boxes(pdf: bytes) -> tuple[bytes, int]:
     """The PDF with a /TrimBox and /BleedBox on every page (the whole page: no bleed; a print
     shop's preflight asks for a TrimBox), and its page count. The file ID is derived from the
-    content, so rebuilds stay byte-identical."""
+    content, so rebuilds stay byte-identical.
+
+    Typst writes /MarkInfo << /Marked true /Suspects false >>; poppler (pdfinfo, pdftoppm, up
+    to 25.11) reads a boolean false there as the wrong type and prints "Syntax Error: Suspects
+    object is wrong type (boolean)". False is the default (ISO 32000-1, table 321), so the
+    entry is dropped: the same meaning, and no alarming line for whoever checks the file."""
     import pikepdf
 
     out = io.BytesIO()
     with pikepdf.open(io.BytesIO(pdf)) as doc:
+        mark = doc.Root.get("/MarkInfo")
+        if isinstance(mark, pikepdf.Dictionary) and mark.get("/Suspects") is False:
+            del mark["/Suspects"]
         for page in doc.pages:
             page.obj.TrimBox = page.obj.BleedBox = page.obj.MediaBox
         doc.save(out, deterministic_id=True)

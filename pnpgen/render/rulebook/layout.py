@@ -27,7 +27,7 @@ from pnpgen.render.fonts import FONT_FILES, covers, setup_fonts
 from pnpgen.render.markup import curly_quotes, scan
 from pnpgen.render.publishing import alt_text, rulebook_figure
 from pnpgen.render.rulebook.alt import scene_alt
-from pnpgen.render.rulebook.model import Book, Resolver, Section
+from pnpgen.render.rulebook.model import Book, Resolver, Section, repeats_title
 from pnpgen.render.words import WORDS
 from pnpgen.scene import Label, Scene, to_svg, with_labels_inside
 
@@ -88,6 +88,9 @@ _OPERAND = r"[−+]?[\dA-Za-z.]+"
 _TIGHT_FORMULA = re.compile(rf"{_OPERAND}(?:[−+×÷=＝]{_OPERAND})+[秒分点個回人枚目]?")
 _CJK_UNIT = re.compile(r"(?<![\d.,\u2060])[−+±]?\d[\d.,]*[秒分点個回人枚目]")  # 「2秒」: the number stays with its unit
 _ONE_LETTER = re.compile(r"(?<![\w’'])([AI]) (?=\w)")  # "A white": no line ends on a one-letter word
+_KANA_KANJI = "\u3041-\u30fa\u30fc-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_SPACED_NUMBER = re.compile(rf"(?<=[{_KANA_KANJI}]) +(?=[−+]?\d)|(?<=\d) +(?=[{_KANA_KANJI}])")
+_KANA = re.compile(f"[{_KANA_KANJI}]")
 _EMPTY_BRACKETS = re.compile(r"[（(「『【][\s\u3000]{0,2}[）)」』】]")  # 「（　）」 is one mark
 
 
@@ -129,7 +132,9 @@ def _unglue(piece: dict[str, Any]) -> Runs:
         first, last = found.start(), found.end()
         # a Japanese character either side goes in the box too: Typst spaces Japanese from
         # Latin and digits inside a box, not across its edge (「全員 0 点」, not 「全員0 点」)
-        if first > start and _is_cjk(text[first - 1]):
+        # (before it a kana or kanji only: a box starting with 、 could start a line; after
+        # it 。、 too: a line may break between a box and them)
+        if first > start and _KANA.match(text[first - 1]):
             first -= 1
         if last < len(text) and _is_cjk(text[last]) and not _GLUED.match(text, last):
             last += 1
@@ -150,6 +155,9 @@ def markup(text: str, lang: str) -> Runs:
         out = re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "", out)
         # (?<! ): a run of spaces is tried once, not from each of its spaces (quadratic)
         out = re.sub(r"(?<=[、。（「]) +|(?<! ) +(?=[、。）」])", "", out)
+        # a number sits tight against the Japanese beside it (book.typ), so a space there,
+        # typed or left by folding (「ものは\n1個」), goes too
+        out = _SPACED_NUMBER.sub("", out)
     out = typeset(out, lang)
     out = out.replace(WJ + WJ, WJ)
     runs: Runs = []
@@ -506,8 +514,7 @@ class Writer:
             return self.components(block["components"], rules)
         if "callout" in block:
             text = res.text(block["callout"], block, "callout", rules)
-            return [{"t": "box", "accent": True, "title": None, "breakable": len(text) > 600,
-                     "c": self.paragraphs(text, block, "callout")}]
+            return [{"t": "box", "accent": True, "title": None, "c": self.paragraphs(text, block, "callout")}]
         if block.get("page_break"):
             return [{"t": "pagebreak"}]
         return []
@@ -577,24 +584,10 @@ class Writer:
                 self.cited.append((str(refused), example))
             self.move_refs.append((plain_title, rule, line))
         title = self.runs(plain_title, *self.title_where(example))
-        # the example follows its rule and stays whole, its diagram beside its words; only a
-        # box taller than half the page may run on, rather than leave a page half empty
-        return {"t": "box", "accent": False, "title": title, "c": parts,
-                "breakable": self.estimated_height(parts) > 0.5 * (self.paper[1] - MARGIN_TOP - MARGIN_BOTTOM)}
-
-    def estimated_height(self, parts: list[Node]) -> float:
-        """About how tall the blocks set (pt): figures as drawn, text by its length."""
-        setting = TYPESETTING[self.lang]
-        line = setting.size * (1 + setting.leading)
-        per_line = (self.width - 2 * BOX_INSET) / (setting.size * (1.0 if self.lang == "ja" else 0.5))
-        height = 2 * line  # the title and the box's padding
-        for part in parts:
-            if part["t"] == "fig":
-                height += float(part["height"]) + line
-            elif part["t"] == "p":
-                chars = sum(len(run.get("s", "")) for run in part["c"])
-                height += (chars // per_line + 1) * line + setting.spacing * setting.size
-        return height
+        # the example follows its rule and stays whole, its diagram beside its words; the
+        # template lets it run on to the next page only where moving it whole would leave the
+        # page too empty (book.typ, may-split: it measures the box and the room left)
+        return {"t": "box", "accent": False, "title": title, "c": parts}
 
     def add_figure(self, scene: Scene, width: float, alt: str, caption: Runs | None,
                    where_: tuple[Any, Any]) -> Node:
@@ -619,7 +612,6 @@ class Writer:
         if not alt.strip():
             raise ContentError("a diagram has no description", **where(*where_))
         return {"t": "fig", "file": name, "width": round(min(width, scene.width), 3), "alt": alt,
-                "height": round(scene.height * min(width, scene.width) / scene.width, 3) if scene.width else 0.0,
                 "caption": caption}
 
     def diagram(self, rules: Rules[Any, Any] | None, example: dict[str, Any]) -> Node | None:
@@ -636,8 +628,12 @@ class Writer:
         if scene is None:
             return None
         alt = self.alt(rules, before, moves, after, refused)
-        # the caption says in players' words what the picture shows (why a move fails)
+        # the caption says in players' words what the picture shows (why a move fails); one
+        # that only repeats the example's title says nothing and is left out
         caption = self.caption(example, rules)
+        if caption is not None and repeats_title("".join(r.get("s", "") for r in caption),
+                                                 self.res.plain(example["title"])):
+            return self.add_figure(scene, width, alt, None, (example, "state"))
         if caption is None and refused:
             caption = self.runs(label("attempted", self.lang), example, "state")
         return self.add_figure(scene, width, alt, caption, (example, "state"))

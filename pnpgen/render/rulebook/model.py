@@ -7,6 +7,7 @@ supplies numbers through `Rules.rulebook_context` and tables through
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,24 @@ from pnpgen.render.kit.elements import ImageNameProblem, game_image
 from pnpgen.render.kit.images import Image
 from pnpgen.render.table import TableModel, UnknownTable, rules_table
 from pnpgen.render.text import TemplateMistake, Templates, text_values
+
+_ARTICLE = re.compile(r"\b(?:a|an|the)\b")
+_NOT_WORD = re.compile(r"[\W_]+")
+_LABEL = re.compile(r"^[^:：]{1,20}[:：]")  # "Example 3:", 「例3：」
+
+
+def _words(text: str) -> str:
+    """A text reduced to its words for comparing: case, spaces, punctuation and English
+    articles dropped."""
+    return _NOT_WORD.sub("", _ARTICLE.sub("", text.casefold()))
+
+
+def repeats_title(caption: str, title: str) -> bool:
+    """True when a caption says nothing its example's title does not: the same words as the
+    title, or as the title after its label ("Example 3: …", 「例3：…」)."""
+    said = _words(caption)
+    return bool(said) and said in (_words(title), _words(_LABEL.sub("", title)))
+
 
 BLOCK_SPECS: dict[str, dict[str, Any]] = {
     "text": {"text": Text},

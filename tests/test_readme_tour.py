@@ -90,7 +90,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_tour_is_read() -> None:
     assert len(TOUR) >= 25 and TOUR[0] == "pnpgen list"
-    assert "pnpgen referee routou-dice --state s.yaml --move m11-21 --svg move.svg" in TOUR
+    assert "pnpgen referee routou-dice --state s.yaml --move m33-43 --svg move.svg" in TOUR
 
 
 @pytest.mark.parametrize("line", TOUR)

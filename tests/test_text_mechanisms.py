@@ -41,6 +41,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("render/linebreak.py", "Japanese in code"): "the line-breaking rules' character classes (kinsoku)",
     ("terms.py", "Japanese in code"): "kanji numerals the terminology check reads",
     ("render/rulebook/layout.py", "Japanese in code"): "typography patterns (units, brackets, breaks), not words",
+    ("render/rulebook/model.py", "Japanese in code"): "the pattern of an example's label (例3：), to match a caption",
     ("games/burning_desire/rules.py", "Japanese in code"): "the notation reader accepts 「」 and 〜 as typed",
 }
 

@@ -85,8 +85,9 @@ def _assert_quiet(code: int, err: str) -> str:
 
 
 def _progress(games: int) -> re.Pattern[str]:
-    """The progress bar showing at least 1000 games finished (a few blocks of 256)."""
-    return re.compile(rf"\b[1-9]\d{{3,}}/{games}\b")
+    """The progress bar showing at least 10,000 games finished (about 40 blocks of 256: far
+    more than the other worker plays while game 0's worker warms up, about 0.5 s)."""
+    return re.compile(rf"\b[1-9]\d{{4,}}/{games}\b")
 
 
 def _assert_summary_of_first(out: str, line: str, rules_id: str, seed: int) -> None:
@@ -164,23 +165,31 @@ def test_blocks_are_kept_in_game_order_whatever_order_they_finish_in() -> None:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_ctrl_c_in_a_run_keeps_its_first_games(workers: int) -> None:
-    from pnpgen.engine.simulate import RunInterrupted, Tally, local_runner, tally_games
+def test_ctrl_c_in_a_run_keeps_its_first_games(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pnpgen.engine.simulate import InOrder, RunInterrupted, Tally, local_runner, tally_games
 
     rules = find_rules(ROOT / "content", "burning-desire")
     finished: list[int] = []
+    kept: list[int] = []  # games kept in order after each block arrived
+    add = InOrder.add
 
-    def ctrl_c_after_half_the_games(games: int) -> None:
-        # Not after the first few blocks: with two workers they may all be later blocks
-        # while game 0's block is still running, and then none of them can be kept.
+    def add_and_note(self: InOrder, a: int, b: int, part: Tally) -> None:
+        add(self, a, b, part)
+        kept.append(self.next)
+
+    def ctrl_c_once_game_0_is_in(games: int) -> None:
+        # Not after a fixed number of blocks: with two workers, the one holding game 0's block
+        # may still be warming up (about 0.5 s) while the other has finished dozens of blocks,
+        # none of which can be kept before game 0's arrives.
         finished.append(games)
-        if sum(finished) >= 200:
+        if len(finished) >= 3 and kept[-1] > 0:
             raise KeyboardInterrupt
 
+    monkeypatch.setattr(InOrder, "add", add_and_note)
     with local_runner(workers) as runner, pytest.raises(RunInterrupted) as stop:
-        runner.tally(rules, BOTS, 5, 0, 400, on_games=ctrl_c_after_half_the_games)
+        runner.tally(rules, BOTS, 5, 0, 400, on_games=ctrl_c_once_game_0_is_in)
     done: Tally = stop.value.done
-    assert 0 < done.games <= sum(finished)
+    assert done.games == kept[-1] and 0 < done.games <= sum(finished)
     assert done == tally_games(rules, BOTS, 5, 0, done.games)  # exactly a run of that many games
 
 

@@ -115,6 +115,17 @@ def test_reasons_the_shared_gates_give(game) -> None:  # type: ignore[no-untyped
 
 def test_entry_refusals_have_words_and_classes_are_bare_tuples() -> None:
     assert set(movement.REFUSALS) == {"terrain", "never-stops", "friend-stop", "friend", "kings", "unbreakable"}
+    lava = {"name": "lava", "needs": "fire"}
+    said = {why: movement.refusal_words(why, "golem", lava, "k5", "weak", "block") for why in movement.REFUSALS}
+    assert said == {
+        "terrain": "a golem cannot enter lava (no fire movement)",
+        "never-stops": "the King Dragon never stops on lava",
+        "friend-stop": "k5 holds a friendly Stop! piece: it can be neither passed nor stopped on (D-DW-7)",
+        "friend": "k5 holds a friendly piece: pass through, never stop",
+        "kings": "King Dragons never fight each other",
+        "unbreakable": "a weak piece cannot break a block",
+    }
+    assert all(rule.startswith("DW-") for rule in movement.REFUSALS.values())
     for cls in [*moves.KINDS.values(), moves.Brainwash, *PENDING.values()]:
         value = tuple.__new__(cls, ("x", 1, 2, 3, 4, 5, 6))
         assert not hasattr(value, "__dict__"), cls  # __slots__ = () from the Bare metaclass

@@ -35,14 +35,19 @@ REFUSALS: dict[str, str] = {  # why a piece may not stop on a square: the rule i
 
 def refusal_words(why: str, name: str, terrain: Mapping[str, object], square: str, strength: str, there: str) -> str:
     """The referee's words for a REFUSALS code."""
-    return {
-        "terrain": f"a {name} cannot enter {terrain['name']} (no {terrain.get('needs')} movement)",
-        "never-stops": f"the King Dragon never stops on {terrain['name']}",
-        "friend-stop": f"{square} holds a friendly Stop! piece: it can be neither passed nor stopped on (D-DW-7)",
-        "friend": f"{square} holds a friendly piece: pass through, never stop",
-        "kings": "King Dragons never fight each other",
-        "unbreakable": f"a {strength} piece cannot break a {there}",
-    }[why]
+    match why:
+        case "terrain":
+            return f"a {name} cannot enter {terrain['name']} (no {terrain.get('needs')} movement)"
+        case "never-stops":
+            return f"the King Dragon never stops on {terrain['name']}"
+        case "friend-stop":
+            return f"{square} holds a friendly Stop! piece: it can be neither passed nor stopped on (D-DW-7)"
+        case "friend":
+            return f"{square} holds a friendly piece: pass through, never stop"
+        case "kings":
+            return "King Dragons never fight each other"
+        case _:  # "unbreakable"
+            return f"a {strength} piece cannot break a {there}"
 
 
 # a square that may not be entered: neither stop nor pass, and why

@@ -116,12 +116,36 @@ def test_ctrl_c_keeps_the_finished_points_and_the_rerun_resumes(run_pnpgen, tmp_
     for threshold in (400, 800):  # the finished points' table and seeds are shown
         assert f"seed {point_seed(3, {'rules.threshold': threshold})}: rules.threshold={threshold}" in out
     assert "rules.threshold=1200" not in out
-    assert not (tmp_path / "out" / "burning-desire").exists() or not any((tmp_path / "out").rglob("*.pdf"))
+    assert not [*(tmp_path / "out").rglob("*.pdf"), *(tmp_path / "out").rglob("*.json")]  # nothing written
     played.clear()
     code, out, err = run_pnpgen(*args)  # the rerun plays only the point that was dropped
     data = json.loads((tmp_path / "out" / "burning-desire" / "burning-desire-sweep.json").read_text())
     assert code == 0 and len(played) == 1
     assert [p["cached"] for p in data["points"]] == [True, True, False]
+
+
+def test_ctrl_c_with_json_gives_the_finished_points_in_an_envelope(run_pnpgen, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                     monkeypatch) -> None:
+    import pnpgen.sweep
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    played: list[int] = []
+
+    def ctrl_c_at_the_second_point(*args: object, **options: object) -> object:
+        played.append(1)
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        return simulate(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pnpgen.sweep, "simulate", ctrl_c_at_the_second_point)
+    code, out, err = run_pnpgen("sweep", "burning-desire", "--set", "rules.threshold=400,800", "-n", "4",
+                                "--seed", "5", "--bots", BOTS, "--json", "--content", str(CONTENT),
+                                "--out", str(tmp_path / "out"))
+    data = json.loads(out)
+    line = ("interrupted: 1 of 2 points finished (sweep seed 5); no PDF was written. "
+            "Finished points are cached: the same command resumes after them")
+    assert code == 130 and data["ok"] is False and data["errors"][0]["message"] == line
+    assert data["points"] == [{"seed": point_seed(5, {"rules.threshold": 400}), "settings": "rules.threshold=400"}]
 
 
 @pytest.mark.parametrize(("low", "high", "rate", "ticks"), [

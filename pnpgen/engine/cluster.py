@@ -176,9 +176,7 @@ class DaskRunner(Runner):
                     following = next(todo, None)
                     if following is not None:
                         stream.add(submit(*following))
-                    done.add(a, b, part)
-                    if on_games:
-                        on_games(b - a)
+                    done.add(a, b, part, on_games)
         except (TimeoutError, DaskTimeout) as err:
             raise OutOfTime from err
         except Exception as err:

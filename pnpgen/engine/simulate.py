@@ -392,7 +392,8 @@ def block_size(games: int, slots: int) -> int:
 
 
 OnGames = Callable[[int], None]
-"""Progress: called with the number of games just finished."""
+"""Progress: called with the number of games just kept, in game order (a block that finishes
+before an earlier one is counted when the gap fills): what a Ctrl-C would keep so far."""
 
 
 class RunInterrupted(Interrupted):
@@ -415,12 +416,16 @@ class InOrder:
         self.next = start
         self._early: dict[int, tuple[int, Tally]] = {}  # blocks that finished before an earlier one
 
-    def add(self, a: int, b: int, part: Tally) -> None:
+    def add(self, a: int, b: int, part: Tally, on_games: OnGames | None = None) -> None:
+        """Block a..b-1's tally; `on_games` is told how many games that kept in order (if any)."""
         with ctrl_c_waits():
+            before = self.next
             self._early[a] = (b, part)
             while self.next in self._early:
                 self.next, ready = self._early.pop(self.next)
                 self.total.merge(ready)
+        if on_games and self.next > before:
+            on_games(self.next - before)
 
     @contextmanager
     def on_ctrl_c(self) -> Iterator[InOrder]:
@@ -454,9 +459,7 @@ class Runner:
             for a, b in blocks(start, stop, block_size(stop - start, 4)):
                 if deadline is not None and time.monotonic() > deadline:
                     raise OutOfTime
-                done.add(a, b, tally_games(rules, bot_names, seed, a, b, check_invariants))
-                if on_games:
-                    on_games(b - a)
+                done.add(a, b, tally_games(rules, bot_names, seed, a, b, check_invariants), on_games)
         return done.total
 
     def close(self) -> None:
@@ -522,9 +525,7 @@ class ProcessRunner(Runner):
                         (a, b), part = results.next(wait)
                     except multiprocessing.TimeoutError:
                         raise OutOfTime from None
-                    done.add(a, b, part)
-                    if on_games:
-                        on_games(b - a)
+                    done.add(a, b, part, on_games)
         except BaseException:
             self.close()  # workers still playing this run's games are stopped
             raise

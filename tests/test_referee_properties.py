@@ -36,13 +36,14 @@ from pnpgen.engine.protocol import CHANCE, TERMINAL, Rules
 from pnpgen.games import rules_for_content
 from pnpgen.referee import dump_data, dump_state, load_state
 from tests.conftest import ROOT
+from tests.sampling import examples
 
 CONTENT = ROOT / "content"
 RULES: dict[str, Rules[Any, Any]] = {r.id: r for g in load_games(CONTENT) for r in rules_for_content(g)}
 IDS = sorted(RULES)
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=examples(40, 15), deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-PLAYOUT_SETTINGS = settings(SETTINGS, max_examples=8)
+PLAYOUT_SETTINGS = settings(SETTINGS, max_examples=examples(8, 4))
 CHECKED_MOVES = 4  # referee-judged moves per playout
 HUGE = [2**31, 2**53, 2**53 + 1, 2**63, 10**30, -(10**30)]
 ODD_WORDS = ["", " ", "²", "١", "-1", "0", "99999999999999999999", "9" * 40, "x", ".", "none", "all", "b", "R"]

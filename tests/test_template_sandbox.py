@@ -31,6 +31,7 @@ from pnpgen.render.rulebook.layout import CHUNK_CHARS, CHUNK_LINES, markup, piec
 from pnpgen.render.sandbox import FILTERS, ContentSandbox, Refused, TemplateRefused
 from pnpgen.render.templates import render_template
 from tests.conftest import ROOT, CliRun
+from tests.sampling import examples
 
 BASE = ROOT / "tests" / "bad_input" / "content" / "ok" / "burning-desire"
 CONTEXT: dict[str, Any] = {
@@ -327,7 +328,7 @@ TOKENS = ["{{ ", " }}", "{% ", " %}", "for ", " in ", "if ", "else", "endfor", "
           " is ", "defined", "{{ dice }}", "text "]
 
 
-@settings(max_examples=300, deadline=20000, suppress_health_check=[HealthCheck.too_slow])  # a hang guard
+@settings(max_examples=examples(300, 100), deadline=20000, suppress_health_check=[HealthCheck.too_slow])  # a hang guard
 @given(st.lists(st.sampled_from(TOKENS), max_size=30).map("".join))
 def test_random_templates_end_in_an_outcome_never_a_crash(source: str) -> None:
     """Whatever the text, the resolver's outcomes only: rendered, undefined, a problem or a
@@ -403,7 +404,7 @@ NUMBERS = st.one_of(
 OPERATORS = ["+", "-", "*", "/", "//", "%", "**"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150, 60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(OPERATORS), NUMBERS), min_size=1, max_size=4), NUMBERS)
 def test_random_arithmetic_is_a_sane_number_or_one_problem(chain: list[tuple[str, Any]], first: Any) -> None:
     """Any chain of operations on any numeric types: a finite number within MAX_INT when
@@ -425,7 +426,7 @@ TEXT_OPERATIONS = ["{{ X }}", "{{ X | join }}", "{{ X | join(s) }}", "{{ X ~ X }
                    "{% for i in X %}{{ X }}{% endfor %}"]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120, 50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(TEXT_OPERATIONS), st.lists(st.sampled_from(TEXT_PARTS), min_size=1, max_size=3),
        st.integers(0, 30_000), st.integers(0, 40))
 def test_random_output_is_within_the_budget_or_refused(operation: str, parts: list[str], length: int,

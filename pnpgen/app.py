@@ -10,6 +10,7 @@ command's data}. `ok` is true exactly when the exit code is 0; bad input (exit 2
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import sys
@@ -1164,3 +1165,10 @@ def running_links(running: Running) -> list[tuple[str, str]]:
         said.append(("hotseat", hotseat))
     said.append(("referee", links["referee"]))
     return said
+
+
+@functools.cache
+def click_command() -> Callable[..., object]:
+    """`app` as the Click command Typer builds from it, built once per process: Typer builds it
+    again on every call (about 20 ms), and a test session calls the CLI over a thousand times."""
+    return typer.main.get_command(app)

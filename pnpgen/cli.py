@@ -147,10 +147,10 @@ def _run(args: list[str]) -> object:
         function, plain, options = direct
         function(*plain, **options)
         return 0
-    from pnpgen.app import app
+    from pnpgen.app import click_command
 
     try:
-        return app(standalone_mode=False)
+        return click_command()(standalone_mode=False)
     except SystemExit as done:
         if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to a closed pipe: exit 1
             raise BrokenPipeError from done

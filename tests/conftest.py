@@ -61,6 +61,23 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["PNPGEN_CACHE"] = cache
         os.environ["PNPGEN_TIME_BUDGETS"] = "off"  # validate's verdicts never depend on the machine's load
         config.stash[_CACHE_KEY] = cache
+    _typer_test_runner_reuses_the_command()
+
+
+def _typer_test_runner_reuses_the_command() -> None:
+    """Typer's CliRunner builds the Click command of the app again on every invoke (about
+    20 ms, over a thousand times a session); for pnpgen's app it takes the one the real entry
+    point builds once (pnpgen.app.click_command)."""
+    import typer.testing
+
+    build = typer.testing._get_command
+
+    def built_once(given: Any) -> Any:
+        from pnpgen.app import app, click_command
+
+        return click_command() if given is app else build(given)
+
+    typer.testing._get_command = built_once  # type: ignore[assignment]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -152,7 +152,7 @@ Promises = tuple[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], dict[tuple[
 def promises(rules: HorizontalVertical) -> Promises:
     """Per line: what reads its cells' values, and its line_promise by those values (filled in
     as met; a line's promise depends on nothing else)."""
-    result = []
+    result: list[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], dict[tuple[int, ...], float]]] = []
     for cells in rules.line_cells:
         get = itemgetter(*cells) if len(cells) > 1 else lambda all_cells, i=cells[0]: (all_cells[i],)
         result.append((get, {}))

@@ -186,7 +186,7 @@ class UnificationRules(Variant[State, Move]):
 
     def _deltas(self, leaves: str, face: int, red_face: int) -> tuple[int, ...]:
         """The deltas of a die showing `face` leaving by edge `leaves` (red die showing `red_face`)."""
-        deltas = (0,)
+        deltas: tuple[int, ...] = (0,)
         for e in self.edges[leaves].effects:
             if e.effect in ("add", "flip"):
                 face = self._changed(e, face)[0] if self._changed(e, face) else 0

@@ -6,10 +6,12 @@ The ratio (solver / playout) is the figure: how many random games one exact verd
 
 Every puzzle side: the CPU time of a seeded game played by the solver bot (the games of
 the rulebook's difficulty table, through play_many) over that of a game played by the
-random bot, in interleaved rounds, the best round each. Measured on the shared 2-core
-machine (issue 29), solver / random: no-gaps 44x and 43x -> 24x and 22x, unification
-51x and 11x -> 14x and 3.5x, horizontal-vertical 11x and 18x -> 6x and 5x, pairing-five
-79x and 28x -> 55x and 23x (before: main at 356265a, same run).
+random bot, fresh rules each round, the best round each. Issue 29, the shared 2-core
+machine, the first 20 games, main at 356265a against this change in alternating runs
+(solver ms/game, before -> after): horizontal-vertical total 24.6 -> 11.1 and number
+44.1 -> 12.9; no-gaps a 74.5 -> 26.3 and b 67.8 -> 24.0; unification simple 168 -> 48.0
+and complex 30.8 -> 9.6; pairing-five basic 31.3 -> 24.9 and expert 8.6 -> 8.4;
+growing-nine 1.7 -> 1.6 and 2.3 -> 2.1. Every seeded game makes the same moves.
 
     python benchmarks/bench_fast_alone.py [--setups 50] [--seed 1] [--rounds 3] [--playouts 300]
         [--solver-games 20]

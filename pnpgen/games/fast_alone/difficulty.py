@@ -2,8 +2,9 @@
 
 For each board side and each bot (a random player and the solver): the win rate with
 its 95% Wilson interval, the mean turns used and the mean score of the games won.
-Figures are computed when the table is first asked for, on one process per core, and kept
-for the process (the Japanese and English rulebooks share them) and in the disk cache.
+Figures are computed when a table is first asked for, every run it needs at once on one
+pool of processes (one per core, a run per task), and kept for the process (the Japanese
+and English rulebooks share them) and in the disk cache.
 """
 
 from __future__ import annotations

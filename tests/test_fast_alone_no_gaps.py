@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,39 @@ def test_a_component_names_its_game(tmp_path: Path) -> None:
     assert component_rules(rules, {"type": "board"}) == rules  # no game: the first, as before
     with pytest.raises(ContentError, match=rf"{spec}:2:\d+: game: 'no-gaps-c' is not a game of this folder"):
         component_rules(rules, bad)
+
+
+def test_solver_shortcuts_agree_with_plain_definitions() -> None:
+    """The solver's regions (bit shifts) are the edge-connected flood fill of the empty cells,
+    and its position value with the placements still open per tile is the value with all of
+    them, on positions of random games."""
+    from pnpgen.engine.protocol import CHANCE, TERMINAL
+
+    rules = ng("a")
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(8):
+        state = rules.initial_state(1)
+        while (player := rules.current_player(state)) != TERMINAL:
+            if player == CHANCE:
+                state = rules.apply(state, rules.sample_chance(state, rng))[0]
+                continue
+            empty, flooded = rules.full & ~state.filled, []
+            while empty:
+                region, todo = 0, [(empty & -empty).bit_length() - 1]
+                while todo:
+                    cell = todo.pop()
+                    if not region >> cell & 1:
+                        region |= 1 << cell
+                        todo += [n for n in range(rules.size) if rules.neighbours[cell] >> n & 1 and empty >> n & 1]
+                flooded.append(region)
+                empty &= ~region
+            assert rules.regions(state.filled) == flooded
+            free = tuple(tuple(m for m in t.masks if not m & state.filled) for t in rules.tiles)
+            for move in rules.legal_moves(state)[:5]:
+                after = rules.apply(state, move)[0]
+                assert rules.position_value(after.filled, after.left, after.hand, free) == \
+                    rules.position_value(after.filled, after.left, after.hand)
+            checked += 1
+            state = rules.apply(state, rng.choice(rules.legal_moves(state)))[0]
+    assert checked > 40

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -287,3 +288,25 @@ def test_board_sheet_is_a4_with_the_areas_effects(side: str, tmp_path: Path) -> 
     for area in p5(side).areas:  # the effect names come from rules.yaml
         assert text_for(area.name, "en") in text
     assert "1st" in text and "2nd" in text and ("Area change" in text) == (side == "expert")
+
+
+def test_search_settles_only_positions_it_does_not_know() -> None:
+    """The solver's search looks a child up in its memo before settling the child's end (the
+    end depends on the memo's key alone): the same values as settling every child."""
+    from pnpgen.games.fast_alone.pairing_five.solver import _Search
+
+    rules = p5("basic")  # random games reach its exact endgame (expert's mostly end before)
+    rng = random.Random(11)
+    search, plain = _Search(rules), _Search(rules)
+    depth, checked = rules.depth - 1, 0  # the solver's
+    for _ in range(2):
+        state = rules.initial_state(1)
+        while not state.end:
+            if rules.current_player(state) == CHANCE:
+                state = rules.advance(state, rules.sample_chance(state, rng))
+                continue
+            for move in rules.legal_moves(state)[:6]:
+                assert search.after(state, move, depth) == plain.value(rules.advance(state, move), depth)
+                checked += 1
+            state = rules.advance(state, rng.choice(rules.legal_moves(state)))
+    assert checked > 20 and search.memo

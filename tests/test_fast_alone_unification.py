@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from pnpgen.engine.simulate import simulate
 from pnpgen.errors import BadMove
 from pnpgen.games import find_rules
 from pnpgen.games.fast_alone.unification import STUCK, TIME, WON, Move, State, Unification
+from pnpgen.games.fast_alone.unification.rules import EDGES
 from tests.conftest import ROOT, CliRun
 from tests.fast_alone_support import build_sheet, own_copy
 
@@ -327,4 +329,54 @@ def test_difficulty_figures_are_cached_on_disk(tmp_path: Path, monkeypatch: pyte
     difficulty._measured.clear()
     monkeypatch.setenv("PNPGEN_CACHE", "off")
     assert difficulty.measure(rules, "random", 7, 3) == first
+    difficulty._measured.clear()
+
+
+def played_positions(rules: Unification, games: int, seed: int) -> list[State]:
+    """Every position where the player moves, in a few random games."""
+    rng = random.Random(seed)
+    found = []
+    for _ in range(games):
+        state = rules.initial_state(1)
+        while not state.end:
+            if rules.current_player(state) == CHANCE:
+                state = rules.advance(state, rules.sample_chance(state, rng))
+            else:
+                found.append(state)
+                state = rules.advance(state, rng.choice(rules.legal_moves(state)))
+    return found
+
+
+@pytest.mark.parametrize("side", ["simple", "complex"])
+def test_pushes_from_the_table_are_each_places_options(side: str) -> None:
+    """pushes() reads its moves from a table by (exit face, red face); options() works one
+    place out from the edge effects: the same pushes in the same order, on played positions."""
+    rules = un(side)
+    positions = played_positions(rules, 6, 3)
+    assert len(positions) > 100
+    for state in positions:
+        expected = [Move("push", edge, line, d) for edge in EDGES for line in range(rules.n)
+                    if rules.place(edge, line) != state.banned for d in rules.options(state, edge, line)]
+        assert rules.pushes(state) == expected, state
+        assert rules.can_push(state) is bool(expected)
+
+
+def test_one_pool_for_many_runs_gives_each_runs_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """measure_all simulates the runs a table needs in one pool, a run per task: the same
+    figures as each run played in this process."""
+    from pnpgen.games.fast_alone import difficulty
+
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    simple, complex_ = un("simple"), un("complex")
+    runs: list[difficulty.Run] = [(complex_, "random", 4, 9), (simple, "random", 2, 9), (simple, "solver", 1, 9)]
+    keys = [(rules.id, bot, games, seed) for rules, bot, games, seed in runs]
+    difficulty._measured.clear()
+    monkeypatch.setattr(difficulty, "cores_here", lambda: 2)
+    difficulty.measure_all(runs)
+    pooled = [difficulty._measured[key] for key in keys]
+    difficulty._measured.clear()
+    monkeypatch.setattr(difficulty, "cores_here", lambda: 1)
+    difficulty.measure_all(runs)
+    assert [difficulty._measured[key] for key in keys] == pooled
+    assert [d.games for d in pooled] == [4, 2, 1]
     difficulty._measured.clear()

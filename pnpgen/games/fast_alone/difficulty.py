@@ -2,12 +2,15 @@
 
 For each board side and each bot (a random player and the solver): the win rate with
 its 95% Wilson interval, the mean turns used and the mean score of the games won.
-Figures are computed when the table is first asked for, on one process per core, and kept
-for the process (the Japanese and English rulebooks share them) and in the disk cache.
+Figures are computed when a table is first asked for, every run it needs at once on one
+pool of processes (one per core, a run per task), and kept for the process (the Japanese
+and English rulebooks share them) and in the disk cache.
 """
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -17,7 +20,7 @@ from pnpgen.engine.capabilities import own
 from pnpgen.engine.figures import cached
 from pnpgen.engine.metrics import wilson_interval
 from pnpgen.engine.protocol import Rules
-from pnpgen.engine.simulate import cores_here, play_many
+from pnpgen.engine.simulate import cores_here, play_many, without_ctrl_c
 from pnpgen.errors import ContentError
 from pnpgen.games import rules_for_content
 from pnpgen.games.fast_alone.catalogue import WORDS, header
@@ -41,21 +44,85 @@ class Difficulty:
 
 _measured: dict[tuple[str, str, int, int], Difficulty] = {}
 
+Run = tuple[Rules[Any, Any], str, int, int]  # rules, bot, games, seed
+
 
 def measure(rules: Rules[S, M], bot: str, games: int, seed: int) -> Difficulty:
-    key = (rules.id, bot, games, seed)
-    if key not in _measured:
-        def simulate() -> dict[str, object]:
-            records = list(play_many(rules, games, seed, [bot], workers=cores_here()))  # same records on any count
-            won = [r for r in records if r.outcome.winners]
-            return {"games": len(records), "wins": len(won),
-                    "turns": sum(r.stats.get("turns", 0.0) for r in records) / max(1, len(records)),
-                    "score": sum(r.outcome.scores[0] for r in won) / len(won) if won else 0.0}
+    measure_all([(rules, bot, games, seed)])
+    return _measured[(rules.id, bot, games, seed)]
 
-        data = cached("difficulty", rules.content.folder, key, simulate, _readable)
-        _measured[key] = Difficulty(data["games"], data["wins"], wilson_interval(data["wins"], data["games"]),
-                                    data["turns"], data["score"])
-    return _measured[key]
+
+def measure_all(runs: list[Run]) -> None:
+    """Figures of every run not known yet: read back from the disk cache, else simulated.
+    The runs to simulate share one pool of worker processes, a whole run per task (a pool
+    per run costs more CPU than the small runs do; the records are the same on any
+    number of processes)."""
+    missing: list[Run] = []
+    for run in runs:
+        rules, bot, games, seed = run
+        key = (rules.id, bot, games, seed)
+        if key in _measured or run in missing:
+            continue
+        try:
+            _keep(key, cached("difficulty", rules.content.folder, key, _not_cached, _readable))
+        except _NotCached:
+            missing.append(run)
+    for run, data in zip(missing, _simulate(missing), strict=True):
+        _store(run, data)
+
+
+def _store(run: Run, data: dict[str, Any]) -> None:
+    """A simulated run's figures, into the disk cache and the process's."""
+    rules, bot, games, seed = run
+    key = (rules.id, bot, games, seed)
+    _keep(key, cached("difficulty", rules.content.folder, key, lambda: data, _readable))
+
+
+def _keep(key: tuple[str, str, int, int], data: dict[str, Any]) -> None:
+    _measured[key] = Difficulty(data["games"], data["wins"], wilson_interval(data["wins"], data["games"]),
+                                data["turns"], data["score"])
+
+
+class _NotCached(Exception):
+    """No valid entry on disk (the cache probe's answer)."""
+
+
+def _not_cached() -> dict[str, Any]:
+    raise _NotCached
+
+
+_pending: list[Run] = []  # the runs of the pool being started (its forked workers read them)
+
+
+def _simulate(runs: list[Run]) -> list[dict[str, Any]]:
+    """The figures of each run, on one process per core (at most one per run)."""
+    workers = min(cores_here(), len(runs))
+    if workers <= 1:
+        return [_figures(run) for run in runs]
+    _pending[:] = runs
+    gc.freeze()  # the parent's objects stay out of the workers' collections (fewer copied pages)
+    try:
+        with without_ctrl_c():
+            pool = multiprocessing.get_context("fork").Pool(workers)
+        with pool:
+            return pool.map(_figures_of, range(len(runs)), chunksize=1)
+    finally:
+        gc.unfreeze()
+        _pending.clear()
+
+
+def _figures_of(index: int) -> dict[str, Any]:
+    return _figures(_pending[index])
+
+
+def _figures(run: Run) -> dict[str, Any]:
+    """One run's games in this process: the four figures `measure` keeps."""
+    rules, bot, games, seed = run
+    records = list(play_many(rules, games, seed, [bot]))
+    won = [r for r in records if r.outcome.winners]
+    return {"games": len(records), "wins": len(won),
+            "turns": sum(r.stats.get("turns", 0.0) for r in records) / max(1, len(records)),
+            "score": sum(r.outcome.scores[0] for r in won) / len(won) if won else 0.0}
 
 
 def _readable(data: Any) -> bool:
@@ -78,6 +145,7 @@ def difficulty_table(sides: list[tuple[str, Rules[S, M]]], games: int, seed: int
                      lang: str) -> list[list[str]]:
     """Header row, then one row per side and bot."""
     rows = [header(lang, "side", "player", "win_rate", "interval", "turns", "score_when_won")]
+    measure_all([(rules, bot, games, seed) for _, rules in sides for bot in bots])
     for name, rules in sides:
         for bot in bots:
             d = measure(rules, bot, games, seed)
@@ -114,7 +182,15 @@ def collection_table(rules: Rules[S, M], lang: str) -> list[list[str]]:
     check(spec, TABLE_SCHEMA, None, None, "difficulty_table")
     rows = [header(lang, "game", "games", "random_win_rate", "solver_win_rate", "solver_method",
                    "turns_random_solver", "solver_score")]
-    for side in rules_for_content(content):
+    sides = rules_for_content(content)
+    runs: list[Run] = []
+    for side in sides:
+        data = getattr(side, "data", None)
+        if isinstance(data, dict) and "difficulty" in data:
+            games, seed, _ = settings(side, data)
+            runs += [(side, "random", games, seed), (side, "solver", games, seed)]
+    measure_all(runs)  # every side's simulations at once
+    for side in sides:
         name = side.id.split("/", 1)[1]
         puzzle = max((k for k in content.data["rules"] if name.startswith(f"{k}-")), key=len, default=name)
         title = spec["puzzles"].get(puzzle)

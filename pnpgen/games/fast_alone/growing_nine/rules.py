@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
+from functools import cached_property
 from itertools import permutations
 from typing import Any, NamedTuple
 
@@ -74,6 +75,9 @@ INDEX = {(t, n): i for i, (t, n, _) in enumerate(ORIENTATIONS)}
 TOP = tuple(o[0] for o in ORIENTATIONS)
 
 TUMBLE = {d: tuple(ORIENTATIONS.index(_tumble(o, d)) for o in ORIENTATIONS) for d in DIRS}
+# per cell value: the white values whose top is the red's (empty unless the value is the red)
+MATCHING = tuple(frozenset(w for w in range(1, RED + 1) if v > RED and TOP[w - 1] == TOP[v - RED - 1])
+                 for v in range(2 * RED + 1))
 
 SIDE_SCHEMA: Schema = {
     "name": Text,
@@ -173,24 +177,40 @@ class GrowingNineRules(Variant[State, Move]):
 
     # --- play ----------------------------------------------------------------------------
     def movers(self, cells: tuple[int, ...]) -> list[int]:
-        """The cells of the dice that may move: the whites matching the red, else the red."""
-        red = next(i for i, v in enumerate(cells) if v > RED)
-        top = TOP[cells[red] - RED - 1]
-        forced = [i for i, v in enumerate(cells) if 0 < v <= RED and TOP[v - 1] == top]
-        return forced or [red]
+        """The cells of the dice that may move: the whites matching the red, else the red.
+        (A position holds one red, the highest value.)"""
+        red = cells.index(max(cells))
+        matching = MATCHING[cells[red]]
+        if matching.isdisjoint(cells):
+            return [red]
+        return [i for i, v in enumerate(cells) if v in matching]
 
     def steps(self, cells: tuple[int, ...]) -> list[tuple[int, int, int]]:
         """(from, to, new value) for every legal tumble."""
         result = []
+        tumbles = self._tumbles
         for frm in self.movers(cells):
-            v = cells[frm]
-            white = v <= RED
-            base = 1 if white else 1 + RED
-            for d, to in self.adj[frm]:
-                if cells[to] or (white and to in self.partner and cells[self.partner[to]]):
+            for to, value, partner in tumbles[frm][cells[frm]]:
+                if cells[to] or (partner >= 0 and cells[partner]):
                     continue
-                result.append((frm, to, base + TUMBLE[d][v - base]))
+                result.append((frm, to, value))
         return result
+
+    @cached_property
+    def _tumbles(self) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]:
+        """[cell][value]: (to, new value, the spawn partner a white entering `to` needs empty,
+        else -1) for each tumble of a die of `value` on `cell`, in adj order."""
+        table = []
+        for frm in range(self.size):
+            row: list[tuple[tuple[int, int, int], ...]] = [()]
+            for v in range(1, 2 * RED + 1):
+                white = v <= RED
+                base = 1 if white else 1 + RED
+                row.append(tuple((to, base + TUMBLE[d][v - base],
+                                  self.partner[to] if white and to in self.partner else -1)
+                                 for d, to in self.adj[frm]))
+            table.append(tuple(row))
+        return tuple(table)
 
     def blocked_reason(self, cells: tuple[int, ...], frm: int, to: int) -> str | None:
         """Why the die on `frm` cannot tumble to `to` (None when it can)."""

@@ -3,6 +3,8 @@ One board side is one class, composed as every puzzle is (pnpgen.games.fast_alon
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from pnpgen.games.fast_alone import puzzle
 from pnpgen.games.fast_alone.horizontal_vertical import codec, presentation, solver
 from pnpgen.games.fast_alone.horizontal_vertical.rules import (
@@ -40,6 +42,7 @@ class HorizontalVertical(HorizontalVerticalRules):
     evaluate = solver.evaluate
     line_promise = solver.line_promise
     position_value = solver.position_value
+    promises = cached_property(solver.promises)
     game_stats = solver.game_stats
     # the rulebook and the referee
     describe = presentation.describe

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from pnpgen.engine.bots import best_of
@@ -145,8 +146,29 @@ def line_promise(rules: HorizontalVertical, cells: tuple[int, ...], line: int) -
     return rules.decay ** (2 * need) * (1 + 0.1 * (empty - need))
 
 
+Promises = tuple[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], dict[tuple[int, ...], float]], ...]
+
+
+def promises(rules: HorizontalVertical) -> Promises:
+    """Per line: what reads its cells' values, and its line_promise by those values (filled in
+    as met; a line's promise depends on nothing else)."""
+    result: list[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], dict[tuple[int, ...], float]]] = []
+    for cells in rules.line_cells:
+        get = itemgetter(*cells) if len(cells) > 1 else lambda all_cells, i=cells[0]: (all_cells[i],)
+        result.append((get, {}))
+    return tuple(result)
+
+
 def position_value(rules: HorizontalVertical, cells: tuple[int, ...], passes: int) -> float:
-    promise = [rules.line_promise(cells, line) for line in range(len(rules.line_cells))]
+    promise = []
+    for line, (get, known) in enumerate(rules.promises):
+        values = get(cells)
+        p = known.get(values)
+        if p is None:
+            if len(known) > 100_000:  # a bound on memory over long runs
+                known.clear()
+            p = known[values] = rules.line_promise(cells, line)
+        promise.append(p)
     rows = sorted(promise[: rules.n_rows], reverse=True)
     cols = sorted(promise[rules.n_rows:], reverse=True)
     core = _top(rows, rules.win_rows) * _top(cols, rules.win_cols)

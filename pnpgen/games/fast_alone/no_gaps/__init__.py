@@ -3,6 +3,8 @@ One board side is one class, composed as every puzzle is (pnpgen.games.fast_alon
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from pnpgen.games.fast_alone import puzzle
 from pnpgen.games.fast_alone.no_gaps import codec, presentation, solver
 from pnpgen.games.fast_alone.no_gaps.rules import NO_DICE, NO_REROLLS, RULES_SCHEMA, WON, Move, NoGapsRules, State
@@ -33,6 +35,7 @@ class NoGaps(NoGapsRules):
     regions = solver.regions
     tileable = solver.tileable
     position_value = solver.position_value
+    board = cached_property(solver.board)
     game_stats = solver.game_stats
     # the rulebook and the referee
     picture = presentation.picture

@@ -178,17 +178,14 @@ class NoGapsRules(Variant[State, Move]):
         return seen
 
     def _masks(self, cells: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-        masks: list[int] = []
+        masks: dict[int, None] = {}  # in order of first placement
         for shape in self.orientations(cells):
             height = max(r for r, _ in shape) + 1
             width = max(c for _, c in shape) + 1
+            at_origin = sum(1 << (r * self.cols + c) for r, c in shape)
             for top in range(self.rows - height + 1):
                 for left in range(self.cols - width + 1):
-                    mask = 0
-                    for r, c in shape:
-                        mask |= 1 << ((top + r) * self.cols + left + c)
-                    if mask not in masks:
-                        masks.append(mask)
+                    masks[at_origin << (top * self.cols + left)] = None
         return tuple(masks)
 
     def _tiles(self, data: Any, chart: Any, side: str) -> tuple[Tile, ...]:

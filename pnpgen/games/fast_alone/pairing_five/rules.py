@@ -95,14 +95,17 @@ class PairingFiveRules(Variant[State, Move]):
         cells = state.cells
         if state.red:
             return [(state.red, a) for a in range(self.n) if not cells[2 * a]]
-        held = set(cells[0::2])
-        full = self.first_full(cells)
+        firsts = cells[0::2]
         result = []
-        for face in sorted(set(state.pool)):
-            for a in range(self.n):
-                first, second = cells[2 * a], cells[2 * a + 1]
-                if (not first and face not in held) or (full and first == face and not second):
-                    result.append((face, a))
+        if all(firsts):  # every area started: a second die matching the first
+            seconds = cells[1::2]
+            for face in sorted(set(state.pool)):
+                result += [(face, a) for a, first in enumerate(firsts) if first == face and not seconds[a]]
+        else:  # a first die of a face no area holds yet, in an empty area
+            empty = [a for a, first in enumerate(firsts) if not first]
+            for face in sorted(set(state.pool)):
+                if face not in firsts:
+                    result += [(face, a) for a in empty]
         return result
 
     def changes(self, area: Area, face: int) -> list[int]:
@@ -190,10 +193,14 @@ class PairingFiveRules(Variant[State, Move]):
 
     def advance(self, state: State, move: Move) -> State:
         """The mechanics of a move already known to be legal (no events): the solver's step."""
+        return self.settle(self.moved(state, move))
+
+    def moved(self, state: State, move: Move) -> State:
+        """advance() before the end is settled: the dice moved, `end` still ""."""
         if move.kind == "roll":
-            return self.settle(state._replace(red=move.red, pool=tuple(sorted(move.dice))))
+            return state._replace(red=move.red, pool=tuple(sorted(move.dice)))
         if move.kind == "reroll":
-            return self.settle(state._replace(pool=tuple(sorted(state.pool + move.dice)), pending=0))
+            return state._replace(pool=tuple(sorted(state.pool + move.dice)), pending=0)
         cells, pool = self._placed(state, move.face, move.area)
         red_area = move.area if state.red else state.red_area
         pending, rerolls = 0, state.rerolls
@@ -211,10 +218,11 @@ class PairingFiveRules(Variant[State, Move]):
             swapped[2 * p:2 * p + 2], swapped[2 * q:2 * q + 2] = cells[2 * q:2 * q + 2], cells[2 * p:2 * p + 2]
             cells = tuple(swapped)
             red_area = {p: q, q: p}.get(red_area, red_area)
-        return self.settle(State(cells, 0, red_area, pool, pending, state.turns + 1, rerolls, ""))
+        return State(cells, 0, red_area, pool, pending, state.turns + 1, rerolls, "")
 
     def settle(self, state: State) -> State:
-        """Every cell filled wins; with no reroll waiting, no legal placement loses."""
+        """Every cell filled wins; with no reroll waiting, no legal placement loses. (The end
+        depends on cells, red, pool and pending only.)"""
         if all(state.cells):
             return state._replace(end=WON)
         if not state.pending and not self.has_move(state):

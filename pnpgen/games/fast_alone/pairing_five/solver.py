@@ -39,18 +39,30 @@ class _Search:
         if known is not None:
             return known
         if state.pending:
-            result = sum(float(p) * self.value(rules.advance(state, m), depth)
-                         for m, p in rules.chance_outcomes(state))
+            result = sum(float(p) * self.after(state, m, depth) for m, p in rules.chance_outcomes(state))
         else:
             result = 0.0
             for move in rules.legal_moves(state):
-                result = max(result, self.value(rules.advance(state, move), depth - 1 if depth > 0 else -1))
+                result = max(result, self.after(state, move, depth - 1 if depth > 0 else -1))
                 if result >= 1.0:
                     break
         if len(self.memo) > 500_000:
             self.memo.clear()
         self.memo[key] = result
         return result
+
+    def after(self, state: State, move: Move, depth: int) -> float:
+        """value(rules.advance(state, move), depth), settling the new state's end only when the
+        memo does not know it: a state in the memo has no end, which depends on its key alone."""
+        rules = self.rules
+        new = rules.moved(state, move)
+        if len(new.pool) + new.pending <= rules.exact_from:
+            known = self.memo.get((new.cells, new.red, new.pool, new.pending, -1))
+        else:
+            known = self.memo.get((new.cells, new.red, new.pool, new.pending, depth)) if depth else None
+        if known is not None:
+            return known
+        return self.value(rules.settle(new), depth)
 
 
 def solver_bot(rules: PairingFive) -> Bot[State, Move]:
@@ -61,7 +73,7 @@ def solver_bot(rules: PairingFive) -> Bot[State, Move]:
         moves = rules.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        return best_of(((move, search.value(rules.advance(state, move), rules.depth - 1)) for move in moves), rng)
+        return best_of(((move, search.after(state, move, rules.depth - 1)) for move in moves), rng)
 
     return choose
 

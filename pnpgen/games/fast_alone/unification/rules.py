@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from pnpgen.content.game import GameContent
@@ -180,32 +182,52 @@ class UnificationRules(Variant[State, Move]):
         path = self.paths[(edge, line)]
         if state.red == path[-1]:
             return []
-        face = state.cells[path[-1]]
-        red_face = state.cells[state.red]
-        deltas = [0]
-        for e in self.exit_edge(Move("push", edge)).effects:
+        return list(self._deltas(OPPOSITE[edge], state.cells[path[-1]], state.cells[state.red]))
+
+    def _deltas(self, leaves: str, face: int, red_face: int) -> tuple[int, ...]:
+        """The deltas of a die showing `face` leaving by edge `leaves` (red die showing `red_face`)."""
+        deltas: tuple[int, ...] = (0,)
+        for e in self.edges[leaves].effects:
             if e.effect in ("add", "flip"):
                 face = self._changed(e, face)[0] if self._changed(e, face) else 0
                 if not face:
-                    return []
+                    return ()
             elif e.effect == "shift":
                 new = self._changed(e, face)
                 if not new:
-                    return []
-                deltas = [f - face for f in new]
+                    return ()
+                deltas = tuple(f - face for f in new)
             elif e.effect == "paradigm" and face == red_face:
-                return []
+                return ()
         return deltas
+
+    @cached_property
+    def _places(self) -> tuple[tuple[str, int, str, int, dict[tuple[int, int], tuple[Move, ...]]], ...]:
+        """Each place a push comes from: its name, exit cell, edge, line, and its moves by
+        (exit face, red face), filled in as met (the moves depend on nothing else)."""
+        return tuple((self.place(edge, line), self.paths[(edge, line)][-1], edge, line, {})
+                     for edge in EDGES for line in range(self.n))
+
+    def _pushes_by_place(self, state: State) -> Iterator[tuple[Move, ...]]:
+        """The pushes the rules allow, place by place (an empty tuple: none from there)."""
+        cells, red, banned = state.cells, state.red, state.banned
+        for place, exit_cell, edge, line, known in self._places:
+            if place == banned or red == exit_cell:
+                continue
+            faces = (cells[exit_cell], cells[red])
+            found = known.get(faces)
+            if found is None:
+                found = known[faces] = tuple(Move("push", edge, line, d)
+                                             for d in self._deltas(OPPOSITE[edge], *faces))
+            yield found
 
     def pushes(self, state: State) -> list[Move]:
         """Every push the rules allow, with its choice of step."""
-        moves = []
-        for edge in EDGES:
-            for line in range(self.n):
-                if self.place(edge, line) == state.banned:
-                    continue
-                moves += [Move("push", edge, line, d) for d in self.options(state, edge, line)]
-        return moves
+        return [move for found in self._pushes_by_place(state) for move in found]
+
+    def can_push(self, state: State) -> bool:
+        """Some push is allowed (pushes() is not empty)."""
+        return any(self._pushes_by_place(state))
 
     def work_out(self, state: State, move: Move) -> Result:
         """The result of a legal push (no checks)."""
@@ -254,8 +276,8 @@ class UnificationRules(Variant[State, Move]):
                                  state.pushes + 1, state.rerolls + rerolled, ""))
 
     def won(self, state: State) -> bool:
-        red_face = state.cells[state.red]
-        return all(f == red_face for f in state.cells)
+        cells = state.cells
+        return cells.count(cells[state.red]) == len(cells)
 
     def settled(self, state: State) -> bool:
         return state.red >= 0 and 0 not in state.cells
@@ -268,7 +290,7 @@ class UnificationRules(Variant[State, Move]):
             return state._replace(end=WON)
         if state.pushes >= self.push_limit:
             return state._replace(end=TIME)
-        if state.push and not self.pushes(state):
+        if state.push and not self.can_push(state):
             return state._replace(end=STUCK)
         return state
 

@@ -119,15 +119,14 @@ def distance(rules: Unification, state: State) -> int:
     """The fewest certain effect steps that could still unify the grid: over the white
     dice (grid and push die), all but one must reach the red die's face; a paradigm
     edge may first give the red another face, for one push more."""
-    red_face = state.cells[state.red]
-    whites = [f for i, f in enumerate(state.cells) if i != state.red] + [state.push]
-    targets = [red_face]
-    if rules.paradigm:
-        targets = list(range(1, rules.faces + 1))
+    cells, red = state.cells, state.red
+    red_face = cells[red]
+    whites = (*cells[:red], *cells[red + 1:], state.push) if red >= 0 else (*cells, state.push)
+    table = rules.steps
     best = 1 << 30
-    for target in targets:
-        steps = sorted(rules.steps[f][target] for f in whites)
-        cost = sum(steps[:-1]) + (target != red_face)
+    for target in range(1, rules.faces + 1) if rules.paradigm else (red_face,):
+        steps = [table[f][target] for f in whites]
+        cost = sum(steps) - max(steps) + (target != red_face)  # all but the farthest die
         best = min(best, cost)
     return best
 

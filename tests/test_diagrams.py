@@ -25,6 +25,7 @@ from pnpgen.render.publishing import rulebook_figure
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import ACCENT as ACCENT_COLOUR
 from pnpgen.render.rulebook.model import Resolver, load_book
+from tests import pdfpages
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
@@ -149,23 +150,13 @@ def _squash(text: str) -> str:
     return "".join(text.split()).translate(str.maketrans("“”‘’", "\"\"''"))
 
 
-def accent_text(reader: PdfReader, index: int) -> str:
+def accent_text(runs: tuple[pdfpages.Run, ...]) -> str:
     """The text a page sets in the accent colour at text size (example titles; not the
-    contents or the referees' appendix, which set titles in black), spaces removed."""
+    contents or the referees' appendix, which set titles in black), spaces removed: from the
+    page's runs of text, each with the fill colour set before it (pdfpages.read_texts)."""
     accent = tuple(round(int(ACCENT_COLOUR[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
-    fill: list[tuple[float, ...]] = [()]
-    parts: list[str] = []
-
-    def before(op: bytes, args: list[Any], cm: Any, tm: Any) -> None:
-        if op in (b"rg", b"sc", b"scn") and len(args) == 3:
-            fill[0] = tuple(round(float(v), 3) for v in args)
-
-    def text(t: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
-        if fill[0] == accent and 9 <= float(size) < 12:  # not a diagram's small labels, nor a chapter head
-            parts.append(t)
-
-    reader.pages[index].extract_text(visitor_operand_before=before, visitor_text=text)
-    return _squash("".join(parts))
+    # not a diagram's small labels, nor a chapter head
+    return _squash("".join(t for t, fill, size in runs if fill == accent and 9 <= size < 12))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -176,8 +167,9 @@ def test_every_example_with_a_position_is_drawn_on_its_page(books: Any, game: st
     drawn = expected_drawings(game, lang)
     assert drawn, f"{game} draws none of its examples"
     reader = PdfReader(books[game][lang])
-    texts = [accent_text(reader, i) for i in range(len(reader.pages))]
-    plain = [_squash(page.extract_text()) for page in reader.pages]
+    read = pdfpages.texts(books[game][lang])  # pypdf's text of each page, read once per session
+    texts = [accent_text(runs) for _, runs in read]
+    plain = [_squash(text) for text, _ in read]
     contents = {i for i, text in enumerate(plain) if "......" in text}  # its titles are headings' too
     wanted: dict[int, Counter[str]] = {}
     for title, counts in drawn:

@@ -14,6 +14,7 @@ from pypdf.generic import ContentStream
 from pnpgen.build import build_game
 from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
+from tests import pdfpages
 from tests.conftest import ROOT
 
 MM = 72 / 25.4
@@ -90,22 +91,19 @@ def test_no_text_is_within_5mm_of_the_paper_edge(component_pdfs: list[Path]) -> 
     box, as pdfplumber gives it). The full-tiles fixture's tiles fill the printable area,
     so their captions have no room above the bleed: 2.8 mm from the edge with the old
     caption placement (3 mm to its baseline), 4.8 mm with its top guessed at 0.8 × size."""
-    import pdfplumber
-
     checked = 0
     nearest = 1e9
     for path in component_pdfs:
-        with pdfplumber.open(path) as pdf:
-            for number, page in enumerate(pdf.pages):
-                for char in page.chars:
-                    x0, x1, y0, y1 = char["x0"], char["x1"], page.height - char["bottom"], page.height - char["top"]
-                    gap = min(x0, y0, page.width - x1, page.height - y1) / MM
-                    if gap < 0:
-                        continue  # a board's letters beyond this tile, clipped away
-                    checked += 1
-                    nearest = min(nearest, gap)
-                    assert gap >= 5.0 - 0.05, (f"{path.name} page {number + 1}: {char['text']!r} "
-                                               f"{gap:.2f} mm from the paper edge")
+        for number, page in enumerate(pdfpages.pages(path)):
+            for char in page.chars:
+                x0, x1, y0, y1 = char["x0"], char["x1"], page.height - char["bottom"], page.height - char["top"]
+                gap = min(x0, y0, page.width - x1, page.height - y1) / MM
+                if gap < 0:
+                    continue  # a board's letters beyond this tile, clipped away
+                checked += 1
+                nearest = min(nearest, gap)
+                assert gap >= 5.0 - 0.05, (f"{path.name} page {number + 1}: {char['text']!r} "
+                                           f"{gap:.2f} mm from the paper edge")
     assert checked > 100
     assert nearest < 5.1  # full-tiles: a caption above a tile as tall as the printable area sits at the limit
 
@@ -132,41 +130,38 @@ def test_every_cut_line_is_marked_at_both_ends(component_pdfs: list[Path]) -> No
     above and below: the marks there used to be dropped (no room beyond a 3 mm bleed), and
     the bleed at that edge now gives way to them. The backs-shifted files are left out:
     their marks stay where the fronts' cut is, by design, while their backs move."""
-    import pdfplumber
-
     checked = 0
     for path in component_pdfs:
         if path.parent.name != "cut-lines" or "backs-shifted" in path.name:
             continue
-        with pdfplumber.open(path) as pdf:
-            for number, page in enumerate(pdf.pages):
-                found = cut_lines(page)
-                if found is None:
-                    continue  # the calibration sheet
-                xs, ys, (x0, y0, x1, y1) = found
-                height = page.height
-                crops = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
-                         if abs(ln["linewidth"] - 0.25) < 0.01]
-                folds = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
-                         if abs(ln["linewidth"] - 0.4) < 0.01]
-                for x in xs:
-                    on = [m for m in crops
-                          if abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 and m[3] - m[1] >= 1.5 * MM - 0.1]
-                    if any(abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 for m in folds):
-                        continue  # the fold line of a fold-over page
-                    assert any(m[3] <= y0 for m in on) and any(m[1] >= y1 for m in on), (
-                        f"{path.parent.parent.name}/{path.name} page {number + 1}: the cut at x = {x / MM:.1f} mm "
-                        "lacks a crop mark at one end")
-                    checked += 1
-                for y in ys:
-                    on = [m for m in crops
-                          if abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 and m[2] - m[0] >= 1.5 * MM - 0.1]
-                    if any(abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 for m in folds):
-                        continue
-                    assert any(m[2] <= x0 for m in on) and any(m[0] >= x1 for m in on), (
-                        f"{path.parent.parent.name}/{path.name} page {number + 1}: the cut at y = {y / MM:.1f} mm "
-                        "lacks a crop mark at one end")
-                    checked += 1
+        for number, page in enumerate(pdfpages.pages(path)):
+            found = cut_lines(page)
+            if found is None:
+                continue  # the calibration sheet
+            xs, ys, (x0, y0, x1, y1) = found
+            height = page.height
+            crops = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
+                     if abs(ln["linewidth"] - 0.25) < 0.01]
+            folds = [(ln["x0"], height - ln["bottom"], ln["x1"], height - ln["top"]) for ln in page.lines
+                     if abs(ln["linewidth"] - 0.4) < 0.01]
+            for x in xs:
+                on = [m for m in crops
+                      if abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 and m[3] - m[1] >= 1.5 * MM - 0.1]
+                if any(abs(m[0] - x) < 0.1 and abs(m[2] - x) < 0.1 for m in folds):
+                    continue  # the fold line of a fold-over page
+                assert any(m[3] <= y0 for m in on) and any(m[1] >= y1 for m in on), (
+                    f"{path.parent.parent.name}/{path.name} page {number + 1}: the cut at x = {x / MM:.1f} mm "
+                    "lacks a crop mark at one end")
+                checked += 1
+            for y in ys:
+                on = [m for m in crops
+                      if abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 and m[2] - m[0] >= 1.5 * MM - 0.1]
+                if any(abs(m[1] - y) < 0.1 and abs(m[3] - y) < 0.1 for m in folds):
+                    continue
+                assert any(m[2] <= x0 for m in on) and any(m[0] >= x1 for m in on), (
+                    f"{path.parent.parent.name}/{path.name} page {number + 1}: the cut at y = {y / MM:.1f} mm "
+                    "lacks a crop mark at one end")
+                checked += 1
     assert checked > 100
 
 

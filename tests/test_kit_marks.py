@@ -4,6 +4,7 @@ home files ask viewers not to scale, and duplex decks name their flip edge."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,16 +59,33 @@ def mark_points(reader: PdfReader, page_number: int) -> list[tuple[float, float]
     return points
 
 
+HomeBuild = Callable[[str], tuple[Path, list[Path]]]
+
+
+@pytest.fixture(scope="module")
+def home_build(tmp_path_factory: pytest.TempPathFactory) -> HomeBuild:
+    """The games' home-print files on a paper (English), built once per paper for this module:
+    (the folder, every component PDF)."""
+    built: dict[str, tuple[Path, list[Path]]] = {}
+
+    def build(paper: str) -> tuple[Path, list[Path]]:
+        if paper not in built:
+            out = tmp_path_factory.mktemp(paper)
+            pdfs: list[Path] = []
+            for folder in GAMES:
+                files = build_game(load_game(folder), BuildOptions(out=out, paper=paper, langs=("en",),
+                                                                   content_root=folder.parent))
+                pdfs += [f.path for f in files if f.path.suffix == ".pdf" and not f.kind.startswith("rulebook")]
+            built[paper] = (out, pdfs)
+        return built[paper]
+
+    return build
+
+
 @pytest.fixture(scope="module", params=["A4", "Letter"])
-def component_pdfs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+def component_pdfs(request: pytest.FixtureRequest, home_build: HomeBuild) -> list[Path]:
     """Every home-print component PDF of the games, built once per paper (English)."""
-    out = tmp_path_factory.mktemp(request.param)
-    pdfs: list[Path] = []
-    for folder in GAMES:
-        built = build_game(load_game(folder), BuildOptions(out=out, paper=request.param, langs=("en",),
-                                                           content_root=folder.parent))
-        pdfs += [f.path for f in built if f.path.suffix == ".pdf" and not f.kind.startswith("rulebook")]
-    return pdfs
+    return home_build(request.param)[1]
 
 
 def test_every_mark_is_at_least_5mm_from_the_paper_edge(component_pdfs: list[Path]) -> None:
@@ -182,10 +200,9 @@ def test_letter_poker_sheets_give_the_bleed_up_for_the_marks(component_pdfs: lis
     assert trim[0] - bleed[0] == pytest.approx(3.0, abs=0.01)
 
 
-def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(tmp_path: Path) -> None:
-    folder = GAMES[0]
-    build_game(load_game(folder), BuildOptions(out=tmp_path, langs=("en",), content_root=folder.parent))
-    for path in sorted((tmp_path / "kit-demo").glob("*.pdf")):
+def test_viewer_preferences_ask_for_actual_size_and_the_duplex_edge(home_build: HomeBuild) -> None:
+    out = home_build("A4")[0]  # the default paper: kit-demo as `build --lang en` makes it
+    for path in sorted((out / "kit-demo").glob("*.pdf")):
         if path.name.startswith(("rulebook", "companion")):
             continue
         prefs = PdfReader(path).trailer["/Root"]["/ViewerPreferences"]
@@ -229,8 +246,6 @@ def test_every_proof_page_carries_the_slug_outside_the_trim(tmp_path: Path) -> N
             assert media[1] + 5 * MM - 1 <= y <= media[3] - 5 * MM + 1, (path.name, number)
 
 
-def test_home_files_carry_no_proof_slug(tmp_path: Path) -> None:
-    demo = GAMES[0]
-    build_game(load_game(demo), BuildOptions(out=tmp_path, langs=("en",), content_root=demo.parent))
-    for path in sorted((tmp_path / "kit-demo").glob("*.pdf")):
+def test_home_files_carry_no_proof_slug(home_build: HomeBuild) -> None:
+    for path in sorted((home_build("A4")[0] / "kit-demo").glob("*.pdf")):
         assert SLUG["en"] not in "".join(page.extract_text() for page in PdfReader(path).pages), path.name

@@ -1,10 +1,12 @@
 """PDF pages as pdfplumber reads them, parsed once per test session.
 
 pdfplumber (pdfminer) takes seconds per book, and many tests read the same books: `pages(pdf)`
-parses a PDF once, keeps each page's objects (chars, rects, curves, lines, images, with
-pdfplumber's keys and values) in a pickle in the session's shared folder (conftest sets it;
-a lock per PDF, so pytest-xdist's workers parse different books at once and wait for the same
-one), and in memory for this process. A PDF is known by its bytes: a rebuilt file is read anew.
+parses a PDF once and keeps each page's objects (chars, rects, curves, lines, images, with
+pdfplumber's keys and values) in memory for this process (until the test module ends) and,
+for the PDFs the session's workers share (conftest's `shared_once` builds: the rulebooks), in
+a pickle in the session's shared folder (conftest sets it; a lock per PDF, so pytest-xdist's
+workers parse different books at once and wait for the same one). A PDF is known by its
+bytes: a rebuilt file is read anew. `texts(pdf)` does the same for pypdf's text of each page.
 
 `Page` offers what the tests use of pdfplumber's Page, computed the same way from the same
 objects: `extract_text` and `extract_text_lines` with pdfplumber.utils and the layout
@@ -155,6 +157,19 @@ def digest(source: Path | str | bytes) -> tuple[str, bytes | None]:
 T = TypeVar("T")
 
 
+def shared(source: Path | str | bytes) -> bool:
+    """Is the PDF one the session's workers share, built by conftest's `shared_once` (in a
+    `shared-*` folder beside this cache)? Only those are worth a pickle on disk; a PDF a test
+    module built for itself is parsed once in this process's memory."""
+    if _folder is None or isinstance(source, bytes):
+        return False
+    try:
+        inside = Path(source).resolve().relative_to(_folder.resolve().parent)
+    except ValueError:
+        return False
+    return inside.parts[0].startswith("shared-")
+
+
 def _once(kind: str, source: Path | str | bytes, compute: Callable[[bytes], T]) -> T:
     """`compute(the PDF's bytes)`, once per test session for each PDF (by its bytes) and kind."""
     key, data = digest(source)
@@ -165,9 +180,10 @@ def _once(kind: str, source: Path | str | bytes, compute: Callable[[bytes], T]) 
     def read() -> bytes:
         return data if data is not None else Path(source).read_bytes()  # type: ignore[arg-type]
 
-    if _folder is None:
+    if not shared(source):
         found = compute(read())
     else:
+        assert _folder is not None
         stored = _folder / f"{key}.pickle"
         with FileLock(str(stored) + ".lock"):
             if stored.exists():

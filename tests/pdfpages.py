@@ -203,29 +203,58 @@ def pages(source: Path | str | bytes) -> tuple[Page, ...]:
 
 
 Run = tuple[str, tuple[float, ...], float]  # a text's string, the fill colour set before it, its font size
+PageText = tuple[str, tuple[Run, ...], dict[tuple[float, ...], int]]
+PAINT_STROKE = (b"S", b"s", b"B", b"b", b"B*", b"b*")
 
 
-def read_texts(data: bytes) -> tuple[tuple[str, tuple[Run, ...]], ...]:
-    """Each page's text as pypdf's `extract_text()` gives it, and the runs of text it met,
-    each with the last 3-component fill colour (rg, sc, scn) set before it, rounded to 0.001."""
+def read_texts(data: bytes) -> tuple[PageText, ...]:
+    """Each page's text as pypdf's `extract_text()` gives it; the runs of text it met, each
+    with the last 3-component fill colour (rg, sc, scn) set before it, rounded to 0.001; and
+    how many paths the page's own content stream (not the forms it places) strokes in each
+    colour (RG, G, or SC/SCN with 3 or 1 components; q/Q save and restore it), rounded the same.
+    One pass of pypdf over each page."""
     out = []
     for page in PdfReader(io.BytesIO(data)).pages:
         fill: list[tuple[float, ...]] = [()]
         runs: list[Run] = []
+        stroke: list[tuple[float, ...]] = [()]
+        saved: list[tuple[float, ...]] = []
+        depth = [0]  # inside a form XObject the page places (Do): not the page's own stream
+        strokes: dict[tuple[float, ...], int] = {}
 
-        def before(op: bytes, args: list[Any], cm: Any, tm: Any, fill: list[tuple[float, ...]] = fill) -> None:
+        def before(op: bytes, args: list[Any], cm: Any, tm: Any, fill: list[tuple[float, ...]] = fill,
+                   stroke: list[tuple[float, ...]] = stroke, saved: list[tuple[float, ...]] = saved,
+                   depth: list[int] = depth, strokes: dict[tuple[float, ...], int] = strokes) -> None:
             if op in (b"rg", b"sc", b"scn") and len(args) == 3:
                 fill[0] = tuple(round(float(v), 3) for v in args)
+            if op == b"Do":
+                depth[0] += 1
+            if depth[0]:
+                return
+            if op == b"q":
+                saved.append(stroke[0])
+            elif op == b"Q":
+                stroke[0] = saved.pop() if saved else ()
+            elif op in (b"RG", b"SC", b"SCN") and len(args) == 3:
+                stroke[0] = tuple(round(float(v), 3) for v in args)
+            elif op in (b"G", b"SC", b"SCN") and len(args) == 1:
+                stroke[0] = (round(float(args[0]), 3),) * 3
+            elif op in PAINT_STROKE:
+                strokes[stroke[0]] = strokes.get(stroke[0], 0) + 1
+
+        def after(op: bytes, args: list[Any], cm: Any, tm: Any, depth: list[int] = depth) -> None:
+            if op == b"Do":
+                depth[0] -= 1
 
         def text(t: str, cm: Any, tm: Any, font: Any, size: Any, fill: list[tuple[float, ...]] = fill,
                  runs: list[Run] = runs) -> None:
             runs.append((t, fill[0], float(size)))
 
-        plain = page.extract_text(visitor_operand_before=before, visitor_text=text)
-        out.append((plain, tuple(runs)))
+        plain = page.extract_text(visitor_operand_before=before, visitor_operand_after=after, visitor_text=text)
+        out.append((plain, tuple(runs), strokes))
     return tuple(out)
 
 
-def texts(source: Path | str | bytes) -> tuple[tuple[str, tuple[Run, ...]], ...]:
+def texts(source: Path | str | bytes) -> tuple[PageText, ...]:
     """`read_texts` of the PDF, once per test session."""
     return _once("pypdf-text", source, read_texts)

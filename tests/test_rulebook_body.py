@@ -32,7 +32,7 @@ ENGINE = {
 def pages(path: Path) -> tuple[str, ...]:
     """The text of each page as pypdf extracts it, read once per session (tests/pdfpages.py,
     shared with test_diagrams)."""
-    return tuple(text.replace("\u2060", "") for text, _ in pdfpages.texts(path))
+    return tuple(text.replace("\u2060", "") for text, _, _ in pdfpages.texts(path))
 
 
 def split_pages(books: Any, game: str, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -8,7 +8,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,24 @@ def shared_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Calla
             result = make(folder)
             record.write_text(json.dumps(result, default=str), encoding="utf-8")
     return json.loads(record.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pdf_pages_shared(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """tests/pdfpages.py keeps the PDFs pdfplumber parsed in one folder for the whole test
+    session (every xdist worker), so each is parsed once."""
+    from tests import pdfpages
+
+    pdfpages.share(shared_once(tmp_path_factory, "pdfpages", str))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pdf_pages_forgotten() -> Iterator[None]:
+    """A module's parsed PDFs leave this process's memory after it (they stay on disk)."""
+    yield
+    from tests import pdfpages
+
+    pdfpages.forget()
 
 
 RULEBOOK_GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]

@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from pnpgen import scene as sc
 from pnpgen.content.game import load_game
@@ -25,6 +23,7 @@ from pnpgen.render.publishing import rulebook_figure
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import ACCENT as ACCENT_COLOUR
 from pnpgen.render.rulebook.model import Resolver, load_book
+from tests import pdfpages
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
@@ -72,25 +71,15 @@ def inked(scene: sc.Scene) -> Counter[str]:
                    if isinstance(s, sc.Rect | sc.Polygon) and s.role in COUNTED and s.stroke == sc.ROLE_INK[s.role])
 
 
-def ink_counts(reader: PdfReader, index: int) -> Counter[str]:
-    """Shapes a page paints with each counted role's edge ink (pnpgen.scene.ROLE_INK)."""
+def ink_counts(strokes: dict[tuple[float, ...], int]) -> Counter[str]:
+    """Shapes a page paints with each counted role's edge ink (pnpgen.scene.ROLE_INK), from
+    the paths its content stream strokes in each colour (pdfpages.read_texts)."""
     inks = {tuple(round(int(c[i:i + 2], 16) / 255, 3) for i in (1, 3, 5)): role
             for role, c in sc.ROLE_INK.items() if role in COUNTED}
     counts: Counter[str] = Counter()
-    page = reader.pages[index]
-    stroke: tuple[float, ...] = ()
-    stack: list[tuple[float, ...]] = []
-    for operands, op in ContentStream(page.get_contents(), reader).operations:
-        if op == b"q":
-            stack.append(stroke)
-        elif op == b"Q":
-            stroke = stack.pop() if stack else ()
-        elif op in (b"RG", b"SC", b"SCN") and len(operands) == 3:  # RGB, device or ICC-based
-            stroke = tuple(round(float(v), 3) for v in operands)
-        elif op in (b"G", b"SC", b"SCN") and len(operands) == 1:  # a grey (Typst writes r = g = b as grey)
-            stroke = (round(float(operands[0]), 3),) * 3
-        elif op in (b"S", b"s", b"B", b"b", b"B*", b"b*") and stroke in inks:
-            counts[inks[stroke]] += 1
+    for colour, paths in strokes.items():
+        if colour in inks:
+            counts[inks[colour]] += paths
     return counts
 
 
@@ -149,23 +138,13 @@ def _squash(text: str) -> str:
     return "".join(text.split()).translate(str.maketrans("“”‘’", "\"\"''"))
 
 
-def accent_text(reader: PdfReader, index: int) -> str:
+def accent_text(runs: tuple[pdfpages.Run, ...]) -> str:
     """The text a page sets in the accent colour at text size (example titles; not the
-    contents or the referees' appendix, which set titles in black), spaces removed."""
+    contents or the referees' appendix, which set titles in black), spaces removed: from the
+    page's runs of text, each with the fill colour set before it (pdfpages.read_texts)."""
     accent = tuple(round(int(ACCENT_COLOUR[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
-    fill: list[tuple[float, ...]] = [()]
-    parts: list[str] = []
-
-    def before(op: bytes, args: list[Any], cm: Any, tm: Any) -> None:
-        if op in (b"rg", b"sc", b"scn") and len(args) == 3:
-            fill[0] = tuple(round(float(v), 3) for v in args)
-
-    def text(t: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
-        if fill[0] == accent and 9 <= float(size) < 12:  # not a diagram's small labels, nor a chapter head
-            parts.append(t)
-
-    reader.pages[index].extract_text(visitor_operand_before=before, visitor_text=text)
-    return _squash("".join(parts))
+    # not a diagram's small labels, nor a chapter head
+    return _squash("".join(t for t, fill, size in runs if fill == accent and 9 <= size < 12))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -175,9 +154,9 @@ def test_every_example_with_a_position_is_drawn_on_its_page(books: Any, game: st
     whose titles it carries (a diagram never lands on another page than its example)."""
     drawn = expected_drawings(game, lang)
     assert drawn, f"{game} draws none of its examples"
-    reader = PdfReader(books[game][lang])
-    texts = [accent_text(reader, i) for i in range(len(reader.pages))]
-    plain = [_squash(page.extract_text()) for page in reader.pages]
+    read = pdfpages.texts(books[game][lang])  # pypdf's text and strokes of each page, read once per session
+    texts = [accent_text(runs) for _, runs, _ in read]
+    plain = [_squash(text) for text, _, _ in read]
     contents = {i for i, text in enumerate(plain) if "......" in text}  # its titles are headings' too
     wanted: dict[int, Counter[str]] = {}
     for title, counts in drawn:
@@ -190,8 +169,8 @@ def test_every_example_with_a_position_is_drawn_on_its_page(books: Any, game: st
         assert pages, f"example '{title}' not found in the {lang} rulebook"
         wanted.setdefault(pages[0], Counter()).update(counts)
     for index, counts in wanted.items():
-        assert ink_counts(reader, index) == +counts, f"page {index + 1}"
-    others = [i for i in range(len(reader.pages)) if i not in wanted and ink_counts(reader, i)]
+        assert ink_counts(read[index][2]) == +counts, f"page {index + 1}"
+    others = [i for i in range(len(read)) if i not in wanted and ink_counts(read[i][2])]
     assert others == [], "diagrams on pages without their example's title"
 
 

@@ -8,7 +8,6 @@ import math
 import textwrap
 from pathlib import Path
 
-import pdfplumber
 import pikepdf
 import pytest
 
@@ -18,6 +17,7 @@ from pnpgen.errors import PnpgenError
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components
 from pnpgen.render.kit.deck import corner_radius
+from tests import pdfpages
 from tests.conftest import ROOT
 
 MM = 72 / 25.4
@@ -45,16 +45,15 @@ def test_print_shop_cards_carry_a_rounded_cutcontour_that_overprints(built: Path
             assert any(cs[0] == "/Separation" and cs[1] == "/CutContour" for cs in spaces)
             states = list(page.Resources.ExtGState.values())
             assert any(s.get("/OP") is True for s in states) and any(s.get("/OPM") == 1 for s in states)
-    with pdfplumber.open(path) as doc:
-        for page in doc.pages:
-            trim = (page.trimbox[0], page.height - page.trimbox[3], page.trimbox[2], page.height - page.trimbox[1])
-            cut = [c for c in page.curves if abs(c["x0"] - trim[0]) < 0.2 and abs(c["x1"] - trim[2]) < 0.2
-                   and abs(c["linewidth"] - 0.25) < 0.01]
-            assert len(cut) == 1, page.page_number
-            points = [(x, page.height - y) for x, y in cut[0]["pts"]]
-            # the path's straight sides stop 3 mm short of each corner of the trim, where its arcs begin
-            assert corner_gap(points, (trim[0], page.height - trim[3], trim[2], page.height - trim[1])) == \
-                pytest.approx(3.0, abs=0.02)
+    for page in pdfpages.pages(path):
+        trim = (page.trimbox[0], page.height - page.trimbox[3], page.trimbox[2], page.height - page.trimbox[1])
+        cut = [c for c in page.curves if abs(c["x0"] - trim[0]) < 0.2 and abs(c["x1"] - trim[2]) < 0.2
+               and abs(c["linewidth"] - 0.25) < 0.01]
+        assert len(cut) == 1, page.page_number
+        points = [(x, page.height - y) for x, y in cut[0]["pts"]]
+        # the path's straight sides stop 3 mm short of each corner of the trim, where its arcs begin
+        assert corner_gap(points, (trim[0], page.height - trim[3], trim[2], page.height - trim[1])) == \
+            pytest.approx(3.0, abs=0.02)
 
 
 def test_square_cards_and_pieces_carry_a_rectangular_cutcontour(built: Path) -> None:
@@ -64,13 +63,12 @@ def test_square_cards_and_pieces_carry_a_rectangular_cutcontour(built: Path) -> 
     with pikepdf.open(path) as pdf:
         page = pdf.pages[0]
         assert any(list(cs)[1] == "/CutContour" for cs in page.Resources.ColorSpace.values())
-    with pdfplumber.open(path) as doc:
-        page = doc.pages[0]
-        assert page.width == pytest.approx(26 * MM, abs=0.01) and page.height == pytest.approx(68 * MM, abs=0.01)
-        cut = [r for r in page.rects if abs(r["linewidth"] - 0.25) < 0.01]
-        assert len(cut) == 1
-        assert (cut[0]["x0"], cut[0]["x1"]) == pytest.approx((3 * MM, 23 * MM), abs=0.01)
-        assert (cut[0]["top"], cut[0]["bottom"]) == pytest.approx((3 * MM, 65 * MM), abs=0.01)
+    page = pdfpages.pages(path)[0]
+    assert page.width == pytest.approx(26 * MM, abs=0.01) and page.height == pytest.approx(68 * MM, abs=0.01)
+    cut = [r for r in page.rects if abs(r["linewidth"] - 0.25) < 0.01]
+    assert len(cut) == 1
+    assert (cut[0]["x0"], cut[0]["x1"]) == pytest.approx((3 * MM, 23 * MM), abs=0.01)
+    assert (cut[0]["top"], cut[0]["bottom"]) == pytest.approx((3 * MM, 65 * MM), abs=0.01)
 
 
 def test_home_files_draw_a_faint_guide_of_the_rounded_cut_and_no_spot_colour(built: Path) -> None:
@@ -79,15 +77,14 @@ def test_home_files_draw_a_faint_guide_of_the_rounded_cut_and_no_spot_colour(bui
         for page in pdf.pages:
             spaces = page.Resources.get("/ColorSpace") or {}
             assert not any("/CutContour" in str(list(cs)) for cs in spaces.values())
-    with pdfplumber.open(path) as doc:
-        page = doc.pages[0]
-        guides = [c for c in page.curves if c["stroking_color"] == (0.72, 0.72, 0.72)]
-        assert len(guides) == 9  # one per card of the 3 × 3 sheet
-        for guide in guides:
-            assert guide["x1"] - guide["x0"] == pytest.approx(63 * MM, abs=0.1)
-            assert guide["bottom"] - guide["top"] == pytest.approx(88 * MM, abs=0.1)
-    with pdfplumber.open(built / "tiles.pdf") as doc:  # square corners: the crop marks are enough
-        assert not [c for c in doc.pages[0].curves if c["stroking_color"] == (0.72, 0.72, 0.72)]
+    page = pdfpages.pages(path)[0]
+    guides = [c for c in page.curves if c["stroking_color"] == (0.72, 0.72, 0.72)]
+    assert len(guides) == 9  # one per card of the 3 × 3 sheet
+    for guide in guides:
+        assert guide["x1"] - guide["x0"] == pytest.approx(63 * MM, abs=0.1)
+        assert guide["bottom"] - guide["top"] == pytest.approx(88 * MM, abs=0.1)
+    tiles = pdfpages.pages(built / "tiles.pdf")[0]  # square corners: the crop marks are enough
+    assert not [c for c in tiles.curves if c["stroking_color"] == (0.72, 0.72, 0.72)]
 
 
 @pytest.mark.parametrize(("value", "expected"), [(3, 3.0), ("3mm", 3.0), ("2.5 mm", 2.5), (0, 0.0)])

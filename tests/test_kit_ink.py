@@ -18,6 +18,7 @@ from pnpgen.games import rules_for_content
 from pnpgen.output import BuildOptions
 from pnpgen.render.kit import components, deck
 from pnpgen.render.kit.page import KitJob
+from tests import pdfpages
 from tests.conftest import ROOT
 from tests.kit_pdf import game_yaml
 
@@ -52,10 +53,7 @@ def fills(path: Path, page: int) -> set[tuple[float, ...]]:
 
 
 def text_colours(path: Path, page: int) -> set[tuple[float, ...]]:
-    import pdfplumber
-
-    with pdfplumber.open(path) as pdf:
-        return {tuple(round(float(v), 3) for v in c["non_stroking_color"]) for c in pdf.pages[page].chars}
+    return {tuple(round(float(v), 3) for v in c["non_stroking_color"]) for c in pdfpages.pages(path)[page].chars}
 
 
 BACK = (round(0x4A / 255, 3), round(0x3F / 255, 3), round(0x2C / 255, 3))  # the dungeon-card back's brown

@@ -3,13 +3,13 @@ the companion (designer notes, "For referees") holds what was moved there (issue
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
+
+from tests import pdfpages
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 GAMES = ["burning-desire", "dice-road-race", "fast-alone", "routou-dice"]
@@ -29,10 +29,10 @@ ENGINE = {
 }
 
 
-@functools.cache
 def pages(path: Path) -> tuple[str, ...]:
-    """The text of each page, extracted once per book (the session's books are read only)."""
-    return tuple(page.extract_text().replace("\u2060", "") for page in PdfReader(path).pages)
+    """The text of each page as pypdf extracts it, read once per session (tests/pdfpages.py,
+    shared with test_diagrams)."""
+    return tuple(text.replace("\u2060", "") for text, _, _ in pdfpages.texts(path))
 
 
 def split_pages(books: Any, game: str, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -15,6 +14,7 @@ from pnpgen.build import build_game
 from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import check_rulebook
+from tests import pdfpages
 from tests.conftest import ROOT, CliRun
 
 FIXTURE = ROOT / "tests" / "fixtures" / "print-rulebook"
@@ -37,9 +37,9 @@ def test_the_literal_table_prints_its_rows_and_caption(built: Path) -> None:
 
 
 def test_pictures_print_at_their_width(built: Path) -> None:
-    with pdfplumber.open(built / "rulebook-en.pdf") as pdf:
-        images = [image for page in pdf.pages for image in page.images]
-        curves = sum(len(page.curves) for page in pdf.pages)
+    pages = pdfpages.pages(built / "rulebook-en.pdf")
+    images = [image for page in pages for image in page.images]
+    curves = sum(len(page.curves) for page in pages)
     assert [round((i["x1"] - i["x0"]) / 72 * 25.4, 1) for i in images] == [30.0]  # the PNG, width: 30
     assert curves > 0  # the SVG, drawn as vectors
     assert "The card’s art" in PdfReader(built / "rulebook-en.pdf").pages[-1].extract_text()

@@ -8,11 +8,9 @@ caption that only repeats its example's title is left out, and the book lint nam
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 
 from pnpgen.booklint import CAPTION_KIND, check_players_book
@@ -22,6 +20,7 @@ from pnpgen.games import rules_for_content
 from pnpgen.render.rulebook import typeset_document
 from pnpgen.render.rulebook.layout import MARGIN_BOTTOM, MARGIN_TOP, Document, Writer
 from pnpgen.render.rulebook.model import Resolver, load_book, repeats_title
+from tests import pdfpages
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 FRAME = 841.89 - MARGIN_TOP - MARGIN_BOTTOM  # the A4 text frame's height, pt
@@ -60,13 +59,12 @@ def pages_of(tree: dict[str, Any], filler: float, figures: int) -> list[dict[str
             {"t": "p", "c": words("After the example.")}]
     pdf = typeset_document(Document({**tree, "body": body}, {"fig.svg": block(150), "filler.svg": block(filler)}))
     out = []
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        for page in doc.pages[2:]:
-            marks = [o["bottom"] for o in (*page.chars, *page.rects, *page.curves, *page.images)
-                     if MARGIN_TOP < o["bottom"] <= page.height - MARGIN_BOTTOM + 1]
-            out.append({"filled": (max(marks, default=MARGIN_TOP) - MARGIN_TOP) / FRAME,
-                        "text": page.extract_text() or "",
-                        "pictures": sum(abs(r["height"] - 150) < 1 for r in page.rects)})
+    for page in pdfpages.pages(pdf)[2:]:
+        marks = [o["bottom"] for o in (*page.chars, *page.rects, *page.curves, *page.images)
+                 if MARGIN_TOP < o["bottom"] <= page.height - MARGIN_BOTTOM + 1]
+        out.append({"filled": (max(marks, default=MARGIN_TOP) - MARGIN_TOP) / FRAME,
+                    "text": page.extract_text() or "",
+                    "pictures": sum(abs(r["height"] - 150) < 1 for r in page.rects)})
     return out
 
 

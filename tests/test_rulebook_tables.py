@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 
 from pnpgen.content.game import load_game
 from pnpgen.output import BuildOptions
 from pnpgen.render.rulebook import render_rulebooks
 from pnpgen.render.rulebook.layout import MARGIN_TOP, MARGIN_X
+from tests import pdfpages
 from tests.test_rulebook import ToyRules, copy_toy
 from tests.test_rulebook_typography import ink_right
 
@@ -75,22 +75,20 @@ def outside(c: dict[str, Any], left: float, right: float, top: float) -> bool:
 
 
 def pages_with(path: Path, text: str) -> list[Any]:
-    with pdfplumber.open(path) as pdf:
-        return [page for page in pdf.pages if text in (page.extract_text() or "").replace(" ", "")]
+    return [page for page in pdfpages.pages(path) if text in (page.extract_text() or "").replace(" ", "")]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_character_outside_the_frame(wide_books: dict[str, Path], lang: str) -> None:
     faults = []
     tables = 0
-    with pdfplumber.open(wide_books[lang]) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            text = (page.extract_text() or "").replace(" ", "")
-            tables += text.count("5G")  # the Magician's cost: once in each copy of the table
-            left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
-            faults += [f"p{number} {c['text']!r} x {c['x0']:.1f}–{c['x1']:.1f} (frame {MARGIN:.1f}–"
-                       f"{page.width - MARGIN:.1f}), top {c['top']:.1f}"
-                       for c in page.chars if c["text"].strip() and outside(c, left, right, top)]
+    for number, page in enumerate(pdfpages.pages(wide_books[lang]), 1):
+        text = (page.extract_text() or "").replace(" ", "")
+        tables += text.count("5G")  # the Magician's cost: once in each copy of the table
+        left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
+        faults += [f"p{number} {c['text']!r} x {c['x0']:.1f}–{c['x1']:.1f} (frame {MARGIN:.1f}–"
+                   f"{page.width - MARGIN:.1f}), top {c['top']:.1f}"
+                   for c in page.chars if c["text"].strip() and outside(c, left, right, top)]
     assert tables == 3  # the wide table in the body, and twice on the quick reference
     assert faults == [], "\n".join(faults[:20])
 
@@ -98,16 +96,15 @@ def test_no_character_outside_the_frame(wide_books: dict[str, Path], lang: str) 
 def test_english_words_and_equations_are_not_broken(wide_books: dict[str, Path]) -> None:
     """Each column is at least as wide as its longest word: no word is cut inside, and an
     equation held together by no-break spaces stays on one line."""
-    with pdfplumber.open(wide_books["en"]) as pdf:
-        for page in pdf.pages:
-            text = page.extract_text() or ""
-            if "Counterintelligence" not in text.replace("\n", ""):
-                continue
-            lines = [line["text"] for line in page.extract_text_lines()]
-            joined = "\n".join(lines)
-            for word in ("Counterintelligence", "orthogonally", "Cross-warp", "allowance", "Magician"):
-                assert word in joined, (word, lines)
-            assert re.search(r"10\s−\s2\s=\s8\ss", joined), lines
+    for page in pdfpages.pages(wide_books["en"]):
+        text = page.extract_text() or ""
+        if "Counterintelligence" not in text.replace("\n", ""):
+            continue
+        lines = [line["text"] for line in page.extract_text_lines()]
+        joined = "\n".join(lines)
+        for word in ("Counterintelligence", "orthogonally", "Cross-warp", "allowance", "Magician"):
+            assert word in joined, (word, lines)
+        assert re.search(r"10\s−\s2\s=\s8\ss", joined), lines
 
 
 def test_dungeon_war_keeps_every_character_inside_the_frame(rulebook_pdfs: Any) -> None:
@@ -115,11 +112,10 @@ def test_dungeon_war_keeps_every_character_inside_the_frame(rulebook_pdfs: Any) 
     of, right of or above the frame. (test_rulebook_typography measures the right margin of
     the other books; its quick reference once ran a table past the margin.)"""
     for lang, path in rulebook_pdfs["dungeon-war"].items():
-        with pdfplumber.open(path) as pdf:
-            for number, page in enumerate(pdf.pages, 1):
-                left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
-                out = [c["text"] for c in page.chars if c["text"].strip() and outside(c, left, right, top)]
-                assert out == [], f"{lang} p{number}: {''.join(out)[:40]}"
+        for number, page in enumerate(pdfpages.pages(path), 1):
+            left, right, top = MARGIN - TOLERANCE, page.width - MARGIN + TOLERANCE, MARGIN_TOP - TOLERANCE
+            out = [c["text"] for c in page.chars if c["text"].strip() and outside(c, left, right, top)]
+            assert out == [], f"{lang} p{number}: {''.join(out)[:40]}"
 
 
 def test_japanese_cells_wrap_with_kinsoku(wide_books: dict[str, Path]) -> None:

@@ -1,5 +1,6 @@
 """Typography and fidelity of every real rulebook (issues 14 and 26), measured on the PDFs
-Typst sets, with pdfplumber (character positions) and pypdf (outline, fonts):
+Typst sets, with pdfplumber (character positions; each book parsed once per session, tests/pdfpages.py)
+and pypdf (outline, fonts):
 
 - kinsoku on every Japanese line: none starts with a closing bracket, small kana or 。、,
   none ends with an opening bracket 「（『【; Japanese justified;
@@ -20,9 +21,9 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -32,6 +33,7 @@ from pnpgen.render.fonts import covers, setup_fonts
 from pnpgen.render.linebreak import NO_END, NO_START
 from pnpgen.render.linebreak import segments as segments_of
 from pnpgen.render.rulebook.layout import ACCENT, HEADING_SIZES, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, TYPESETTING
+from tests import pdfpages
 
 GAMES = ["burning-desire", "dice-road-race", "dungeon-war", "fast-alone", "routou-dice"]
 MARGIN = MARGIN_X
@@ -53,24 +55,10 @@ def accent(char: dict[str, Any]) -> bool:
         abs(float(a) - b) < 0.01 for a, b in zip(colour, want, strict=True))
 
 
-_BOOKS: dict[str, Any] = {}
-
-
 def opened(path: Path | str) -> contextlib.AbstractContextManager[Any]:
-    """The PDF at `path`, parsed by pdfplumber once for this module: each page keeps its
-    characters and shapes, so the dozen tests that read the same book parse it once."""
-    key = str(path)
-    if key not in _BOOKS:
-        _BOOKS[key] = pdfplumber.open(path)
-    return contextlib.nullcontext(_BOOKS[key])
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_books() -> Iterator[None]:
-    yield
-    for pdf in _BOOKS.values():
-        pdf.close()
-    _BOOKS.clear()
+    """The PDF at `path` as pdfplumber reads it, parsed once per test session (tests/pdfpages):
+    `.pages`, each with its characters and shapes."""
+    return contextlib.nullcontext(SimpleNamespace(pages=pdfpages.pages(path)))
 
 
 def segments(page: Any) -> Iterator[list[dict[str, Any]]]:
@@ -419,7 +407,7 @@ CJ = re.compile(r"[\u3041-\u30fa\u30fc\u3400-\u9fff々]")  # kana and kanji (not
 def neighbours(path: Path) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
     """Each two characters set side by side on one line in one size, with no space and no
     table column between them (a gap under half an em), and the page they are on."""
-    with pdfplumber.open(path) as pdf:
+    with opened(path) as pdf:
         for number, page in enumerate(pdf.pages, 1):
             for a, b in zip(page.chars, page.chars[1:], strict=False):
                 if abs(a["top"] - b["top"]) < 1 and abs(a["size"] - b["size"]) < 0.1 and \
@@ -458,7 +446,7 @@ def test_japanese_bold_is_not_coloured_like_an_example_title(rulebook_pdfs: Any,
     title), while titles (lines all in Gothic) do."""
     mixed, titles = [], 0
     size = TYPESETTING["ja"].size
-    with pdfplumber.open(rulebook_pdfs[game]["ja"]) as pdf:
+    with opened(rulebook_pdfs[game]["ja"]) as pdf:
         for number, page in enumerate(pdf.pages[1:], 2):
             for line in page.extract_text_lines(return_chars=True):
                 chars = [c for c in line["chars"] if c["text"].strip() and abs(c["size"] - size) < 0.05]

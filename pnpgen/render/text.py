@@ -77,10 +77,13 @@ class Templates:
     def __init__(self) -> None:
         self.env = ContentSandbox()
         self.parsed: dict[str, object] = {}
+        self.used: dict[str, frozenset[str]] = {}  # source -> its names, found once (jinja2's analysis is slow)
 
     def names(self, source: str) -> set[str]:
         """The names a text uses (Refused, or a jinja2 error, for a bad template)."""
-        return set(self.env.undeclared(self._ast(source)))
+        if source not in self.used:
+            self.used[source] = frozenset(self.env.undeclared(self._ast(source)))
+        return set(self.used[source])
 
     def render(self, source: str, values: Mapping[str, object]) -> str:
         """`source` rendered with `values`. Refused for what the sandbox refuses; a

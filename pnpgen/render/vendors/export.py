@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import tempfile
 import zlib
 from dataclasses import dataclass, replace
@@ -109,11 +110,20 @@ def to_product(page: PILImage, page_mm: tuple[float, float], how: Fit) -> PILIma
     return image.transpose(Image.Transpose.ROTATE_270) if how.turn else image
 
 
-def write_png(path: Path, image: PILImage, ppi: int) -> Path:
-    """An RGB PNG with its resolution and no date: the same pixels give the same bytes."""
+def write_png(path: Path, image: PILImage, ppi: int, encoded: dict[int, bytes] | None = None) -> Path:
+    """An RGB PNG with its resolution and no date: the same pixels give the same bytes.
+    `encoded`: the PNGs made so far, by picture object: a card's copies (the same picture)
+    are encoded once and their files written from those bytes."""
+    data = encoded.get(id(image)) if encoded is not None else None
+    if data is None:
+        buffer = io.BytesIO()
+        image.convert("RGB").save(buffer, format="PNG", dpi=(ppi, ppi), compress_level=6)
+        data = buffer.getvalue()
+        if encoded is not None:
+            encoded[id(image)] = data
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_output(path) as tmp:
-        image.convert("RGB").save(tmp, format="PNG", dpi=(ppi, ppi), compress_level=6)
+        tmp.write_bytes(data)
     return path
 
 
@@ -335,11 +345,12 @@ def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile,
     backs = [same[i] for _, side, i in wanted if side == "back"]
     shared = len(backs) == len(cards) and len({images[b].tobytes() for b in set(backs)}) == 1
     files: list[BuiltFile] = []
+    encoded: dict[int, bytes] = {}  # each distinct picture encoded once (`images` keeps them all alive)
     for number, side, index in wanted:
         if side == "back" and shared:
             continue
         name = file_name(profile, side, deck=stem, number=number)
-        path = write_png(out / name, images[same[index]], profile.ppi)
+        path = write_png(out / name, images[same[index]], profile.ppi, encoded)
         files.append(BuiltFile(game, path, 0, kind_of(profile, f"card {side}, {size}, RGB PNG")))
     if shared:
         path = write_png(out / file_name(profile, "shared_back", deck=stem), images[backs[0]], profile.ppi)

@@ -105,7 +105,9 @@ def rasterise_cmyk(pdf: Path, dpi: float, pages: list[int] | None = None) -> Ite
 
 def total_ink(image: PILImage) -> NDArray[np.float64]:
     """Per pixel C + M + Y + K of a CMYK image, in percent (a numpy array)."""
-    return ink_sum(image) * (100 / 255)
+    import numpy as np
+
+    return np.multiply(ink_sum(image), 100 / 255, dtype=np.float64)
 
 
 def ink_sum(image: PILImage) -> NDArray[np.uint16]:

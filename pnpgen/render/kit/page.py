@@ -91,7 +91,7 @@ def union(rects: Sequence[Rect]) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-TEMPLATES_KEPT = 20_000  # texts the kit keeps parsed between jobs; past this (a long `watch`) it starts afresh
+TEMPLATES_KEPT = 4_000  # texts the kit keeps parsed between jobs; past this (a long `watch`) it starts afresh
 _kept = threading.local()
 
 

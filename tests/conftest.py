@@ -153,6 +153,13 @@ def kit_demo_print_shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return Path(shared_once(tmp_path_factory, "kit-demo-print-shop", _build_kit_demo_print_shop))
 
 
+@pytest.fixture(scope="session")
+def kit_demo_print_shop_rebuilt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same build as kit_demo_print_shop made a second time, in another folder, once per
+    test session: what the byte-identical rebuild tests compare with the first (read only)."""
+    return Path(shared_once(tmp_path_factory, "kit-demo-print-shop-rebuilt", _build_kit_demo_print_shop))
+
+
 def _build_kit_demo_print_shop(folder: Path) -> str:
     from pnpgen.build import build_game
     from pnpgen.content.game import load_game

@@ -39,9 +39,15 @@ def _build(out: Path, **options: object) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.glob("*.pdf"))}
 
 
-def test_print_shop_files_are_added_beside_unchanged_home_files(tmp_path: Path) -> None:
-    home = _build(tmp_path / "home")
-    both = _build(tmp_path / "shop", print_shop=True)
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """kit-demo's home-print PDFs, built once for the tests below (read only)."""
+    return _build(tmp_path_factory.mktemp("home"))
+
+
+def test_print_shop_files_are_added_beside_unchanged_home_files(home: dict[str, bytes],
+                                                                kit_demo_print_shop: Path) -> None:
+    both = {p.name: p.read_bytes() for p in sorted(kit_demo_print_shop.glob("*.pdf"))}  # built with print_shop=True
     for name, data in home.items():
         if name.startswith(("rulebook", "companion")):  # books: no print-shop edition
             continue
@@ -52,15 +58,14 @@ def test_print_shop_files_are_added_beside_unchanged_home_files(tmp_path: Path) 
     assert added and all("-print-shop" in n for n in added)
     kinds = {n.split("-print-shop")[0] for n in added}
     assert len(kinds) >= 3  # deck, board and sheet alike
-    notes = (tmp_path / "shop" / "kit-demo" / "README.txt").read_text(encoding="utf-8")
+    notes = (kit_demo_print_shop / "README.txt").read_text(encoding="utf-8")
     for name in added:
         line = next(x for x in notes.splitlines() if x.strip().startswith(name))
         assert line.rstrip().endswith("(print shop)")
     assert "for a print shop, not a home printer" in notes
 
 
-def test_guides_proofs_have_their_own_names_and_say_so(tmp_path: Path) -> None:
-    home = _build(tmp_path / "home")
+def test_guides_proofs_have_their_own_names_and_say_so(home: dict[str, bytes], tmp_path: Path) -> None:
     proofs = _build(tmp_path / "proof", guides=True)
     assert all("-proof" in n for n in proofs if not n.startswith(("rulebook", "companion")))
     assert {n.replace("-proof", "") for n in proofs} == set(home)

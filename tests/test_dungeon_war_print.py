@@ -47,12 +47,18 @@ def _fronts(reader: PdfReader, calibration: int = 2) -> list[int]:
     return list(range(0, len(reader.pages) - calibration, 2))
 
 
-def test_war_cards_per_category_equal_the_csv(built: Path) -> None:
+@pytest.fixture(scope="module")
+def war_fronts(built: Path) -> list[list[tuple[str, float, float]]]:
+    """The text runs of each front page of war-cards-en.pdf, read once for the tests below."""
     reader = PdfReader(str(built / "war-cards-en.pdf"))
+    return [texts(reader, page) for page in _fronts(reader)]
+
+
+def test_war_cards_per_category_equal_the_csv(war_fronts: list[list[tuple[str, float, float]]]) -> None:
     found: Counter[str] = Counter()
     names: Counter[str] = Counter()
-    for page in _fronts(reader):
-        for text, _, _ in texts(reader, page):
+    for runs in war_fronts:
+        for text, _, _ in runs:
             for tag in EN_TAGS if text.startswith("【") else ():  # the tags line, not the rules text
                 found[tag] += text.count(f"【{tag}】")
             names.update(row["name_en"] for row in WAR_ROWS if text == row["name_en"])
@@ -65,9 +71,8 @@ def test_war_cards_per_category_equal_the_csv(built: Path) -> None:
     assert names == Counter({row["name_en"]: int(row["count"]) for row in WAR_ROWS})
 
 
-def test_stand_in_and_disposable_marks(built: Path) -> None:
-    reader = PdfReader(str(built / "war-cards-en.pdf"))
-    words = [t for page in _fronts(reader) for t, _, _ in texts(reader, page)]
+def test_stand_in_and_disposable_marks(war_fronts: list[list[tuple[str, float, float]]]) -> None:
+    words = [t for runs in war_fronts for t, _, _ in runs]
     marks = sum(1 for t in words if "STAND-IN" in t and "PART" not in t)
     part = sum(1 for t in words if "PART STAND-IN" in t)
     assert marks == sum(int(r["count"]) for r in WAR_ROWS if r["source"] == "stand-in")

@@ -187,10 +187,10 @@ def test_previews_svg_and_contact_sheet(demo: Path) -> None:
         assert len(colours) > 20  # cards drawn, not a blank page
 
 
-def test_rebuild_is_byte_identical(demo: Path, tmp_path: Path) -> None:
-    build_game(load_game(DEMO), BuildOptions(out=tmp_path, print_shop=True, content_root=DEMO.parent))
+def test_rebuild_is_byte_identical(demo: Path, kit_demo_print_shop_rebuilt: Path) -> None:
+    assert kit_demo_print_shop_rebuilt != demo  # the same build made again, into another folder
     for name in ("spells-en.pdf", "spells-ja.pdf", "spells-print-shop-ja.pdf"):
-        assert (tmp_path / "kit-demo" / name).read_bytes() == (demo / name).read_bytes()
+        assert (kit_demo_print_shop_rebuilt / name).read_bytes() == (demo / name).read_bytes()
 
 
 # --- small decks written for one test ---------------------------------------------------

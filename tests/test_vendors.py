@@ -176,6 +176,44 @@ def test_drivethrucards_pages_are_back_front_and_ink_stays_under_240(dtc: Path) 
     assert 230 < peak <= 240.5
 
 
+def _limit_every_pixel(image: Image.Image, limit: float) -> Image.Image:
+    """limit_ink's arithmetic on every pixel of the image, as it was before it worked on
+    the pixels over the limit only: the reference it must match bit for bit."""
+    import numpy as np
+
+    ink = np.asarray(image, dtype=np.int32).copy()
+    most = int(limit * 255 // 100)
+    cmy, k = ink[..., :3], ink[..., 3]
+    over = np.maximum(cmy.sum(axis=2) + k - most, 0)
+    grey = np.minimum.reduce([cmy.min(axis=2), 255 - k, (over + 1) // 2])
+    cmy -= grey[..., None]
+    k += grey
+    left = np.maximum(most - k, 0)
+    sums = cmy.sum(axis=2)
+    scale = np.where(sums > left, left / np.maximum(sums, 1), 1.0)
+    cmy[...] = np.floor(cmy * scale[..., None])
+    return Image.fromarray(ink.astype(np.uint8), mode="CMYK")
+
+
+@pytest.mark.parametrize("limit", [240, 300, 100, 150])
+def test_the_ink_limit_changes_only_pixels_over_it_and_as_every_pixel_would(limit: float) -> None:
+    import numpy as np
+
+    from pnpgen.render.vendors.raster import limit_ink, total_ink
+
+    rng = np.random.default_rng(7)
+    pixels = rng.integers(0, 256, (60, 40, 4), dtype=np.uint8)
+    pixels[:10] = (255, 255, 255, 255)  # 400 %
+    pixels[10:20] = (0, 0, 0, 0)
+    pixels[20:25] = (255, 0, 0, 255)  # grey cannot move to a full black
+    image = Image.fromarray(pixels, mode="CMYK")
+    limited = limit_ink(image, limit)
+    assert limited.tobytes() == _limit_every_pixel(image, limit).tobytes()
+    under = np.asarray(total_ink(image)) <= int(limit * 255 // 100) * 100 / 255
+    assert np.array_equal(np.asarray(limited)[under], pixels[under])  # untouched
+    assert float(np.asarray(total_ink(limited)).max()) <= limit + 0.5
+
+
 def test_rebuilds_are_byte_identical(game_root: Path, tgc: Path, dtc: Path) -> None:
     def digests(folder: Path) -> dict[str, str]:
         return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()

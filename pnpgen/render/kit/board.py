@@ -734,15 +734,16 @@ def check(component: YMap, job: KitJob) -> list[str]:
     return problems_of(dry_run)
 
 
-def safe_zone(component: YMap, job: KitJob) -> list[str]:
+def safe_zone(component: YMap, job: KitJob, planned: tuple[BoardPlan, TextCtx] | None = None) -> list[str]:
     """Text nearer the cut than the safe zone (validate's problems; a build warns): a
     padding narrower than it; else a decoration's text (elements.safe_breaches, at its
     line; `safe: off` lets it in), or any other text the board draws (labels, titles,
-    marks, blocks), measured where its letters land."""
+    marks, blocks), measured where its letters land. `planned`: the board's plan when the
+    caller has it (drawing leaves a plan as it was)."""
     problems = padding_problem(component, job.options.preset)
     if problems:
         return problems
-    plan, ctx = plan_board(component, job)
+    plan, ctx = planned or plan_board(component, job)
     safe = bleed_safe(component, job.options.preset)[1]
     w, h = plan.layout.width * mm, plan.layout.height * mm
     if "decorations" in component:
@@ -767,7 +768,7 @@ def render(component: YMap, job: KitJob) -> list[Any]:
     tiles = plan.tiles
     note = (f"tiled {tiles.columns}×{tiles.rows} with {tiles.overlap:g} mm overlap" if tiles.tiled
             else "one page")
-    warnings = [f"warning: {problem}" for problem in safe_zone(component, job)]
+    warnings = [f"warning: {problem}" for problem in safe_zone(component, job, (plan, ctx))]
     return [write_pdf(job, component, (first.w, first.h), draw, "board", [f"{size}, {note}", *warnings])]
 
 

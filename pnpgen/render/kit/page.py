@@ -8,6 +8,7 @@ margins, the 50 mm "print at 100%" check ruler and the --guides proof overlay.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -90,6 +91,20 @@ def union(rects: Sequence[Rect]) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
+TEMPLATES_KEPT = 4_000  # texts the kit keeps parsed between jobs; past this (a long `watch`) it starts afresh
+_kept = threading.local()
+
+
+def shared_templates() -> Templates:
+    """The kit's sandbox driver, one per thread: a text every card, component and language
+    draws (a layout's `{{ }}`) is parsed and checked once, not once per job. It holds
+    only parsed texts; each render starts its budgets afresh."""
+    templates: Templates | None = getattr(_kept, "templates", None)
+    if templates is None or len(templates.parsed) > TEMPLATES_KEPT:
+        templates = _kept.templates = Templates()
+    return templates
+
+
 @dataclass
 class KitJob:
     """One component build: the game, its rules, the build options and the language
@@ -100,7 +115,7 @@ class KitJob:
     options: BuildOptions
     lang: str | None = None
     contexts: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
-    templates: Templates = field(default_factory=Templates, repr=False, compare=False)
+    templates: Templates = field(default_factory=shared_templates, repr=False, compare=False)
 
     @property
     def text_lang(self) -> str:

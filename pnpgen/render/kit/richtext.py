@@ -40,11 +40,27 @@ class Token(NamedTuple):
     style: Style
 
 
+TOKENS_KEPT_CHARS = 4000  # texts up to this long keep their tokens (a card's text is drawn, fitted, previewed...)
+
+
 def tokenize(text: str, icons: Mapping[str, object]) -> list[Token]:
     """Rich text as tokens: words (a Latin word, or one Japanese character with the
-    punctuation that may not be separated from it), spaces, icons and line breaks."""
+    punctuation that may not be separated from it), spaces, icons and line breaks. Only
+    the names of `icons` matter; a short text's tokens are made once (_kept_tokens)."""
+    names = frozenset(icons)
+    if len(text) <= TOKENS_KEPT_CHARS:
+        return list(_kept_tokens(text, names))
+    return _tokens(text, names)
+
+
+@lru_cache(maxsize=8192)
+def _kept_tokens(text: str, icons: frozenset[str]) -> tuple[Token, ...]:
+    return tuple(_tokens(text, icons))
+
+
+def _tokens(text: str, icons: frozenset[str]) -> list[Token]:
     tokens: list[Token] = []
-    for run in scan(text, icons):
+    for run in scan(text, dict.fromkeys(icons)):
         if run.kind == "text":
             _plain(run.text, run.style, tokens)
         else:

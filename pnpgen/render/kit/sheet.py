@@ -216,14 +216,15 @@ def check(component: YMap, job: KitJob) -> list[str]:
     return problems_of(lambda: plan_sheet(component, job))
 
 
-def safe_zone(component: YMap, job: KitJob) -> list[str]:
+def safe_zone(component: YMap, job: KitJob, planned: tuple[SheetPlan, TextCtx] | None = None) -> list[str]:
     """Text nearer the cut than the safe zone (validate's problems; a build warns): a
     padding narrower than it, else any text one copy of the sheet draws, measured where
-    its letters land."""
+    its letters land. `planned`: the sheet's plan when the caller has it (drawing leaves
+    a plan as it was)."""
     problems = padding_problem(component, job.options.preset)
     if problems:
         return problems
-    plan, ctx = plan_sheet(component, job)
+    plan, ctx = planned or plan_sheet(component, job)
     trim = plan.trims[0]
     rec = Recorder(plan.page.w, plan.page.h)
     draw_sheet(rec, trim, plan, ctx)  # type: ignore[arg-type]
@@ -249,7 +250,7 @@ def render(component: YMap, job: KitJob) -> list[Any]:
     w, h = plan.trims[0].w / mm, plan.trims[0].h / mm
     note = f"{len(plan.trims)} per page" if len(plan.trims) > 1 else "one per page"
     notes = [f"{w:.0f}×{h:.0f} mm, {note}"] + ([plan.note] if plan.note else [])
-    notes += [f"warning: {problem}" for problem in safe_zone(component, job)]
+    notes += [f"warning: {problem}" for problem in safe_zone(component, job, (plan, ctx))]
     return [write_pdf(job, component, (plan.page.w, plan.page.h), draw, "sheet", notes)]
 
 

@@ -20,7 +20,9 @@ a warning naming the shop's products.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import io
 import tempfile
 import zlib
 from dataclasses import dataclass, replace
@@ -108,11 +110,20 @@ def to_product(page: PILImage, page_mm: tuple[float, float], how: Fit) -> PILIma
     return image.transpose(Image.Transpose.ROTATE_270) if how.turn else image
 
 
-def write_png(path: Path, image: PILImage, ppi: int) -> Path:
-    """An RGB PNG with its resolution and no date: the same pixels give the same bytes."""
+def write_png(path: Path, image: PILImage, ppi: int, encoded: dict[int, bytes] | None = None) -> Path:
+    """An RGB PNG with its resolution and no date: the same pixels give the same bytes.
+    `encoded`: the PNGs made so far, by picture object: a card's copies (the same picture)
+    are encoded once and their files written from those bytes."""
+    data = encoded.get(id(image)) if encoded is not None else None
+    if data is None:
+        buffer = io.BytesIO()
+        image.convert("RGB").save(buffer, format="PNG", dpi=(ppi, ppi), compress_level=6)
+        data = buffer.getvalue()
+        if encoded is not None:
+            encoded[id(image)] = data
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_output(path) as tmp:
-        image.convert("RGB").save(tmp, format="PNG", dpi=(ppi, ppi), compress_level=6)
+        tmp.write_bytes(data)
     return path
 
 
@@ -131,20 +142,23 @@ def write_pdf_x1a(path: Path, pages: list[PILImage], profile: Profile, product: 
     pdf = pikepdf.new()
     digest = hashlib.sha256()
     made: dict[str, object] = {}
+    keys: dict[int, str] = {}  # id of a picture object -> its digest: one drawn on many pages is hashed once
     for image in pages:
         width_px, height_px = image.size
         w, h = width_px / profile.ppi * 72, height_px / profile.ppi * 72
         trim_w_px = product.trim_mm[0 if width_px <= height_px else 1] / MM_PER_INCH * profile.ppi
         trim_h_px = product.trim_mm[1 if width_px <= height_px else 0] / MM_PER_INCH * profile.ppi
         bx, by = (width_px - trim_w_px) / 2 / profile.ppi * 72, (height_px - trim_h_px) / 2 / profile.ppi * 72
-        raw = image.tobytes()
-        key = hashlib.sha256(raw).hexdigest()
+        key = keys.get(id(image))
+        if key is None:
+            raw = image.tobytes()
+            key = keys[id(image)] = hashlib.sha256(raw).hexdigest()
+            if key not in made:  # a picture drawn on several pages (shared backs, copies) is stored once
+                made[key] = pdf.make_stream(zlib.compress(raw, 6), Type=pikepdf.Name.XObject,
+                                            Subtype=pikepdf.Name.Image, Width=width_px, Height=height_px,
+                                            ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8,
+                                            Filter=pikepdf.Name.FlateDecode)
         digest.update(key.encode())
-        if key not in made:  # a picture drawn on several pages (shared backs, copies) is stored once
-            made[key] = pdf.make_stream(zlib.compress(raw, 6), Type=pikepdf.Name.XObject,
-                                        Subtype=pikepdf.Name.Image, Width=width_px, Height=height_px,
-                                        ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8,
-                                        Filter=pikepdf.Name.FlateDecode)
         picture = made[key]
         content = pdf.make_stream(f"q {w:.4f} 0 0 {h:.4f} 0 0 cm /Card Do Q".encode("ascii"))
         box = [0, 0, round(w, 4), round(h, 4)]
@@ -184,11 +198,17 @@ def write_pdf_x1a(path: Path, pages: list[PILImage], profile: Profile, product: 
     return path
 
 
+@functools.cache
+def _naming() -> Templates:
+    """One sandbox for every file name: each naming text is parsed once."""
+    return Templates()
+
+
 def file_name(profile: Profile, key: str, **values: object) -> str:
     """The file name the profile's `naming[key]` gives for `values` (deck, number), filled in
     by the content sandbox like any template."""
     try:
-        return Templates().fill(profile.naming[key], values, {})
+        return _naming().fill(profile.naming[key], values, {})
     except TemplateMistake as err:
         raise PnpgenError(f"vendor profile {profile.id}: naming: {key}: {err.message}") from None
 
@@ -323,13 +343,14 @@ def _write_deck(profile: Profile, product: Product, how: Fit, source: BuiltFile,
     images = {number: to_product(page, page_mm, how)
               for number, page in zip(needed, rasterise_rgb(source.path, how.dpi, needed), strict=True)}
     backs = [same[i] for _, side, i in wanted if side == "back"]
-    shared = len(backs) == len(cards) and len({images[b].tobytes() for b in backs}) == 1
+    shared = len(backs) == len(cards) and len({images[b].tobytes() for b in set(backs)}) == 1
     files: list[BuiltFile] = []
+    encoded: dict[int, bytes] = {}  # each distinct picture encoded once (`images` keeps them all alive)
     for number, side, index in wanted:
         if side == "back" and shared:
             continue
         name = file_name(profile, side, deck=stem, number=number)
-        path = write_png(out / name, images[same[index]], profile.ppi)
+        path = write_png(out / name, images[same[index]], profile.ppi, encoded)
         files.append(BuiltFile(game, path, 0, kind_of(profile, f"card {side}, {size}, RGB PNG")))
     if shared:
         path = write_png(out / file_name(profile, "shared_back", deck=stem), images[backs[0]], profile.ppi)

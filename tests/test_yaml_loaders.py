@@ -146,17 +146,6 @@ def test_the_cache_keeps_a_bounded_number_of_files(tmp_path: Path, monkeypatch: 
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr("pnpgen.cache.ENTRIES_KEPT", 10)
     for index in range(25):
-        assert yamlpos.load_yaml(_big(tmp_path / f"f{index}.yaml", str(index)))["title"] == index
+        (tmp_path / f"f{index}.yaml").write_text(f"a: {index}\n", encoding="utf-8")
+        assert yamlpos.load_yaml(tmp_path / f"f{index}.yaml") == {"a": index}
     assert 5 <= len(list((tmp_path / "cache" / "yaml").iterdir())) <= 10
-
-
-def test_a_short_file_is_parsed_every_time_and_kept_nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "state.yaml"
-    path.write_text("".join(f"k{i}: {i}\n" for i in range(10)), encoding="utf-8")
-    parses: list[str] = []
-    real = yamlpos._parse
-    monkeypatch.setattr(yamlpos, "_parse", lambda name, text: parses.append(name) or real(name, text))
-    assert yamlpos.load_yaml(path) == yamlpos.load_yaml(path) and len(parses) == 2
-    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.pickle"))
-    assert len(_big(tmp_path / "big.yaml", "x").read_text(encoding="utf-8")) >= yamlpos.CACHED_FROM_CHARS

@@ -54,20 +54,15 @@ def read_text(path: Path, limit: int, what: str = "file") -> str:
         raise ContentError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", name, line) from None
 
 
-CACHED_FROM_CHARS = 2048  # a shorter file (a state file, a small content file) parses faster than a cache round trip
-
-
 def load_yaml(path: str | Path, text: str | None = None, limit: int = limits.MAX_YAML_BYTES,
               what: str = "YAML file") -> Any:
     """Load one YAML file safely; malformed YAML becomes a one-line ContentError. A file
-    read here of CACHED_FROM_CHARS or more is parsed once while it and this loader stay
-    unchanged: later loads read the result back from pnpgen's cache (errors are never kept)."""
+    read here is parsed once while it and this loader stay unchanged: later loads read the
+    result back from pnpgen's cache (errors are never kept)."""
     path = Path(path)
     name = str(path)
     if text is None:
         text = read_text(path, limit, what)
-        if len(text) < CACHED_FROM_CHARS:
-            return _parse(name, text)
         key = _loader_digest() + hashlib.blake2b(text.encode("utf-8"), digest_size=32).digest()
         return per_file("yaml", name, key, lambda: _parse(name, text))
     return _parse(name, text)

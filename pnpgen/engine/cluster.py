@@ -116,8 +116,12 @@ class DaskRunner(Runner):
             # it unblocks SIGINT in that thread when it is done (so would Dask's first spawn)
             resource_tracker.ensure_running()
             with dask.config.set(QUIET_LOCAL_CLUSTER), without_ctrl_c():
+                # a worker's own log is not the user's news: a task's error reaches this process
+                # as its future's exception, and a worker whose scheduler stopped first (Ctrl-C)
+                # would log a failed heartbeat
+                quiet = logging.ERROR if os.environ.get("PNPGEN_DEBUG") else logging.CRITICAL
                 self._cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.ERROR)
+                                             dashboard_address=None, silence_logs=quiet)
                 self.client = Client(self._cluster)
             self.description = f"a local Dask cluster of {count} worker process(es)"
         else:

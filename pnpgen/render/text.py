@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import jinja2
+from jinja2 import nodes
 
 from pnpgen.content.game import GameContent
 from pnpgen.engine.protocol import Rules
@@ -76,7 +77,7 @@ class Templates:
 
     def __init__(self) -> None:
         self.env = ContentSandbox()
-        self.parsed: dict[str, object] = {}
+        self.parsed: dict[str, nodes.Template] = {}
         self.used: dict[str, frozenset[str]] = {}  # source -> the names it uses
 
     def names(self, source: str) -> set[str]:
@@ -107,7 +108,7 @@ class Templates:
         except (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as err:
             raise TemplateMistake(f"template error: {err}") from None
 
-    def _ast(self, source: str) -> Any:
+    def _ast(self, source: str) -> nodes.Template:
         if source not in self.parsed:
             self.parsed[source] = self.env.checked(source)
         return self.parsed[source]

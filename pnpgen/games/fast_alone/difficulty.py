@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -45,6 +46,7 @@ class Difficulty:
 _measured: dict[tuple[str, str, int, int], Difficulty] = {}
 
 Run = tuple[Rules[Any, Any], str, int, int]  # rules, bot, games, seed
+Figures = dict[str, float]  # games, wins, turns, score: what a run's figures keep (and the disk cache)
 
 
 def measure(rules: Rules[S, M], bot: str, games: int, seed: int) -> Difficulty:
@@ -71,30 +73,30 @@ def measure_all(runs: list[Run]) -> None:
         _store(run, data)
 
 
-def _store(run: Run, data: dict[str, Any]) -> None:
+def _store(run: Run, data: Figures) -> None:
     """A simulated run's figures, into the disk cache and the process's."""
     rules, bot, games, seed = run
     key = (rules.id, bot, games, seed)
     _keep(key, cached("difficulty", rules.content.folder, key, lambda: data, _readable))
 
 
-def _keep(key: tuple[str, str, int, int], data: dict[str, Any]) -> None:
-    _measured[key] = Difficulty(data["games"], data["wins"], wilson_interval(data["wins"], data["games"]),
-                                data["turns"], data["score"])
+def _keep(key: tuple[str, str, int, int], data: Mapping[str, float]) -> None:
+    games, wins = int(data["games"]), int(data["wins"])
+    _measured[key] = Difficulty(games, wins, wilson_interval(wins, games), data["turns"], data["score"])
 
 
 class _NotCached(Exception):
     """No valid entry on disk (the cache probe's answer)."""
 
 
-def _not_cached() -> dict[str, Any]:
+def _not_cached() -> Figures:
     raise _NotCached
 
 
 _pending: list[Run] = []  # the runs of the pool being started (its forked workers read them)
 
 
-def _simulate(runs: list[Run]) -> list[dict[str, Any]]:
+def _simulate(runs: list[Run]) -> list[Figures]:
     """The figures of each run, on one process per core (at most one per run)."""
     workers = min(cores_here(), len(runs))
     if workers <= 1:
@@ -111,11 +113,11 @@ def _simulate(runs: list[Run]) -> list[dict[str, Any]]:
         _pending.clear()
 
 
-def _figures_of(index: int) -> dict[str, Any]:
+def _figures_of(index: int) -> Figures:
     return _figures(_pending[index])
 
 
-def _figures(run: Run) -> dict[str, Any]:
+def _figures(run: Run) -> Figures:
     """One run's games in this process: the four figures `measure` keeps."""
     rules, bot, games, seed = run
     records = list(play_many(rules, games, seed, [bot]))
@@ -125,7 +127,7 @@ def _figures(run: Run) -> dict[str, Any]:
             "score": sum(r.outcome.scores[0] for r in won) / len(won) if won else 0.0}
 
 
-def _readable(data: Any) -> bool:
+def _readable(data: object) -> bool:
     """A cached entry as `measure` stores it: four finite numbers, games >= wins >= 0."""
     fields = ("games", "wins", "turns", "score")
     if not isinstance(data, dict) or any(type(data.get(f)) not in (int, float) for f in fields):

@@ -39,6 +39,7 @@ from pnpgen.render.kit import richtext
 from pnpgen.render.kit.page import Rect
 from tests.conftest import CliRun
 from tests.kit_pdf import game_yaml
+from tests.sampling import examples
 
 GAME = game_yaml("g", "", players=(1, 2)) + """\
   - type: deck
@@ -595,7 +596,7 @@ SHAPES = [
 ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60, 20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(shapes=st.lists(st.tuples(st.sampled_from(SHAPES), st.lists(st.sampled_from(NUMBERS), min_size=8,
                                                                       max_size=8)), min_size=1, max_size=5),
        size=st.tuples(st.sampled_from(NUMBERS), st.sampled_from(NUMBERS)))
@@ -647,7 +648,7 @@ def test_a_gradient_previews_as_its_mean_colour(tmp_path: Path, gradient: str) -
     assert (0.5, 0.0, 0.5) in fills
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60, 20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cuts=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), min_size=1, max_size=6),
        kind=st.sampled_from(["PNG", "JPEG"]), end=st.integers(8, 2000))
 def test_damaged_pictures_are_one_line_or_whole(tmp_path: Path, cuts: list[tuple[int, int]], kind: str,
@@ -675,7 +676,7 @@ CLAIMS = [(16, 16), (64, 64), (1500, 1500), (7000, 7000), (9999, 9999), (10000, 
           (65535, 1), (1, 65535)]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40, 15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(claim=st.sampled_from(CLAIMS), kind=st.sampled_from(sorted(PNG_KINDS)), jpeg=st.booleans())
 def test_claimed_sizes_are_judged_before_decoding(tmp_path: Path, claim: tuple[int, int], kind: tuple[int, int],
                                                   jpeg: bool) -> None:

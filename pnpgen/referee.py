@@ -133,18 +133,19 @@ def dump_state(rules: Rules[S, M], state: S) -> str:
     return dump_data(codec(rules).to_data(state))
 
 
-def load_state(rules: Rules[S, M], path: Path) -> S:
-    """Read a full state file (as `dump_state` writes it); bad data is one ImpossibleState line."""
-    position = load_position(rules, path)
+def load_state(rules: Rules[S, M], path: Path, text: str | None = None) -> S:
+    """Read a full state file (as `dump_state` writes it); bad data is one ImpossibleState line.
+    `text`: the file's text, already in hand (parsed as it is, not read or cached)."""
+    position = load_position(rules, path, text)
     if position.seat is not None:
         raise ImpossibleState("this is one seat's view (`view:`); a full state is needed here", path, 1, 1)
     return position.state
 
 
-def load_position(rules: Rules[S, M], path: Path) -> Position[S]:
+def load_position(rules: Rules[S, M], path: Path, text: str | None = None) -> Position[S]:
     """Read a state file: a full state, or (`view: N`) one seat's view; bad data is one
     ImpossibleState line."""
-    data = load_yaml(path, limit=limits.MAX_STATE_BYTES, what="state file")
+    data = load_yaml(path, text, limit=limits.MAX_STATE_BYTES, what="state file")
     if data is None:
         raise ImpossibleState("the state file is empty; a state is a mapping (see --example-state)", path, 1, 1)
     if not isinstance(data, dict):

@@ -98,9 +98,10 @@ def _file_roundtrip(rules: Rules[S, M], state: S, folder: Path) -> None:
     if not isinstance(rules, StateCodec):
         return
     path = folder / "state.yaml"
-    path.write_text(_call("dump_state", dump_state, rules, state), encoding="utf-8")
+    text = _call("dump_state", dump_state, rules, state)
+    path.write_text(text, encoding="utf-8")
     try:
-        back = load_state(rules, path)
+        back = load_state(rules, path, text)  # parsed as the referee parses it (a file per step is not cached)
     except PnpgenError as err:
         raise Fault(f"the referee refuses the state file it printed: {err}") from None
     except Exception as err:

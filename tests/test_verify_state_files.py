@@ -21,9 +21,11 @@ from tests.conftest import ROOT
 def test_every_step_goes_through_a_real_file(monkeypatch: pytest.MonkeyPatch) -> None:
     read: list[str] = []
 
-    def spy(rules: Any, path: Path) -> Any:
-        read.append(path.read_text(encoding="utf-8"))
-        return load_state(rules, path)
+    def spy(rules: Any, path: Path, text: str | None = None) -> Any:
+        on_disk = path.read_text(encoding="utf-8")
+        assert text is None or text == on_disk  # what is parsed is the file's text
+        read.append(on_disk)
+        return load_state(rules, path, text)
 
     monkeypatch.setattr(verify_module, "load_state", spy)
     result = verify(nim(), 3, seed=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,17 @@ def test_sweep_two_parameters_three_values(run_pnpgen, tmp_path: Path, monkeypat
     assert [p["summary"] for p in again["points"]] == [p["summary"] for p in points]
 
 
+def _ctrl_c_at_point(point: int, played: list[int]) -> Callable[..., object]:
+    """simulate() that counts its calls in `played` and is Ctrl-C'd at call `point` (1-based)."""
+    def simulate_or_ctrl_c(*args: object, **options: object) -> object:
+        played.append(1)
+        if len(played) == point:
+            raise KeyboardInterrupt
+        return simulate(*args, **options)  # type: ignore[arg-type]
+
+    return simulate_or_ctrl_c
+
+
 def test_ctrl_c_keeps_the_finished_points_and_the_rerun_resumes(run_pnpgen, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                                    monkeypatch) -> None:
     import pnpgen.sweep
@@ -101,14 +113,7 @@ def test_ctrl_c_keeps_the_finished_points_and_the_rerun_resumes(run_pnpgen, tmp_
     args = ("sweep", "burning-desire", "--set", "rules.threshold=400,800,1200", "-n", "6", "--seed", "3",
             "--bots", BOTS, "-q", "--content", str(CONTENT), "--out", str(tmp_path / "out"))
     played: list[int] = []
-
-    def ctrl_c_at_the_third_point(*args: object, **options: object) -> object:
-        played.append(1)
-        if len(played) == 3:
-            raise KeyboardInterrupt
-        return simulate(*args, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pnpgen.sweep, "simulate", ctrl_c_at_the_third_point)
+    monkeypatch.setattr(pnpgen.sweep, "simulate", _ctrl_c_at_point(3, played))
     code, out, err = run_pnpgen(*args)
     assert code == 130
     assert err == ("interrupted: 2 of 3 points finished (sweep seed 3); no PDF was written. "
@@ -130,14 +135,7 @@ def test_ctrl_c_with_json_gives_the_finished_points_in_an_envelope(run_pnpgen, t
 
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
     played: list[int] = []
-
-    def ctrl_c_at_the_second_point(*args: object, **options: object) -> object:
-        played.append(1)
-        if len(played) == 2:
-            raise KeyboardInterrupt
-        return simulate(*args, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pnpgen.sweep, "simulate", ctrl_c_at_the_second_point)
+    monkeypatch.setattr(pnpgen.sweep, "simulate", _ctrl_c_at_point(2, played))
     code, out, err = run_pnpgen("sweep", "burning-desire", "--set", "rules.threshold=400,800", "-n", "4",
                                 "--seed", "5", "--bots", BOTS, "--json", "--content", str(CONTENT),
                                 "--out", str(tmp_path / "out"))
